@@ -1,0 +1,31 @@
+import { InvalidArgumentError } from 'commander';
+
+const units: Record<string, number> = { '': 1, b: 1, k: 1024, kb: 1024, kib: 1024, m: 1024 ** 2, mb: 1024 ** 2, mib: 1024 ** 2, g: 1024 ** 3, gb: 1024 ** 3, gib: 1024 ** 3 };
+
+/** Parses a size such as 16MiB, 64M, 512k or 1048576 into bytes. */
+export function parseSize(value: string): number {
+  const match = /^(\d+(?:\.\d+)?)\s*([a-z]*)$/i.exec(value.trim());
+  const factor = match ? units[match[2]!.toLowerCase()] : undefined;
+  if (!match || factor === undefined) throw new InvalidArgumentError('expected a size such as 16MiB, 512k or 1048576');
+  const bytes = Math.floor(Number(match[1]) * factor);
+  if (bytes < 1) throw new InvalidArgumentError('the size must be at least 1 byte');
+  return bytes;
+}
+
+/** Colour on stderr: --no-color and NO_COLOR win, then FORCE_COLOR, then whether stderr is a terminal. */
+export function wantsColor(flag: boolean | undefined, env: NodeJS.ProcessEnv, isTTY: boolean): boolean {
+  if (flag === false) return false;
+  if (env.NO_COLOR !== undefined && env.NO_COLOR !== '') return false;
+  if (env.FORCE_COLOR !== undefined) return env.FORCE_COLOR !== '0' && env.FORCE_COLOR !== 'false';
+  return isTTY;
+}
+
+/**
+ * Splits argv at the first `--`: what comes before is ours, what comes after is the server's
+ * command line, untouched (so a server named like one of our commands still works).
+ */
+export function splitServerCommand(argv: string[]): { own: string[]; server: string[] | undefined } {
+  const at = argv.indexOf('--');
+  if (at === -1) return { own: argv, server: undefined };
+  return { own: argv.slice(0, at), server: argv.slice(at + 1) };
+}

@@ -1,0 +1,70 @@
+import { checkNamedPath, resolveOutputPaths } from '../record/paths.js';
+import { renderLine } from '../render/render-line.js';
+import { createRecorder } from '../session/recorder.js';
+import { createStderrOut } from '../session/stderr-out.js';
+import { runStdioSession } from '../session/stdio-session.js';
+import { SpyError } from './errors.js';
+import { wantsColor } from './options.js';
+import { version } from './version.js';
+
+export interface SpyOptions {
+  record: string | boolean;
+  log: string | boolean;
+  quiet?: boolean;
+  color?: boolean;
+  maxFrame: number;
+}
+
+/** `false` from commander's --no-x, a string from --x FILE, `true` when neither was given. */
+function choiceOf(value: string | boolean): string | false | undefined {
+  return value === true ? undefined : value;
+}
+
+/** Checks the output paths before the server starts, so bad use costs nothing. */
+export function prepareOutputs(options: Pick<SpyOptions, 'record' | 'log'>) {
+  const choice = { record: choiceOf(options.record), log: choiceOf(options.log) };
+  for (const [name, path] of Object.entries(choice)) {
+    if (typeof path !== 'string') continue;
+    const problem = checkNamedPath(path);
+    if (problem) throw new SpyError(`cannot write ${name} ${path}: ${problem}`);
+  }
+  try {
+    return resolveOutputPaths(choice, process.cwd(), process.env);
+  } catch (error) {
+    throw new SpyError(`cannot prepare the output directory: ${(error as Error).message}`);
+  }
+}
+
+/** The stdio spy: `mcp-spy [options] -- <command> [args...]`. Resolves with the exit status to use. */
+export async function runSpy(server: string[] | undefined, options: SpyOptions): Promise<number> {
+  if (!server || server.length === 0) {
+    throw new SpyError('no server command: use mcp-spy [options] -- <command> [args...] (see mcp-spy --help)');
+  }
+  const paths = prepareOutputs(options);
+  const stderrOut = createStderrOut();
+  const color = wantsColor(options.color, process.env, process.stderr.isTTY === true);
+  const said = new Set<string>();
+  const warn = (message: string) => {
+    if (said.has(message)) return;
+    said.add(message);
+    stderrOut.line(`mcp-spy: ${message}`);
+  };
+  if (paths.movedTo) warn(`writing the record to ${paths.movedTo.dir} (${paths.movedTo.reason})`);
+  const recorder = createRecorder({
+    recordPath: paths.record,
+    logPath: paths.log,
+    live: options.quiet ? undefined : (entry) => stderrOut.line(renderLine(entry, { color })),
+    warn,
+    transport: 'stdio',
+  });
+  const [command, ...args] = server as [string, ...string[]];
+  const outcome = await runStdioSession({ command, args, recorder, stderrOut, maxFrame: options.maxFrame, version });
+  if (!outcome.started) {
+    const why = outcome.errorCode === 'ENOENT' ? 'command not found' : outcome.errorCode === 'EACCES' ? 'permission denied (not executable?)' : outcome.message;
+    recorder.event(undefined, 'exit', { code: null, signal: null, reason: `${command}: ${why}` });
+    warn(`cannot start ${command}: ${why}`);
+  }
+  await recorder.close();
+  await stderrOut.flush();
+  return outcome.exitCode;
+}

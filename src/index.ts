@@ -1,0 +1,6 @@
+/** mcp-spy as a library: the record's types, the pipeline and the renderer. */
+export type { RecordEntry } from './record/schema.js';
+export { RECORD_VERSION } from './record/schema.js';
+export type { FrameKind, Direction } from './wire/kinds.js';
+export { frameKinds } from './wire/kinds.js';
+export { renderLine } from './render/render-line.js';

@@ -1,0 +1,23 @@
+/** Names of the JSON-RPC and MCP error codes, for annotation and for the human log. */
+export const errorCodeNames: Readonly<Record<number, string>> = {
+  [-32700]: 'Parse error',
+  [-32600]: 'Invalid Request',
+  [-32601]: 'Method not found',
+  [-32602]: 'Invalid params',
+  [-32603]: 'Internal error',
+  [-32000]: 'Connection closed',
+  [-32001]: 'Request timeout',
+  [-32002]: 'Resource not found',
+  [-32042]: 'URL elicitation required',
+  [-32020]: 'Header mismatch',
+  [-32021]: 'Missing required client capability',
+  [-32022]: 'Unsupported protocol version',
+};
+
+export function errorCodeName(code: unknown): string | undefined {
+  if (typeof code !== 'number') return undefined;
+  const known = errorCodeNames[code];
+  if (known) return known;
+  if (code >= -32099 && code <= -32000) return 'Server error';
+  return undefined;
+}

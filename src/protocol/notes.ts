@@ -1,0 +1,24 @@
+/**
+ * Rule ids that annotate frames (`notes` in the record), each with the one line a person reads.
+ * The ids are public: users grep for them and `check` reports them.
+ */
+export const noteTexts = {
+  'stdout-noise': 'the server wrote something on stdout that is not a JSON-RPC message',
+  'not-json': 'the frame is not JSON',
+  'not-utf8': 'the frame is not valid UTF-8',
+  'not-jsonrpc': 'the frame is JSON but not a JSON-RPC 2.0 message',
+  'invalid-id': 'the id is neither a string nor a number',
+  'id-null': 'the request id is null',
+  'duplicate-id': 'the request id was already used by the same sender in this session',
+  'orphan-response': 'a response to no request seen in this session',
+  'result-and-error': 'the response carries both result and error',
+  'bad-error-object': 'the error is not an object with an integer code and a string message',
+  'unanswered-request': 'the request was never answered',
+  'batch-forbidden': 'a JSON-RPC batch, which this protocol revision does not allow',
+  'frame-too-large': 'the frame is larger than the parse limit; it was forwarded whole and recorded in part',
+  'unknown-progress-token': 'progress for a token no pending request carries',
+  'cancel-unknown-request': 'cancellation of a request that is not pending',
+  'header-mismatch': 'an MCP HTTP header disagrees with the body',
+} as const;
+
+export type NoteId = keyof typeof noteTexts;

@@ -1,0 +1,57 @@
+import { createReadStream } from 'node:fs';
+import { createInterface } from 'node:readline';
+import { RECORD_VERSION, type RecordEntry } from './schema.js';
+
+/** A record that cannot be read at all (missing, unreadable, from a newer mcp-spy). */
+export class RecordReadError extends Error {
+  constructor(message: string) {
+    super(message);
+    this.name = 'RecordReadError';
+  }
+}
+
+export type ReadItem =
+  | { ok: true; lineNo: number; entry: RecordEntry }
+  | { ok: false; lineNo: number; reason: string; line: string };
+
+/** Parses one line of a record. A newer version is fatal: guessing at it could mislead. */
+export function parseRecordLine(line: string, lineNo: number, source = 'record'): ReadItem {
+  let value: unknown;
+  try {
+    value = JSON.parse(line);
+  } catch {
+    return { ok: false, lineNo, reason: 'not JSON', line };
+  }
+  if (typeof value !== 'object' || value === null || Array.isArray(value)) return { ok: false, lineNo, reason: 'not a record entry', line };
+  const entry = value as RecordEntry;
+  if (typeof entry.v !== 'number' || typeof entry.kind !== 'string') return { ok: false, lineNo, reason: 'not a record entry (no v or kind)', line };
+  if (entry.v > RECORD_VERSION) {
+    throw new RecordReadError(
+      `${source}:${lineNo}: record version ${entry.v} is newer than this mcp-spy reads (${RECORD_VERSION}); upgrade mcp-spy`,
+    );
+  }
+  return { ok: true, lineNo, entry };
+}
+
+/** Reads a record as a stream of entries, line by line, in flat memory. Blank lines are skipped. */
+export async function* readRecord(path: string): AsyncGenerator<ReadItem> {
+  const stream = createReadStream(path);
+  const opened = new Promise<void>((resolve, reject) => {
+    stream.once('open', () => resolve());
+    stream.once('error', reject);
+  });
+  try {
+    await opened;
+  } catch (error) {
+    const code = (error as NodeJS.ErrnoException).code;
+    const why = code === 'ENOENT' ? 'no such file' : code === 'EACCES' ? 'permission denied' : code === 'EISDIR' ? 'is a directory' : (error as Error).message;
+    throw new RecordReadError(`cannot read ${path}: ${why}`);
+  }
+  const lines = createInterface({ input: stream, crlfDelay: Infinity });
+  let lineNo = 0;
+  for await (const line of lines) {
+    lineNo++;
+    if (line.trim() === '') continue;
+    yield parseRecordLine(line, lineNo, path);
+  }
+}

@@ -1,0 +1,86 @@
+import type { RecordEntry } from '../record/schema.js';
+import { previewOf } from './preview.js';
+import { sanitize, truncate } from './sanitize.js';
+import { arrows, createPalette, kindStyles, labelWidth, type Palette } from './styles.js';
+
+export interface RenderOptions {
+  color?: boolean;
+  /** Longest preview of a frame's content, in characters. */
+  preview?: number;
+}
+
+export const defaultPreview = 200;
+
+const palettes = { plain: createPalette(false), color: createPalette(true) };
+
+function timeOf(entry: RecordEntry): string {
+  return typeof entry.t === 'string' && entry.t.length >= 23 ? entry.t.slice(11, 23) : '??:??:??.???';
+}
+
+function idText(id: unknown): string {
+  return typeof id === 'string' ? `#${JSON.stringify(id)}` : `#${String(id)}`;
+}
+
+function frameDetails(entry: RecordEntry, p: Palette): string[] {
+  const parts: string[] = [];
+  if (typeof entry.method === 'string') parts.push(p.bold(sanitize(entry.method)));
+  if ('id' in entry) parts.push(idText(entry.id));
+  if (typeof entry.tool === 'string') parts.push(`tool=${sanitize(entry.tool)}`);
+  if (typeof entry.prompt === 'string') parts.push(`prompt=${sanitize(entry.prompt)}`);
+  if (typeof entry.uri === 'string') parts.push(`uri=${sanitize(entry.uri)}`);
+  if (entry.related && entry.kind === 'notification') parts.push(`for ${idText(entry.related.id)} ${sanitize(entry.related.method)}`);
+  if (typeof entry.latencyMs === 'number') parts.push(p.dim(`${entry.latencyMs}ms`));
+  if (entry.error && typeof entry.error === 'object') {
+    const { code, message } = entry.error as { code: unknown; message: unknown };
+    const name = typeof entry.errorName === 'string' ? ` ${entry.errorName}` : '';
+    parts.push(p.kind('protocol-error')(`${String(code)}${name}: ${sanitize(String(message))}`));
+  }
+  if (entry.batch) parts.push(`batch ${entry.batch.index + 1}/${entry.batch.count}`);
+  if (entry.truncated) parts.push(`(${entry.bytes} bytes, recorded in part)`);
+  if (typeof entry.rev === 'string' && entry.revChanged === true) parts.push(p.dim(`rev=${sanitize(entry.rev)}`));
+  return parts;
+}
+
+const eventDetails: Record<string, (entry: RecordEntry) => string[]> = {
+  spawn: (e) => [
+    Array.isArray(e.command) ? e.command.map((arg) => sanitize(String(arg))).join(' ') : '',
+    e.pid !== undefined ? `pid=${e.pid}` : '',
+    e.session !== undefined ? `session=${sanitize(String(e.session))}` : '',
+  ],
+  exit: (e) => [e.signal ? `signal=${e.signal}` : `code=${String(e.code)}`],
+  stderr: (e) => [sanitize(typeof e.raw === 'string' ? e.raw : `<${e.bytes ?? '?'} bytes, not UTF-8>`)],
+  gap: (e) => [sanitize(String(e.reason ?? 'lost data')), e.lost !== undefined ? `lost=${e.lost}` : ''],
+  unanswered: (e) => [
+    `${e.requests?.length ?? 0} request(s) never answered:`,
+    (e.requests ?? []).map((r) => `${idText(r.id)} ${sanitize(r.method)}${r.tool ? ` tool=${sanitize(r.tool)}` : ''}`).join(', '),
+  ],
+  http: (e) => [
+    sanitize(String(e.httpMethod ?? '')),
+    sanitize(String(e.path ?? '')),
+    e.status !== undefined ? String(e.status) : '',
+    typeof e.summary === 'string' ? sanitize(e.summary) : '',
+  ],
+  note: (e) => [sanitize(String(e.text ?? ''))],
+};
+
+function isFrame(entry: RecordEntry): boolean {
+  return entry.dir === 'c2s' || entry.dir === 's2c';
+}
+
+/**
+ * One entry of the record as one line for people: the live view, wire.log and `view` all print this.
+ * Total on any input: an entry of the wrong shape still renders as something readable.
+ */
+export function renderLine(entry: RecordEntry, options: RenderOptions = {}): string {
+  const p = options.color ? palettes.color : palettes.plain;
+  const kind = typeof entry.kind === 'string' ? entry.kind : 'unknown';
+  const label = (kindStyles[kind as keyof typeof kindStyles]?.label ?? sanitize(kind)).padEnd(labelWidth);
+  const arrow = entry.kind === 'stderr' ? '~~' : isFrame(entry) ? arrows[entry.dir as 'c2s' | 's2c'] : arrows.none;
+  const head = `${p.dim(timeOf(entry))} ${arrow} ${p.kind(kind)(label)}`;
+  const details = isFrame(entry)
+    ? frameDetails(entry, p)
+    : (eventDetails[kind] ?? ((e: RecordEntry) => [sanitize(JSON.stringify(e))]))(entry);
+  const notes = Array.isArray(entry.notes) && entry.notes.length > 0 ? [p.warn(`!${entry.notes.map(String).map(sanitize).join(',')}`)] : [];
+  const preview = isFrame(entry) ? sanitize(truncate(previewOf(entry), options.preview ?? defaultPreview)) : '';
+  return [head, ...details, ...notes, preview].filter((part) => part !== '').join(' ');
+}

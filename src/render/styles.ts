@@ -1,0 +1,43 @@
+import { Chalk, type ChalkInstance } from 'chalk';
+import type { EventKind } from '../record/schema.js';
+import type { FrameKind } from '../wire/kinds.js';
+
+export type Paint = (text: string) => string;
+
+/** How each kind of entry is labelled and painted. Adding a kind fails to compile until it is here. */
+export const kindStyles = {
+  request: { label: 'request', paint: (c) => c.cyan },
+  notification: { label: 'notify', paint: (c) => c.blue },
+  response: { label: 'response', paint: (c) => c.green },
+  'tool-error': { label: 'tool-error', paint: (c) => c.yellow },
+  'protocol-error': { label: 'proto-error', paint: (c) => c.red },
+  invalid: { label: 'INVALID', paint: (c) => c.bgRed.white },
+  spawn: { label: 'spawn', paint: (c) => c.magenta },
+  exit: { label: 'exit', paint: (c) => c.magenta },
+  stderr: { label: 'stderr', paint: (c) => c.gray },
+  gap: { label: 'GAP', paint: (c) => c.bgYellow.black },
+  unanswered: { label: 'unanswered', paint: (c) => c.red },
+  http: { label: 'http', paint: (c) => c.magenta },
+  note: { label: 'note', paint: (c) => c.gray },
+} satisfies Record<FrameKind | EventKind, { label: string; paint: (c: ChalkInstance) => ChalkInstance }>;
+
+export const labelWidth = Math.max(...Object.values(kindStyles).map((style) => style.label.length));
+
+export const arrows = { c2s: '->', s2c: '<-', none: '**' } as const;
+
+/** Colour on or off; the caller decides from the TTY, NO_COLOR, FORCE_COLOR and --no-color. */
+export function createPalette(color: boolean) {
+  const chalk = new Chalk({ level: color ? 1 : 0 });
+  return {
+    chalk,
+    kind: (kind: string): Paint => {
+      const style = kindStyles[kind as keyof typeof kindStyles];
+      return style ? style.paint(chalk) : chalk.white;
+    },
+    dim: chalk.dim,
+    bold: chalk.bold,
+    warn: chalk.yellow,
+  };
+}
+
+export type Palette = ReturnType<typeof createPalette>;

@@ -1,0 +1,133 @@
+import { openLineSink, type LineSink } from '../record/line-sink.js';
+import { RECORD_VERSION, type EventKind, type RecordEntry } from '../record/schema.js';
+import { renderLine } from '../render/render-line.js';
+import { createCorrelator, type Correlator } from '../wire/correlate.js';
+import type { Direction } from '../wire/kinds.js';
+import { observeFrame, type FrameBytes } from '../wire/observe.js';
+
+export interface RecorderOptions {
+  recordPath?: string;
+  logPath?: string;
+  /** The live view: gets every entry worth showing (not the server's stderr, which passes through). */
+  live?: (entry: RecordEntry) => void;
+  /** Problems of the spy itself, said once each on stderr. */
+  warn: (message: string) => void;
+  transport: 'stdio' | 'http';
+}
+
+function nowMs(): number {
+  return performance.timeOrigin + performance.now();
+}
+
+/**
+ * The observing side of a spy: numbers entries, runs frames through the pipeline, and writes the
+ * record and the human log. A sink that fails stops on its own; the traffic is not its business.
+ */
+export function createRecorder(options: RecorderOptions) {
+  let seq = 0;
+  const correlators = new Map<string, Correlator>();
+  const lastRevision = new Map<string, string>();
+  const sinks: { record?: LineSink; log?: LineSink } = {};
+
+  const envelope = (session: string | undefined, timeMs: number) => {
+    const base: Pick<RecordEntry, 'v' | 'seq' | 't' | 'session'> = { v: RECORD_VERSION, seq: 0, t: new Date(timeMs).toISOString() };
+    if (session !== undefined) base.session = session;
+    return base;
+  };
+
+  const gapLine = (session: string | undefined, reason: string, lost?: number) => {
+    const gap: RecordEntry = { ...envelope(session, nowMs()), seq: ++seq, kind: 'gap', reason };
+    if (lost !== undefined) gap.lost = lost;
+    return gap;
+  };
+
+  const openSink = (name: 'record' | 'log', path: string, other: () => LineSink | undefined) =>
+    openLineSink(path, {
+      onError: (error) => {
+        options.warn(`cannot write ${name} ${path}: ${error.message}; the traffic keeps flowing, the ${name} stops here`);
+        const gap = gapLine(undefined, `${name} ${path} failed: ${error.code ?? error.message}`);
+        const sink = other();
+        if (sink) sink.write(name === 'record' ? `${renderLine(gap)}\n` : `${JSON.stringify(gap)}\n`);
+      },
+      onDropped: (count) => {
+        const gap = gapLine(undefined, `${name} fell behind the traffic; entries dropped`, count);
+        options.warn(`the ${name} fell behind; ${count} entries dropped (a gap event marks the place)`);
+        return name === 'record' ? `${JSON.stringify(gap)}\n` : `${renderLine(gap)}\n`;
+      },
+    });
+
+  if (options.recordPath) sinks.record = openSink('record', options.recordPath, () => sinks.log);
+  if (options.logPath) sinks.log = openSink('log', options.logPath, () => sinks.record);
+
+  function emit(entry: RecordEntry) {
+    sinks.record?.write(`${JSON.stringify(entry)}\n`);
+    sinks.log?.write(`${renderLine(entry)}\n`);
+    if (entry.kind !== 'stderr') options.live?.(entry);
+  }
+
+  function correlatorOf(session: string): Correlator {
+    let correlator = correlators.get(session);
+    if (!correlator) {
+      correlator = createCorrelator();
+      correlators.set(session, correlator);
+    }
+    return correlator;
+  }
+
+  return {
+    /** Observes one frame; returns its entries (several for a batch). */
+    frame(session: string, dir: Direction, frame: FrameBytes): RecordEntry[] {
+      const timeMs = nowMs();
+      const results = observeFrame(frame, {
+        dir,
+        correlator: correlatorOf(session),
+        nextSeq: () => ++seq,
+        timeMs,
+        transport: options.transport,
+      });
+      return results.map(({ seq: entrySeq, observation }) => {
+        // Annotations first, the bytes last: easier to read with less, jq and grep alike.
+        const { raw, rawBase64, ...annotations } = observation;
+        const entry: RecordEntry = { ...envelope(session, timeMs), ...annotations, seq: entrySeq };
+        if (raw !== undefined) entry.raw = raw;
+        if (rawBase64 !== undefined) entry.rawBase64 = rawBase64;
+        if (entry.rev !== undefined && lastRevision.get(session) !== entry.rev) {
+          lastRevision.set(session, entry.rev);
+          entry.revChanged = true;
+        }
+        emit(entry);
+        return entry;
+      });
+    },
+    /** Records an event that is not a frame. */
+    event(session: string | undefined, kind: EventKind, fields: Partial<RecordEntry> = {}): RecordEntry {
+      const entry: RecordEntry = { ...envelope(session, nowMs()), seq: ++seq, kind, ...fields };
+      emit(entry);
+      return entry;
+    },
+    correlator: correlatorOf,
+    /** Ends a session: its pending requests become one `unanswered` event. */
+    endSession(session: string) {
+      const correlator = correlators.get(session);
+      const pending = correlator?.unanswered() ?? [];
+      if (pending.length > 0) {
+        const requests = pending.map(({ seq: requestSeq, dir, id, method, tool }) =>
+          tool === undefined ? { seq: requestSeq, dir, id, method } : { seq: requestSeq, dir, id, method, tool },
+        );
+        this.event(session, 'unanswered', { requests, notes: ['unanswered-request'] });
+      }
+      correlators.delete(session);
+      lastRevision.delete(session);
+    },
+    get paths() {
+      return { record: sinks.record?.ok ? options.recordPath : undefined, log: sinks.log?.ok ? options.logPath : undefined };
+    },
+    async close() {
+      await Promise.all([sinks.record?.flush(), sinks.log?.flush()]);
+      sinks.record?.closeSync();
+      sinks.log?.closeSync();
+    },
+  };
+}
+
+export type Recorder = ReturnType<typeof createRecorder>;

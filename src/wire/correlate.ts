@@ -1,0 +1,156 @@
+import { idKey, isObject, pick, pickString, type JsonRpcId } from '../protocol/jsonrpc.js';
+import type { NoteId } from '../protocol/notes.js';
+import { isStatelessRevision, metaKeys } from '../protocol/revisions.js';
+import type { Classified } from './classify.js';
+import { oppositeOf, type Direction, type FrameKind } from './kinds.js';
+
+/** A request still waiting for its response. */
+export interface PendingRequest {
+  dir: Direction;
+  id: JsonRpcId;
+  method: string;
+  tool?: string;
+  seq: number;
+  timeMs: number;
+}
+
+/** What correlation adds to a classified frame. */
+export interface Correlation {
+  kind: FrameKind;
+  method?: string;
+  tool?: string;
+  prompt?: string;
+  uri?: string;
+  latencyMs?: number;
+  rev?: string;
+  /** For a response: the request's seq; for progress or cancellation: the request it is about. */
+  related?: { seq: number; id: JsonRpcId; method: string; tool?: string };
+  notes: NoteId[];
+}
+
+export interface FrameInput {
+  dir: Direction;
+  classified: Classified;
+  message: unknown;
+  seq: number;
+  timeMs: number;
+}
+
+function subjectOf(method: string | undefined, params: unknown) {
+  if (method === 'tools/call') return { tool: pickString(params, 'name') };
+  if (method === 'prompts/get') return { prompt: pickString(params, 'name') };
+  if (method?.startsWith('resources/') && method !== 'resources/list' && method !== 'resources/templates/list') {
+    return { uri: pickString(params, 'uri') };
+  }
+  return {};
+}
+
+function withoutUndefined<T extends object>(value: T): T {
+  for (const key of Object.keys(value) as (keyof T)[]) if (value[key] === undefined) delete value[key];
+  return value;
+}
+
+/**
+ * Pairs responses with requests in both directions, measures latency, links progress and
+ * cancellation to their requests, and follows the protocol revision of one session.
+ * Synchronous and total: every input gets a result, peer mistakes become notes.
+ */
+export function createCorrelator() {
+  const pending = new Map<string, PendingRequest>();
+  const usedIds = new Set<string>();
+  const progressTokens = new Map<string, string>();
+  let revision: string | undefined;
+
+  const keyOf = (dir: Direction, id: JsonRpcId) => `${dir}|${idKey(id)}`;
+
+  function noteRevision(candidate: unknown) {
+    if (typeof candidate === 'string' && candidate.length > 0) revision = candidate;
+  }
+
+  function onRequest(input: FrameInput, out: Correlation) {
+    const { dir, classified, message } = input;
+    const id = classified.id ?? null;
+    const params = pick(message, 'params');
+    Object.assign(out, subjectOf(classified.method, params));
+    noteRevision(pickString(params, '_meta', metaKeys.protocolVersion));
+    if (classified.method === 'initialize' && revision === undefined) noteRevision(pickString(params, 'protocolVersion'));
+    const key = keyOf(dir, id);
+    const reused = isStatelessRevision(revision) ? pending.has(key) : usedIds.has(key);
+    if (reused && id !== null) out.notes.push('duplicate-id');
+    usedIds.add(key);
+    pending.set(key, { dir, id, method: classified.method!, tool: out.tool, seq: input.seq, timeMs: input.timeMs });
+    const token = pick(params, '_meta', 'progressToken');
+    if (typeof token === 'string' || typeof token === 'number') progressTokens.set(`${dir}|${idKey(token)}`, key);
+  }
+
+  function onResponse(input: FrameInput, out: Correlation) {
+    const { dir, classified, message } = input;
+    if (!classified.hasId || (classified.id === null && classified.kind === 'protocol-error')) return;
+    const key = keyOf(oppositeOf(dir), classified.id ?? null);
+    const request = pending.get(key);
+    if (!request) {
+      out.notes.push('orphan-response');
+      return;
+    }
+    pending.delete(key);
+    out.method = request.method;
+    if (request.tool !== undefined) out.tool = request.tool;
+    out.latencyMs = Math.max(0, Math.round((input.timeMs - request.timeMs) * 10) / 10);
+    out.related = withoutUndefined({ seq: request.seq, id: request.id, method: request.method, tool: request.tool });
+    if (out.kind === 'tool-error' && request.method !== 'tools/call') out.kind = 'response';
+    const result = pick(message, 'result');
+    if (request.method === 'initialize') noteRevision(pickString(result, 'protocolVersion'));
+    if (request.method === 'server/discover' && revision === undefined) {
+      const versions = pick(result, 'supportedVersions');
+      if (Array.isArray(versions)) noteRevision(versions.find((v) => typeof v === 'string'));
+    }
+    for (const [token, requestKey] of progressTokens) if (requestKey === key) progressTokens.delete(token);
+  }
+
+  function onNotification(input: FrameInput, out: Correlation) {
+    const { dir, classified, message } = input;
+    const params = pick(message, 'params');
+    if (classified.method === 'notifications/progress') {
+      const token = pick(params, 'progressToken');
+      const requestKey = (typeof token === 'string' || typeof token === 'number') && progressTokens.get(`${oppositeOf(dir)}|${idKey(token)}`);
+      const request = requestKey ? pending.get(requestKey) : undefined;
+      if (request) out.related = withoutUndefined({ seq: request.seq, id: request.id, method: request.method, tool: request.tool });
+      else out.notes.push('unknown-progress-token');
+    }
+    if (classified.method === 'notifications/cancelled') {
+      const requestId = pick(params, 'requestId');
+      const request = isObject(params) && (typeof requestId === 'string' || typeof requestId === 'number')
+        ? pending.get(keyOf(dir, requestId))
+        : undefined;
+      if (request) out.related = withoutUndefined({ seq: request.seq, id: request.id, method: request.method, tool: request.tool });
+      else out.notes.push('cancel-unknown-request');
+    }
+  }
+
+  return {
+    /** Annotates one classified frame, updating the session's state. */
+    observe(input: FrameInput): Correlation {
+      const out: Correlation = { kind: input.classified.kind, notes: [] };
+      if (input.classified.method !== undefined) out.method = input.classified.method;
+      const kind = input.classified.kind;
+      if (kind === 'request') onRequest(input, out);
+      else if (kind === 'response' || kind === 'tool-error' || kind === 'protocol-error') onResponse(input, out);
+      else if (kind === 'notification') onNotification(input, out);
+      if (revision !== undefined) out.rev = revision;
+      return withoutUndefined(out);
+    },
+    /** A revision learned outside the frames (an HTTP header). */
+    setRevision(candidate: string) {
+      noteRevision(candidate);
+    },
+    get revision() {
+      return revision;
+    },
+    /** Requests never answered, oldest first. */
+    unanswered(): PendingRequest[] {
+      return [...pending.values()].sort((a, b) => a.seq - b.seq);
+    },
+  };
+}
+
+export type Correlator = ReturnType<typeof createCorrelator>;

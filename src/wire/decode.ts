@@ -1,0 +1,27 @@
+import { isUtf8 } from 'node:buffer';
+
+/** A frame's bytes as text (when UTF-8) and as JSON (when it parses). */
+export type Decoded =
+  | { ok: true; text: string; value: unknown }
+  | { ok: false; reason: 'not-json'; text: string }
+  | { ok: false; reason: 'not-utf8'; base64: string }
+  | { ok: false; reason: 'frame-too-large'; text?: string; base64?: string };
+
+/** Decodes one frame. Never throws: bad bytes are data to record, not errors. */
+export function decodeFrame(bytes: Buffer, truncated = false): Decoded {
+  const utf8 = isUtf8(bytes);
+  if (truncated) {
+    // A cut may split a multi-byte character; keep the text when only the tail is damaged.
+    const text = bytes.toString('utf8');
+    return utf8 || isUtf8(bytes.subarray(0, Math.max(0, bytes.length - 3)))
+      ? { ok: false, reason: 'frame-too-large', text }
+      : { ok: false, reason: 'frame-too-large', base64: bytes.toString('base64') };
+  }
+  if (!utf8) return { ok: false, reason: 'not-utf8', base64: bytes.toString('base64') };
+  const text = bytes.toString('utf8');
+  try {
+    return { ok: true, text, value: JSON.parse(text) };
+  } catch {
+    return { ok: false, reason: 'not-json', text };
+  }
+}

@@ -1,0 +1,11 @@
+/** The six kinds a frame can have; see DESIGN.md, "Frames and kinds". */
+export const frameKinds = ['request', 'notification', 'response', 'tool-error', 'protocol-error', 'invalid'] as const;
+
+export type FrameKind = (typeof frameKinds)[number];
+
+/** Which way a frame went: client to server, or server to client. */
+export type Direction = 'c2s' | 's2c';
+
+export function oppositeOf(dir: Direction): Direction {
+  return dir === 'c2s' ? 's2c' : 'c2s';
+}

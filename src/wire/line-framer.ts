@@ -1,0 +1,75 @@
+/** One line read from a byte stream: the bytes (at most the limit) and how it ended. */
+export interface LineFrame {
+  /** The line without its ending, cut to the parse limit when longer. */
+  bytes: Buffer;
+  /** The line ending as seen: LF, CRLF, or nothing for a last line at EOF. */
+  eol: '\n' | '\r\n' | '';
+  /** Length of the whole line without its ending, kept bytes or not. */
+  size: number;
+  truncated: boolean;
+}
+
+const LF = 0x0a;
+const CR = 0x0d;
+
+/**
+ * Splits a byte stream into lines without ever holding more than `maxFrame` bytes of one line,
+ * so a huge line costs no memory beyond the limit. Chunks may split lines (and CRLF) anywhere.
+ */
+export function createLineFramer(maxFrame: number) {
+  let parts: Buffer[] = [];
+  let kept = 0;
+  let size = 0;
+  let lastByte = -1;
+
+  function append(segment: Buffer) {
+    if (segment.length === 0) return;
+    size += segment.length;
+    lastByte = segment[segment.length - 1]!;
+    const room = maxFrame - kept;
+    if (room <= 0) return;
+    const part = segment.length > room ? segment.subarray(0, room) : segment;
+    parts.push(part);
+    kept += part.length;
+  }
+
+  function finish(atEof: boolean): LineFrame {
+    let bytes = parts.length === 1 ? parts[0]! : Buffer.concat(parts, kept);
+    const crlf = !atEof && lastByte === CR;
+    const lineSize = crlf ? size - 1 : size;
+    if (crlf && bytes.length > lineSize) bytes = bytes.subarray(0, lineSize);
+    const frame: LineFrame = { bytes, eol: atEof ? '' : crlf ? '\r\n' : '\n', size: lineSize, truncated: lineSize > bytes.length };
+    parts = [];
+    kept = 0;
+    size = 0;
+    lastByte = -1;
+    return frame;
+  }
+
+  return {
+    /** Feeds a chunk; returns the lines it completed. */
+    push(chunk: Buffer): LineFrame[] {
+      const lines: LineFrame[] = [];
+      let start = 0;
+      let newline = chunk.indexOf(LF, start);
+      while (newline !== -1) {
+        append(chunk.subarray(start, newline));
+        lines.push(finish(false));
+        start = newline + 1;
+        newline = chunk.indexOf(LF, start);
+      }
+      if (start < chunk.length) append(chunk.subarray(start));
+      return lines;
+    },
+    /** At EOF: the last line when it had no newline. */
+    end(): LineFrame | undefined {
+      return size > 0 ? finish(true) : undefined;
+    },
+    /** Bytes of an unfinished line held so far. */
+    get pending(): number {
+      return size;
+    },
+  };
+}
+
+export type LineFramer = ReturnType<typeof createLineFramer>;
