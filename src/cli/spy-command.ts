@@ -49,7 +49,7 @@ export async function runSpy(server: string[] | undefined, options: SpyOptions):
     said.add(message);
     stderrOut.line(`mcp-spy: ${message}`);
   };
-  if (paths.movedTo) warn(`writing the record to ${paths.movedTo.dir} (${paths.movedTo.reason})`);
+  if (paths.movedTo) warn(`writing the record and log to ${paths.movedTo.dir} (${paths.movedTo.reason})`);
   const recorder = createRecorder({
     recordPath: paths.record,
     logPath: paths.log,

@@ -1,4 +1,4 @@
-import { accessSync, constants, mkdirSync, statSync } from 'node:fs';
+import { accessSync, closeSync, constants, mkdirSync, openSync, statSync } from 'node:fs';
 import { homedir } from 'node:os';
 import { dirname, join, resolve } from 'node:path';
 
@@ -33,6 +33,16 @@ function isWritableDirectory(dir: string): boolean {
   }
 }
 
+/** Whether the file can be opened for appending there: the honest test, which permissions alone are not for root. */
+function canAppendTo(path: string): boolean {
+  try {
+    closeSync(openSync(path, 'a', 0o600));
+    return true;
+  } catch {
+    return false;
+  }
+}
+
 /** A path the user named must sit in an existing, writable directory: checked before the server starts. */
 export function checkNamedPath(path: string): string | undefined {
   const dir = dirname(resolve(path));
@@ -57,7 +67,7 @@ export function resolveOutputPaths(choice: OutputChoice, cwd: string, env: NodeJ
     dir = stateDirectory(env);
     mkdirSync(dir, { recursive: true, mode: 0o700 });
     movedTo = { dir, reason: 'MCP_SPY_DIR' };
-  } else if (needsDefault && !isWritableDirectory(cwd)) {
+  } else if (needsDefault && !canAppendTo(join(cwd, choice.record === undefined ? defaultNames.record : defaultNames.log))) {
     dir = stateDirectory(env);
     mkdirSync(dir, { recursive: true, mode: 0o700 });
     movedTo = { dir, reason: `${cwd} is not writable` };

@@ -16,6 +16,20 @@ function toolErrorText(result: unknown): string | undefined {
   return texts.length > 0 ? JSON.stringify(texts.join(' ')) : undefined;
 }
 
+/** The tool, prompt or resource is on the line already; show what comes with it. */
+function withoutSubject(entry: RecordEntry, params: unknown): unknown {
+  if (entry.kind !== 'request' || !isObject(params)) return params;
+  if ((entry.tool !== undefined || entry.prompt !== undefined) && 'name' in params) {
+    const { name, ...rest } = params;
+    return rest;
+  }
+  if (entry.uri !== undefined && 'uri' in params) {
+    const { uri, ...rest } = params;
+    return rest;
+  }
+  return params;
+}
+
 /** The part of a frame worth a glance: params of a request, result of a response, raw text otherwise. */
 export function previewOf(entry: RecordEntry): string {
   if (typeof entry.raw !== 'string') {
@@ -33,6 +47,6 @@ export function previewOf(entry: RecordEntry): string {
   if (entry.kind === 'tool-error') return toolErrorText(message.result) ?? JSON.stringify(withoutMeta(message.result));
   if (entry.kind === 'protocol-error') return isObject(message.error) && 'data' in message.error ? JSON.stringify(message.error.data) : '';
   const body = 'params' in message ? message.params : 'result' in message ? message.result : undefined;
-  const shown = withoutMeta(body);
+  const shown = withoutSubject(entry, withoutMeta(body));
   return shown === undefined || (isObject(shown) && Object.keys(shown).length === 0) ? '' : JSON.stringify(shown);
 }

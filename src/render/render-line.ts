@@ -33,7 +33,8 @@ function frameDetails(entry: RecordEntry, p: Palette): string[] {
   if (entry.error && typeof entry.error === 'object') {
     const { code, message } = entry.error as { code: unknown; message: unknown };
     const name = typeof entry.errorName === 'string' ? ` ${entry.errorName}` : '';
-    parts.push(p.kind('protocol-error')(`${String(code)}${name}: ${sanitize(String(message))}`));
+    const text = String(message) === entry.errorName ? '' : `: ${sanitize(String(message))}`;
+    parts.push(p.kind('protocol-error')(`${String(code)}${name}${text}`));
   }
   if (entry.batch) parts.push(`batch ${entry.batch.index + 1}/${entry.batch.count}`);
   if (entry.truncated) parts.push(`(${entry.bytes} bytes, recorded in part)`);
