@@ -1,5 +1,6 @@
 import { Command, Option } from 'commander';
 import { runDemo } from './demo-command.js';
+import { SpyError } from './errors.js';
 import { parseSize } from './options.js';
 import { runSpy } from './spy-command.js';
 import { version } from './version.js';
@@ -47,7 +48,11 @@ export function buildProgram(context: ProgramContext): Command {
     .addOption(new Option('--max-frame <size>', 'frames above this are forwarded whole, recorded in part').argParser(parseSize).default(16 * 1024 * 1024, '16MiB'))
     .option('--debug', 'show stack traces of internal errors')
     .addHelpText('after', examples)
-    .action(async (options) => {
+    .allowExcessArguments(true)
+    .action(async (options, command: Command) => {
+      if (command.args.length > 0) {
+        throw new SpyError(`unknown command '${command.args[0]}'; to spy on a server, put its command after --: mcp-spy -- ${command.args.join(' ')}`);
+      }
       context.setExitCode(await runSpy(context.server, options));
     });
 

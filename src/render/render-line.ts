@@ -28,7 +28,7 @@ function frameDetails(entry: RecordEntry, p: Palette): string[] {
   if (typeof entry.tool === 'string') parts.push(`tool=${sanitize(entry.tool)}`);
   if (typeof entry.prompt === 'string') parts.push(`prompt=${sanitize(entry.prompt)}`);
   if (typeof entry.uri === 'string') parts.push(`uri=${sanitize(entry.uri)}`);
-  if (entry.related && entry.kind === 'notification') parts.push(`for ${idText(entry.related.id)} ${sanitize(entry.related.method)}`);
+  if (entry.related && entry.kind === 'notification') parts.push(`for ${idText(entry.related.id)} ${sanitize(String(entry.related.method))}`);
   if (typeof entry.latencyMs === 'number') parts.push(p.dim(`${entry.latencyMs}ms`));
   if (entry.error && typeof entry.error === 'object') {
     const { code, message } = entry.error as { code: unknown; message: unknown };
@@ -52,8 +52,8 @@ const eventDetails: Record<string, (entry: RecordEntry) => string[]> = {
   stderr: (e) => [sanitize(typeof e.raw === 'string' ? e.raw : `<${e.bytes ?? '?'} bytes, not UTF-8>`)],
   gap: (e) => [sanitize(String(e.reason ?? 'lost data')), e.lost !== undefined ? `lost=${e.lost}` : ''],
   unanswered: (e) => [
-    `${e.requests?.length ?? 0} request(s) never answered:`,
-    (e.requests ?? []).map((r) => `${idText(r.id)} ${sanitize(r.method)}${r.tool ? ` tool=${sanitize(r.tool)}` : ''}`).join(', '),
+    `${Array.isArray(e.requests) ? e.requests.length : 0} request(s) never answered:`,
+    (Array.isArray(e.requests) ? e.requests : []).map((r) => `${idText(r.id)} ${sanitize(r.method)}${r.tool ? ` tool=${sanitize(r.tool)}` : ''}`).join(', '),
   ],
   http: (e) => [
     sanitize(String(e.httpMethod ?? '')),
@@ -73,6 +73,15 @@ function isFrame(entry: RecordEntry): boolean {
  * Total on any input: an entry of the wrong shape still renders as something readable.
  */
 export function renderLine(entry: RecordEntry, options: RenderOptions = {}): string {
+  try {
+    return renderEntry(entry, options);
+  } catch {
+    // A shape no table foresaw: still one readable line, never an exception.
+    return `${timeOf(entry)} ${arrows.none} ${sanitize(JSON.stringify(entry) ?? String(entry))}`;
+  }
+}
+
+function renderEntry(entry: RecordEntry, options: RenderOptions): string {
   const p = options.color ? palettes.color : palettes.plain;
   const kind = typeof entry.kind === 'string' ? entry.kind : 'unknown';
   const label = (kindStyles[kind as keyof typeof kindStyles]?.label ?? sanitize(kind)).padEnd(labelWidth);

@@ -1,0 +1,81 @@
+import { describe, expect, it } from 'vitest';
+import type { RecordEntry } from '../../src/record/schema.js';
+import { renderLine } from '../../src/render/render-line.js';
+import { sanitize, truncate } from '../../src/render/sanitize.js';
+import { wantsColor } from '../../src/cli/options.js';
+
+const base = { v: 1, seq: 1, t: '2026-11-29T10:20:30.456Z', session: 's' };
+const frame = (fields: Partial<RecordEntry>): RecordEntry => ({ ...base, kind: 'request', dir: 'c2s', ...fields }) as RecordEntry;
+
+describe('renderLine', () => {
+  it.each([
+    [
+      'a tool call',
+      frame({ method: 'tools/call', id: 2, tool: 'search', raw: '{"jsonrpc":"2.0","id":2,"method":"tools/call","params":{"name":"search","arguments":{"q":"x"}}}' }),
+      '10:20:30.456 -> request     tools/call #2 tool=search {"arguments":{"q":"x"}}',
+    ],
+    [
+      'a tool error with its text',
+      frame({ dir: 's2c', kind: 'tool-error', method: 'tools/call', id: 2, tool: 'search', latencyMs: 12.5, raw: '{"jsonrpc":"2.0","id":2,"result":{"content":[{"type":"text","text":"boom"}],"isError":true}}' }),
+      '10:20:30.456 <- tool-error  tools/call #2 tool=search 12.5ms "boom"',
+    ],
+    [
+      'a protocol error with the name of its code',
+      frame({ dir: 's2c', kind: 'protocol-error', method: 'tools/fly', id: 'a', error: { code: -32601, message: 'Method not found' }, errorName: 'Method not found', raw: '{}' }),
+      '10:20:30.456 <- proto-error tools/fly #"a" -32601 Method not found',
+    ],
+    [
+      'stdout noise',
+      frame({ dir: 's2c', kind: 'invalid', notes: ['stdout-noise', 'not-json'], raw: 'Server ready' }),
+      '10:20:30.456 <- INVALID     !stdout-noise,not-json Server ready',
+    ],
+    [
+      'bytes that are not UTF-8',
+      frame({ dir: 's2c', kind: 'invalid', notes: ['not-utf8'], rawBase64: '/w==', bytes: 1 }),
+      '10:20:30.456 <- INVALID     !not-utf8 <1 bytes, not UTF-8>',
+    ],
+    ['a spawn event', { ...base, kind: 'spawn', command: ['node', 'server.js'], pid: 42 } as RecordEntry, '10:20:30.456 ** spawn       node server.js pid=42 session=s'],
+    ['an exit by signal', { ...base, kind: 'exit', code: null, signal: 'SIGTERM' } as RecordEntry, '10:20:30.456 ** exit        signal=SIGTERM'],
+    ['a stderr line', { ...base, kind: 'stderr', raw: 'warn: x' } as RecordEntry, '10:20:30.456 ~~ stderr      warn: x'],
+  ])('%s', (_name, entry, expected) => {
+    expect(renderLine(entry)).toBe(expected);
+  });
+
+  it('never throws on entries of the wrong shape', () => {
+    for (const odd of [{}, { kind: 5 }, { kind: 'request', dir: 'c2s', raw: '{not json' }, { kind: 'mystery', t: 'x' }, { kind: 'unanswered', requests: 'no' }]) {
+      expect(() => renderLine(odd as unknown as RecordEntry)).not.toThrow();
+    }
+  });
+
+  it('cuts long previews and says how much is left', () => {
+    const line = renderLine(frame({ kind: 'invalid', raw: 'x'.repeat(500) }), { preview: 10 });
+    expect(line.endsWith('xxxxxxxxxx… (+490 chars)')).toBe(true);
+  });
+
+  it('colours only when asked', () => {
+    const entry = frame({ method: 'ping', id: 1, raw: '{}' });
+    expect(renderLine(entry, { color: true })).toContain('\u001b[');
+    expect(renderLine(entry, { color: false })).not.toContain('\u001b[');
+  });
+});
+
+describe('sanitize and truncate', () => {
+  it('makes control characters visible', () => {
+    expect(sanitize('a\u001b[31mb\u0007\n\u202e')).toBe('a\\u001b[31mb\\u0007\\n\\u202e');
+    expect(truncate('abcdef', 3)).toBe('abc… (+3 chars)');
+  });
+});
+
+describe('wantsColor', () => {
+  it.each([
+    [undefined, {}, true, true],
+    [undefined, {}, false, false],
+    [false, {}, true, false],
+    [undefined, { NO_COLOR: '1' }, true, false],
+    [undefined, { NO_COLOR: '1', FORCE_COLOR: '1' }, false, false],
+    [undefined, { FORCE_COLOR: '1' }, false, true],
+    [undefined, { FORCE_COLOR: '0' }, true, false],
+  ])('flag %s env %j tty %s -> %s', (flag, env, tty, expected) => {
+    expect(wantsColor(flag, env, tty)).toBe(expected);
+  });
+});
