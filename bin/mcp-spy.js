@@ -1,5 +1,9 @@
 #!/usr/bin/env node
-import { main } from '../dist/cli/main.js';
+import { setFlagsFromString } from 'node:v8';
+
+// A small young generation: a spy passing hundreds of MiB should hold little of them at a time.
+setFlagsFromString('--max-semi-space-size=2');
+const { main } = await import('../dist/cli/main.js');
 
 const code = await main(process.argv.slice(2));
 process.exitCode = code;

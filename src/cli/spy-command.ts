@@ -1,6 +1,4 @@
 import { checkNamedPath, resolveOutputPaths } from '../record/paths.js';
-import { renderLine } from '../render/render-line.js';
-import { createRecorder } from '../session/recorder.js';
 import { createStderrOut } from '../session/stderr-out.js';
 import { runStdioSession } from '../session/stdio-session.js';
 import { SpyError } from './errors.js';
@@ -50,21 +48,19 @@ export async function runSpy(server: string[] | undefined, options: SpyOptions):
     stderrOut.line(`mcp-spy: ${message}`);
   };
   if (paths.movedTo) warn(`writing the record and log to ${paths.movedTo.dir} (${paths.movedTo.reason})`);
-  const recorder = createRecorder({
-    recordPath: paths.record,
-    logPath: paths.log,
-    live: options.quiet ? undefined : (entry) => stderrOut.line(renderLine(entry, { color })),
-    warn,
-    transport: 'stdio',
-  });
   const [command, ...args] = server as [string, ...string[]];
-  const outcome = await runStdioSession({ command, args, recorder, stderrOut, maxFrame: options.maxFrame, version });
+  const outcome = await runStdioSession({
+    command,
+    args,
+    observer: { recordPath: paths.record, logPath: paths.log, live: !options.quiet, color, maxFrame: options.maxFrame },
+    stderrOut,
+    warn,
+    version,
+  });
   if (!outcome.started) {
     const why = outcome.errorCode === 'ENOENT' ? 'command not found' : outcome.errorCode === 'EACCES' ? 'permission denied (not executable?)' : outcome.message;
-    recorder.event(undefined, 'exit', { code: null, signal: null, reason: `${command}: ${why}` });
     warn(`cannot start ${command}: ${why}`);
   }
-  await recorder.close();
   await stderrOut.flush();
   return outcome.exitCode;
 }

@@ -3,6 +3,8 @@ import { closeSync, openSync, write, writeSync } from 'node:fs';
 export interface LineSinkOptions {
   /** Queued bytes beyond which new lines are dropped (and counted) instead of growing memory. */
   maxQueued?: number;
+  /** How long lines may wait to be written together; a crash loses at most this much. */
+  batchMs?: number;
   /** Called once, on the first failure to open or write. */
   onError?: (error: NodeJS.ErrnoException) => void;
   /** Called when lines had to be dropped, with a line to write in their place once there is room. */
@@ -15,6 +17,10 @@ export interface LineSinkOptions {
  */
 export function openLineSink(path: string, options: LineSinkOptions = {}) {
   const maxQueued = options.maxQueued ?? 64 * 1024 * 1024;
+  const batchMs = options.batchMs ?? 10;
+  const batchBytes = 256 * 1024;
+  const writeBytes = 1024 * 1024;
+  let timer: NodeJS.Timeout | undefined;
   let fd: number | undefined;
   let failed = false;
   let queue: string[] = [];
@@ -45,6 +51,8 @@ export function openLineSink(path: string, options: LineSinkOptions = {}) {
   }
 
   function pump() {
+    if (timer) clearTimeout(timer);
+    timer = undefined;
     if (writing || failed || fd === undefined) return settle();
     if (dropped > 0 && queued < maxQueued / 2) {
       const note = options.onDropped?.(dropped);
@@ -52,9 +60,14 @@ export function openLineSink(path: string, options: LineSinkOptions = {}) {
       if (note) queue.push(note);
     }
     if (queue.length === 0) return settle();
-    const data = Buffer.from(queue.join(''));
-    queue = [];
-    queued = 0;
+    // Whole lines, about a MiB at a time: each write(2) stays atomic among appenders, and the
+    // queue is never copied whole.
+    let take = 0;
+    let size = 0;
+    while (take < queue.length && (take === 0 || size + queue[take]!.length <= writeBytes)) size += queue[take++]!.length;
+    const data = Buffer.from(take === queue.length ? queue.join('') : queue.slice(0, take).join(''));
+    queue = take === queue.length ? [] : queue.slice(take);
+    queued -= size;
     writing = true;
     writeAll(data, 0);
   }
@@ -76,20 +89,27 @@ export function openLineSink(path: string, options: LineSinkOptions = {}) {
     get ok() {
       return !failed;
     },
+    /** Characters waiting to be written (the write in flight aside). */
+    get queued() {
+      return queued;
+    },
     /** Queues one line (its newline included by the caller). */
     write(line: string) {
       if (failed || fd === undefined) return;
-      if (queued + line.length > maxQueued) {
+      // One line always fits when nothing waits: a frame as large as the parse limit is not lost.
+      if (queued > 0 && queued + line.length > maxQueued) {
         dropped++;
         return;
       }
       queue.push(line);
       queued += line.length;
-      if (!writing) setImmediate(pump);
+      if (writing) return;
+      if (queued >= batchBytes) setImmediate(pump);
+      else if (!timer) timer = setTimeout(pump, batchMs);
     },
     /** Resolves when everything queued so far is on disk (or failed). */
     flush(): Promise<void> {
-      if (!writing && queue.length === 0) return Promise.resolve();
+      if (!writing && queue.length === 0 && dropped === 0) return Promise.resolve();
       return new Promise((resolve) => {
         idle.push(resolve);
         if (!writing) pump();
@@ -97,6 +117,7 @@ export function openLineSink(path: string, options: LineSinkOptions = {}) {
     },
     /** Last resort at exit: write what is left synchronously and close. */
     closeSync() {
+      if (timer) clearTimeout(timer);
       if (fd === undefined) return;
       try {
         if (!failed && queue.length > 0) writeSync(fd, queue.join(''));

@@ -1,5 +1,7 @@
 import { isObject } from '../protocol/jsonrpc.js';
 import type { RecordEntry } from '../record/schema.js';
+import { boundedJson } from './bounded-json.js';
+import { truncate } from './sanitize.js';
 
 /** Frames larger than this are previewed from their raw text, not parsed again. */
 const parseLimit = 64 * 1024;
@@ -10,10 +12,10 @@ function withoutMeta(value: unknown): unknown {
   return rest;
 }
 
-function toolErrorText(result: unknown): string | undefined {
+function toolErrorText(result: unknown, max: number): string | undefined {
   if (!isObject(result) || !Array.isArray(result.content)) return undefined;
   const texts = result.content.flatMap((item) => (isObject(item) && typeof item.text === 'string' ? [item.text] : []));
-  return texts.length > 0 ? JSON.stringify(texts.join(' ')) : undefined;
+  return texts.length > 0 ? boundedJson(texts.join(' '), max) : undefined;
 }
 
 /** The tool, prompt or resource is on the line already; show what comes with it. */
@@ -30,23 +32,28 @@ function withoutSubject(entry: RecordEntry, params: unknown): unknown {
   return params;
 }
 
-/** The part of a frame worth a glance: params of a request, result of a response, raw text otherwise. */
-export function previewOf(entry: RecordEntry): string {
+/**
+ * The part of a frame worth a glance, at most `max` characters (and "…"): params of a request,
+ * result of a response, raw text otherwise. `message` is the frame already parsed, when the caller
+ * has it; without it the raw text is parsed here.
+ */
+export function previewOf(entry: RecordEntry, max: number, message?: unknown): string {
   if (typeof entry.raw !== 'string') {
     return typeof entry.rawBase64 === 'string' ? `<${entry.bytes ?? '?'} bytes, not UTF-8>` : '';
   }
-  if (entry.kind === 'invalid' || entry.raw.length > parseLimit) return entry.raw;
-  let message: unknown;
-  try {
-    message = JSON.parse(entry.raw);
-  } catch {
-    return entry.raw;
+  if (entry.kind === 'invalid' || (message === undefined && entry.raw.length > parseLimit)) return truncate(entry.raw, max);
+  if (message === undefined) {
+    try {
+      message = JSON.parse(entry.raw);
+    } catch {
+      return truncate(entry.raw, max);
+    }
   }
   if (Array.isArray(message)) message = message[0];
-  if (!isObject(message)) return entry.raw;
-  if (entry.kind === 'tool-error') return toolErrorText(message.result) ?? JSON.stringify(withoutMeta(message.result));
-  if (entry.kind === 'protocol-error') return isObject(message.error) && 'data' in message.error ? JSON.stringify(message.error.data) : '';
+  if (!isObject(message)) return truncate(entry.raw, max);
+  if (entry.kind === 'tool-error') return toolErrorText(message.result, max) ?? boundedJson(withoutMeta(message.result), max);
+  if (entry.kind === 'protocol-error') return isObject(message.error) && 'data' in message.error ? boundedJson(message.error.data, max) : '';
   const body = 'params' in message ? message.params : 'result' in message ? message.result : undefined;
   const shown = withoutSubject(entry, withoutMeta(body));
-  return shown === undefined || (isObject(shown) && Object.keys(shown).length === 0) ? '' : JSON.stringify(shown);
+  return shown === undefined || (isObject(shown) && Object.keys(shown).length === 0) ? '' : boundedJson(shown, max);
 }

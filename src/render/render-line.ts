@@ -1,12 +1,14 @@
 import type { RecordEntry } from '../record/schema.js';
 import { previewOf } from './preview.js';
-import { sanitize, truncate } from './sanitize.js';
+import { sanitize } from './sanitize.js';
 import { arrows, createPalette, kindStyles, labelWidth, type Palette } from './styles.js';
 
 export interface RenderOptions {
   color?: boolean;
   /** Longest preview of a frame's content, in characters. */
   preview?: number;
+  /** The frame already parsed, when the caller has it: saves parsing it again. Same output. */
+  message?: unknown;
 }
 
 export const defaultPreview = 200;
@@ -91,6 +93,6 @@ function renderEntry(entry: RecordEntry, options: RenderOptions): string {
     ? frameDetails(entry, p)
     : (eventDetails[kind] ?? ((e: RecordEntry) => [sanitize(JSON.stringify(e))]))(entry);
   const notes = Array.isArray(entry.notes) && entry.notes.length > 0 ? [p.warn(`!${entry.notes.map(String).map(sanitize).join(',')}`)] : [];
-  const preview = isFrame(entry) ? sanitize(truncate(previewOf(entry), options.preview ?? defaultPreview)) : '';
+  const preview = isFrame(entry) ? sanitize(previewOf(entry, options.preview ?? defaultPreview, options.message)) : '';
   return [head, ...details, ...notes, preview].filter((part) => part !== '').join(' ');
 }

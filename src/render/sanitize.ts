@@ -12,8 +12,7 @@ export function sanitize(text: string): string {
   });
 }
 
-/** Cuts a string to at most `max` characters, saying how much was left out. */
+/** Cuts a string to at most `max` characters, with "…" when it did. */
 export function truncate(text: string, max: number): string {
-  if (text.length <= max) return text;
-  return `${text.slice(0, max)}… (+${text.length - max} chars)`;
+  return text.length <= max ? text : `${text.slice(0, max)}…`;
 }

@@ -9,14 +9,27 @@ export interface RecorderOptions {
   recordPath?: string;
   logPath?: string;
   /** The live view: gets every entry worth showing (not the server's stderr, which passes through). */
-  live?: (entry: RecordEntry) => void;
+  live?: (entry: RecordEntry, message?: unknown) => void;
   /** Problems of the spy itself, said once each on stderr. */
   warn: (message: string) => void;
   transport: 'stdio' | 'http';
 }
 
-function nowMs(): number {
+export function nowMs(): number {
   return performance.timeOrigin + performance.now();
+}
+
+let lastStampMs = -1;
+let lastStamp = '';
+
+/** ISO 8601 of a time in ms; frames come in bursts within one millisecond, so the last is kept. */
+function isoOf(timeMs: number): string {
+  const ms = Math.floor(timeMs);
+  if (ms !== lastStampMs) {
+    lastStampMs = ms;
+    lastStamp = new Date(ms).toISOString();
+  }
+  return lastStamp;
 }
 
 /**
@@ -29,11 +42,10 @@ export function createRecorder(options: RecorderOptions) {
   const lastRevision = new Map<string, string>();
   const sinks: { record?: LineSink; log?: LineSink } = {};
 
-  const envelope = (session: string | undefined, timeMs: number) => {
-    const base: Pick<RecordEntry, 'v' | 'seq' | 't' | 'session'> = { v: RECORD_VERSION, seq: 0, t: new Date(timeMs).toISOString() };
-    if (session !== undefined) base.session = session;
-    return base;
-  };
+  const envelope = (session: string | undefined, timeMs: number): Pick<RecordEntry, 'v' | 'seq' | 't' | 'session'> =>
+    session === undefined
+      ? { v: RECORD_VERSION, seq: 0, t: isoOf(timeMs) }
+      : { v: RECORD_VERSION, seq: 0, t: isoOf(timeMs), session };
 
   const gapLine = (session: string | undefined, reason: string, lost?: number) => {
     const gap: RecordEntry = { ...envelope(session, nowMs()), seq: ++seq, kind: 'gap', reason };
@@ -59,10 +71,10 @@ export function createRecorder(options: RecorderOptions) {
   if (options.recordPath) sinks.record = openSink('record', options.recordPath, () => sinks.log);
   if (options.logPath) sinks.log = openSink('log', options.logPath, () => sinks.record);
 
-  function emit(entry: RecordEntry) {
+  function emit(entry: RecordEntry, message?: unknown) {
     sinks.record?.write(`${JSON.stringify(entry)}\n`);
-    sinks.log?.write(`${renderLine(entry)}\n`);
-    if (entry.kind !== 'stderr') options.live?.(entry);
+    sinks.log?.write(`${renderLine(entry, { message })}\n`);
+    if (entry.kind !== 'stderr') options.live?.(entry, message);
   }
 
   function correlatorOf(session: string): Correlator {
@@ -75,9 +87,8 @@ export function createRecorder(options: RecorderOptions) {
   }
 
   return {
-    /** Observes one frame; returns its entries (several for a batch). */
-    frame(session: string, dir: Direction, frame: FrameBytes): RecordEntry[] {
-      const timeMs = nowMs();
+    /** Observes one frame, complete at `timeMs`; returns its entries (several for a batch). */
+    frame(session: string, dir: Direction, frame: FrameBytes, timeMs = nowMs()): RecordEntry[] {
       const results = observeFrame(frame, {
         dir,
         correlator: correlatorOf(session),
@@ -85,23 +96,20 @@ export function createRecorder(options: RecorderOptions) {
         timeMs,
         transport: options.transport,
       });
-      return results.map(({ seq: entrySeq, observation }) => {
-        // Annotations first, the bytes last: easier to read with less, jq and grep alike.
-        const { raw, rawBase64, ...annotations } = observation;
-        const entry: RecordEntry = { ...envelope(session, timeMs), ...annotations, seq: entrySeq };
-        if (raw !== undefined) entry.raw = raw;
-        if (rawBase64 !== undefined) entry.rawBase64 = rawBase64;
+      return results.map(({ seq: entrySeq, observation, message }) => {
+        const entry = Object.assign(envelope(session, timeMs), observation) as RecordEntry;
+        entry.seq = entrySeq;
         if (entry.rev !== undefined && lastRevision.get(session) !== entry.rev) {
           lastRevision.set(session, entry.rev);
           entry.revChanged = true;
         }
-        emit(entry);
+        emit(entry, message);
         return entry;
       });
     },
     /** Records an event that is not a frame. */
-    event(session: string | undefined, kind: EventKind, fields: Partial<RecordEntry> = {}): RecordEntry {
-      const entry: RecordEntry = { ...envelope(session, nowMs()), seq: ++seq, kind, ...fields };
+    event(session: string | undefined, kind: EventKind, fields: Partial<RecordEntry> = {}, timeMs = nowMs()): RecordEntry {
+      const entry: RecordEntry = { ...envelope(session, timeMs), seq: ++seq, kind, ...fields };
       emit(entry);
       return entry;
     },
@@ -118,6 +126,14 @@ export function createRecorder(options: RecorderOptions) {
       }
       correlators.delete(session);
       lastRevision.delete(session);
+    },
+    /** What waits to be written to the files, in characters: the observer paces itself on this. */
+    backlog(): number {
+      return (sinks.record?.queued ?? 0) + (sinks.log?.queued ?? 0);
+    },
+    /** Resolves when the files have caught up with everything recorded so far. */
+    async flushed(): Promise<void> {
+      await Promise.all([sinks.record?.flush(), sinks.log?.flush()]);
     },
     get paths() {
       return { record: sinks.record?.ok ? options.recordPath : undefined, log: sinks.log?.ok ? options.logPath : undefined };

@@ -12,6 +12,8 @@ export interface PendingRequest {
   tool?: string;
   seq: number;
   timeMs: number;
+  /** The key of its progress token, when it asked for progress. */
+  progressToken?: string;
 }
 
 /** What correlation adds to a classified frame. */
@@ -36,18 +38,25 @@ export interface FrameInput {
   timeMs: number;
 }
 
-function subjectOf(method: string | undefined, params: unknown) {
-  if (method === 'tools/call') return { tool: pickString(params, 'name') };
-  if (method === 'prompts/get') return { prompt: pickString(params, 'name') };
-  if (method?.startsWith('resources/') && method !== 'resources/list' && method !== 'resources/templates/list') {
-    return { uri: pickString(params, 'uri') };
+/** Names what a request is about: its tool, prompt or resource. Only defined fields are set. */
+function noteSubject(method: string | undefined, params: unknown, out: Correlation) {
+  if (method === 'tools/call') {
+    const tool = pickString(params, 'name');
+    if (tool !== undefined) out.tool = tool;
+  } else if (method === 'prompts/get') {
+    const prompt = pickString(params, 'name');
+    if (prompt !== undefined) out.prompt = prompt;
+  } else if (method?.startsWith('resources/') && method !== 'resources/list' && method !== 'resources/templates/list') {
+    const uri = pickString(params, 'uri');
+    if (uri !== undefined) out.uri = uri;
   }
-  return {};
 }
 
-function withoutUndefined<T extends object>(value: T): T {
-  for (const key of Object.keys(value) as (keyof T)[]) if (value[key] === undefined) delete value[key];
-  return value;
+// Objects are built with only the fields they have (never `delete`): V8 keeps them fast.
+function relatedOf(request: PendingRequest): NonNullable<Correlation['related']> {
+  return request.tool === undefined
+    ? { seq: request.seq, id: request.id, method: request.method }
+    : { seq: request.seq, id: request.id, method: request.method, tool: request.tool };
 }
 
 /**
@@ -71,16 +80,21 @@ export function createCorrelator() {
     const { dir, classified, message } = input;
     const id = classified.id ?? null;
     const params = pick(message, 'params');
-    Object.assign(out, subjectOf(classified.method, params));
+    noteSubject(classified.method, params, out);
     noteRevision(pickString(params, '_meta', metaKeys.protocolVersion));
     if (classified.method === 'initialize' && revision === undefined) noteRevision(pickString(params, 'protocolVersion'));
     const key = keyOf(dir, id);
     const reused = isStatelessRevision(revision) ? pending.has(key) : usedIds.has(key);
     if (reused && id !== null) out.notes.push('duplicate-id');
     usedIds.add(key);
-    pending.set(key, { dir, id, method: classified.method!, tool: out.tool, seq: input.seq, timeMs: input.timeMs });
+    const request: PendingRequest = { dir, id, method: classified.method!, seq: input.seq, timeMs: input.timeMs };
+    if (out.tool !== undefined) request.tool = out.tool;
+    pending.set(key, request);
     const token = pick(params, '_meta', 'progressToken');
-    if (typeof token === 'string' || typeof token === 'number') progressTokens.set(`${dir}|${idKey(token)}`, key);
+    if (typeof token === 'string' || typeof token === 'number') {
+      request.progressToken = `${dir}|${idKey(token)}`;
+      progressTokens.set(request.progressToken, key);
+    }
   }
 
   function onResponse(input: FrameInput, out: Correlation) {
@@ -96,7 +110,7 @@ export function createCorrelator() {
     out.method = request.method;
     if (request.tool !== undefined) out.tool = request.tool;
     out.latencyMs = Math.max(0, Math.round((input.timeMs - request.timeMs) * 10) / 10);
-    out.related = withoutUndefined({ seq: request.seq, id: request.id, method: request.method, tool: request.tool });
+    out.related = relatedOf(request);
     if (out.kind === 'tool-error' && request.method !== 'tools/call') out.kind = 'response';
     const result = pick(message, 'result');
     if (request.method === 'initialize') noteRevision(pickString(result, 'protocolVersion'));
@@ -104,7 +118,7 @@ export function createCorrelator() {
       const versions = pick(result, 'supportedVersions');
       if (Array.isArray(versions)) noteRevision(versions.find((v) => typeof v === 'string'));
     }
-    for (const [token, requestKey] of progressTokens) if (requestKey === key) progressTokens.delete(token);
+    if (request.progressToken !== undefined) progressTokens.delete(request.progressToken);
   }
 
   function onNotification(input: FrameInput, out: Correlation) {
@@ -114,7 +128,7 @@ export function createCorrelator() {
       const token = pick(params, 'progressToken');
       const requestKey = (typeof token === 'string' || typeof token === 'number') && progressTokens.get(`${oppositeOf(dir)}|${idKey(token)}`);
       const request = requestKey ? pending.get(requestKey) : undefined;
-      if (request) out.related = withoutUndefined({ seq: request.seq, id: request.id, method: request.method, tool: request.tool });
+      if (request) out.related = relatedOf(request);
       else out.notes.push('unknown-progress-token');
     }
     if (classified.method === 'notifications/cancelled') {
@@ -122,7 +136,7 @@ export function createCorrelator() {
       const request = isObject(params) && (typeof requestId === 'string' || typeof requestId === 'number')
         ? pending.get(keyOf(dir, requestId))
         : undefined;
-      if (request) out.related = withoutUndefined({ seq: request.seq, id: request.id, method: request.method, tool: request.tool });
+      if (request) out.related = relatedOf(request);
       else out.notes.push('cancel-unknown-request');
     }
   }
@@ -137,7 +151,7 @@ export function createCorrelator() {
       else if (kind === 'response' || kind === 'tool-error' || kind === 'protocol-error') onResponse(input, out);
       else if (kind === 'notification') onNotification(input, out);
       if (revision !== undefined) out.rev = revision;
-      return withoutUndefined(out);
+      return out;
     },
     /** A revision learned outside the frames (an HTTP header). */
     setRevision(candidate: string) {

@@ -21,6 +21,7 @@ export function createLineFramer(maxFrame: number) {
   let kept = 0;
   let size = 0;
   let lastByte = -1;
+  let skipping = false;
 
   function append(segment: Buffer) {
     if (segment.length === 0) return;
@@ -52,6 +53,12 @@ export function createLineFramer(maxFrame: number) {
       const lines: LineFrame[] = [];
       let start = 0;
       let newline = chunk.indexOf(LF, start);
+      if (skipping) {
+        if (newline === -1) return lines;
+        skipping = false;
+        start = newline + 1;
+        newline = chunk.indexOf(LF, start);
+      }
       while (newline !== -1) {
         append(chunk.subarray(start, newline));
         lines.push(finish(false));
@@ -64,6 +71,26 @@ export function createLineFramer(maxFrame: number) {
     /** At EOF: the last line when it had no newline. */
     end(): LineFrame | undefined {
       return size > 0 ? finish(true) : undefined;
+    },
+    /**
+     * Counts bytes of the current line that were not handed over because the line is already past
+     * the limit: they would not be kept anyway. `lastByte` keeps CRLF detection right.
+     */
+    skip(count: number, last: number) {
+      if (count <= 0) return;
+      size += count;
+      lastByte = last;
+    },
+    /**
+     * After bytes were lost: forget the unfinished line and skip to the next line ending, so no
+     * frame is glued together from pieces that were never adjacent.
+     */
+    resync() {
+      parts = [];
+      kept = 0;
+      size = 0;
+      lastByte = -1;
+      skipping = true;
     },
     /** Bytes of an unfinished line held so far. */
     get pending(): number {

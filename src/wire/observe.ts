@@ -50,63 +50,101 @@ export interface ObserveContext {
   transport: 'stdio' | 'http';
 }
 
-function merge(base: FrameObservation, classified: Classified, correlation: Correlation): FrameObservation {
-  const out: FrameObservation = { ...base, ...correlation, kind: correlation.kind };
-  if (classified.hasId) out.id = classified.id ?? null;
-  if (classified.error) {
+/** What the bytes were: kept apart so the observation can list them last (annotations read first). */
+interface FrameBase {
+  dir: Direction;
+  bytes: number;
+  eol?: string;
+  truncated?: true;
+  raw?: string;
+  rawBase64?: string;
+  batch?: FrameObservation['batch'];
+}
+
+/** Builds the observation field by field, in one fixed order: cheap for V8, stable for readers. */
+function assemble(base: FrameBase, kind: FrameKind, classified: Classified | undefined, correlation: Correlation | undefined, notes: NoteId[]): FrameObservation {
+  const out = { dir: base.dir, kind } as FrameObservation;
+  if (correlation?.method !== undefined) out.method = correlation.method;
+  if (classified?.hasId) out.id = classified.id ?? null;
+  if (correlation) {
+    if (correlation.tool !== undefined) out.tool = correlation.tool;
+    if (correlation.prompt !== undefined) out.prompt = correlation.prompt;
+    if (correlation.uri !== undefined) out.uri = correlation.uri;
+    if (correlation.latencyMs !== undefined) out.latencyMs = correlation.latencyMs;
+  }
+  if (classified?.error) {
     out.error = classified.error;
     const name = errorCodeName(classified.error.code);
     if (name) out.errorName = name;
   }
-  const notes = [...new Set([...classified.notes, ...correlation.notes])];
+  if (correlation?.rev !== undefined) out.rev = correlation.rev;
+  if (correlation?.related !== undefined) out.related = correlation.related;
+  if (base.batch) out.batch = base.batch;
   if (notes.length > 0) out.notes = notes;
-  else delete out.notes;
+  out.bytes = base.bytes;
+  if (base.eol !== undefined) out.eol = base.eol;
+  if (base.truncated) out.truncated = true;
+  if (base.raw !== undefined) out.raw = base.raw;
+  else if (base.rawBase64 !== undefined) out.rawBase64 = base.rawBase64;
   return out;
+}
+
+function mergeNotes(first: NoteId[], second: NoteId[]): NoteId[] {
+  if (second.length === 0) return first;
+  if (first.length === 0) return second;
+  return [...new Set([...first, ...second])];
 }
 
 /**
  * Turns one frame's bytes into observations: one, or one per member of a batch.
  * Each observation consumes one seq, in order, so a batch's members are numbered as they sit.
  */
-export function observeFrame(frame: FrameBytes, context: ObserveContext): { seq: number; observation: FrameObservation }[] {
+/** One observation, with the parsed message it came from (for renderers that would parse it again). */
+export interface Observed {
+  seq: number;
+  observation: FrameObservation;
+  message?: unknown;
+}
+
+export function observeFrame(frame: FrameBytes, context: ObserveContext): Observed[] {
   const { dir, correlator } = context;
-  const size = frame.size ?? frame.bytes.length;
-  const base: FrameObservation = { dir, kind: 'invalid', bytes: size };
+  const base: FrameBase = { dir, bytes: frame.size ?? frame.bytes.length };
   if (frame.eol !== undefined && frame.eol !== '\n') base.eol = frame.eol;
   const decoded = decodeFrame(frame.bytes, frame.truncated === true);
   if ('text' in decoded && decoded.text !== undefined) base.raw = decoded.text;
   else if ('base64' in decoded && decoded.base64 !== undefined) base.rawBase64 = decoded.base64;
+  const stdioNoise = dir === 's2c' && context.transport === 'stdio';
 
   if (!decoded.ok) {
     const notes: NoteId[] = [decoded.reason];
     if (decoded.reason === 'frame-too-large') base.truncated = true;
-    else if (dir === 's2c' && context.transport === 'stdio') notes.unshift('stdout-noise');
-    if (correlator.revision) base.rev = correlator.revision;
-    return [{ seq: context.nextSeq(), observation: { ...base, notes } }];
+    else if (stdioNoise) notes.unshift('stdout-noise');
+    const revision = correlator.revision;
+    const observation = assemble(base, 'invalid', undefined, revision ? { kind: 'invalid', rev: revision, notes: [] } : undefined, notes);
+    return [{ seq: context.nextSeq(), observation }];
   }
 
-  const single = (message: unknown, batch?: FrameObservation['batch']) => {
+  const single = (message: unknown, memberBase: FrameBase, batchAllowed: boolean) => {
     const seq = context.nextSeq();
     const classified = classifyMessage(message);
     const correlation = correlator.observe({ dir, classified, message, seq, timeMs: context.timeMs });
-    const observation = merge(batch ? { ...base, batch } : base, classified, correlation);
-    if (dir === 's2c' && context.transport === 'stdio' && classified.kind === 'invalid') {
-      observation.notes = ['stdout-noise', ...(observation.notes ?? [])];
+    let notes = mergeNotes(classified.notes, correlation.notes);
+    let kind = correlation.kind;
+    if (stdioNoise && classified.kind === 'invalid') notes = ['stdout-noise', ...notes];
+    if (!batchAllowed) {
+      notes = [...notes, 'batch-forbidden'];
+      kind = 'invalid';
     }
-    return { seq, observation };
+    return { seq, observation: assemble(memberBase, kind, classified, correlation, notes), message };
   };
 
-  if (!Array.isArray(decoded.value) || decoded.value.length === 0) return [single(decoded.value)];
+  if (!Array.isArray(decoded.value) || decoded.value.length === 0) return [single(decoded.value, base, true)];
   const allowed = revisionAllowsBatch(correlator.revision);
   const count = decoded.value.length;
   return decoded.value.map((member, index) => {
-    const result = single(member, { index, count });
     // The frame's exact bytes stay on the first member; the others carry their own JSON.
-    if (index > 0) result.observation.raw = JSON.stringify(member);
-    if (!allowed) {
-      result.observation.notes = [...(result.observation.notes ?? []), 'batch-forbidden'];
-      result.observation.kind = 'invalid';
-    }
-    return result;
+    const memberBase: FrameBase = { ...base, batch: { index, count } };
+    if (index > 0) memberBase.raw = JSON.stringify(member);
+    return single(member, memberBase, allowed);
   });
 }

@@ -1,6 +1,7 @@
 import { describe, expect, it } from 'vitest';
 import type { RecordEntry } from '../../src/record/schema.js';
 import { renderLine } from '../../src/render/render-line.js';
+import { boundedJson } from '../../src/render/bounded-json.js';
 import { sanitize, truncate } from '../../src/render/sanitize.js';
 import { wantsColor } from '../../src/cli/options.js';
 
@@ -47,9 +48,16 @@ describe('renderLine', () => {
     }
   });
 
-  it('cuts long previews and says how much is left', () => {
+  it('cuts long previews', () => {
     const line = renderLine(frame({ kind: 'invalid', raw: 'x'.repeat(500) }), { preview: 10 });
-    expect(line.endsWith('xxxxxxxxxx… (+490 chars)')).toBe(true);
+    expect(line.endsWith(' xxxxxxxxxx…')).toBe(true);
+  });
+
+  it('renders the same with the parsed message handed in as without', () => {
+    const message = { jsonrpc: '2.0', id: 1, method: 'tools/call', params: { name: 't', arguments: { big: 'y'.repeat(5000), list: [1, 'a\n', null] } } };
+    const entry = frame({ method: 'tools/call', id: 1, tool: 't', raw: JSON.stringify(message) });
+    expect(renderLine(entry, { message })).toBe(renderLine(entry));
+    expect(renderLine(entry).length).toBeLessThan(400);
   });
 
   it('colours only when asked', () => {
@@ -62,7 +70,8 @@ describe('renderLine', () => {
 describe('sanitize and truncate', () => {
   it('makes control characters visible', () => {
     expect(sanitize('a\u001b[31mb\u0007\n\u202e')).toBe('a\\u001b[31mb\\u0007\\n\\u202e');
-    expect(truncate('abcdef', 3)).toBe('abc… (+3 chars)');
+    expect(truncate('abcdef', 3)).toBe('abc…');
+    expect(truncate('abc', 3)).toBe('abc');
   });
 });
 
@@ -77,5 +86,24 @@ describe('wantsColor', () => {
     [undefined, { FORCE_COLOR: '0' }, true, false],
   ])('flag %s env %j tty %s -> %s', (flag, env, tty, expected) => {
     expect(wantsColor(flag, env, tty)).toBe(expected);
+  });
+});
+
+describe('boundedJson', () => {
+  const values: unknown[] = [
+    { a: 1, b: [true, null, 'x'], c: { d: 'é\u0001"\\' } },
+    ['z'.repeat(1000), { k: 'v' }],
+    'plain',
+    42,
+    null,
+    { nested: { deeper: { deepest: Array.from({ length: 100 }, (_, index) => index) } } },
+  ];
+  it.each([5, 20, 64, 10_000])('gives the start of JSON.stringify, cut at %i characters', (max) => {
+    for (const value of values) {
+      const full = JSON.stringify(value);
+      const cut = boundedJson(value, max);
+      if (full.length <= max) expect(cut).toBe(full);
+      else expect(cut).toBe(`${full.slice(0, max)}…`);
+    }
   });
 });

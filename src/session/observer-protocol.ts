@@ -1,0 +1,26 @@
+import type { RecordEntry } from '../record/schema.js';
+
+/** The streams of a stdio spy the observer frames: the two directions and the server's stderr. */
+export type StdioStream = 'c2s' | 's2c' | 'stderr';
+
+/** What the observer needs to know to record one stdio session. */
+export interface ObserverConfig {
+  session: string;
+  recordPath?: string;
+  logPath?: string;
+  live: boolean;
+  color: boolean;
+  maxFrame: number;
+}
+
+/** Messages from the forwarding thread to the observer, sent in batches. `t` is when it was seen. */
+export type ObserverMessage =
+  | { type: 'chunk'; stream: StdioStream; t: number; data: Uint8Array }
+  | { type: 'lost'; stream: StdioStream; t: number; bytes: number }
+  | { type: 'skip'; stream: StdioStream; bytes: number; lastByte: number }
+  | { type: 'end'; stream: StdioStream; t: number }
+  | { type: 'event'; kind: 'spawn' | 'exit'; t: number; fields: Partial<RecordEntry> }
+  | { type: 'finish' };
+
+/** Messages back: bytes observed (so the forwarder knows how far behind it is), and the end. */
+export type ObserverReply = { type: 'ack'; bytes: number } | { type: 'closed' };
