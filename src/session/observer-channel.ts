@@ -61,6 +61,10 @@ export function startObserver(config: ObserverConfig, options: ObserverChannelOp
   }
 
   return {
+    /** Bytes handed over and not yet observed. */
+    get behind() {
+      return behind;
+    },
     chunk(stream: StdioStream, chunk: Buffer) {
       if (failed) return;
       const first = chunk.indexOf(0x0a);

@@ -1,3 +1,4 @@
+import { setPriority } from 'node:os';
 import { parentPort, workerData } from 'node:worker_threads';
 import type { RecordEntry } from '../record/schema.js';
 import { renderLine } from '../render/render-line.js';
@@ -9,6 +10,13 @@ import { createStderrOut } from './stderr-out.js';
 // The observing side of the stdio spy, on a thread of its own: framing, parsing, correlating and
 // writing never take time from the thread that forwards the bytes.
 const config = workerData as ObserverConfig;
+// On Linux the nice value belongs to the thread: when the CPU is short, the bytes of the session
+// (the forwarding thread, the client, the server) go first and the record waits or, at worst, gaps.
+try {
+  setPriority(10);
+} catch {
+  // Not permitted or not supported here: observe at normal priority.
+}
 const port = parentPort!;
 const stderrOut = createStderrOut();
 const said = new Set<string>();
