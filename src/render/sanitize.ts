@@ -1,9 +1,11 @@
 // C0 and C1 controls (ESC among them), DEL, and bidirectional overrides: anything that could move
 // the cursor, recolour the terminal or reorder what a person reads.
 const unsafe = /[\u0000-\u001f\u007f-\u009f\u202a-\u202e\u2066-\u2069]/g;
+const anyUnsafe = /[\u0000-\u001f\u007f-\u009f\u202a-\u202e\u2066-\u2069]/;
 
 /** Makes a string from outside safe to print on a terminal: controls become visible escapes. */
 export function sanitize(text: string): string {
+  if (!anyUnsafe.test(text)) return text;
   return text.replace(unsafe, (char) => {
     if (char === '\t') return '\\t';
     if (char === '\n') return '\\n';
