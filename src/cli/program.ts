@@ -1,8 +1,10 @@
 import { Command, Option } from 'commander';
 import { listOption } from '../review/filters.js';
+import { statsFormats } from '../review/stats-format.js';
 import { viewFormats } from '../review/view.js';
 import { runDemo } from './demo-command.js';
 import { parseSize } from './options.js';
+import { runStats } from './stats-command.js';
 import { runView } from './view-command.js';
 import { runSpy } from './spy-command.js';
 import { version } from './version.js';
@@ -92,6 +94,16 @@ export function buildProgram(context: ProgramContext): Command {
     .addHelpText('after', viewExamples)
     .action(async (file, options) => {
       context.setExitCode(await runView(file, options));
+    });
+
+  program
+    .command('stats')
+    .description('counts, errors and latency per method and tool, unanswered requests, sessions, peers and capabilities')
+    .argument('<file>', 'the record (wire.jsonl) or a capture')
+    .addOption(new Option('--format <format>', 'output format (markdown to paste in a pull request)').choices(statsFormats).default('text'))
+    .option('--strict', 'a line that cannot be read is an error instead of being skipped')
+    .action(async (file, options) => {
+      context.setExitCode(await runStats(file, options));
     });
 
   return program;
