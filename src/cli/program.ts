@@ -2,6 +2,7 @@ import { Command, Option } from 'commander';
 import { listOption } from '../review/filters.js';
 import { statsFormats } from '../review/stats-format.js';
 import { viewFormats } from '../review/view.js';
+import { checkFormats, collectRule, runCheck } from './check-command.js';
 import { runDemo } from './demo-command.js';
 import { parseSize } from './options.js';
 import { runStats } from './stats-command.js';
@@ -37,6 +38,13 @@ Examples:
   mcp-spy view wire.jsonl --filter 'tool = "search" and latency > 500'
   mcp-spy view wire.jsonl --id 7 --full                     one request and its response, in full
   mcp-spy view wire.jsonl --follow                          a session being recorded by another mcp-spy`;
+
+const checkExamples = `
+Examples:
+  mcp-spy check wire.jsonl                                  findings as text; exit 1 on errors
+  mcp-spy check wire.jsonl --rule method-not-in-revision=off --rule unanswered-request=warn
+  mcp-spy check wire.jsonl --format sarif > mcp.sarif       for code scanning
+  mcp-spy check wire.jsonl --format junit > mcp-check.xml   for CI test reporters`;
 
 /** Context every command may need: the server command line given after `--`. */
 export interface ProgramContext {
@@ -104,6 +112,19 @@ export function buildProgram(context: ProgramContext): Command {
     .option('--strict', 'a line that cannot be read is an error instead of being skipped')
     .action(async (file, options) => {
       context.setExitCode(await runStats(file, options));
+    });
+
+  program
+    .command('check')
+    .description('protocol lint of a recording; exit 0 clean, 1 findings at error level, 2 bad use')
+    .argument('[file]', 'the record (wire.jsonl) or a capture')
+    .addOption(new Option('--format <format>', 'output format (junit for CI test reporters, sarif for code scanning)').choices(checkFormats).default('text'))
+    .option('--rule <ID=level>', 'set a rule to off, warn or error (repeatable)', collectRule)
+    .option('--list-rules', 'list the rules with their levels and stop')
+    .option('--strict', 'a line that cannot be read is an error instead of being skipped')
+    .addHelpText('after', checkExamples)
+    .action(async (file, options) => {
+      context.setExitCode(await runCheck(file, options));
     });
 
   return program;
