@@ -59,7 +59,13 @@ const noteRules: NoteRule[] = [
 ];
 
 /** Notes whose fact is already said by a more telling note on the same frame. */
-const impliedBy: Partial<Record<NoteId, NoteId>> = { 'not-json': 'stdout-noise', 'not-jsonrpc': 'stdout-noise', 'not-utf8': 'stdout-noise' };
+const impliedBy: Partial<Record<NoteId, NoteId[]>> = {
+  'not-json': ['stdout-noise'],
+  'not-jsonrpc': ['stdout-noise'],
+  'not-utf8': ['stdout-noise'],
+  // A malformed answer on stdout is noise too, but what is wrong with it says more.
+  'stdout-noise': ['result-and-error', 'bad-error-object', 'invalid-id', 'batch-forbidden'],
+};
 
 const byId = new Map(noteRules.map((rule) => [rule.id as string, rule]));
 
@@ -70,8 +76,7 @@ export const frameRules: RuleFamily = {
     const notes = Array.isArray(entry.notes) ? (entry.notes as NoteId[]) : [];
     for (const note of notes) {
       if (!byId.has(note)) continue;
-      const stronger = impliedBy[note];
-      if (stronger && notes.includes(stronger)) continue;
+      if (impliedBy[note]?.some((stronger) => notes.includes(stronger))) continue;
       const subject = [entry.method, entry.id !== undefined ? `#${JSON.stringify(entry.id)}` : undefined].filter(Boolean).join(' ');
       report(note, `${noteTexts[note]}${subject ? ` (${subject})` : ''}`);
     }

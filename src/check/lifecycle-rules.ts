@@ -76,6 +76,11 @@ export const lifecycleRules: RuleFamily = {
       report('method-not-in-revision', `${method} is not defined in revision ${revision}`);
     }
     if (entry.related && (entry.kind === 'response' || entry.kind === 'tool-error' || entry.kind === 'protocol-error')) state.open.delete(entry.related.seq);
+    // A malformed answer (result and error, a bad error object) still answered its request.
+    if (entry.kind === 'invalid' && entry.id !== undefined) {
+      const answered = [...state.open.values()].find((request) => request.dir !== entry.dir && request.id === entry.id);
+      if (answered) state.open.delete(answered.seq);
+    }
     if (method === 'notifications/cancelled' && entry.related) {
       const request = state.open.get(entry.related.seq);
       if (request) request.cancelled = true;

@@ -1,7 +1,7 @@
 import { errorCodeNames } from '../protocol/error-codes.js';
 import { isObject, pick } from '../protocol/jsonrpc.js';
 import { c2s, lines, s2c } from './examples.js';
-import { describeIssues, notificationSchemas, requestSchemas, resultSchemas } from './sdk-schemas.js';
+import { describeIssues, notificationSchemas, requestSchemas, resultSchemas, type ShapeSchema } from './sdk-schemas.js';
 import type { RuleFamily } from './types.js';
 
 /** JSON-RPC reserves -32768..-32000; -32099..-32000 is left to implementations (MCP's own codes live there). */
@@ -37,8 +37,13 @@ export const shapeRules: RuleFamily = {
       if (isReservedUndefined(code)) report('reserved-error-code', `error code ${String(code)} (answering ${method}) is reserved by JSON-RPC and not defined`);
       return;
     }
-    const schema =
-      entry.kind === 'request' ? requestSchemas[method] : entry.kind === 'notification' ? notificationSchemas[method] : resultSchemas[method];
+    const tables: Partial<Record<string, Record<string, ShapeSchema>>> = {
+      request: requestSchemas,
+      notification: notificationSchemas,
+      response: resultSchemas,
+      'tool-error': resultSchemas,
+    };
+    const schema = tables[entry.kind]?.[method];
     if (!schema) return;
     const body = entry.kind === 'response' || entry.kind === 'tool-error' ? message.result : message;
     // 2026-07-28: a result that asks for more input has a shape of its own.
