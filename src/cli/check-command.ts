@@ -4,12 +4,11 @@ import { formatSarif } from '../check/format-sarif.js';
 import { formatJson, formatText } from '../check/format-text.js';
 import { parseRuleSetting, rules } from '../check/rules.js';
 import type { Level, RuleDefinition } from '../check/types.js';
+import type { CheckFormat } from './check-options.js';
 import { exitCodes, SpyError } from './errors.js';
 import { recordingEntries } from './recording-input.js';
 import { version } from './version.js';
 
-export const checkFormats = ['text', 'json', 'junit', 'sarif'] as const;
-export type CheckFormat = (typeof checkFormats)[number];
 
 export interface CheckCommandOptions {
   format: CheckFormat;
@@ -30,11 +29,6 @@ const formatters: Record<CheckFormat, (summary: ReturnType<ReturnType<typeof cre
 function listRules(active: Active): string {
   const width = Math.max(...active.map(({ rule }) => rule.id.length));
   return `${active.map(({ rule, level }) => `${rule.id.padEnd(width)}  ${level.padEnd(5)}  ${rule.summary}`).join('\n')}\n`;
-}
-
-/** Collects repeated `--rule ID=level` options. */
-export function collectRule(value: string, previous: string[] = []): string[] {
-  return [...previous, ...value.split(',').filter((part) => part.trim() !== '')];
 }
 
 /** `mcp-spy check FILE`: protocol lint. Exit 0 clean (or warnings only), 1 findings at error level, 2 bad use. */

@@ -2,8 +2,7 @@ import { Command, Option } from 'commander';
 import { listOption } from '../review/filters.js';
 import { statsFormats } from '../review/stats-format.js';
 import { viewFormats } from '../review/view.js';
-import { checkFormats, collectRule, runCheck } from './check-command.js';
-import { runDemo } from './demo-command.js';
+import { checkFormats, collectRule } from './check-options.js';
 import { parseSize } from './options.js';
 import { runStats } from './stats-command.js';
 import { runView } from './view-command.js';
@@ -77,6 +76,8 @@ export function buildProgram(context: ProgramContext): Command {
     .description('run a real MCP client against a bundled server through the spy, and show the record')
     .option('--dir <dir>', 'where to write wire.jsonl and wire.log (default: a new temporary directory)')
     .action(async (options) => {
+      // Loaded on use: the demo brings a whole SDK client, check the SDK's schemas.
+      const { runDemo } = await import('./demo-command.js');
       context.setExitCode(await runDemo(options));
     });
 
@@ -124,6 +125,7 @@ export function buildProgram(context: ProgramContext): Command {
     .option('--strict', 'a line that cannot be read is an error instead of being skipped')
     .addHelpText('after', checkExamples)
     .action(async (file, options) => {
+      const { runCheck } = await import('./check-command.js');
       context.setExitCode(await runCheck(file, options));
     });
 
