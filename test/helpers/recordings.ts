@@ -50,3 +50,13 @@ export function recordEverything(dir: string): { record: string; log: string } {
   if (result.status !== 0) throw new Error(`the fixture client failed: ${result.stderr}`);
   return { record, log };
 }
+
+/** Records a real 2026-07-28 session: the SDK v2 client against a v2 server over stdio, through the built spy. */
+export function recordV2(dir: string): { record: string; log: string } {
+  const record = join(dir, 'v2.jsonl');
+  const log = join(dir, 'v2.log');
+  const client = fileURLToPath(new URL('../../fixtures/review/client-v2.js', import.meta.url));
+  const result = spawnSync(process.execPath, [client, record, log], { encoding: 'utf8', env: process.env, timeout: 60_000 });
+  if (result.status !== 0) throw new Error(`the v2 fixture client failed: ${result.stderr}`);
+  return { record, log };
+}
