@@ -1,5 +1,5 @@
 import { noteTexts, type NoteId } from '../protocol/notes.js';
-import { c2s, lines, ping, recordLine, s2c } from './examples.js';
+import { c2s, handshake, lines, ping, recordLine, s2c } from './examples.js';
 import type { RuleDefinition, RuleFamily } from './types.js';
 
 type NoteRule = Omit<RuleDefinition, 'summary'> & { id: NoteId };
@@ -31,6 +31,12 @@ const noteRules: NoteRule[] = [
     good: lines(c2s({ id: 1, method: 'ping' }), s2c({ id: 1, error: { code: -32603, message: 'Internal error' } })),
   },
   { id: 'orphan-response', severity: 'error', bad: s2c({ id: 7, result: {} }), good: lines(ping(7)) },
+  {
+    id: 'batch-forbidden',
+    severity: 'error',
+    bad: lines(handshake('2025-06-18'), `-> [${JSON.stringify({ jsonrpc: '2.0', id: 1, method: 'ping' })},${JSON.stringify({ jsonrpc: '2.0', id: 2, method: 'ping' })}]`),
+    good: lines(handshake('2025-03-26'), `-> [${JSON.stringify({ jsonrpc: '2.0', id: 1, method: 'ping' })},${JSON.stringify({ jsonrpc: '2.0', id: 2, method: 'ping' })}]`, s2c({ id: 1, result: {} }), s2c({ id: 2, result: {} })),
+  },
   {
     id: 'frame-too-large',
     severity: 'warn',
