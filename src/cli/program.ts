@@ -1,7 +1,12 @@
 import { Command, Option } from 'commander';
-import { runDemo } from './demo-command.js';
 import { SpyError } from './errors.js';
+import { listOption } from '../review/filters.js';
+import { statsFormats } from '../review/stats-format.js';
+import { viewFormats } from '../review/view.js';
+import { checkFormats, collectRule } from './check-options.js';
 import { parseSize } from './options.js';
+import { runStats } from './stats-command.js';
+import { runView } from './view-command.js';
 import { runSpy } from './spy-command.js';
 import { version } from './version.js';
 
@@ -25,6 +30,21 @@ writable, to $XDG_STATE_HOME/mcp-spy (or ~/.local/state/mcp-spy). MCP_SPY_DIR na
 A new run appends to an existing record, starting with a spawn event.
 Exit status: the server's own (128+n when a signal ended it); 127 when the command is not found,
 126 when it cannot be executed, 2 on bad use.`;
+
+const viewExamples = `
+Examples:
+  mcp-spy view wire.jsonl                                   the same lines as wire.log
+  mcp-spy view wire.jsonl --kind tool-error,protocol-error --method tools/call
+  mcp-spy view wire.jsonl --filter 'tool = "search" and latency > 500'
+  mcp-spy view wire.jsonl --id 7 --full                     one request and its response, in full
+  mcp-spy view wire.jsonl --follow                          a session being recorded by another mcp-spy`;
+
+const checkExamples = `
+Examples:
+  mcp-spy check wire.jsonl                                  findings as text; exit 1 on errors
+  mcp-spy check wire.jsonl --rule method-not-in-revision=off --rule unanswered-request=warn
+  mcp-spy check wire.jsonl --format sarif > mcp.sarif       for code scanning
+  mcp-spy check wire.jsonl --format junit > mcp-check.xml   for CI test reporters`;
 
 /** Context every command may need: the server command line given after `--`. */
 export interface ProgramContext {
@@ -61,7 +81,57 @@ export function buildProgram(context: ProgramContext): Command {
     .description('run a real MCP client against a bundled server through the spy, and show the record')
     .option('--dir <dir>', 'where to write wire.jsonl and wire.log (default: a new temporary directory)')
     .action(async (options) => {
+      // Loaded on use: the demo brings a whole SDK client, check the SDK's schemas.
+      const { runDemo } = await import('./demo-command.js');
       context.setExitCode(await runDemo(options));
+    });
+
+  program
+    .command('view')
+    .description('show a recording (a record, or a plain "-> {json}" / "<- {json}" capture), filtered')
+    .argument('<file>', 'the record (wire.jsonl) or a capture')
+    .option('--kind <kinds>', 'only these kinds, comma-separated (request, tool-error, protocol-error, invalid, stderr, ...)', listOption)
+    .option('--dir <dir>', 'only one direction: c2s or s2c')
+    .option('--method <methods>', 'only these methods (a response carries its request\'s method)', listOption)
+    .option('--tool <tools>', 'only calls of these tools', listOption)
+    .option('--id <ids>', 'only these request ids, with their responses, progress and cancellation', listOption)
+    .option('--session <sessions>', 'only these sessions', listOption)
+    .option('--since <time>', 'from this time on (14:05, 14:05:30.250, or a full ISO date)')
+    .option('--until <time>', 'up to this time')
+    .option('--text <text>', 'only frames whose raw text contains this (case-insensitive)')
+    .option('--filter <expression>', 'a filter expression, e.g. \'tool = "search" and latency > 500\' (see README)')
+    .addOption(new Option('--format <format>', 'output format').choices(viewFormats).default('text'))
+    .option('--full', 'show each frame pretty-printed under its line')
+    .option('-f, --follow', 'keep reading as the record grows (a session being recorded), until Ctrl-C')
+    .option('--strict', 'a line that cannot be read is an error instead of being skipped')
+    .option('--no-color', 'no colour (NO_COLOR and FORCE_COLOR are honoured too)')
+    .addHelpText('after', viewExamples)
+    .action(async (file, options) => {
+      context.setExitCode(await runView(file, options));
+    });
+
+  program
+    .command('stats')
+    .description('counts, errors and latency per method and tool, unanswered requests, sessions, peers and capabilities')
+    .argument('<file>', 'the record (wire.jsonl) or a capture')
+    .addOption(new Option('--format <format>', 'output format (markdown to paste in a pull request)').choices(statsFormats).default('text'))
+    .option('--strict', 'a line that cannot be read is an error instead of being skipped')
+    .action(async (file, options) => {
+      context.setExitCode(await runStats(file, options));
+    });
+
+  program
+    .command('check')
+    .description('protocol lint of a recording; exit 0 clean, 1 findings at error level, 2 bad use')
+    .argument('[file]', 'the record (wire.jsonl) or a capture')
+    .addOption(new Option('--format <format>', 'output format (junit for CI test reporters, sarif for code scanning)').choices(checkFormats).default('text'))
+    .option('--rule <ID=level>', 'set a rule to off, warn or error (repeatable)', collectRule)
+    .option('--list-rules', 'list the rules with their levels and stop')
+    .option('--strict', 'a line that cannot be read is an error instead of being skipped')
+    .addHelpText('after', checkExamples)
+    .action(async (file, options) => {
+      const { runCheck } = await import('./check-command.js');
+      context.setExitCode(await runCheck(file, options));
     });
 
   return program;

@@ -1,5 +1,6 @@
 import { createReadStream } from 'node:fs';
 import { createInterface } from 'node:readline';
+import { migrateEntry } from './migrate.js';
 import { RECORD_VERSION, type RecordEntry } from './schema.js';
 
 /** A record that cannot be read at all (missing, unreadable, from a newer mcp-spy). */
@@ -8,6 +9,13 @@ export class RecordReadError extends Error {
     super(message);
     this.name = 'RecordReadError';
   }
+}
+
+/** The one line for a file that cannot be opened. */
+export function openFailure(path: string, error: unknown): RecordReadError {
+  const code = (error as NodeJS.ErrnoException).code;
+  const why = code === 'ENOENT' ? 'no such file' : code === 'EACCES' ? 'permission denied' : code === 'EISDIR' ? 'is a directory' : (error as Error).message;
+  return new RecordReadError(`cannot read ${path}: ${why}`);
 }
 
 export type ReadItem =
@@ -30,7 +38,7 @@ export function parseRecordLine(line: string, lineNo: number, source = 'record')
       `${source}:${lineNo}: record version ${entry.v} is newer than this mcp-spy reads (${RECORD_VERSION}); upgrade mcp-spy`,
     );
   }
-  return { ok: true, lineNo, entry };
+  return { ok: true, lineNo, entry: migrateEntry(entry) };
 }
 
 /** Reads a record as a stream of entries, line by line, in flat memory. Blank lines are skipped. */
@@ -43,9 +51,7 @@ export async function* readRecord(path: string): AsyncGenerator<ReadItem> {
   try {
     await opened;
   } catch (error) {
-    const code = (error as NodeJS.ErrnoException).code;
-    const why = code === 'ENOENT' ? 'no such file' : code === 'EACCES' ? 'permission denied' : code === 'EISDIR' ? 'is a directory' : (error as Error).message;
-    throw new RecordReadError(`cannot read ${path}: ${why}`);
+    throw openFailure(path, error);
   }
   const lines = createInterface({ input: stream, crlfDelay: Infinity });
   let lineNo = 0;

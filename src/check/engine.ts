@@ -1,0 +1,63 @@
+import { messageOf, isFrameEntry } from '../record/frame-message.js';
+import type { RecordEntry } from '../record/schema.js';
+import { learnFromFrame, newSessionFacts } from '../record/session-facts.js';
+import { ruleById, ruleFamilies } from './rules.js';
+import type { Finding, Level, Report, SessionState } from './types.js';
+
+export interface CheckSummary {
+  entries: number;
+  errors: number;
+  warnings: number;
+  findings: Finding[];
+}
+
+/**
+ * Runs every rule over a recording, entry by entry, following each session's facts (revision,
+ * capabilities, tools); session-level rules speak at the end. Levels from --rule override defaults.
+ */
+export function createChecker(overrides: ReadonlyMap<string, Level> = new Map()) {
+  const sessions = new Map<string, SessionState>();
+  const findings: Finding[] = [];
+  const said = new Set<string>();
+  let entries = 0;
+
+  const stateOf = (session: string): SessionState => {
+    let state = sessions.get(session);
+    if (!state) sessions.set(session, (state = { facts: newSessionFacts(session), open: new Map(), reported: new Set() }));
+    return state;
+  };
+
+  const reporter = (session: string | undefined, seq: number | undefined, lineNo: number | undefined): Report => (rule, message, at = {}) => {
+    const level = overrides.get(rule) ?? ruleById.get(rule)?.severity ?? 'error';
+    if (level === 'off') return;
+    const finding: Finding = { rule, level, message, seq: at.seq ?? seq, lineNo: at.lineNo ?? lineNo, session };
+    const key = `${rule}|${session}|${finding.seq}|${message}`;
+    if (said.has(key)) return;
+    said.add(key);
+    findings.push(finding);
+  };
+
+  return {
+    add(entry: RecordEntry, lineNo: number) {
+      entries++;
+      const session = typeof entry.session === 'string' ? entry.session : '';
+      const state = stateOf(session);
+      const report = reporter(entry.session, entry.seq, lineNo);
+      if (!isFrameEntry(entry)) {
+        for (const family of ruleFamilies) family.event?.({ entry, lineNo, message: undefined, state, report });
+        return;
+      }
+      const message = messageOf(entry);
+      learnFromFrame(state.facts, entry, message);
+      for (const family of ruleFamilies) family.frame?.({ entry, lineNo, message, state, report });
+    },
+    finish(): CheckSummary {
+      for (const [session, state] of sessions) {
+        for (const family of ruleFamilies) family.end?.({ state, report: reporter(session || undefined, undefined, undefined) });
+      }
+      findings.sort((a, b) => (a.lineNo ?? Infinity) - (b.lineNo ?? Infinity));
+      const errors = findings.filter((finding) => finding.level === 'error').length;
+      return { entries, errors, warnings: findings.length - errors, findings };
+    },
+  };
+}

@@ -1,0 +1,50 @@
+import { noteTexts } from '../protocol/notes.js';
+import { isObject, pickString } from '../protocol/jsonrpc.js';
+import { metaKeys } from '../protocol/revisions.js';
+import { meta2026, recordLine } from './examples.js';
+import type { RuleFamily } from './types.js';
+
+/** What Mcp-Name carries for the methods that have one. */
+const nameParam: Record<string, string> = { 'tools/call': 'name', 'prompts/get': 'name', 'resources/read': 'uri' };
+
+function httpExample(headerName: string): string {
+  const request = { id: 1, method: 'tools/call', params: { name: 'search', arguments: { q: 'mcp' }, _meta: meta2026 } };
+  const headers = { 'mcp-protocol-version': '2026-07-28', 'mcp-method': 'tools/call', 'mcp-name': headerName };
+  return [
+    recordLine(1, { dir: 'c2s', kind: 'request', method: 'tools/call', tool: 'search', id: 1, rev: '2026-07-28', headers }, request),
+    recordLine(2, { dir: 's2c', kind: 'response', method: 'tools/call', tool: 'search', id: 1, rev: '2026-07-28', related: { seq: 1, id: 1, method: 'tools/call', tool: 'search' } }, {
+      id: 1,
+      result: { content: [{ type: 'text', text: 'found' }], resultType: 'complete' },
+    }),
+  ].join('\n');
+}
+
+function lowerKeys(headers: object): Record<string, unknown> {
+  return Object.fromEntries(Object.entries(headers).map(([key, value]) => [key.toLowerCase(), Array.isArray(value) ? value.join(', ') : value]));
+}
+
+/** HTTP: the MCP headers the spy saw on a request must say what its body says. */
+export const httpRules: RuleFamily = {
+  rules: [
+    {
+      id: 'header-mismatch',
+      severity: 'error',
+      summary: `${noteTexts['header-mismatch']} (Mcp-Method, Mcp-Name, MCP-Protocol-Version)`,
+      bad: httpExample('fetch'),
+      good: httpExample('search'),
+    },
+  ],
+  frame({ entry, message, report }) {
+    if (entry.dir !== 'c2s' || !isObject(entry.headers) || !isObject(message)) return;
+    const headers = lowerKeys(entry.headers);
+    const method = pickString(message, 'method');
+    const checks: [string, unknown, string | undefined][] = [['Mcp-Method', headers['mcp-method'], method]];
+    if (method && nameParam[method]) checks.push(['Mcp-Name', headers['mcp-name'], pickString(message, 'params', nameParam[method]!)]);
+    const metaVersion = pickString(message, 'params', '_meta', metaKeys.protocolVersion);
+    if (metaVersion) checks.push(['MCP-Protocol-Version', headers['mcp-protocol-version'], metaVersion]);
+    for (const [name, header, body] of checks) {
+      if (header === undefined || body === undefined || header === body) continue;
+      report('header-mismatch', `${name}: ${JSON.stringify(header)} but the body says ${JSON.stringify(body)}`);
+    }
+  },
+};

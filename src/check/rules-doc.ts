@@ -1,0 +1,22 @@
+import { rules } from './rules.js';
+
+export const rulesDocMarkers = { start: '<!-- check-rules:start (generated from the rule table: npm run docs:rules) -->', end: '<!-- check-rules:end -->' } as const;
+
+const indented = (text: string) => text.split('\n').map((line) => `    ${line}`).join('\n');
+
+/** The README's list of `check` rules, written from the rule table so the two cannot drift. */
+export function renderRulesDoc(): string {
+  const table = ['| rule | severity | what it finds |', '| --- | --- | --- |', ...rules.map((rule) => `| [\`${rule.id}\`](#${rule.id}) | ${rule.severity} | ${rule.summary.replace(/\|/g, '\\|')} |`)];
+  const entries = rules.map((rule) =>
+    [`#### \`${rule.id}\``, '', `**${rule.severity}**: ${rule.summary}.`, '', 'Breaks it:', '', indented(rule.bad), '', 'Does not:', '', indented(rule.good)].join('\n'),
+  );
+  return [rulesDocMarkers.start, '', ...table, '', ...entries.flatMap((entry) => [entry, '']), rulesDocMarkers.end].join('\n');
+}
+
+/** Puts the generated list between the markers of a README text. */
+export function withRulesDoc(readme: string): string {
+  const start = readme.indexOf(rulesDocMarkers.start);
+  const end = readme.indexOf(rulesDocMarkers.end);
+  if (start === -1 || end === -1) return readme;
+  return readme.slice(0, start) + renderRulesDoc() + readme.slice(end + rulesDocMarkers.end.length);
+}

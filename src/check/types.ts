@@ -1,0 +1,74 @@
+import type { RecordEntry } from '../record/schema.js';
+import type { SessionFacts } from '../record/session-facts.js';
+
+export type Severity = 'error' | 'warn';
+export type Level = Severity | 'off';
+
+/**
+ * One rule of `check`: its id (public: users turn it off by it, SARIF and JUnit name it), its
+ * default severity, the one line a person reads, and a recording that breaks it and one that does not
+ * (record lines or `-> {json}` / `<- {json}` capture lines; the README and the tests use both).
+ */
+export interface RuleDefinition {
+  id: string;
+  severity: Severity;
+  summary: string;
+  bad: string;
+  good: string;
+}
+
+/** One thing `check` found. */
+export interface Finding {
+  rule: string;
+  level: Severity;
+  message: string;
+  seq?: number;
+  lineNo?: number;
+  session?: string;
+}
+
+/** A request not answered yet, as the check follows the session. */
+export interface OpenRequest {
+  seq: number;
+  lineNo: number;
+  id: unknown;
+  dir: string;
+  method?: string;
+  tool?: string;
+  cancelled: boolean;
+}
+
+/** What the rules know of one session as the recording is read. */
+export interface SessionState {
+  facts: SessionFacts;
+  open: Map<number, OpenRequest>;
+  /** Things said once per session (a broken tool schema), by key. */
+  reported: Set<string>;
+}
+
+export type Report = (rule: string, message: string, at?: { seq?: number; lineNo?: number }) => void;
+
+export interface EntryContext {
+  entry: RecordEntry;
+  lineNo: number;
+  /** The frame's JSON-RPC message, parsed from raw (undefined for events and frames that are not JSON). */
+  message: unknown;
+  state: SessionState;
+  report: Report;
+}
+
+export interface EndContext {
+  state: SessionState;
+  report: Report;
+}
+
+/** A family of rules: their definitions and the code that applies them. */
+export interface RuleFamily {
+  rules: RuleDefinition[];
+  /** Called for each frame, after the session's facts have learnt from it. */
+  frame?: (context: EntryContext) => void;
+  /** Called for each entry that is not a frame. */
+  event?: (context: EntryContext) => void;
+  /** Called once per session at the end of the recording. */
+  end?: (context: EndContext) => void;
+}

@@ -1,0 +1,43 @@
+import { createCorrelator } from '../wire/correlate.js';
+import { observeFrame } from '../wire/observe.js';
+import type { ReadItem } from './reader.js';
+import { RECORD_VERSION, type RecordEntry } from './schema.js';
+
+/** A line of a plain capture: an arrow, a space, and the frame as it crossed the wire. */
+const captureLine = /^(->|<-) ?(.*)$/;
+
+export function isCaptureLine(line: string): boolean {
+  return captureLine.test(line);
+}
+
+/**
+ * Imports the plain `-> {json}` / `<- {json}` log that simple line-copying spies write: each frame
+ * goes through the same pipeline as live traffic, so it is classified and annotated the same way.
+ * Such a capture has no times, so its entries carry no `t` and no latency.
+ */
+export function createCaptureReader(session = 'capture') {
+  const correlator = createCorrelator();
+  let seq = 0;
+  let revision: string | undefined;
+
+  return (line: string, lineNo: number): ReadItem[] => {
+    const match = captureLine.exec(line);
+    if (!match) return [{ ok: false, lineNo, reason: 'not a "-> {json}" or "<- {json}" line', line }];
+    const dir = match[1] === '->' ? 'c2s' : 's2c';
+    const results = observeFrame(
+      { bytes: Buffer.from(match[2]!, 'utf8') },
+      { dir, correlator, nextSeq: () => ++seq, timeMs: 0, transport: 'stdio' },
+    );
+    return results.map(({ seq: entrySeq, observation }) => {
+      const { raw, rawBase64, latencyMs, ...annotations } = observation;
+      const entry = { v: RECORD_VERSION, seq: entrySeq, session, ...annotations } as RecordEntry;
+      if (raw !== undefined) entry.raw = raw;
+      if (rawBase64 !== undefined) entry.rawBase64 = rawBase64;
+      if (entry.rev !== undefined && entry.rev !== revision) {
+        revision = entry.rev;
+        entry.revChanged = true;
+      }
+      return { ok: true, lineNo, entry };
+    });
+  };
+}

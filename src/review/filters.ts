@@ -1,0 +1,83 @@
+import { eventKinds, type RecordEntry } from '../record/schema.js';
+import { frameKinds } from '../wire/kinds.js';
+import { parseFilter } from './filter-expression.js';
+
+/** What `view` (and `stats`) may select by; every option narrows, lists within one option widen. */
+export interface FilterOptions {
+  kind?: string[];
+  dir?: string;
+  method?: string[];
+  tool?: string[];
+  /** A request and its response (and its progress and cancellation) together. */
+  id?: string[];
+  session?: string[];
+  since?: string;
+  until?: string;
+  text?: string;
+  filter?: string;
+}
+
+export type EntryTest = (entry: RecordEntry) => boolean;
+export type BuiltFilter = { ok: true; test: EntryTest } | { ok: false; message: string };
+
+const knownKinds: readonly string[] = [...frameKinds, ...eventKinds];
+const timeOfDay = /^\d\d:\d\d(:\d\d(\.\d{1,3})?)?$/;
+
+/** A time bound: a time of day (compared with the entry's clock time) or a full date. */
+function timeBound(value: string, name: string): { ok: true; key: (entry: RecordEntry) => string | number | undefined; at: string | number } | { ok: false; message: string } {
+  if (timeOfDay.test(value)) return { ok: true, key: (e) => (typeof e.t === 'string' ? e.t.slice(11, 11 + value.length) : undefined), at: value };
+  const at = Date.parse(value);
+  if (Number.isNaN(at)) return { ok: false, message: `--${name} ${value}: expected a time such as 14:05, 14:05:30.250 or 2026-07-28T14:05:00Z` };
+  return { ok: true, key: (e) => (typeof e.t === 'string' ? Date.parse(e.t) : undefined), at };
+}
+
+const oneOf = (values: string[] | undefined, read: (entry: RecordEntry) => unknown): EntryTest | undefined =>
+  values && values.length > 0 ? (entry) => values.includes(String(read(entry))) : undefined;
+
+function idMatch(ids: string[] | undefined): EntryTest | undefined {
+  if (!ids || ids.length === 0) return undefined;
+  const has = (value: unknown) => (typeof value === 'string' || typeof value === 'number') && ids.includes(String(value));
+  return (entry) => has(entry.id) || has(entry.related?.id);
+}
+
+/** Builds one test from the options; a bad option is a value with the message to show. */
+export function buildFilter(options: FilterOptions): BuiltFilter {
+  const tests: EntryTest[] = [];
+  const unknown = (options.kind ?? []).filter((kind) => !knownKinds.includes(kind));
+  if (unknown.length > 0) return { ok: false, message: `--kind ${unknown.join(',')}: unknown kind (kinds: ${knownKinds.join(', ')})` };
+  if (options.dir !== undefined && options.dir !== 'c2s' && options.dir !== 's2c') return { ok: false, message: `--dir ${options.dir}: expected c2s or s2c` };
+  for (const test of [
+    oneOf(options.kind, (e) => e.kind),
+    options.dir ? (e: RecordEntry) => e.dir === options.dir : undefined,
+    oneOf(options.method, (e) => e.method),
+    oneOf(options.tool, (e) => e.tool),
+    idMatch(options.id),
+    oneOf(options.session, (e) => e.session),
+  ]) {
+    if (test) tests.push(test);
+  }
+  for (const [name, value, after] of [['since', options.since, true], ['until', options.until, false]] as const) {
+    if (value === undefined) continue;
+    const bound = timeBound(value, name);
+    if (!bound.ok) return bound;
+    tests.push((entry) => {
+      const key = bound.key(entry);
+      return key !== undefined && (after ? key >= bound.at : key <= bound.at);
+    });
+  }
+  if (options.text !== undefined) {
+    const needle = options.text.toLowerCase();
+    tests.push((entry) => typeof entry.raw === 'string' && entry.raw.toLowerCase().includes(needle));
+  }
+  if (options.filter !== undefined) {
+    const parsed = parseFilter(options.filter);
+    if (!parsed.ok) return { ok: false, message: `bad filter expression: ${parsed.message}` };
+    tests.push(parsed.test);
+  }
+  return { ok: true, test: (entry) => tests.every((test) => test(entry)) };
+}
+
+/** Splits comma-separated option values, as repeated or joined: `--kind a,b --kind c`. */
+export function listOption(value: string, previous: string[] = []): string[] {
+  return [...previous, ...value.split(',').map((part) => part.trim()).filter((part) => part !== '')];
+}

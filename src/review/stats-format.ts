@@ -1,0 +1,65 @@
+import { sanitize } from '../render/sanitize.js';
+import type { CallStats, RecordingStats } from './stats.js';
+import { formatTable } from './table.js';
+
+export const statsFormats = ['text', 'json', 'markdown'] as const;
+export type StatsFormat = (typeof statsFormats)[number];
+
+const ms = (value: number | undefined) => (value === undefined ? '-' : `${value}`);
+const plural = (count: number, word: string) => `${count} ${word}${count === 1 ? '' : 's'}`;
+
+function callTable(title: string, table: Record<string, CallStats>, markdown: boolean): string {
+  const rows = Object.entries(table).map(([name, s]) => [
+    sanitize(name),
+    String(s.count),
+    String(s.protocolErrors),
+    String(s.toolErrors),
+    ms(s.latency?.p50),
+    ms(s.latency?.p95),
+    ms(s.latency?.p99),
+    ms(s.latency?.max),
+  ]);
+  if (rows.length === 0) return '';
+  const heading = markdown ? `### ${title}` : `${title}:`;
+  return `${heading}\n\n${formatTable([title === 'Methods' ? 'method' : 'tool', 'count', 'protocol errors', 'tool errors', 'p50 ms', 'p95 ms', 'p99 ms', 'max ms'], rows, markdown)}\n`;
+}
+
+const capabilityList = (capabilities: object | undefined) => (capabilities ? Object.keys(capabilities).join(', ') || '(none)' : '?');
+const peer = (info: { name?: string; version?: string } | undefined) => (info ? sanitize(`${info.name ?? '?'} ${info.version ?? ''}`.trim()) : '?');
+
+function sessionTable(stats: RecordingStats, markdown: boolean): string {
+  const rows = stats.sessions.map((s) => [
+    sanitize(s.session || '-'),
+    sanitize(s.revision ?? '?'),
+    peer(s.client),
+    peer(s.server),
+    capabilityList(s.clientCapabilities),
+    capabilityList(s.serverCapabilities),
+  ]);
+  const heading = markdown ? '### Sessions' : 'Sessions:';
+  return `${heading}\n\n${formatTable(['session', 'revision', 'client', 'server', 'client capabilities', 'server capabilities'], rows, markdown)}\n`;
+}
+
+function problems(stats: RecordingStats, markdown: boolean): string {
+  const lines: string[] = [];
+  const bullet = markdown ? '- ' : '  ';
+  lines.push(`${markdown ? '### ' : ''}Unanswered requests: ${stats.unanswered.length === 0 ? 'none' : stats.unanswered.length}`);
+  for (const r of stats.unanswered) {
+    lines.push(`${bullet}#${sanitize(JSON.stringify(r.id))} ${sanitize(r.method ?? '?')}${r.tool ? ` tool=${sanitize(r.tool)}` : ''} (${r.dir}, seq ${r.seq}, session ${sanitize(r.session ?? '-')})`);
+  }
+  const notes = Object.entries(stats.invalid.notes).map(([note, count]) => `${note} ${count}`).join(', ');
+  lines.push(`${markdown ? '\n### ' : ''}Invalid frames: ${stats.invalid.count === 0 ? 'none' : `${stats.invalid.count} (${notes})`}`);
+  return `${lines.join('\n')}\n`;
+}
+
+/** Renders stats as text for a terminal, JSON for tools, or markdown to paste in a pull request. */
+export function formatStats(stats: RecordingStats, format: StatsFormat): string {
+  if (format === 'json') return `${JSON.stringify(stats, null, 2)}\n`;
+  const markdown = format === 'markdown';
+  const kinds = Object.entries(stats.kinds).map(([kind, count]) => `${kind} ${count}`).join(', ');
+  const summary = `${plural(stats.entries, 'entry').replace('entrys', 'entries')}, ${plural(stats.frames, 'frame')}, ${plural(stats.sessions.length, 'session')}${kinds ? ` (${kinds})` : ''}`;
+  const title = markdown ? `## MCP recording stats\n\n${summary}\n` : `${summary}\n`;
+  return [title, sessionTable(stats, markdown), callTable('Methods', stats.methods, markdown), callTable('Tools', stats.tools, markdown), problems(stats, markdown)]
+    .filter((part) => part !== '')
+    .join('\n');
+}

@@ -1,0 +1,117 @@
+import { messageOf } from '../record/frame-message.js';
+import type { RecordEntry } from '../record/schema.js';
+import { learnFromFrame, mayTell, newSessionFacts, type SessionFacts } from '../record/session-facts.js';
+import { summarizeLatency, type LatencySummary } from './percentiles.js';
+
+/** Counts for one method or one tool. */
+export interface CallStats {
+  count: number;
+  protocolErrors: number;
+  toolErrors: number;
+  latency?: LatencySummary;
+}
+
+export interface UnansweredRequest {
+  session?: string;
+  seq: number;
+  dir?: string;
+  id: unknown;
+  method?: string;
+  tool?: string;
+}
+
+/** What `stats` reports about a recording. */
+export interface RecordingStats {
+  entries: number;
+  frames: number;
+  kinds: Record<string, number>;
+  methods: Record<string, CallStats>;
+  tools: Record<string, CallStats>;
+  unanswered: UnansweredRequest[];
+  invalid: { count: number; notes: Record<string, number> };
+  sessions: Omit<SessionFacts, 'tools' | 'handshake'>[];
+}
+
+interface Tally {
+  count: number;
+  protocolErrors: number;
+  toolErrors: number;
+  latencies: number[];
+}
+
+const newTally = (): Tally => ({ count: 0, protocolErrors: 0, toolErrors: 0, latencies: [] });
+
+function tallyOf(table: Map<string, Tally>, name: string): Tally {
+  let tally = table.get(name);
+  if (!tally) table.set(name, (tally = newTally()));
+  return tally;
+}
+
+const isAnswer = (kind: string) => kind === 'response' || kind === 'tool-error' || kind === 'protocol-error';
+
+/** Gathers stats entry by entry; `result()` at the end. Memory grows with requests, not with bytes. */
+export function createStatsCollector() {
+  const kinds: Record<string, number> = {};
+  const methods = new Map<string, Tally>();
+  const tools = new Map<string, Tally>();
+  const pending = new Map<string, UnansweredRequest>();
+  const sessions = new Map<string, SessionFacts>();
+  const invalidNotes: Record<string, number> = {};
+  let entries = 0;
+  let frames = 0;
+
+  function onAnswer(entry: RecordEntry) {
+    if (entry.related) pending.delete(`${entry.session}|${entry.related.seq}`);
+    const targets = [typeof entry.method === 'string' ? tallyOf(methods, entry.method) : undefined, typeof entry.tool === 'string' ? tallyOf(tools, entry.tool) : undefined];
+    for (const tally of targets) {
+      if (!tally) continue;
+      if (entry.kind === 'protocol-error') tally.protocolErrors++;
+      if (entry.kind === 'tool-error') tally.toolErrors++;
+      if (typeof entry.latencyMs === 'number') tally.latencies.push(entry.latencyMs);
+    }
+  }
+
+  return {
+    add(entry: RecordEntry) {
+      entries++;
+      kinds[entry.kind] = (kinds[entry.kind] ?? 0) + 1;
+      if (entry.dir !== 'c2s' && entry.dir !== 's2c') return;
+      frames++;
+      const session = String(entry.session ?? '');
+      let facts = sessions.get(session);
+      if (!facts) sessions.set(session, (facts = newSessionFacts(session)));
+      if (mayTell(entry, facts)) learnFromFrame(facts, entry, messageOf(entry));
+      else if (typeof entry.rev === 'string') facts.revision = entry.rev;
+      if (entry.kind === 'request' || entry.kind === 'notification') {
+        if (typeof entry.method === 'string') tallyOf(methods, entry.method).count++;
+        if (typeof entry.tool === 'string') tallyOf(tools, entry.tool).count++;
+      }
+      if (entry.kind === 'request') {
+        pending.set(`${entry.session}|${entry.seq}`, { session: entry.session, seq: entry.seq, dir: entry.dir, id: entry.id, method: entry.method, tool: entry.tool });
+      } else if (isAnswer(entry.kind)) {
+        onAnswer(entry);
+      } else if (entry.kind === 'invalid') {
+        for (const note of entry.notes ?? ['unknown']) invalidNotes[note] = (invalidNotes[note] ?? 0) + 1;
+      }
+    },
+    result(): RecordingStats {
+      const finish = (table: Map<string, Tally>) =>
+        Object.fromEntries(
+          [...table].sort(([a], [b]) => a.localeCompare(b)).map(([name, { latencies, ...counts }]) => {
+            const latency = summarizeLatency(latencies);
+            return [name, latency ? { ...counts, latency } : counts];
+          }),
+        );
+      return {
+        entries,
+        frames,
+        kinds,
+        methods: finish(methods),
+        tools: finish(tools),
+        unanswered: [...pending.values()],
+        invalid: { count: kinds.invalid ?? 0, notes: invalidNotes },
+        sessions: [...sessions.values()].map(({ tools: _tools, handshake: _handshake, ...facts }) => facts),
+      };
+    },
+  };
+}

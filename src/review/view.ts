@@ -1,0 +1,56 @@
+import type { RecordEntry } from '../record/schema.js';
+import { renderLine } from '../render/render-line.js';
+import { sanitize } from '../render/sanitize.js';
+import type { Output } from './output.js';
+
+export const viewFormats = ['text', 'json', 'jsonl'] as const;
+export type ViewFormat = (typeof viewFormats)[number];
+
+export interface ViewOptions {
+  format: ViewFormat;
+  /** Text only: each frame pretty-printed under its line. */
+  full?: boolean;
+  color?: boolean;
+}
+
+const indent = '    ';
+
+/** A frame's content for people: JSON pretty-printed, anything else as sanitised text. */
+export function fullFrame(entry: RecordEntry): string {
+  if (typeof entry.raw !== 'string') return typeof entry.rawBase64 === 'string' ? `${indent}<not UTF-8, base64> ${entry.rawBase64}\n` : '';
+  let text: string;
+  try {
+    text = JSON.stringify(JSON.parse(entry.raw), null, 2);
+  } catch {
+    text = sanitize(entry.raw);
+  }
+  return `${text.split('\n').map((line) => indent + line).join('\n')}\n`;
+}
+
+const isFrame = (entry: RecordEntry) => entry.dir === 'c2s' || entry.dir === 's2c';
+
+/**
+ * Prints entries as they come. Text is exactly `renderLine(entry) + "\n"`, what wire.log holds;
+ * json is one array; jsonl is the record itself, one entry a line.
+ */
+export function createViewWriter(output: Output, options: ViewOptions) {
+  let count = 0;
+  const writers: Record<ViewFormat, (entry: RecordEntry) => string> = {
+    text: (entry) => `${renderLine(entry, { color: options.color })}\n${options.full && isFrame(entry) ? fullFrame(entry) : ''}`,
+    json: (entry) => `${count === 1 ? '[\n' : ',\n'}${JSON.stringify(entry)}`,
+    jsonl: (entry) => `${JSON.stringify(entry)}\n`,
+  };
+  return {
+    entry(entry: RecordEntry): Promise<void> {
+      count++;
+      return output.write(writers[options.format](entry));
+    },
+    async end(): Promise<void> {
+      if (options.format === 'json') await output.write(count === 0 ? '[]\n' : '\n]\n');
+      await output.end();
+    },
+    get count() {
+      return count;
+    },
+  };
+}

@@ -1,0 +1,70 @@
+import { writeFileSync } from 'node:fs';
+import { join } from 'node:path';
+import { afterAll, describe, expect, it } from 'vitest';
+import { readLines } from '../../src/record/line-source.js';
+import { migrateEntry } from '../../src/record/migrate.js';
+import { readRecording } from '../../src/record/open-recording.js';
+import type { RecordEntry } from '../../src/record/schema.js';
+import { tempDir } from '../helpers/recordings.js';
+
+const temp = tempDir('mcp-spy-lines-');
+afterAll(() => temp.remove());
+
+async function collect<T>(items: AsyncIterable<T>): Promise<T[]> {
+  const out: T[] = [];
+  for await (const item of items) out.push(item);
+  return out;
+}
+
+describe('the line source', () => {
+  it('numbers lines, skips blank ones, strips CRLF, keeps a last line without newline, across tiny chunks', async () => {
+    const path = join(temp.dir, 'lines.txt');
+    writeFileSync(path, Buffer.from('first\r\n\nsécond line\n   \nlast', 'utf8'));
+    const expected = [
+      { line: 'first', lineNo: 1 },
+      { line: 'sécond line', lineNo: 3 },
+      { line: 'last', lineNo: 5 },
+    ];
+    expect(await collect(readLines(path))).toEqual(expected);
+    // A chunk of 3 bytes splits lines, CRLF and the two bytes of "é".
+    expect(await collect(readLines(path, { chunkSize: 3 }))).toEqual(expected);
+  });
+});
+
+describe('the record migration hook', () => {
+  it('runs each step from an older version up to the current one', () => {
+    const old = { v: 0, seq: 1, t: '', kind: 'spawn', oldName: 'x' } as unknown as RecordEntry;
+    const steps = { 0: (entry: RecordEntry) => ({ ...entry, v: 1, newName: entry.oldName }) as RecordEntry };
+    expect(migrateEntry(old, steps)).toMatchObject({ v: 1, newName: 'x' });
+    const current = { v: 1, seq: 1, t: '', kind: 'spawn' } as RecordEntry;
+    expect(migrateEntry(current, steps)).toBe(current);
+  });
+});
+
+describe('captures', () => {
+  it('split a batch into its members, as live', async () => {
+    const path = temp.file('batch.log', '-> [{"jsonrpc":"2.0","id":1,"method":"ping"},{"jsonrpc":"2.0","method":"notifications/initialized"}]\n');
+    const entries = (await collect(readRecording(path))).map(({ lineNo, entry }) => ({ lineNo, kind: entry.kind, batch: entry.batch, seq: entry.seq }));
+    expect(entries).toEqual([
+      { lineNo: 1, kind: 'request', batch: { index: 0, count: 2 }, seq: 1 },
+      { lineNo: 1, kind: 'notification', batch: { index: 1, count: 2 }, seq: 2 },
+    ]);
+  });
+
+  it('carry no time and no latency, since a capture has none', async () => {
+    const path = temp.file('plain.log', '-> {"jsonrpc":"2.0","id":1,"method":"ping"}\n<- {"jsonrpc":"2.0","id":1,"result":{}}\n');
+    const [, response] = await collect(readRecording(path));
+    expect(response!.entry).toEqual({
+      v: 1,
+      seq: 2,
+      session: 'capture',
+      dir: 's2c',
+      kind: 'response',
+      bytes: 36,
+      method: 'ping',
+      related: { seq: 1, id: 1, method: 'ping' },
+      id: 1,
+      raw: '{"jsonrpc":"2.0","id":1,"result":{}}',
+    });
+  });
+});
