@@ -1,6 +1,8 @@
 import { Command, Option } from 'commander';
 import { runDemo } from './demo-command.js';
 import { parseSize } from './options.js';
+import { replayFormats, runReplay } from './replay-command.js';
+import { collect, parseDuration } from './replay-options.js';
 import { runSpy } from './spy-command.js';
 import { version } from './version.js';
 
@@ -24,6 +26,11 @@ writable, to $XDG_STATE_HOME/mcp-spy (or ~/.local/state/mcp-spy). MCP_SPY_DIR na
 A new run appends to an existing record, starting with a spawn event.
 Exit status: the server's own (128+n when a signal ended it); 127 when the command is not found,
 126 when it cannot be executed, 2 on bad use.`;
+
+const replayHelp = `
+Each session of the recording is replayed in order, against a fresh server process (stdio) or a new
+HTTP session (--target). Ignored always: _meta at any depth; add paths with --ignore or one per line in
+<record>.ignore. Exit status: 0 all same, 1 any difference (changed, missing, extra), 2 bad use.`;
 
 /** Context every command may need: the server command line given after `--`. */
 export interface ProgramContext {
@@ -57,6 +64,25 @@ export function buildProgram(context: ProgramContext): Command {
     .option('--dir <dir>', 'where to write wire.jsonl and wire.log (default: a new temporary directory)')
     .action(async (options) => {
       context.setExitCode(await runDemo(options));
+    });
+
+  program
+    .command('replay')
+    .description('re-drive a real server with a recording and compare its answers with the recorded ones')
+    .argument('<record>', 'the recording (wire.jsonl)')
+    .usage('<record> [options] -- <command> [args...]   or   <record> --target URL')
+    .option('--target <url>', 'replay against a Streamable HTTP server instead of starting one')
+    .option('--ignore <path>', 'leave this JSONPath out of comparisons, e.g. result.content[*].text or $..timestamp (repeatable)', collect, [])
+    .option('--no-ignore-file', 'do not read <record>.ignore')
+    .addOption(new Option('--timeout <duration>', 'how long to wait for each response').argParser(parseDuration).default(10_000, '10s'))
+    .option('--concurrency', 'send client frames as recorded, without waiting for earlier responses')
+    .option('--notifications', "compare the server's notifications too")
+    .option('--session <id>', 'replay only this session of the recording')
+    .option('--update', 'accept the new behaviour: rewrite the server frames that changed in the recording')
+    .addOption(new Option('--format <format>', 'report format').choices(Object.keys(replayFormats)).default('text'))
+    .addHelpText('after', replayHelp)
+    .action(async (record: string, options) => {
+      context.setExitCode(await runReplay(record, context.server, options));
     });
 
   return program;
