@@ -4,3 +4,8 @@ export { RECORD_VERSION } from './record/schema.js';
 export type { FrameKind, Direction } from './wire/kinds.js';
 export { frameKinds } from './wire/kinds.js';
 export { renderLine } from './render/render-line.js';
+export { replay, defaultTimeoutMs, type ReplayOptions } from './replay/replay.js';
+export type { ReplayResult, SessionResult, ReplayItem, ItemStatus, ItemKind, StatusCounts } from './replay/result.js';
+export type { DiffEntry } from './replay/compare.js';
+export { ReplayError } from './replay/errors.js';
+export { defaultIgnores } from './replay/ignore.js';

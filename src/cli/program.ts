@@ -1,8 +1,9 @@
 import { Command, Option } from 'commander';
 import { runDemo } from './demo-command.js';
 import { parseSize } from './options.js';
+import { parseListen, runMock } from './mock-command.js';
 import { replayFormats, runReplay } from './replay-command.js';
-import { collect, parseDuration } from './replay-options.js';
+import { collect, parseDuration, parseSpeed } from './replay-options.js';
 import { runSpy } from './spy-command.js';
 import { version } from './version.js';
 
@@ -31,6 +32,13 @@ const replayHelp = `
 Each session of the recording is replayed in order, against a fresh server process (stdio) or a new
 HTTP session (--target). Ignored always: _meta at any depth; add paths with --ignore or one per line in
 <record>.ignore. Exit status: 0 all same, 1 any difference (changed, missing, extra), 2 bad use.`;
+
+const mockHelp = `
+A request is answered with the recorded response whose method and params match (ids and _meta aside),
+in recorded order; the server's notifications and requests recorded with it are sent too. initialize and
+server/discover are always answered, with the client's id and revision. A request the recording lacks
+gets a JSON-RPC error (-32601 unknown method, -32602 other params: the message shows the nearest
+recorded params), or with --on-miss close, the connection is closed.`;
 
 /** Context every command may need: the server command line given after `--`. */
 export interface ProgramContext {
@@ -83,6 +91,23 @@ export function buildProgram(context: ProgramContext): Command {
     .addHelpText('after', replayHelp)
     .action(async (record: string, options) => {
       context.setExitCode(await runReplay(record, context.server, options));
+    });
+
+  program
+    .command('mock')
+    .description('act as the recorded server, over stdio or Streamable HTTP, answering from the recording')
+    .argument('<record>', 'the recording (wire.jsonl)')
+    .option('--listen <host:port>', 'serve Streamable HTTP here instead of stdio (port 0: a free one)', parseListen)
+    .option('--ignore <path>', 'leave this JSONPath out of matching params, e.g. params.arguments.seed (repeatable)', collect, [])
+    .option('--no-ignore-file', 'do not read <record>.ignore')
+    .option('--session <id>', 'answer only from this session of the recording')
+    .option('--reuse', 'answer a request again once its recorded answers were used')
+    .addOption(new Option('--on-miss <policy>', 'on a request with no recorded answer').choices(['error', 'close']).default('error'))
+    .addOption(new Option('--speed <speed>', '0: answer at once; 1: at the recorded timing').argParser(parseSpeed).default(0))
+    .addOption(new Option('--timeout <duration>', "how long to wait for the client's answer to a recorded server request").argParser(parseDuration).default(10_000, '10s'))
+    .addHelpText('after', mockHelp)
+    .action(async (record: string, options) => {
+      context.setExitCode(await runMock(record, options));
     });
 
   return program;

@@ -13,3 +13,9 @@ export function parseDuration(value: string): number {
   if (ms <= 0) throw new InvalidArgumentError('the duration must be above 0');
   return ms;
 }
+
+/** `--speed`: 0 answers at once, 1 at the recorded timing. */
+export function parseSpeed(value: string): number {
+  if (value !== '0' && value !== '1') throw new InvalidArgumentError('expected 0 (no delays) or 1 (recorded timing)');
+  return Number(value);
+}

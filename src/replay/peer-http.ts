@@ -76,6 +76,7 @@ export async function startHttpPeer(url: string, handlers: PeerHandlers): Promis
       return;
     }
     state.sessionId = response.headers.get('mcp-session-id') ?? state.sessionId;
+    if (message.method === 'notifications/initialized') void listen();
     if (response.status === 202) return;
     const type = response.headers.get('content-type') ?? '';
     if (!response.ok && !type.includes('json') && !type.includes('event-stream')) {
@@ -83,7 +84,6 @@ export async function startHttpPeer(url: string, handlers: PeerHandlers): Promis
       return;
     }
     await readBody(response);
-    if (message.method === 'notifications/initialized') void listen();
   };
 
   return {

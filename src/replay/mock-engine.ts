@@ -1,0 +1,113 @@
+import { idKey, isObject, pick, type JsonObject, type JsonRpcId } from '../protocol/jsonrpc.js';
+import { classifyMessage } from '../wire/classify.js';
+import { createDeferred, sleep, within, type Deferred } from './deferred.js';
+import { buildExchanges, type Exchange } from './exchanges.js';
+import { withId } from './json.js';
+import type { RecordedFrame, RecordedSession } from './load.js';
+import { createMatcher } from './matcher.js';
+import { initializationMethods, initializeAnswer, missAnswer, withLiveProgressToken } from './mock-answers.js';
+
+export interface MockOptions {
+  ignores: readonly string[];
+  /** Answer a request again once its recorded answers were all used. */
+  reuse: boolean;
+  /** On a request with no recorded answer: answer with a JSON-RPC error, or close the connection. */
+  onMiss: 'error' | 'close';
+  /** 0: no delays; 1: the recorded timing. */
+  speed: 0 | 1;
+  /** How long to wait for the client to answer a request the mock makes, in ms. */
+  timeoutMs: number;
+}
+
+/** Where the mock's messages go: the reply to the request at hand, or the session's own stream. */
+export interface MockChannel {
+  send(message: JsonObject): void;
+}
+
+export type MockVerdict = 'answered' | 'close';
+
+/** The mock's answer engine: one per client connection (a stdio run, an HTTP session). */
+export function createMockEngine(sessions: readonly RecordedSession[], options: MockOptions) {
+  const built = sessions.map(buildExchanges);
+  const client = built.flatMap((exchanges) => exchanges.client);
+  const isInit = (exchange: Exchange) => (initializationMethods as readonly string[]).includes(exchange.request.method ?? '');
+  const requests = client.filter((exchange) => exchange.request.kind === 'request' && !isInit(exchange));
+  const notifications = client.filter((exchange) => exchange.request.kind === 'notification');
+  const initializers = new Map(client.filter((exchange) => isInit(exchange) && exchange.response).reverse().map((exchange) => [exchange.request.method!, exchange]));
+  const requestMatcher = createMatcher(requests, { ignores: options.ignores, reuse: options.reuse });
+  const notificationMatcher = createMatcher(notifications, { ignores: options.ignores, reuse: false });
+  const awaiting = new Map<string, Deferred>();
+
+  const pace = async (started: number, offsetMs: number) => {
+    if (options.speed === 1) await sleep(offsetMs - (performance.now() - started));
+  };
+
+  async function emit(frame: RecordedFrame, channel: MockChannel, progressToken: unknown) {
+    if (frame.kind === 'notification') {
+      channel.send(withLiveProgressToken(frame.message, progressToken));
+      return;
+    }
+    // A server request: the client's answer is awaited, as the recorded server awaited it.
+    const answered = createDeferred();
+    awaiting.set(idKey((frame.id ?? null) as JsonRpcId), answered);
+    channel.send(frame.message);
+    await within(answered.promise, options.timeoutMs);
+  }
+
+  async function play(exchange: Exchange, request: JsonObject | undefined, answer: JsonObject | undefined, reply: MockChannel, background: MockChannel) {
+    const started = performance.now();
+    const base = exchange.request.t;
+    const progressToken = pick(request, 'params', '_meta', 'progressToken');
+    for (const frame of exchange.during) {
+      await pace(started, frame.t - base);
+      await emit(frame, reply, progressToken);
+    }
+    if (answer) {
+      await pace(started, (exchange.response?.t ?? base) - base);
+      reply.send(answer);
+    }
+    for (const frame of exchange.after) {
+      await pace(started, frame.t - base);
+      await emit(frame, background, progressToken);
+    }
+  }
+
+  async function onRequest(message: JsonObject, method: string, reply: MockChannel, background: MockChannel): Promise<MockVerdict> {
+    const init = initializers.get(method);
+    if (init) {
+      await play(init, message, initializeAnswer(init.response!.message, message), reply, background);
+      return 'answered';
+    }
+    const outcome = requestMatcher.match(method, message.params);
+    if (outcome.ok) {
+      const recorded = outcome.exchange.response?.message;
+      await play(outcome.exchange, message, recorded ? withId(recorded, message.id) : undefined, reply, background);
+      return 'answered';
+    }
+    if (method === 'ping') {
+      reply.send({ jsonrpc: '2.0', id: message.id, result: {} });
+      return 'answered';
+    }
+    if (options.onMiss === 'close') return 'close';
+    reply.send(missAnswer(message, outcome, options.ignores));
+    return 'answered';
+  }
+
+  return {
+    /** Handles one client message; resolves when everything it triggers was sent. */
+    async receive(message: unknown, reply: MockChannel, background: MockChannel): Promise<MockVerdict> {
+      if (!isObject(message)) return 'answered';
+      const classified = classifyMessage(message);
+      if (classified.kind === 'request') return onRequest(message, classified.method!, reply, background);
+      if (classified.kind === 'notification') {
+        const outcome = notificationMatcher.match(classified.method!, message.params, true);
+        if (outcome.ok) await play(outcome.exchange, message, undefined, background, background);
+        return 'answered';
+      }
+      if (classified.hasId) awaiting.get(idKey(classified.id ?? null))?.resolve();
+      return 'answered';
+    },
+  };
+}
+
+export type MockEngine = ReturnType<typeof createMockEngine>;
