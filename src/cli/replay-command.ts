@@ -46,6 +46,7 @@ export async function runReplay(recording: string, server: string[] | undefined,
     throw asSpyError(error);
   }
   process.stdout.write(replayFormats[options.format](result));
-  if (options.update) return exitCodes.ok;
+  // After --update only what could not be written (missing, extra) still fails.
+  if (options.update) return result.counts.missing + result.counts.extra === 0 ? exitCodes.ok : exitCodes.findings;
   return result.ok ? exitCodes.ok : exitCodes.findings;
 }

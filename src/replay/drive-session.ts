@@ -78,6 +78,7 @@ export async function driveSession(session: RecordedSession, openPeer: PeerFacto
   if (options.notifications) await awaitNotifications(live, session, deadline);
   const stderr = peer.stderrTail();
   const goneEarly = live.goneReason;
+  live.closing();
   await peer.close();
   failIfNeverRan(live, client, goneEarly, stderr);
   return { client, server, live };

@@ -34,6 +34,7 @@ export function formatText(result: ReplayResult): string {
   const counts = itemStatuses.map((status) => `${result.counts[status]} ${status}`).join(', ');
   const skipped = result.skipped > 0 ? `, ${result.skipped} frame(s) skipped` : '';
   const updated = result.updated !== undefined ? `; updated ${result.updated} frame(s) in ${result.recording}` : '';
-  lines.push(`replay ${result.ok ? 'passed' : 'FAILED'}: ${counts}${skipped} in ${result.durationMs}ms${updated}`);
+  const verdict = result.ok ? 'passed' : result.updated !== undefined ? 'found differences' : 'FAILED';
+  lines.push(`replay ${verdict}: ${counts}${skipped} in ${result.durationMs}ms${updated}`);
   return `${lines.join('\n')}\n`;
 }

@@ -44,6 +44,7 @@ export function createLiveSession(serverMatcher: Matcher, reply: (message: JsonO
   const gone = createDeferred<string>();
   let heard = false;
   let goneReason: string | undefined;
+  let closing = false;
   let replayIds = 0;
 
   const arrivalOf = (exchange: Exchange) => {
@@ -94,7 +95,7 @@ export function createLiveSession(serverMatcher: Matcher, reply: (message: JsonO
       request.done.resolve();
     },
     closed(reason) {
-      goneReason ??= reason;
+      if (!closing) goneReason ??= reason;
       gone.resolve(reason);
       for (const request of pending.values()) request.done.resolve();
       for (const arrival of arrivals.values()) arrival.resolve();
@@ -120,7 +121,11 @@ export function createLiveSession(serverMatcher: Matcher, reply: (message: JsonO
     get heard() {
       return heard;
     },
-    /** Why the server went away, once it has (before or after the replay closed it). */
+    /** From now on the server goes because the replay ends the session, not on its own. */
+    closing() {
+      closing = true;
+    },
+    /** Why the server went away on its own, if it did. */
     get goneReason(): string | undefined {
       return goneReason;
     },

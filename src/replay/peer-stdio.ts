@@ -26,7 +26,7 @@ export async function startStdioPeer(command: readonly string[], handlers: PeerH
   child.stderr.setEncoding('utf8');
   child.stderr.on('data', (text: string) => {
     stderrLines.push(...text.split('\n').filter((line) => line.trim() !== ''));
-    stderrLines.splice(0, Math.max(0, stderrLines.length - 5));
+    stderrLines.splice(0, Math.max(0, stderrLines.length - 20));
   });
   child.stdin.on('error', () => {});
   const framer = createLineFramer(64 * 1024 * 1024);
@@ -56,10 +56,11 @@ export async function startStdioPeer(command: readonly string[], handlers: PeerH
         setTimeout(() => {
           if (child.exitCode === null && child.signalCode === null) child.kill(signal);
         }, ms);
-      const timers = [stopAfter(1500, 'SIGTERM'), stopAfter(3000, 'SIGKILL')];
+      const timers = [stopAfter(1000, 'SIGTERM'), stopAfter(2500, 'SIGKILL')];
       await exited;
       for (const timer of timers) clearTimeout(timer);
     },
-    stderrTail: () => stderrLines.join(' | '),
+    // The line that names the error (a stack trace's message), else the last one.
+    stderrTail: () => (stderrLines.findLast((line) => /error/i.test(line)) ?? stderrLines.at(-1) ?? '').trim(),
   };
 }

@@ -1,14 +1,22 @@
 import { isObject, type JsonObject } from '../protocol/jsonrpc.js';
 import { diffMessages } from './compare.js';
 import type { Exchange } from './exchanges.js';
-import type { LiveAnswer, LiveSession } from './live-session.js';
+import type { LiveSession } from './live-session.js';
 import type { RecordedFrame, RecordedSession } from './load.js';
 import type { ReplayItem, SessionResult } from './result.js';
+
+/** A recorded server frame and the live message that differed from it. */
+export interface FrameChange {
+  frame: RecordedFrame;
+  message: JsonObject;
+  /** The live text, when the message came alone as it is. */
+  raw?: string;
+}
 
 export interface SessionOutcome {
   result: SessionResult;
   /** Recorded server frames whose live counterpart differed: what `--update` writes instead. */
-  changes: { frame: RecordedFrame; live: LiveAnswer }[];
+  changes: FrameChange[];
 }
 
 function nameOf(frame: RecordedFrame): string | undefined {
@@ -29,23 +37,26 @@ function responseItem(exchange: Exchange, live: LiveSession, timeoutMs: number, 
   const answer = sent.answer;
   if (!recorded) return answer ? { ...base, status: 'extra', reason: 'answered now, unanswered in the recording', actual: answer.message } : { ...base, status: 'same', reason: 'unanswered, as recorded' };
   if (!answer) {
-    const reason = sent.failure ?? (live.goneReason && live.gone.settled && !live.heard ? live.goneReason : `no response within ${timeoutMs}ms`);
+    const reason = sent.failure ?? live.goneReason ?? `no response within ${timeoutMs}ms`;
     return { ...base, status: 'missing', reason, recorded: recorded.message };
   }
   const diff = diffMessages(recorded.message, answer.message, ignores);
   if (diff.length === 0) return { ...base, status: 'same', latencyMs: answer.latencyMs };
-  changes.push({ frame: recorded, live: answer });
+  changes.push({ frame: recorded, message: answer.message, raw: answer.raw });
   return { ...base, status: 'changed', latencyMs: answer.latencyMs, diff, recorded: recorded.message, actual: answer.message };
 }
 
-function serverRequestItems(server: Exchange[], live: LiveSession, ignores: readonly string[]): ReplayItem[] {
+function serverRequestItems(server: Exchange[], live: LiveSession, ignores: readonly string[], changes: FrameChange[]): ReplayItem[] {
   const items: ReplayItem[] = [];
   for (const exchange of server) {
     const base = baseItem(exchange.request, 'server-request');
     const seen = live.serverRequests.find((request) => request.exchange === exchange);
     if (!seen) items.push({ ...base, status: 'missing', reason: 'the server did not make this request' });
     else if (seen.exact) items.push({ ...base, status: 'same' });
-    else items.push({ ...base, status: 'changed', diff: diffMessages(exchange.request.message, seen.message, ignores), recorded: exchange.request.message, actual: seen.message });
+    else {
+      changes.push({ frame: exchange.request, message: seen.message });
+      items.push({ ...base, status: 'changed', diff: diffMessages(exchange.request.message, seen.message, ignores), recorded: exchange.request.message, actual: seen.message });
+    }
   }
   for (const request of live.serverRequests) {
     if (request.exchange || request.message.method === 'ping') continue;
@@ -54,7 +65,7 @@ function serverRequestItems(server: Exchange[], live: LiveSession, ignores: read
   return items;
 }
 
-function notificationItems(session: RecordedSession, live: LiveSession, ignores: readonly string[]): ReplayItem[] {
+function notificationItems(session: RecordedSession, live: LiveSession, ignores: readonly string[], changes: FrameChange[]): ReplayItem[] {
   const unclaimed = [...live.notifications];
   const items: ReplayItem[] = [];
   const take = (at: number) => unclaimed.splice(at, 1)[0]!;
@@ -71,6 +82,7 @@ function notificationItems(session: RecordedSession, live: LiveSession, ignores:
     if (near === -1) items.push({ ...base, status: 'missing', reason: 'the server did not send it' });
     else {
       const actual = take(near);
+      changes.push({ frame, message: actual });
       items.push({ ...base, status: 'changed', diff: diffMessages(frame.message, actual, ignores), recorded: frame.message, actual });
     }
   }
@@ -89,8 +101,8 @@ export function collectItems(
   const requests = client.filter((exchange) => exchange.request.kind === 'request');
   const items = [
     ...requests.map((exchange) => responseItem(exchange, live, options.timeoutMs, options.ignores, changes)),
-    ...serverRequestItems(server, live, options.ignores),
-    ...(options.notifications ? notificationItems(session, live, options.ignores) : []),
+    ...serverRequestItems(server, live, options.ignores, changes),
+    ...(options.notifications ? notificationItems(session, live, options.ignores, changes) : []),
   ];
   const orphans = live.orphans.filter(isObject).map((message): ReplayItem => ({ kind: 'response', status: 'extra', method: '(unknown)', id: message.id as ReplayItem['id'], reason: 'a response to no request that was sent', actual: message }));
   const ordered = [...items.filter((item) => item.line !== undefined).sort((a, b) => a.line! - b.line!), ...items.filter((item) => item.line === undefined), ...orphans];

@@ -3,14 +3,14 @@ import { basename, dirname, join } from 'node:path';
 import { classifyMessage } from '../wire/classify.js';
 import { errorCodeName } from '../protocol/error-codes.js';
 import { withId } from './json.js';
-import type { LiveAnswer } from './live-session.js';
 import type { RecordedFrame } from './load.js';
+import type { FrameChange } from './session-items.js';
 
 /** The record entry of a recorded server frame, with the live frame's bytes and classification instead. */
-function updatedEntry(line: string, frame: RecordedFrame, live: LiveAnswer): string {
+function updatedEntry(line: string, frame: RecordedFrame, live: FrameChange): string {
   const entry = JSON.parse(line) as Record<string, unknown>;
-  const sameId = live.message.id === frame.id;
-  const raw = sameId ? live.raw : JSON.stringify(withId(live.message, frame.id));
+  const sameId = live.message.id === frame.id || frame.id === undefined;
+  const raw = sameId && live.raw !== undefined ? live.raw : JSON.stringify(frame.id === undefined ? live.message : withId(live.message, frame.id));
   const classified = classifyMessage(live.message);
   entry.kind = classified.kind;
   entry.raw = raw;
@@ -34,14 +34,15 @@ function updatedEntry(line: string, frame: RecordedFrame, live: LiveAnswer): str
  * byte for byte. Written to a temporary file beside it and renamed, so a crash leaves the old one whole.
  * Returns how many frames were replaced (batch members are left alone).
  */
-export function updateRecording(path: string, changes: readonly { frame: RecordedFrame; live: LiveAnswer }[]): number {
+export function updateRecording(path: string, changes: readonly FrameChange[]): number {
   const text = readFileSync(path, 'utf8');
   const lines = text.split('\n');
   let replaced = 0;
-  for (const { frame, live } of changes) {
+  for (const change of changes) {
+    const { frame } = change;
     if (frame.entry.batch) continue;
     const at = frame.lineNo - 1;
-    lines[at] = updatedEntry(lines[at]!, frame, live);
+    lines[at] = updatedEntry(lines[at]!, frame, change);
     replaced++;
   }
   if (replaced === 0) return 0;
