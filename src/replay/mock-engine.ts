@@ -93,19 +93,29 @@ export function createMockEngine(sessions: readonly RecordedSession[], options: 
     return 'answered';
   }
 
+  async function handle(message: JsonObject, method: string, isRequest: boolean, reply: MockChannel, background: MockChannel): Promise<MockVerdict> {
+    if (isRequest) return onRequest(message, method, reply, background);
+    const outcome = notificationMatcher.match(method, message.params, true);
+    if (outcome.ok) await play(outcome.exchange, message, undefined, background, background);
+    return 'answered';
+  }
+
+  // Requests and notifications are handled one at a time, in arrival order, as the recorded server
+  // saw them; the client's answers to the mock's own requests bypass the queue (one may be awaited).
+  let queue: Promise<unknown> = Promise.resolve();
+
   return {
     /** Handles one client message; resolves when everything it triggers was sent. */
-    async receive(message: unknown, reply: MockChannel, background: MockChannel): Promise<MockVerdict> {
-      if (!isObject(message)) return 'answered';
+    receive(message: unknown, reply: MockChannel, background: MockChannel): Promise<MockVerdict> {
+      if (!isObject(message)) return Promise.resolve('answered');
       const classified = classifyMessage(message);
-      if (classified.kind === 'request') return onRequest(message, classified.method!, reply, background);
-      if (classified.kind === 'notification') {
-        const outcome = notificationMatcher.match(classified.method!, message.params, true);
-        if (outcome.ok) await play(outcome.exchange, message, undefined, background, background);
-        return 'answered';
+      if (classified.kind === 'request' || classified.kind === 'notification') {
+        const task = queue.then(() => handle(message, classified.method!, classified.kind === 'request', reply, background));
+        queue = task.catch(() => {});
+        return task;
       }
       if (classified.hasId) awaiting.get(idKey(classified.id ?? null))?.resolve();
-      return 'answered';
+      return Promise.resolve('answered');
     },
   };
 }
