@@ -98,6 +98,7 @@ describe('replay: bad input, one line each', () => {
     ['a server that dies at once', () => ['replay', record, '--', node, join(temp.dir, 'missing-server.js')], /^mcp-spy: the server exited with code 1 before answering anything; its stderr: Error: Cannot find module .*\n$/, 1],
     ['no server and no target', () => ['replay', record], /^mcp-spy: give the server command after -- or --target URL \(one of them\)\n$/, 2],
     ['a target that is not a URL', () => ['replay', record, '--target', 'nowhere'], /^mcp-spy: --target nowhere: not a URL\n$/, 2],
+    ['an ignore path that cannot be read', () => ['replay', record, '--ignore', '$[[[', '--', ...server], /^mcp-spy: bad ignore path \$\[\[\[: cannot read it from "\[\[\[" .*\n$/, 2],
     ['an unknown format', () => ['replay', record, '--format', 'xml', '--', ...server], /^mcp-spy replay: option '--format <format>' argument 'xml' is invalid\. Allowed choices are text, json, junit\. \(see mcp-spy replay --help\)\n$/, 2],
   ];
   it.each(cases)('%s', async (_name, args, line, exitCode) => {

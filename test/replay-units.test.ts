@@ -2,7 +2,7 @@
 import { describe, expect, it } from 'vitest';
 import { diffMessages, formatPath } from '../src/replay/compare.js';
 import { buildExchanges } from '../src/replay/exchanges.js';
-import { normalizeIgnorePath, withoutIgnored } from '../src/replay/ignore.js';
+import { checkIgnorePath, normalizeIgnorePath, withoutIgnored } from '../src/replay/ignore.js';
 import type { RecordedFrame, RecordedSession } from '../src/replay/load.js';
 import { createMatcher } from '../src/replay/matcher.js';
 import { initializeAnswer, missAnswer } from '../src/replay/mock-answers.js';
@@ -44,6 +44,10 @@ describe('ignore paths', () => {
     ['[0]', '$[0]'],
     ['..x', '$..x'],
   ])('%s reads as %s', (path, normal) => expect(normalizeIgnorePath(path)).toBe(normal));
+  it.each(['result.content[*].text', '$..timestamp', "$['result']['x-y']", '$..[0]', 'params._meta.progressToken', "$.result.content[?(@.type=='text')].text"])('accepts %s', (path) =>
+    expect(checkIgnorePath(path)).toBeUndefined(),
+  );
+  it.each(['$', '$[[[', 'result..', 'foo bar', '$.a[?(@.x'])('refuses %s', (path) => expect(checkIgnorePath(path)).toMatch(/./));
   it('removes what a path selects from a copy, at any depth', () => {
     const value = { params: { timestamp: 1, nested: { timestamp: 2, keep: true } } };
     expect(withoutIgnored(value, ['$..timestamp'])).toEqual({ params: { nested: { keep: true } } });

@@ -12,6 +12,8 @@ Examples:
   mcp-spy -- node server.js                 spy on a stdio server; writes wire.jsonl and wire.log here
   mcp-spy --record /tmp/a.jsonl --no-log -- npx -y @modelcontextprotocol/server-everything stdio
   mcp-spy demo                              see every kind of frame in ten seconds
+  mcp-spy replay wire.jsonl -- node server.js   CI: does the server still answer as recorded?
+  mcp-spy mock wire.jsonl                   a stand-in server that answers from the recording
 
 In a client's MCP config, put mcp-spy in front of the server's command.
 Claude Desktop (claude_desktop_config.json):

@@ -27,10 +27,21 @@ export function normalizeIgnorePath(path: string): string {
   return trimmed.startsWith('[') || trimmed.startsWith('.') ? `$${trimmed}` : `$.${trimmed}`;
 }
 
-/** Checks a path once, so a typo is bad use rather than a silent no-op. Returns the reason it is bad, if it is. */
+/** One step of a path: `.name`, `..name`, `.*`, `..` before a bracket, `[0]`, `[*]`, `['name']`, `[?(filter)]`. */
+const pathStep = /^(?:\.\.?(?:[A-Za-z_$][\w$-]*|\*)|\.\.(?=\[)|\[(?:\d+|\*|'[^']*'|"[^"]*"|\?\(.+?\))\])/;
+
+/** Checks a path once, so a typo is bad use rather than a silent no-op (or, worse, a match of everything). */
 export function checkIgnorePath(path: string): string | undefined {
+  const normal = normalizeIgnorePath(path);
+  let rest = normal.slice(1);
+  if (rest === '') return 'it selects the whole message';
+  while (rest !== '') {
+    const step = pathStep.exec(rest);
+    if (!step) return `cannot read it from "${rest}" (expected .name, ..name, [0], [*], ['name'] or [?(filter)])`;
+    rest = rest.slice(step[0].length);
+  }
   try {
-    JSONPath({ path: normalizeIgnorePath(path), json: {}, wrap: true });
+    JSONPath({ path: normal, json: { a: [{ b: 1 }], c: { d: 'e' } }, wrap: true });
     return undefined;
   } catch (error) {
     return (error as Error).message;
