@@ -1,6 +1,7 @@
 // Acceptance: the SDK 1.x client's own script gets from `mcp-spy mock` what it got from the real
 // server-everything, over stdio and over Streamable HTTP; requests the recording lacks get the documented error.
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { readFileSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { bin, everythingServer, node, readEntries, recordSession, runBin, runClient, startListening, tempDir } from './replay-helpers.js';
 
@@ -85,10 +86,15 @@ describe('mock from a server-everything recording', () => {
     expect((await runBin(['mock', record, '--speed', '2'])).stderr).toMatch(/^mcp-spy mock: option '--speed <speed>' argument '2' is invalid\. expected 0 \(no delays\) or 1 \(recorded timing\)/);
   });
 
-  it('refuses a missing recording and a bad --listen in one line each', async () => {
+  it('refuses a missing recording, a corrupt line and a bad --listen in one line each', async () => {
     const missing = await runBin(['mock', join(temp.dir, 'none.jsonl')]);
     expect(missing.stderr).toMatch(/^mcp-spy: cannot read .*none\.jsonl: no such file$/);
     expect(missing.exitCode).toBe(2);
+    const corrupt = join(temp.dir, 'corrupt.jsonl');
+    writeFileSync(corrupt, `${readFileSync(record, 'utf8').split('\n')[0]}\nnot a record\n`);
+    const bad = await runBin(['mock', corrupt]);
+    expect(bad.stderr).toMatch(/^mcp-spy: .*corrupt\.jsonl:2: corrupt record line \(not JSON\)$/);
+    expect(bad.exitCode).toBe(2);
     const listen = await runBin(['mock', record, '--listen', 'here']);
     expect(listen.stderr).toMatch(/^mcp-spy mock: option '--listen <host:port>' argument 'here' is invalid\. expected host:port/);
     expect(listen.exitCode).toBe(2);

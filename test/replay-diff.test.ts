@@ -83,6 +83,13 @@ describe('replay of a server that changed', () => {
     expect(result.stdout).toMatch(/missing #2 initialize \(id 0\): no response within 300ms\n/);
     expect(result.stdout).toMatch(/missing #9 tools\/call add \(id 3\): no response within 300ms\n/);
   });
+
+  it('reports what a server that crashed mid-session left unanswered', async () => {
+    const result = await runBin(['replay', record, '--', ...server, '--crash']);
+    expect(result.stdout).toMatch(/same {4}#7 tools\/call greet/);
+    expect(result.stdout).toMatch(/missing #9 tools\/call add \(id 3\): the server exited with code 3\n/);
+    expect(result.exitCode).toBe(1);
+  });
 });
 
 describe('replay: bad input, one line each', () => {
