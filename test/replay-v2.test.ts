@@ -97,6 +97,14 @@ describe('records from the HTTP spy (2025 revisions)', () => {
     expect(result.exitCode).toBe(0);
   });
 
+  it('join an initialize exchange recorded apart from the session id it created', async () => {
+    const httpRecord = join(temp.dir, 'v1-http-split.jsonl');
+    asHttpRecord(v1Record, httpRecord, (_entry, exchange) => (exchange === 1 ? 'initialize-exchange' : '0d6f3c1e-4b7a-4c38-9a51-7f2d8e6b9a10'));
+    const result = await runBin(['replay', httpRecord, '--', node, fixture('fixture-server.js')]);
+    expect(result.stdout).toMatch(/^session initialize-exchange \(http, 2025-11-25\)\n/);
+    expect(result.stdout).toContain('replay passed: 4 same, 0 changed, 0 missing, 0 extra');
+  });
+
   it('--session picks one session; an unknown one is bad use', async () => {
     const sessions = [...new Set(readEntries(record).map((entry) => entry.session as string))];
     const one = await runBin(['replay', record, '--session', sessions[1]!, '--', ...stdioServer]);

@@ -102,16 +102,29 @@ function finishSession(draft: SessionDraft, counter: { skipped: number }): Recor
   };
 }
 
-/** Stateless HTTP exchanges (2026-07-28) are recorded one session each; replayed, they are one run. */
-function mergeStateless(sessions: RecordedSession[]): RecordedSession[] {
+const clientMethods = (session: RecordedSession) => session.frames.filter((frame) => frame.dir === 'c2s' && frame.kind === 'request').map((frame) => frame.method);
+
+/**
+ * HTTP records split what is one run for the server: stateless exchanges (2026-07-28) are recorded
+ * one session each, and an `initialize` exchange may be recorded apart from the Mcp-Session-Id it
+ * created. Both are joined again here; separate stdio runs never are.
+ */
+function joinsPrevious(last: RecordedSession | undefined, session: RecordedSession): boolean {
+  if (!last || last.transport !== 'http' || session.transport !== 'http') return false;
+  if (isStatelessRevision(session.revision)) return isStatelessRevision(last.revision) && !session.probe;
+  const before = clientMethods(last);
+  return before.length === 1 && before[0] === 'initialize' && !clientMethods(session).includes('initialize');
+}
+
+function mergeHttpParts(sessions: RecordedSession[]): RecordedSession[] {
   const merged: RecordedSession[] = [];
   for (const session of sessions) {
     const last = merged.at(-1);
-    const stateless = session.transport === 'http' && isStatelessRevision(session.revision);
-    if (stateless && last && last.transport === 'http' && isStatelessRevision(last.revision) && !session.probe) {
+    if (last && joinsPrevious(last, session)) {
       last.frames.push(...session.frames);
       last.probe = false;
-    } else merged.push(stateless ? { ...session, frames: [...session.frames] } : session);
+      last.revision ??= session.revision;
+    } else merged.push({ ...session, frames: [...session.frames] });
   }
   return merged;
 }
@@ -137,7 +150,7 @@ export async function loadRecording(path: string): Promise<Recording> {
   const counter = { skipped: 0 };
   const sessions = [...drafts.values()].map((draft) => finishSession(draft, counter)).filter((session) => session !== undefined);
   if (sessions.length === 0) throw new ReplayError(`${path}: the recording holds no JSON-RPC frames to replay`);
-  return { path, sessions: mergeStateless(sessions), skipped: counter.skipped };
+  return { path, sessions: mergeHttpParts(sessions), skipped: counter.skipped };
 }
 
 /** Keeps the sessions the user named (by id or its start), or all of them. */
