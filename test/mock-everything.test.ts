@@ -7,10 +7,15 @@ import { bin, everythingServer, node, readEntries, recordSession, runBin, runCli
 
 const temp = tempDir();
 const record = join(temp.dir, 'wire.jsonl');
+const timedRecord = join(temp.dir, 'timed.jsonl');
 let realResults: unknown;
+let timedResults: unknown;
 
 beforeAll(async () => {
-  realResults = await recordSession('everything-client.js', record, [node, everythingServer, 'stdio']);
+  [realResults, timedResults] = await Promise.all([
+    recordSession('everything-client.js', record, [node, everythingServer, 'stdio']),
+    recordSession('everything-client.js', timedRecord, [node, everythingServer, 'stdio'], { REPLAY_SCENARIO: 'timed' }),
+  ]);
 });
 afterAll(() => temp.remove());
 
@@ -33,6 +38,25 @@ describe('mock from a server-everything recording', () => {
     } finally {
       await mock.stop();
     }
+  });
+
+  it('sends the recorded progress notifications of a long-running tool, with the live progress token', async () => {
+    const results = (await runClient('everything-client.js', ['--', node, bin, 'mock', timedRecord], { REPLAY_SCENARIO: 'timed' })) as Record<string, unknown>;
+    const real = timedResults as Record<string, unknown>;
+    expect(results.long).toEqual(real.long);
+    expect(results.logging).toEqual(real.logging);
+    // The SDK client drops a progress notification that reaches it in one chunk with the response, from
+    // a real server as from the mock; the first one always arrives well before.
+    expect(results.progress).toContainEqual({ progress: 1, total: 2 });
+    const call = { jsonrpc: '2.0', id: 5, method: 'tools/call', params: { name: 'trigger-long-running-operation', arguments: { duration: 0.2, steps: 2 }, _meta: { progressToken: 'tok-9' } } };
+    const raw = await runBin(['mock', timedRecord], { input: [initialize(), line({ jsonrpc: '2.0', method: 'notifications/initialized' }), line(call)].join('') });
+    const messages = messagesOf(raw.stdout);
+    const progress = messages.filter((message) => message.method === 'notifications/progress');
+    expect(progress.map((message) => message.params)).toEqual([
+      { progress: 1, total: 2, progressToken: 'tok-9' },
+      { progress: 2, total: 2, progressToken: 'tok-9' },
+    ]);
+    expect(messages.findIndex((message) => message.id === 5)).toBeGreaterThan(messages.indexOf(progress[1]));
   });
 
   it('answers a tool call the recording lacks with -32602, naming the method and the nearest recorded params', async () => {

@@ -19,6 +19,8 @@ export interface MockOptions {
   timeoutMs: number;
 }
 
+const frameGapMs = 5;
+
 /** Where the mock's messages go: the reply to the request at hand, or the session's own stream. */
 export interface MockChannel {
   send(message: JsonObject): void;
@@ -37,10 +39,7 @@ export function createMockEngine(sessions: readonly RecordedSession[], options: 
   const requestMatcher = createMatcher(requests, { ignores: options.ignores, reuse: options.reuse });
   const notificationMatcher = createMatcher(notifications, { ignores: options.ignores, reuse: false });
   const awaiting = new Map<string, Deferred>();
-
-  const pace = async (started: number, offsetMs: number) => {
-    if (options.speed === 1) await sleep(offsetMs - (performance.now() - started));
-  };
+  let ended = false;
 
   async function emit(frame: RecordedFrame, channel: MockChannel, progressToken: unknown) {
     if (frame.kind === 'notification') {
@@ -51,23 +50,38 @@ export function createMockEngine(sessions: readonly RecordedSession[], options: 
     const answered = createDeferred();
     awaiting.set(idKey((frame.id ?? null) as JsonRpcId), answered);
     channel.send(frame.message);
-    await within(answered.promise, options.timeoutMs);
+    if (!ended) await within(answered.promise, options.timeoutMs);
+  }
+
+  /**
+   * Waits before the next frame of an exchange: its recorded offset at speed 1. At speed 0 frames still
+   * go one write at a time, a few ms apart: a client that reads a progress notification and the
+   * response in one chunk may drop the progress (the SDK 1.x client does).
+   */
+  function pacer() {
+    const started = performance.now();
+    let first = true;
+    return async (offsetMs: number) => {
+      if (options.speed === 1) await sleep(offsetMs - (performance.now() - started));
+      else if (!first) await sleep(frameGapMs);
+      first = false;
+    };
   }
 
   async function play(exchange: Exchange, request: JsonObject | undefined, answer: JsonObject | undefined, reply: MockChannel, background: MockChannel) {
-    const started = performance.now();
+    const pace = pacer();
     const base = exchange.request.t;
     const progressToken = pick(request, 'params', '_meta', 'progressToken');
     for (const frame of exchange.during) {
-      await pace(started, frame.t - base);
+      await pace(frame.t - base);
       await emit(frame, reply, progressToken);
     }
     if (answer) {
-      await pace(started, (exchange.response?.t ?? base) - base);
+      await pace((exchange.response?.t ?? base) - base);
       reply.send(answer);
     }
     for (const frame of exchange.after) {
-      await pace(started, frame.t - base);
+      await pace(frame.t - base);
       await emit(frame, background, progressToken);
     }
   }
@@ -116,6 +130,11 @@ export function createMockEngine(sessions: readonly RecordedSession[], options: 
       }
       if (classified.hasId) awaiting.get(idKey(classified.id ?? null))?.resolve();
       return Promise.resolve('answered');
+    },
+    /** The client is gone: stop waiting for its answers. */
+    end() {
+      for (const answered of awaiting.values()) answered.resolve();
+      ended = true;
     },
   };
 }

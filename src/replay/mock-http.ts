@@ -121,6 +121,7 @@ export function createMockHttpServer(newEngine: () => MockEngine, warn: (line: s
       return;
     }
     session.stream?.end();
+    session.engine.end();
     sessions.delete(id as string);
     res.writeHead(200).end();
   }

@@ -27,6 +27,7 @@ export async function serveMockStdio(engine: MockEngine, io: MockStdioIo): Promi
   const finished = new Promise<void>((resolve) => {
     const stop = () => {
       io.input.off('data', onData);
+      engine.end();
       resolve();
     };
     const handle = (text: string, value: unknown) => {
