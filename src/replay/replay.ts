@@ -1,5 +1,5 @@
 import { countItems, type ReplayResult, type SessionResult } from './result.js';
-import { checkIgnorePath, defaultIgnores, readIgnoreFile } from './ignore.js';
+import { checkIgnorePath, defaultIgnores, ignoreFileOf, readIgnoreFile } from './ignore.js';
 import { driveSession } from './drive-session.js';
 import { ReplayError } from './errors.js';
 import { loadRecording, selectSessions } from './load.js';
@@ -54,12 +54,14 @@ function checkOptions(options: ReplayOptions): { openPeer: PeerFactory; target: 
 
 /** The ignores in force: `_meta` always, then the recording's ignore file, then the caller's. */
 export function ignoresFor(recording: string, extra: readonly string[] = [], useFile = true): string[] {
-  const ignores = [...defaultIgnores, ...(useFile ? readIgnoreFile(recording) : []), ...extra];
-  for (const path of ignores) {
+  const fromFile = useFile ? readIgnoreFile(recording) : [];
+  const check = (where: string) => (path: string) => {
     const problem = checkIgnorePath(path);
-    if (problem) throw new ReplayError(`bad ignore path ${path}: ${problem}`);
-  }
-  return ignores;
+    if (problem) throw new ReplayError(`bad ignore path ${path}${where}: ${problem}`);
+  };
+  fromFile.forEach(check(` in ${ignoreFileOf(recording)}`));
+  extra.forEach(check(''));
+  return [...defaultIgnores, ...fromFile, ...extra];
 }
 
 /**
