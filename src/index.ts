@@ -11,3 +11,8 @@ export { createStatsCollector } from './review/stats.js';
 export { createChecker } from './check/engine.js';
 export { rules as checkRules } from './check/rules.js';
 export type { Finding, RuleDefinition } from './check/types.js';
+export { replay, defaultTimeoutMs, type ReplayOptions } from './replay/replay.js';
+export type { ReplayResult, SessionResult, ReplayItem, ItemStatus, ItemKind, StatusCounts } from './replay/result.js';
+export type { DiffEntry } from './replay/compare.js';
+export { ReplayError } from './replay/errors.js';
+export { defaultIgnores } from './replay/ignore.js';

@@ -7,6 +7,9 @@ import { checkFormats, collectRule } from './check-options.js';
 import { parseSize } from './options.js';
 import { runStats } from './stats-command.js';
 import { runView } from './view-command.js';
+import { parseListen, runMock } from './mock-command.js';
+import { replayFormats, runReplay } from './replay-command.js';
+import { collect, parseDuration, parseSpeed } from './replay-options.js';
 import { runSpy } from './spy-command.js';
 import { version } from './version.js';
 
@@ -15,6 +18,8 @@ Examples:
   mcp-spy -- node server.js                 spy on a stdio server; writes wire.jsonl and wire.log here
   mcp-spy --record /tmp/a.jsonl --no-log -- npx -y @modelcontextprotocol/server-everything stdio
   mcp-spy demo                              see every kind of frame in ten seconds
+  mcp-spy replay wire.jsonl -- node server.js   CI: does the server still answer as recorded?
+  mcp-spy mock wire.jsonl                   a stand-in server that answers from the recording
 
 In a client's MCP config, put mcp-spy in front of the server's command.
 Claude Desktop (claude_desktop_config.json):
@@ -45,6 +50,18 @@ Examples:
   mcp-spy check wire.jsonl --rule method-not-in-revision=off --rule unanswered-request=warn
   mcp-spy check wire.jsonl --format sarif > mcp.sarif       for code scanning
   mcp-spy check wire.jsonl --format junit > mcp-check.xml   for CI test reporters`;
+
+const replayHelp = `
+Each session of the recording is replayed in order, against a fresh server process (stdio) or a new
+HTTP session (--target). Ignored always: _meta at any depth; add paths with --ignore or one per line in
+<record>.ignore. Exit status: 0 all same, 1 any difference (changed, missing, extra), 2 bad use.`;
+
+const mockHelp = `
+A request is answered with the recorded response whose method and params match (ids and _meta aside),
+in recorded order; the server's notifications and requests recorded with it are sent too. initialize and
+server/discover are always answered, with the client's id and revision. A request the recording lacks
+gets a JSON-RPC error (-32601 unknown method, -32602 other params: the message shows the nearest
+recorded params), or with --on-miss close, the connection is closed.`;
 
 /** Context every command may need: the server command line given after `--`. */
 export interface ProgramContext {
@@ -132,6 +149,42 @@ export function buildProgram(context: ProgramContext): Command {
     .action(async (file, options) => {
       const { runCheck } = await import('./check-command.js');
       context.setExitCode(await runCheck(file, options));
+    });
+
+  program
+    .command('replay')
+    .description('re-drive a real server with a recording and compare its answers with the recorded ones')
+    .argument('<record>', 'the recording (wire.jsonl)')
+    .usage('<record> [options] -- <command> [args...]   or   <record> --target URL')
+    .option('--target <url>', 'replay against a Streamable HTTP server instead of starting one')
+    .option('--ignore <path>', 'leave this JSONPath out of comparisons, e.g. result.content[*].text or $..timestamp (repeatable)', collect, [])
+    .option('--no-ignore-file', 'do not read <record>.ignore')
+    .addOption(new Option('--timeout <duration>', 'how long to wait for each response').argParser(parseDuration).default(10_000, '10s'))
+    .option('--concurrency', 'send client frames as recorded, without waiting for earlier responses')
+    .option('--notifications', "compare the server's notifications too")
+    .option('--session <id>', 'replay only this session of the recording')
+    .option('--update', 'accept the new behaviour: rewrite the server frames that changed in the recording')
+    .addOption(new Option('--format <format>', 'report format').choices(Object.keys(replayFormats)).default('text'))
+    .addHelpText('after', replayHelp)
+    .action(async (record: string, options) => {
+      context.setExitCode(await runReplay(record, context.server, options));
+    });
+
+  program
+    .command('mock')
+    .description('act as the recorded server, over stdio or Streamable HTTP, answering from the recording')
+    .argument('<record>', 'the recording (wire.jsonl)')
+    .option('--listen <host:port>', 'serve Streamable HTTP here instead of stdio (port 0: a free one)', parseListen)
+    .option('--ignore <path>', 'leave this JSONPath out of matching params, e.g. params.arguments.seed (repeatable)', collect, [])
+    .option('--no-ignore-file', 'do not read <record>.ignore')
+    .option('--session <id>', 'answer only from this session of the recording')
+    .option('--reuse', 'answer a request again once its recorded answers were used')
+    .addOption(new Option('--on-miss <policy>', 'on a request with no recorded answer').choices(['error', 'close']).default('error'))
+    .addOption(new Option('--speed <speed>', '0: answer at once; 1: at the recorded timing').argParser(parseSpeed).default(0))
+    .addOption(new Option('--timeout <duration>', "how long to wait for the client's answer to a recorded server request").argParser(parseDuration).default(10_000, '10s'))
+    .addHelpText('after', mockHelp)
+    .action(async (record: string, options) => {
+      context.setExitCode(await runMock(record, options));
     });
 
   return program;

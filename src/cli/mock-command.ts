@@ -1,0 +1,63 @@
+import { InvalidArgumentError } from 'commander';
+import { prepareMock } from '../replay/mock.js';
+import { createMockHttpServer, listenMock } from '../replay/mock-http.js';
+import { serveMockStdio } from '../replay/mock-stdio.js';
+import { SpyError } from './errors.js';
+import { asSpyError } from './replay-errors.js';
+
+export interface MockCommandOptions {
+  listen?: { host: string; port: number };
+  ignore: string[];
+  ignoreFile: boolean;
+  session?: string;
+  reuse?: boolean;
+  onMiss: 'error' | 'close';
+  speed: number;
+  timeout: number;
+}
+
+/** `--listen 127.0.0.1:7000`, `--listen 7000` (127.0.0.1), `--listen [::1]:0`. */
+export function parseListen(value: string): { host: string; port: number } {
+  const match = /^(?:\[?([^\]]*?)\]?:)?(\d{1,5})$/.exec(value.trim());
+  const port = match ? Number(match[2]) : NaN;
+  if (!match || port > 65535) throw new InvalidArgumentError('expected host:port, e.g. 127.0.0.1:7000 (port 0 picks a free one)');
+  return { host: match[1] || '127.0.0.1', port };
+}
+
+/** `mcp-spy mock wire.jsonl [--listen host:port]`: a server that answers from the recording. */
+export async function runMock(recording: string, options: MockCommandOptions): Promise<number> {
+  let newEngine;
+  try {
+    newEngine = await prepareMock({
+      recording,
+      ignore: options.ignore,
+      ignoreFile: options.ignoreFile,
+      ...(options.session !== undefined ? { session: options.session } : {}),
+      reuse: options.reuse ?? false,
+      onMiss: options.onMiss,
+      speed: options.speed,
+      timeoutMs: options.timeout,
+    });
+  } catch (error) {
+    throw asSpyError(error);
+  }
+  const warn = (line: string) => process.stderr.write(`${line}\n`);
+  if (!options.listen) return serveMockStdio(newEngine(), { input: process.stdin, output: process.stdout, warn });
+  const server = createMockHttpServer(newEngine, warn);
+  let url: string;
+  try {
+    url = await listenMock(server, options.listen.host, options.listen.port);
+  } catch (error) {
+    throw new SpyError(`cannot listen on ${options.listen.host}:${options.listen.port}: ${(error as NodeJS.ErrnoException).code ?? (error as Error).message}`);
+  }
+  warn(`mcp-spy mock: serving ${recording} at ${url}`);
+  await new Promise<void>((resolve) => {
+    const stop = () => {
+      server.close(() => resolve());
+      server.closeAllConnections();
+    };
+    process.once('SIGINT', stop);
+    process.once('SIGTERM', stop);
+  });
+  return 0;
+}

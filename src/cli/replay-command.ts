@@ -1,0 +1,52 @@
+import { formatJunit } from '../replay/format-junit.js';
+import { formatText } from '../replay/format-text.js';
+import { replay } from '../replay/replay.js';
+import type { ReplayResult } from '../replay/result.js';
+import { asSpyError } from './replay-errors.js';
+import { exitCodes } from './errors.js';
+
+/** Output formats of `replay`, one renderer each. */
+export const replayFormats = {
+  text: formatText,
+  json: (result: ReplayResult) => `${JSON.stringify(result, null, 2)}\n`,
+  junit: formatJunit,
+} as const satisfies Record<string, (result: ReplayResult) => string>;
+
+export type ReplayFormat = keyof typeof replayFormats;
+
+export interface ReplayCommandOptions {
+  target?: string;
+  ignore: string[];
+  ignoreFile: boolean;
+  timeout: number;
+  concurrency?: boolean;
+  notifications?: boolean;
+  session?: string;
+  update?: boolean;
+  format: ReplayFormat;
+}
+
+/** `mcp-spy replay wire.jsonl -- node server.js`: exit 0 when the server still answers as recorded, 1 when not. */
+export async function runReplay(recording: string, server: string[] | undefined, options: ReplayCommandOptions): Promise<number> {
+  let result: ReplayResult;
+  try {
+    result = await replay({
+      recording,
+      ...(server && server.length > 0 ? { server } : {}),
+      ...(options.target !== undefined ? { target: options.target } : {}),
+      ignore: options.ignore,
+      ignoreFile: options.ignoreFile,
+      timeoutMs: options.timeout,
+      concurrency: options.concurrency ?? false,
+      notifications: options.notifications ?? false,
+      ...(options.session !== undefined ? { session: options.session } : {}),
+      update: options.update ?? false,
+    });
+  } catch (error) {
+    throw asSpyError(error);
+  }
+  process.stdout.write(replayFormats[options.format](result));
+  // After --update only what could not be written (missing, extra) still fails.
+  if (options.update) return result.counts.missing + result.counts.extra === 0 ? exitCodes.ok : exitCodes.findings;
+  return result.ok ? exitCodes.ok : exitCodes.findings;
+}

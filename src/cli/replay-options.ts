@@ -1,0 +1,21 @@
+import { InvalidArgumentError } from 'commander';
+
+/** Collects a repeatable option into a list. */
+export function collect(value: string, previous: string[]): string[] {
+  return [...previous, value];
+}
+
+/** A duration in ms: 5000, 5000ms, 5s, 1.5s. */
+export function parseDuration(value: string): number {
+  const match = /^(\d+(?:\.\d+)?)\s*(ms|s)?$/i.exec(value.trim());
+  if (!match) throw new InvalidArgumentError('expected a duration such as 5000, 500ms or 5s');
+  const ms = Number(match[1]) * (match[2]?.toLowerCase() === 's' ? 1000 : 1);
+  if (ms <= 0) throw new InvalidArgumentError('the duration must be above 0');
+  return ms;
+}
+
+/** `--speed`: 0 answers at once, 1 at the recorded timing. */
+export function parseSpeed(value: string): number {
+  if (value !== '0' && value !== '1') throw new InvalidArgumentError('expected 0 (no delays) or 1 (recorded timing)');
+  return Number(value);
+}

@@ -1,0 +1,101 @@
+import type { JsonObject } from '../protocol/jsonrpc.js';
+import { within } from './deferred.js';
+import { ReplayError } from './errors.js';
+import { buildExchanges, type Exchange } from './exchanges.js';
+import { withId } from './json.js';
+import { createLiveSession, type LiveSession } from './live-session.js';
+import type { RecordedSession } from './load.js';
+import { createMatcher } from './matcher.js';
+import type { PeerFactory } from './peer.js';
+import { isUnreachable } from './peer-http.js';
+
+export interface DriveOptions {
+  /** How long to wait for each response, and for a recorded server request to come again, in ms. */
+  timeoutMs: number;
+  /** Send client frames as recorded, without waiting for the responses recorded before them. */
+  concurrency: boolean;
+  /** Also wait for the recorded server notifications before ending the session. */
+  notifications: boolean;
+  ignores: readonly string[];
+}
+
+/** One step of the recorded client: send a frame, or answer a request the server should make again. */
+type Step = { send: Exchange } | { answer: Exchange };
+
+function stepsOf(session: RecordedSession, client: Exchange[], server: Exchange[]): Step[] {
+  const byRequest = new Map(client.map((exchange) => [exchange.request, exchange]));
+  const byAnswer = new Map(server.filter((exchange) => exchange.response).map((exchange) => [exchange.response!, exchange]));
+  const steps: Step[] = [];
+  for (const frame of session.frames) {
+    if (frame.dir !== 'c2s') continue;
+    const sent = byRequest.get(frame);
+    const answered = byAnswer.get(frame);
+    if (sent) steps.push({ send: sent });
+    else if (answered) steps.push({ answer: answered });
+  }
+  return steps;
+}
+
+/** Waits for the responses that were recorded before the frame at `lineNo` (the ones it may depend on). */
+async function awaitEarlierResponses(live: LiveSession, client: Exchange[], lineNo: number, timeoutMs: number) {
+  for (const exchange of client) {
+    if (!exchange.response || exchange.response.lineNo > lineNo) continue;
+    const request = live.sentFor(exchange);
+    if (request && !request.done.settled) await within(request.done.promise, timeoutMs - (performance.now() - request.sentAt));
+  }
+}
+
+function send(live: LiveSession, peer: { send(raw: string, message: JsonObject): void }, exchange: Exchange) {
+  const { request } = exchange;
+  if (request.kind !== 'request') {
+    peer.send(request.raw, request.message);
+    return;
+  }
+  const tracked = live.track(exchange);
+  const message = tracked.sentId === request.id ? request.message : withId(request.message, tracked.sentId);
+  peer.send(tracked.sentId === request.id ? request.raw : JSON.stringify(message), message);
+}
+
+/** Plays one recorded session against a fresh peer and returns what the live server did. */
+export async function driveSession(session: RecordedSession, openPeer: PeerFactory, options: DriveOptions) {
+  const { client, server } = buildExchanges(session);
+  const serverMatcher = createMatcher(server, { ignores: options.ignores, reuse: true });
+  let peerRef: { send(raw: string, message: JsonObject): void } | undefined;
+  const live = createLiveSession(serverMatcher, (message) => peerRef?.send(JSON.stringify(message), message));
+  const peer = await openPeer(live.handlers);
+  peerRef = peer;
+
+  for (const step of stepsOf(session, client, server)) {
+    if (live.gone.settled) break;
+    const at = 'send' in step ? step.send.request.lineNo : step.answer.response!.lineNo;
+    if (!options.concurrency) await awaitEarlierResponses(live, client, at, options.timeoutMs);
+    if ('send' in step) send(live, peer, step.send);
+    else if (!options.concurrency) await within(live.arrival(step.answer), options.timeoutMs);
+  }
+  await awaitEarlierResponses(live, client, Number.MAX_SAFE_INTEGER, options.timeoutMs);
+  const deadline = performance.now() + options.timeoutMs;
+  for (const exchange of server) if (!serverMatcher.wasUsed(exchange)) await within(live.arrival(exchange), deadline - performance.now());
+  if (options.notifications) await awaitNotifications(live, session, deadline);
+  const stderr = peer.stderrTail();
+  const goneEarly = live.goneReason;
+  live.closing();
+  await peer.close();
+  failIfNeverRan(live, client, goneEarly, stderr);
+  return { client, server, live };
+}
+
+async function awaitNotifications(live: LiveSession, session: RecordedSession, deadline: number) {
+  const wanted = session.frames.filter((frame) => frame.dir === 's2c' && frame.kind === 'notification').length;
+  while (live.notifications.length < wanted && !live.gone.settled && performance.now() < deadline) {
+    await new Promise((resolve) => setTimeout(resolve, 50));
+  }
+}
+
+/** A server that never said a word and is gone (or never reachable) is a start failure, not a diff. */
+function failIfNeverRan(live: LiveSession, client: Exchange[], goneEarly: string | undefined, stderr: string) {
+  if (live.heard) return;
+  const sent = client.map((exchange) => live.sentFor(exchange)).filter((request) => request !== undefined);
+  const unreachable = sent.find((request) => request.failure && isUnreachable(request.failure));
+  if (unreachable) throw new ReplayError(`the server is not reachable: ${unreachable.failure}`, 1);
+  if (sent.length > 0 && goneEarly) throw new ReplayError(`${goneEarly} before answering anything${stderr ? `; its stderr: ${stderr}` : ''}`, 1);
+}

@@ -1,0 +1,70 @@
+import { idKey, isObject, type JsonRpcId } from '../protocol/jsonrpc.js';
+import { oppositeOf } from '../wire/kinds.js';
+import type { RecordedFrame, RecordedSession } from './load.js';
+
+/**
+ * A recorded request (or notification) and what answered it: the response, and the server's own
+ * notifications and requests that came while it was pending (`during`) or after it, before the
+ * client's next frame (`after`).
+ */
+export interface Exchange {
+  session: string;
+  request: RecordedFrame;
+  response?: RecordedFrame;
+  during: RecordedFrame[];
+  after: RecordedFrame[];
+}
+
+export interface SessionExchanges {
+  /** Client requests and notifications, in recorded order. */
+  client: Exchange[];
+  /** Server-to-client requests (sampling, roots, elicitation, ping) with the client's recorded answers. */
+  server: Exchange[];
+}
+
+function relatedSeq(frame: RecordedFrame): number | undefined {
+  const related = frame.entry.related;
+  return isObject(related) && typeof related.seq === 'number' ? related.seq : undefined;
+}
+
+const isMessageWithMethod = (frame: RecordedFrame) => frame.kind === 'request' || frame.kind === 'notification';
+
+/** Pairs requests with responses (by direction and id) and places each unsolicited server frame. */
+export function buildExchanges(session: RecordedSession): SessionExchanges {
+  const client: Exchange[] = [];
+  const server: Exchange[] = [];
+  const pending = new Map<string, Exchange>();
+  const open: Exchange[] = [];
+  let lastClient: Exchange | undefined;
+
+  const place = (frame: RecordedFrame) => {
+    const seq = relatedSeq(frame);
+    const owner = open.find((exchange) => exchange.request.seq === seq) ?? open.at(-1);
+    if (owner) owner.during.push(frame);
+    else lastClient?.after.push(frame);
+  };
+
+  for (const frame of session.frames) {
+    if (isMessageWithMethod(frame)) {
+      const exchange: Exchange = { session: session.id, request: frame, during: [], after: [] };
+      if (frame.kind === 'request') pending.set(`${frame.dir}/${idKey(frame.id as JsonRpcId)}`, exchange);
+      if (frame.dir === 'c2s') {
+        client.push(exchange);
+        lastClient = exchange;
+        if (frame.kind === 'request') open.push(exchange);
+        continue;
+      }
+      if (frame.kind === 'request') server.push(exchange);
+      place(frame);
+      continue;
+    }
+    const key = `${oppositeOf(frame.dir)}/${idKey((frame.id ?? null) as JsonRpcId)}`;
+    const exchange = pending.get(key);
+    if (!exchange) continue;
+    exchange.response = frame;
+    pending.delete(key);
+    const at = open.indexOf(exchange);
+    if (at !== -1) open.splice(at, 1);
+  }
+  return { client, server };
+}

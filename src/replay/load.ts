@@ -1,0 +1,165 @@
+import { isObject, type JsonObject, type JsonRpcId } from '../protocol/jsonrpc.js';
+import { isStatelessRevision } from '../protocol/revisions.js';
+import { readRecord, RecordReadError } from '../record/reader.js';
+import type { RecordEntry } from '../record/schema.js';
+import { classifyMessage } from '../wire/classify.js';
+import type { Direction, FrameKind } from '../wire/kinds.js';
+import { ReplayError } from './errors.js';
+
+/** One JSON-RPC message of a recording, parsed, with where it stood. */
+export interface RecordedFrame {
+  /** Line of the record file: unique across sessions (seq restarts with each spy run). */
+  lineNo: number;
+  seq: number;
+  /** Milliseconds since the epoch. */
+  t: number;
+  dir: Direction;
+  kind: FrameKind;
+  message: JsonObject;
+  method?: string;
+  id?: JsonRpcId;
+  /** The text to send again: the recorded bytes, or for a batch member its own JSON. */
+  raw: string;
+  entry: RecordEntry;
+}
+
+/** One session of a recording: a stdio spy run, an HTTP session, or a run of stateless HTTP exchanges. */
+export interface RecordedSession {
+  id: string;
+  transport: 'stdio' | 'http';
+  revision?: string;
+  /** The server command a stdio spy ran, when recorded. */
+  command?: string[];
+  /** A session whose only requests are `server/discover` (a 2026 client's probe before the real session). */
+  probe: boolean;
+  frames: RecordedFrame[];
+}
+
+export interface Recording {
+  path: string;
+  sessions: RecordedSession[];
+  /** Frames that cannot be sent again or compared: invalid, truncated or not UTF-8. */
+  skipped: number;
+}
+
+interface SessionDraft {
+  id: string;
+  http: boolean;
+  command?: string[];
+  entries: { lineNo: number; entry: RecordEntry }[];
+}
+
+function messagesOf(entry: RecordEntry): { message: JsonObject; raw: string } | undefined {
+  if (typeof entry.raw !== 'string' || entry.truncated || entry.kind === 'invalid') return undefined;
+  let value: unknown;
+  try {
+    value = JSON.parse(entry.raw);
+  } catch {
+    return undefined;
+  }
+  if (entry.batch && Array.isArray(value)) value = value[entry.batch.index];
+  if (!isObject(value)) return undefined;
+  return { message: value, raw: entry.batch ? JSON.stringify(value) : entry.raw };
+}
+
+function toFrame(lineNo: number, entry: RecordEntry): RecordedFrame | undefined {
+  if (entry.dir !== 'c2s' && entry.dir !== 's2c') return undefined;
+  const parsed = messagesOf(entry);
+  if (!parsed) return undefined;
+  const classified = classifyMessage(parsed.message);
+  if (classified.kind === 'invalid') return undefined;
+  return {
+    lineNo,
+    seq: entry.seq,
+    t: Date.parse(entry.t) || 0,
+    dir: entry.dir,
+    kind: classified.kind,
+    message: parsed.message,
+    method: classified.method ?? entry.method,
+    ...(classified.hasId ? { id: classified.id } : {}),
+    raw: parsed.raw,
+    entry,
+  };
+}
+
+function finishSession(draft: SessionDraft, counter: { skipped: number }): RecordedSession | undefined {
+  const frames: RecordedFrame[] = [];
+  for (const { lineNo, entry } of draft.entries) {
+    const frame = toFrame(lineNo, entry);
+    if (frame) frames.push(frame);
+    else if (entry.dir) counter.skipped++;
+  }
+  if (frames.length === 0) return undefined;
+  const revision = frames.find((frame) => typeof frame.entry.rev === 'string')?.entry.rev as string | undefined;
+  const requests = frames.filter((frame) => frame.dir === 'c2s' && frame.kind === 'request');
+  return {
+    id: draft.id,
+    transport: draft.http ? 'http' : 'stdio',
+    ...(revision ? { revision } : {}),
+    ...(draft.command ? { command: draft.command } : {}),
+    probe: requests.length > 0 && requests.every((frame) => frame.method === 'server/discover'),
+    frames,
+  };
+}
+
+const clientMethods = (session: RecordedSession) => session.frames.filter((frame) => frame.dir === 'c2s' && frame.kind === 'request').map((frame) => frame.method);
+
+/**
+ * HTTP records split what is one run for the server: stateless exchanges (2026-07-28) are recorded
+ * one session each, and an `initialize` exchange may be recorded apart from the Mcp-Session-Id it
+ * created. Both are joined again here; separate stdio runs never are.
+ */
+function joinsPrevious(last: RecordedSession | undefined, session: RecordedSession): boolean {
+  if (!last || last.transport !== 'http' || session.transport !== 'http') return false;
+  if (isStatelessRevision(session.revision)) return isStatelessRevision(last.revision) && !session.probe;
+  const before = clientMethods(last);
+  return before.length === 1 && before[0] === 'initialize' && !clientMethods(session).includes('initialize');
+}
+
+function mergeHttpParts(sessions: RecordedSession[]): RecordedSession[] {
+  const merged: RecordedSession[] = [];
+  for (const session of sessions) {
+    const last = merged.at(-1);
+    if (last && joinsPrevious(last, session)) {
+      last.frames.push(...session.frames);
+      last.probe = false;
+      last.revision ??= session.revision;
+    } else merged.push({ ...session, frames: [...session.frames] });
+  }
+  return merged;
+}
+
+/** Reads a whole recording into sessions of frames. A missing file or a corrupt line is a ReplayError. */
+export async function loadRecording(path: string): Promise<Recording> {
+  const drafts = new Map<string, SessionDraft>();
+  try {
+    for await (const item of readRecord(path)) {
+      if (!item.ok) throw new ReplayError(`${path}:${item.lineNo}: corrupt record line (${item.reason})`);
+      const { entry } = item;
+      const id = typeof entry.session === 'string' ? entry.session : '(no session)';
+      let draft = drafts.get(id);
+      if (!draft) drafts.set(id, (draft = { id, http: false, entries: [] }));
+      if (entry.kind === 'http' || entry.transport === 'http') draft.http = true;
+      if (entry.kind === 'spawn' && Array.isArray(entry.command)) draft.command = entry.command;
+      draft.entries.push({ lineNo: item.lineNo, entry });
+    }
+  } catch (error) {
+    if (error instanceof RecordReadError) throw new ReplayError(error.message);
+    throw error;
+  }
+  const counter = { skipped: 0 };
+  const sessions = [...drafts.values()].map((draft) => finishSession(draft, counter)).filter((session) => session !== undefined);
+  if (sessions.length === 0) throw new ReplayError(`${path}: the recording holds no JSON-RPC frames to replay`);
+  return { path, sessions: mergeHttpParts(sessions), skipped: counter.skipped };
+}
+
+/** Keeps the sessions the user named (by id or its start), or all of them. */
+export function selectSessions(recording: Recording, wanted: string | undefined): RecordedSession[] {
+  if (!wanted) return recording.sessions;
+  const chosen = recording.sessions.filter((session) => session.id === wanted || session.id.startsWith(wanted));
+  if (chosen.length === 0) {
+    const known = recording.sessions.map((session) => session.id).join(', ');
+    throw new ReplayError(`no session ${wanted} in ${recording.path} (sessions: ${known})`);
+  }
+  return chosen;
+}

@@ -1,0 +1,85 @@
+import { withoutIgnored } from './ignore.js';
+import { canonicalJson } from './json.js';
+import diff from 'microdiff';
+import type { Exchange } from './exchanges.js';
+import { isObject } from '../protocol/jsonrpc.js';
+
+export interface MatcherOptions {
+  /** Message-rooted paths left out of the comparison of params (`$.._meta` by default). */
+  ignores: readonly string[];
+  /** Answer again once every recorded match was used (the last one repeats). */
+  reuse: boolean;
+}
+
+export type MatchOutcome =
+  | { ok: true; exchange: Exchange; exact: boolean }
+  | { ok: false; reason: 'unknown-method' | 'no-match' | 'used-up'; method: string; nearest?: unknown; recordedMethods: string[] };
+
+function paramsOf(message: unknown): unknown {
+  return isObject(message) ? message.params : undefined;
+}
+
+/**
+ * Finds the recorded exchange for a live request by method and canonical params (ignoring ids and
+ * the ignored paths). Matches are used in recorded order, like a server playback that pops them.
+ */
+export function createMatcher(exchanges: readonly Exchange[], options: MatcherOptions) {
+  const used = new Set<Exchange>();
+  const lastUsed = new Map<string, Exchange>();
+  const strip = (params: unknown) => (withoutIgnored({ params: params ?? {} }, options.ignores) as { params: unknown }).params;
+  const keyOf = (method: string, params: unknown) => `${method} ${canonicalJson(strip(params))}`;
+  const keys = new Map(exchanges.map((exchange) => [exchange, keyOf(exchange.request.method ?? '', paramsOf(exchange.request.message))]));
+
+  function nearestOf(candidates: Exchange[], params: unknown): Exchange | undefined {
+    const wanted = strip(params);
+    let best: { exchange: Exchange; distance: number } | undefined;
+    for (const exchange of candidates) {
+      const theirs = strip(paramsOf(exchange.request.message));
+      const distance = isObject(wanted) && isObject(theirs) ? diff(wanted, theirs).length : canonicalJson(wanted) === canonicalJson(theirs) ? 0 : 1;
+      if (!best || distance < best.distance) best = { exchange, distance };
+    }
+    return best?.exchange;
+  }
+
+  return {
+    /** The recorded exchange answering `method` with `params`, or why there is none. `loose` takes the nearest of the method. */
+    match(method: string, params: unknown, loose = false): MatchOutcome {
+      const key = keyOf(method, params);
+      const same = exchanges.filter((exchange) => keys.get(exchange) === key);
+      const fresh = same.find((exchange) => !used.has(exchange));
+      const repeat = options.reuse ? lastUsed.get(key) ?? same[0] : undefined;
+      const found = fresh ?? repeat;
+      if (found) {
+        used.add(found);
+        lastUsed.set(key, found);
+        return { ok: true, exchange: found, exact: true };
+      }
+      const ofMethod = exchanges.filter((exchange) => exchange.request.method === method);
+      const unused = ofMethod.filter((exchange) => !used.has(exchange));
+      if (loose && unused.length > 0) {
+        const nearest = nearestOf(unused, params)!;
+        used.add(nearest);
+        return { ok: true, exchange: nearest, exact: false };
+      }
+      const recordedMethods = [...new Set(exchanges.map((exchange) => exchange.request.method ?? ''))];
+      if (ofMethod.length === 0) return { ok: false, reason: 'unknown-method', method, recordedMethods };
+      const nearest = nearestOf(ofMethod, params);
+      return {
+        ok: false,
+        reason: same.length > 0 ? 'used-up' : 'no-match',
+        method,
+        nearest: nearest ? paramsOf(nearest.request.message) : undefined,
+        recordedMethods,
+      };
+    },
+    /** Recorded exchanges never matched. */
+    unused(): Exchange[] {
+      return exchanges.filter((exchange) => !used.has(exchange));
+    },
+    wasUsed(exchange: Exchange): boolean {
+      return used.has(exchange);
+    },
+  };
+}
+
+export type Matcher = ReturnType<typeof createMatcher>;

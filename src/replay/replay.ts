@@ -1,0 +1,98 @@
+import { countItems, type ReplayResult, type SessionResult } from './result.js';
+import { checkIgnorePath, defaultIgnores, ignoreFileOf, readIgnoreFile } from './ignore.js';
+import { driveSession } from './drive-session.js';
+import { ReplayError } from './errors.js';
+import { loadRecording, selectSessions } from './load.js';
+import type { PeerFactory } from './peer.js';
+import { startHttpPeer } from './peer-http.js';
+import { startStdioPeer } from './peer-stdio.js';
+import { collectItems, type SessionOutcome } from './session-items.js';
+import { updateRecording } from './update.js';
+
+/** What to replay against what. Exactly one of `server` and `target`. */
+export interface ReplayOptions {
+  /** The recording (wire.jsonl). */
+  recording: string;
+  /** The server's command line: each session gets a fresh process. */
+  server?: readonly string[];
+  /** A Streamable HTTP endpoint, e.g. http://127.0.0.1:3000/mcp: each session is a new HTTP session. */
+  target?: string;
+  /** More paths to leave out of comparisons (JSONPath, from the message root). */
+  ignore?: readonly string[];
+  /** Read `<recording>.ignore` too (default true). */
+  ignoreFile?: boolean;
+  /** Per response, in ms (default 10000). */
+  timeoutMs?: number;
+  /** Send client frames as recorded without waiting for earlier responses. */
+  concurrency?: boolean;
+  /** Compare the server's notifications too. */
+  notifications?: boolean;
+  /** Replay only this session (its id, or the start of it). */
+  session?: string;
+  /** Rewrite the recording with the server frames that changed. */
+  update?: boolean;
+}
+
+export const defaultTimeoutMs = 10_000;
+
+function checkOptions(options: ReplayOptions): { openPeer: PeerFactory; target: string } {
+  const hasServer = options.server !== undefined && options.server.length > 0;
+  if (hasServer === (options.target !== undefined)) throw new ReplayError('give the server command after -- or --target URL (one of them)');
+  if (options.target !== undefined) {
+    let url: URL;
+    try {
+      url = new URL(options.target);
+    } catch {
+      throw new ReplayError(`--target ${options.target}: not a URL`);
+    }
+    if (url.protocol !== 'http:' && url.protocol !== 'https:') throw new ReplayError(`--target ${options.target}: not an http(s) URL`);
+    return { openPeer: (handlers) => startHttpPeer(url.href, handlers), target: url.href };
+  }
+  const command = options.server!;
+  return { openPeer: (handlers) => startStdioPeer(command, handlers), target: command.join(' ') };
+}
+
+/** The ignores in force: `_meta` always, then the recording's ignore file, then the caller's. */
+export function ignoresFor(recording: string, extra: readonly string[] = [], useFile = true): string[] {
+  const fromFile = useFile ? readIgnoreFile(recording) : [];
+  const check = (where: string) => (path: string) => {
+    const problem = checkIgnorePath(path);
+    if (problem) throw new ReplayError(`bad ignore path ${path}${where}: ${problem}`);
+  };
+  fromFile.forEach(check(` in ${ignoreFileOf(recording)}`));
+  extra.forEach(check(''));
+  return [...defaultIgnores, ...fromFile, ...extra];
+}
+
+/**
+ * Replays a recording against a real server: sends the recorded client frames, answers the server's
+ * requests from the recording, and compares each response with the recorded one.
+ */
+export async function replay(options: ReplayOptions): Promise<ReplayResult> {
+  const started = performance.now();
+  const { openPeer, target } = checkOptions(options);
+  const timeoutMs = options.timeoutMs ?? defaultTimeoutMs;
+  if (!Number.isFinite(timeoutMs) || timeoutMs <= 0) throw new ReplayError('--timeout must be a positive number of milliseconds');
+  const recording = await loadRecording(options.recording);
+  const ignores = ignoresFor(options.recording, options.ignore, options.ignoreFile ?? true);
+  const drive = { timeoutMs, concurrency: options.concurrency ?? false, notifications: options.notifications ?? false, ignores };
+  const outcomes: SessionOutcome[] = [];
+  for (const session of selectSessions(recording, options.session)) {
+    const driven = await driveSession(session, openPeer, drive);
+    outcomes.push(collectItems(session, driven, drive));
+  }
+  const sessions: SessionResult[] = outcomes.map((outcome) => outcome.result);
+  const counts = countItems(sessions);
+  const updated = options.update ? updateRecording(options.recording, outcomes.flatMap((outcome) => outcome.changes)) : undefined;
+  return {
+    ok: counts.changed + counts.missing + counts.extra === 0,
+    recording: options.recording,
+    target,
+    ignores,
+    sessions,
+    counts,
+    skipped: recording.skipped,
+    durationMs: Math.round(performance.now() - started),
+    ...(updated !== undefined ? { updated } : {}),
+  };
+}
