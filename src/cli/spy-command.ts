@@ -35,11 +35,8 @@ export function prepareOutputs(options: Pick<SpyOptions, 'record' | 'log'>) {
   }
 }
 
-/** The stdio spy: `mcp-spy [options] -- <command> [args...]`. Resolves with the exit status to use. */
-export async function runSpy(server: string[] | undefined, options: SpyOptions): Promise<number> {
-  if (!server || server.length === 0) {
-    throw new SpyError('no server command: use mcp-spy [options] -- <command> [args...] (see mcp-spy --help)');
-  }
+/** The record, the log and the live view on stderr, as the options ask; problems are said once each. */
+export function openRecorder(options: Omit<SpyOptions, 'maxFrame'>, transport: 'stdio' | 'http') {
   const paths = prepareOutputs(options);
   const stderrOut = createStderrOut();
   const color = wantsColor(options.color, process.env, process.stderr.isTTY === true);
@@ -55,8 +52,17 @@ export async function runSpy(server: string[] | undefined, options: SpyOptions):
     logPath: paths.log,
     live: options.quiet ? undefined : (entry) => stderrOut.line(renderLine(entry, { color })),
     warn,
-    transport: 'stdio',
+    transport,
   });
+  return { recorder, stderrOut, warn };
+}
+
+/** The stdio spy: `mcp-spy [options] -- <command> [args...]`. Resolves with the exit status to use. */
+export async function runSpy(server: string[] | undefined, options: SpyOptions): Promise<number> {
+  if (!server || server.length === 0) {
+    throw new SpyError('no server command: use mcp-spy [options] -- <command> [args...] (see mcp-spy --help)');
+  }
+  const { recorder, stderrOut, warn } = openRecorder(options, 'stdio');
   const [command, ...args] = server as [string, ...string[]];
   const outcome = await runStdioSession({ command, args, recorder, stderrOut, maxFrame: options.maxFrame, version });
   if (!outcome.started) {

@@ -15,7 +15,14 @@ export interface RecorderOptions {
   transport: 'stdio' | 'http';
 }
 
-function nowMs(): number {
+/** What a transport adds to a frame beyond its bytes. */
+export interface FrameExtra {
+  timeMs?: number;
+  fields?: Partial<RecordEntry>;
+}
+
+/** Now, in ms since the epoch, with sub-millisecond precision for latencies. */
+export function nowMs(): number {
   return performance.timeOrigin + performance.now();
 }
 
@@ -75,9 +82,13 @@ export function createRecorder(options: RecorderOptions) {
   }
 
   return {
-    /** Observes one frame; returns its entries (several for a batch). */
-    frame(session: string, dir: Direction, frame: FrameBytes): RecordEntry[] {
-      const timeMs = nowMs();
+    /**
+     * Observes one frame; returns its entries (several for a batch). `timeMs` dates a frame seen
+     * earlier than it could be recorded (HTTP learns a request's session from its response);
+     * `fields` adds transport facts (HTTP headers, SSE event ids) to each entry.
+     */
+    frame(session: string, dir: Direction, frame: FrameBytes, extra: FrameExtra = {}): RecordEntry[] {
+      const timeMs = extra.timeMs ?? nowMs();
       const results = observeFrame(frame, {
         dir,
         correlator: correlatorOf(session),
@@ -88,7 +99,7 @@ export function createRecorder(options: RecorderOptions) {
       return results.map(({ seq: entrySeq, observation }) => {
         // Annotations first, the bytes last: easier to read with less, jq and grep alike.
         const { raw, rawBase64, ...annotations } = observation;
-        const entry: RecordEntry = { ...envelope(session, timeMs), ...annotations, seq: entrySeq };
+        const entry: RecordEntry = { ...envelope(session, timeMs), ...annotations, ...extra.fields, seq: entrySeq };
         if (raw !== undefined) entry.raw = raw;
         if (rawBase64 !== undefined) entry.rawBase64 = rawBase64;
         if (entry.rev !== undefined && lastRevision.get(session) !== entry.rev) {
