@@ -3,7 +3,7 @@ import { StreamableHTTPClientTransport } from '@modelcontextprotocol/sdk/client/
 import { CreateMessageRequestSchema, ElicitRequestSchema } from '@modelcontextprotocol/sdk/types.js';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { RecordEntry } from '../src/record/schema.js';
-import { everything, framesOf, freePort, startSpy, type Spy } from './helpers/http-spy.js';
+import { eventually, everything, framesOf, freePort, startSpy, type Spy } from './helpers/http-spy.js';
 
 /** A client that can answer the server's sampling and elicitation requests. */
 function newClient(name: string) {
@@ -72,7 +72,10 @@ describe('mcp-spy http in front of server-everything (Streamable HTTP)', () => {
 
   it('records every frame of the session with its kind, annotations and session id', async () => {
     const session = viaSpy.sessionId;
-    const entries = spy.entries();
+    const entries = await eventually(() => {
+      const all = spy.entries();
+      return all.some((entry) => entry.httpMethod === 'DELETE' && entry.session === session) ? all : undefined;
+    });
     const frames = framesOf(entries).filter((entry) => entry.session === session);
     const line = (entry: RecordEntry) => `${entry.dir} ${entry.kind} ${entry.method ?? ''}`;
     const seen = frames.map(line);
@@ -131,7 +134,10 @@ describe('mcp-spy http in front of server-everything (Streamable HTTP)', () => {
     const sessions = clients.map(({ transport }) => transport.sessionId!);
     await Promise.all(clients.map(({ client }) => client.close()));
     expect(new Set(sessions).size).toBe(3);
-    const frames = framesOf(spy.entries());
+    const frames = await eventually(() => {
+      const all = framesOf(spy.entries());
+      return all.filter((entry) => entry.kind === 'response' && sessions.includes(String(entry.session)) && entry.tool === 'echo').length === 15 ? all : undefined;
+    });
     clients.forEach(({ name }, index) => {
       const own = frames.filter((entry) => entry.session === sessions[index]);
       const echoes = own.filter((entry) => entry.tool === 'echo');

@@ -3,7 +3,7 @@ import { Client } from '@modelcontextprotocol/sdk/client/index.js';
 import { SSEClientTransport } from '@modelcontextprotocol/sdk/client/sse.js';
 import { CreateMessageRequestSchema } from '@modelcontextprotocol/sdk/types.js';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { everything, framesOf, freePort, startSpy, type Spy } from './helpers/http-spy.js';
+import { eventually, everything, framesOf, freePort, startSpy, type Spy } from './helpers/http-spy.js';
 
 async function scenario(url: string) {
   const client = new Client({ name: 'legacy', version: '1.0.0' }, { capabilities: { sampling: {} } });
@@ -44,8 +44,10 @@ describe('mcp-spy http in front of a legacy HTTP+SSE server (2024-11-05 transpor
     expect(spied.results).toEqual(straight.results);
     expect(JSON.stringify(spied.results.sampling)).toContain('sampled over HTTP+SSE');
 
-    await new Promise((resolve) => setTimeout(resolve, 200));
-    const entries = spy.entries();
+    const entries = await eventually(() => {
+      const all = spy.entries();
+      return all.some((entry) => entry.method === 'prompts/get' && entry.dir === 's2c') ? all : undefined;
+    });
     const stream = entries.find((entry) => entry.kind === 'http' && entry.httpMethod === 'GET' && entry.endpoint !== undefined);
     const session = String(stream?.session);
     expect(session).toMatch(/^[0-9a-f-]{36}$/);

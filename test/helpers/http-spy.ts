@@ -109,3 +109,14 @@ export async function runSpyOnce(args: string[]): Promise<{ code: number; stdout
 export function framesOf(entries: RecordEntry[]): RecordEntry[] {
   return entries.filter((entry) => entry.dir === 'c2s' || entry.dir === 's2c');
 }
+
+/** The record is written as it goes, a moment after the traffic: polls until `find` finds something. */
+export async function eventually<T>(find: () => T | undefined, timeoutMs = 3000): Promise<T> {
+  const deadline = Date.now() + timeoutMs;
+  for (;;) {
+    const found = find();
+    if (found !== undefined && found !== false) return found;
+    if (Date.now() > deadline) throw new Error('not found in time');
+    await new Promise((resolve) => setTimeout(resolve, 50));
+  }
+}
