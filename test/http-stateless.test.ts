@@ -36,7 +36,10 @@ describe('mcp-spy http in front of a 2026-07-28 server (stateless Streamable HTT
 
   it('gives the v2 client in auto mode the same results, and records each exchange as its own session', async () => {
     expect(await scenario(spy.url)).toEqual(await scenario(direct));
-    const frames = framesOf(spy.entries());
+    const frames = await eventually(() => {
+      const all = framesOf(spy.entries());
+      return all.filter((entry) => entry.kind === 'response').length === 4 ? all : undefined;
+    });
     const requests = frames.filter((entry) => entry.kind === 'request');
     expect(requests.map((entry) => entry.method)).toEqual(['server/discover', 'tools/list', 'tools/call', 'resources/read']);
     expect(new Set(requests.map((entry) => entry.session)).size).toBe(4);
