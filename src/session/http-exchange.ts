@@ -107,11 +107,11 @@ export function observeExchange(start: ExchangeStart, deps: ExchangeDeps): Excha
     choice ??= sessions.perExchange();
     recordHttp();
     const { session } = choice;
+    const fields = sseFields(event);
     if (event.truncated) {
-      recorder.event(session, 'gap', { reason: `an SSE event larger than the parse limit (${deps.maxFrame} bytes) was forwarded, not recorded` });
+      recorder.frame(session, 's2c', { bytes: Buffer.from(event.data, 'utf8'), truncated: true }, { fields });
       return;
     }
-    const fields = sseFields(event);
     if (event.data === '') {
       // A priming event (an id, no data) or a bare retry: the client's resumption point.
       if (fields) recorder.event(session, 'http', { httpMethod: start.method, path: start.path, summary: event.id !== undefined ? `SSE priming event, id ${event.id}` : 'SSE event without data', ...fields });

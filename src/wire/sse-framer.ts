@@ -8,7 +8,7 @@ export interface SseEvent {
   id?: string;
   /** A `retry` field seen since the previous event. */
   retry?: number;
-  /** The event's data was cut at the parse limit. */
+  /** The event's data was larger than the parse limit: `data` holds its start (or nothing). */
   truncated?: true;
 }
 
@@ -34,7 +34,7 @@ export function createSseFramer(maxEvent: number): SseFramer {
     createParser({
       maxBufferSize: maxEvent,
       onEvent: ({ data, event, id }) => {
-        const out: SseEvent = { data };
+        const out: SseEvent = data.length > maxEvent ? { data: data.slice(0, maxEvent), truncated: true } : { data };
         if (event !== undefined) out.event = event;
         if (id !== undefined) out.id = id;
         if (retry !== undefined) out.retry = retry;
