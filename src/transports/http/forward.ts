@@ -40,6 +40,7 @@ export interface ForwardOptions {
 
 /** Only the path and query of the request target: the spy never forwards anywhere but the target. */
 export function pathOf(requestTarget: string | undefined): string {
+  if (requestTarget !== undefined && requestTarget.startsWith('/') && !requestTarget.startsWith('//')) return requestTarget;
   const url = new URL(requestTarget ?? '/', 'http://spy.invalid');
   return `${url.pathname}${url.search}`;
 }
@@ -70,6 +71,7 @@ export function forwardExchange(req: IncomingMessage, res: ServerResponse, optio
     agent: options.agent,
   } as unknown as RequestOptions);
 
+  upstream.on('socket', (socket) => socket.setNoDelay(true));
   let requestEnded = false;
   let requestHead = Buffer.alloc(0);
   let settled = false;
