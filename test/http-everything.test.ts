@@ -112,6 +112,10 @@ describe('mcp-spy http in front of server-everything (Streamable HTTP)', () => {
     expect(summaries).toContain('DELETE 200 OK; session ended');
     expect(summaries.some((text) => text.startsWith('GET 200 OK; SSE stream'))).toBe(true);
     expect(spy.log()).toContain(`** http        POST /mcp 200 OK; session ${session} assigned; SSE stream`);
+    // 2025-11-25 streams start with a priming event: an id the client may resume after, no data.
+    const priming = http.filter((entry) => String(entry.summary).startsWith('SSE priming event, id '));
+    expect(priming.length).toBeGreaterThan(0);
+    expect(priming[0]!.sse).toMatchObject({ id: expect.any(String) });
   });
 
   it('keeps three concurrent clients in three sessions without mixing their frames', async () => {

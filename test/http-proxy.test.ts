@@ -137,6 +137,30 @@ describe('a transparent and safe proxy', () => {
     expect(kept.headers).toMatchObject({ request: { authorization: 'Bearer client-secret' }, response: { 'set-cookie': ['sid=server-secret'] } });
   });
 
+  it('records each member of a batch, and a GET resuming after an event id', async () => {
+    const origin = new URL(plain.url).origin;
+    const batch = [
+      { jsonrpc: '2.0', id: 1, method: 'tools/list' },
+      { jsonrpc: '2.0', method: 'notifications/initialized' },
+    ];
+    const headers = { 'content-type': 'application/json', 'mcp-session-id': 'batch-session', 'mcp-protocol-version': '2025-03-26' };
+    expect((await fetch(`${origin}/mcp`, { method: 'POST', headers, body: JSON.stringify(batch) })).status).toBe(200);
+    const resumed = await fetch(`${origin}/mcp`, { headers: { accept: 'text/event-stream', 'mcp-session-id': 'batch-session', 'last-event-id': 'ev-41' } });
+    await resumed.text();
+    const entries = await eventually(() => {
+      const all = plain.entries();
+      return all.some((entry) => entry.httpMethod === 'GET' && entry.session === 'batch-session') ? all : undefined;
+    });
+    const members = framesOf(entries).filter((entry) => entry.session === 'batch-session' && entry.dir === 'c2s');
+    expect(members).toMatchObject([
+      { kind: 'request', method: 'tools/list', batch: { index: 0, count: 2 }, rev: '2025-03-26' },
+      { kind: 'notification', method: 'notifications/initialized', batch: { index: 1, count: 2 } },
+    ]);
+    expect(members[0]!.notes).toBeUndefined();
+    const get = entries.find((entry) => entry.httpMethod === 'GET' && entry.session === 'batch-session');
+    expect(get).toMatchObject({ status: 200, summary: 'OK; resuming after event ev-41', headers: { request: { 'last-event-id': 'ev-41' } } });
+  });
+
   it('is never an open proxy: an absolute-form request still goes to the target', async () => {
     const { port } = new URL(plain.url);
     const reply = await new Promise<string>((resolve, reject) => {
@@ -184,6 +208,12 @@ describe('bad use', () => {
     const noTarget = await runSpyOnce(['http']);
     expect(noTarget.code).toBe(2);
     expect(noTarget.stderr.split('\n').filter(Boolean)).toHaveLength(1);
+  });
+
+  it('ends with the status of a server command that ends on its own', async () => {
+    const port = await freePort();
+    const result = await runSpyOnce(['http', '--quiet', '--no-record', '--no-log', '--target', `http://127.0.0.1:${port}/mcp`, '--', process.execPath, '-e', 'process.exit(3)']);
+    expect(result.code).toBe(3);
   });
 
   it('refuses a port in use with one line and exit 69', async () => {

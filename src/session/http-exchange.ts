@@ -48,6 +48,7 @@ export function observeExchange(start: ExchangeStart, deps: ExchangeDeps): Excha
   let framer: ReturnType<typeof createSseFramer> | undefined;
   let json = false;
   let rewrite: EndpointRewrite | undefined;
+  let ownsLegacySession = false;
 
   const recordRequest = () => {
     if (requestRecorded || choice === undefined || requestEndMs === undefined) return;
@@ -88,14 +89,19 @@ export function observeExchange(start: ExchangeStart, deps: ExchangeDeps): Excha
 
   const finish = () => {
     if (!choice) return;
-    const ended = (start.method === 'DELETE' && facts.status !== undefined && facts.status < 300)
+    // A legacy session lives as long as its event stream.
+    const ended = ownsLegacySession
+      || (start.method === 'DELETE' && facts.status !== undefined && facts.status < 300)
       || (facts.status === 404 && text(start.headers, 'mcp-session-id') !== undefined);
     if (choice.perExchange || ended) sessions.end(choice.session);
   };
 
   const onEvent = (event: SseEvent) => {
     if (event.event === 'endpoint') {
-      choice ??= sessions.learnEndpoint(event.data, start.path);
+      if (!choice) {
+        choice = sessions.learnEndpoint(event.data, start.path);
+        ownsLegacySession = true;
+      }
       facts.endpoint = { from: event.data, to: rewrite?.to };
       const fields: Partial<RecordEntry> = { endpoint: event.data };
       if (rewrite) fields.endpointRewritten = rewrite.to;
