@@ -26,12 +26,13 @@ function endpointSessionOf(url: URL): string | undefined {
  */
 export function createHttpSessions(recorder: Recorder) {
   let exchanges = 0;
+  /** Sessions not ended yet (a per-exchange one until its exchange ends): ended at the spy's stop. */
   const open = new Set<string>();
   /** Legacy endpoints (path and query) and the session each belongs to. */
   const endpoints = new Map<string, string>();
 
   const use = (session: string, perExchange: boolean): SessionChoice => {
-    if (!perExchange) open.add(session);
+    open.add(session);
     return { session, perExchange };
   };
 

@@ -41,8 +41,9 @@ export async function startHttpProxy(options: HttpProxyOptions): Promise<HttpPro
   const agentOptions = { keepAlive: true, maxSockets: Infinity };
   const agent = target.protocol === 'https:' ? new HttpsAgent(agentOptions) : new Agent(agentOptions);
   const sockets = new Set<Socket>();
+  let stopping = false;
   const server = createServer({ noDelay: true, requestTimeout: 0 }, (req, res) => {
-    forwardExchange(req, res, { target, agent, observe: options.observe });
+    forwardExchange(req, res, { target, agent, observe: options.observe, stopping: () => stopping });
   });
   server.on('connection', (socket) => {
     sockets.add(socket);
@@ -57,11 +58,14 @@ export async function startHttpProxy(options: HttpProxyOptions): Promise<HttpPro
   return {
     url: `http://${hostPort(address.host, address.port)}${target.pathname}${target.search}`,
     address,
-    close: () =>
-      new Promise((resolve) => {
-        server.close(() => resolve());
-        for (const socket of sockets) socket.destroy();
-        agent.destroy();
-      }),
+    async close() {
+      stopping = true;
+      const closed = new Promise<void>((resolve) => server.close(() => resolve()));
+      for (const socket of sockets) socket.destroy();
+      agent.destroy();
+      await closed;
+      // Let the exchanges ended above report it before the caller goes on.
+      await new Promise((resolve) => setTimeout(resolve, 10));
+    },
   };
 }

@@ -36,7 +36,11 @@ export interface ForwardOptions {
   target: URL;
   agent: Agent;
   observe: (start: ExchangeStart) => ExchangeObserver;
+  /** True once the spy is stopping: connections it ends itself are not the client's doing. */
+  stopping: () => boolean;
 }
+
+const stoppedMessage = 'the spy stopped before the response ended';
 
 /** Only the path and query of the request target: the spy never forwards anywhere but the target. */
 export function pathOf(requestTarget: string | undefined): string {
@@ -111,7 +115,7 @@ export function forwardExchange(req: IncomingMessage, res: ServerResponse, optio
       if (settled || upRes.complete) return;
       settled = true;
       res.destroy();
-      observer.failed({ stage: 'response', message: 'the server closed the connection before the response ended' });
+      observer.failed({ stage: 'response', message: options.stopping() ? stoppedMessage : 'the server closed the connection before the response ended' });
     });
   });
 
@@ -120,7 +124,7 @@ export function forwardExchange(req: IncomingMessage, res: ServerResponse, optio
     settled = true;
     if (res.headersSent) {
       res.destroy();
-      observer.failed({ stage: 'response', message: `the server connection failed: ${error.code ?? error.message}` });
+      observer.failed({ stage: 'response', message: options.stopping() ? stoppedMessage : `the server connection failed: ${error.code ?? error.message}` });
       return;
     }
     const message = `cannot reach ${target.origin}: ${error.code ?? error.message}`;
@@ -141,6 +145,7 @@ export function forwardExchange(req: IncomingMessage, res: ServerResponse, optio
     if (settled || res.writableFinished) return;
     settled = true;
     upstream.destroy();
-    observer.failed({ stage: 'client', message: 'the client closed the connection before the response ended' });
+    const message = options.stopping() ? stoppedMessage : 'the client closed the connection before the response ended';
+    observer.failed({ stage: 'client', message });
   });
 }
