@@ -1,9 +1,9 @@
 import { Client } from '@modelcontextprotocol/sdk/client/index.js';
 import { StreamableHTTPClientTransport } from '@modelcontextprotocol/sdk/client/streamableHttp.js';
 import { CreateMessageRequestSchema, ElicitRequestSchema } from '@modelcontextprotocol/sdk/types.js';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { describe, expect, it } from 'vitest';
 import type { RecordEntry } from '../src/record/schema.js';
-import { eventually, everything, framesOf, freePort, startSpy, type Spy } from './helpers/http-spy.js';
+import { eventually, everything, framesOf, spyInFront } from './helpers/http-spy.js';
 
 /** A client that can answer the server's sampling and elicitation requests. */
 function newClient(name: string) {
@@ -46,22 +46,12 @@ async function scenario(url: string) {
 }
 
 describe('mcp-spy http in front of server-everything (Streamable HTTP)', () => {
-  let spy: Spy;
-  let direct: string;
-
-  beforeAll(async () => {
-    const port = await freePort();
-    direct = `http://127.0.0.1:${port}/mcp`;
-    spy = await startSpy(['--target', direct], ['env', `PORT=${port}`, process.execPath, everything, 'streamableHttp']);
-  });
-  afterAll(async () => {
-    await spy?.dispose();
-  });
+  const running = spyInFront('/mcp', (port) => ['env', `PORT=${port}`, process.execPath, everything, 'streamableHttp']);
 
   let viaSpy: Awaited<ReturnType<typeof scenario>>;
 
   it('gives the client the same results as talking to the server directly', async () => {
-    const [straight, spied] = [await scenario(direct), await scenario(spy.url)];
+    const [straight, spied] = [await scenario(running.direct), await scenario(running.spy.url)];
     viaSpy = spied;
     expect(spied.results).toEqual(straight.results);
     expect(spied.results.tools).toContain('trigger-sampling-request');
@@ -73,7 +63,7 @@ describe('mcp-spy http in front of server-everything (Streamable HTTP)', () => {
   it('records every frame of the session with its kind, annotations and session id', async () => {
     const session = viaSpy.sessionId;
     const entries = await eventually(() => {
-      const all = spy.entries();
+      const all = running.spy.entries();
       return all.some((entry) => entry.httpMethod === 'DELETE' && entry.session === session) ? all : undefined;
     });
     const frames = framesOf(entries).filter((entry) => entry.session === session);
@@ -111,7 +101,7 @@ describe('mcp-spy http in front of server-everything (Streamable HTTP)', () => {
     expect(summaries).toContain('POST 202 Accepted');
     expect(summaries).toContain('DELETE 200 OK; session ended');
     expect(summaries.some((text) => text.startsWith('GET 200 OK; SSE stream'))).toBe(true);
-    expect(spy.log()).toContain(`** http        POST /mcp 200 OK; session ${session} assigned; SSE stream`);
+    expect(running.spy.log()).toContain(`** http        POST /mcp 200 OK; session ${session} assigned; SSE stream`);
     // 2025-11-25 streams start with a priming event: an id the client may resume after, no data.
     const priming = http.filter((entry) => String(entry.summary).startsWith('SSE priming event, id '));
     expect(priming.length).toBeGreaterThan(0);
@@ -122,7 +112,7 @@ describe('mcp-spy http in front of server-everything (Streamable HTTP)', () => {
     const clients = await Promise.all(
       ['alpha', 'beta', 'gamma'].map(async (name) => {
         const client = newClient(name);
-        const transport = new StreamableHTTPClientTransport(new URL(spy.url));
+        const transport = new StreamableHTTPClientTransport(new URL(running.spy.url));
         await client.connect(transport);
         return { name, client, transport };
       }),
@@ -139,7 +129,7 @@ describe('mcp-spy http in front of server-everything (Streamable HTTP)', () => {
     await Promise.all(clients.map(({ client }) => client.close()));
     expect(new Set(sessions).size).toBe(3);
     const frames = await eventually(() => {
-      const all = framesOf(spy.entries());
+      const all = framesOf(running.spy.entries());
       return all.filter((entry) => entry.kind === 'response' && sessions.includes(String(entry.session)) && entry.tool === 'echo').length === 15 ? all : undefined;
     });
     clients.forEach(({ name }, index) => {

@@ -3,7 +3,7 @@ import { Client } from '@modelcontextprotocol/sdk/client/index.js';
 import { SSEClientTransport } from '@modelcontextprotocol/sdk/client/sse.js';
 import { CreateMessageRequestSchema } from '@modelcontextprotocol/sdk/types.js';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { eventually, everything, framesOf, freePort, startSpy, type Spy } from './helpers/http-spy.js';
+import { eventually, everything, framesOf, spyInFront, startSpy, type Spy } from './helpers/http-spy.js';
 
 async function scenario(url: string) {
   const client = new Client({ name: 'legacy', version: '1.0.0' }, { capabilities: { sampling: {} } });
@@ -26,26 +26,16 @@ async function scenario(url: string) {
 }
 
 describe('mcp-spy http in front of a legacy HTTP+SSE server (2024-11-05 transport)', () => {
-  let spy: Spy;
-  let direct: string;
-
-  beforeAll(async () => {
-    const port = await freePort();
-    direct = `http://127.0.0.1:${port}/sse`;
-    spy = await startSpy(['--target', direct], ['env', `PORT=${port}`, process.execPath, everything, 'sse']);
-  });
-  afterAll(async () => {
-    await spy?.dispose();
-  });
+  const running = spyInFront('/sse', (port) => ['env', `PORT=${port}`, process.execPath, everything, 'sse']);
 
   it('works as direct, and records the stream and the posts as one session', async () => {
-    const straight = await scenario(direct);
-    const spied = await scenario(spy.url);
+    const straight = await scenario(running.direct);
+    const spied = await scenario(running.spy.url);
     expect(spied.results).toEqual(straight.results);
     expect(JSON.stringify(spied.results.sampling)).toContain('sampled over HTTP+SSE');
 
     const entries = await eventually(() => {
-      const all = spy.entries();
+      const all = running.spy.entries();
       return all.some((entry) => entry.method === 'prompts/get' && entry.dir === 's2c') ? all : undefined;
     });
     const stream = entries.find((entry) => entry.kind === 'http' && entry.httpMethod === 'GET' && entry.endpoint !== undefined);

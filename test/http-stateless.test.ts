@@ -1,6 +1,6 @@
 import { Client, StreamableHTTPClientTransport } from '@modelcontextprotocol/client';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { eventually, fixture, framesOf, freePort, startSpy, type Spy } from './helpers/http-spy.js';
+import { describe, expect, it } from 'vitest';
+import { eventually, fixture, framesOf, spyInFront } from './helpers/http-spy.js';
 
 const meta = {
   'io.modelcontextprotocol/protocolVersion': '2026-07-28',
@@ -22,22 +22,12 @@ async function scenario(url: string) {
 }
 
 describe('mcp-spy http in front of a 2026-07-28 server (stateless Streamable HTTP)', () => {
-  let spy: Spy;
-  let direct: string;
-
-  beforeAll(async () => {
-    const port = await freePort();
-    direct = `http://127.0.0.1:${port}/mcp`;
-    spy = await startSpy(['--target', direct], [process.execPath, fixture('v2-server.js'), '--port', String(port)]);
-  });
-  afterAll(async () => {
-    await spy?.dispose();
-  });
+  const running = spyInFront('/mcp', (port) => [process.execPath, fixture('v2-server.js'), '--port', String(port)]);
 
   it('gives the v2 client in auto mode the same results, and records each exchange as its own session', async () => {
-    expect(await scenario(spy.url)).toEqual(await scenario(direct));
+    expect(await scenario(running.spy.url)).toEqual(await scenario(running.direct));
     const frames = await eventually(() => {
-      const all = framesOf(spy.entries());
+      const all = framesOf(running.spy.entries());
       return all.filter((entry) => entry.kind === 'response').length === 4 ? all : undefined;
     });
     const requests = frames.filter((entry) => entry.kind === 'request');
@@ -57,20 +47,20 @@ describe('mcp-spy http in front of a 2026-07-28 server (stateless Streamable HTT
   it('notes a header that disagrees with the body, and records a GET answered 405', async () => {
     const body = { jsonrpc: '2.0', id: 7, method: 'tools/call', params: { name: 'add', arguments: { a: 1, b: 1 }, _meta: meta } };
     const headers = { 'content-type': 'application/json', accept: 'application/json, text/event-stream', 'mcp-protocol-version': '2026-07-28', 'mcp-method': 'tools/call', 'mcp-name': 'subtract' };
-    const [viaSpy, straight] = await Promise.all([spy.url, direct].map((url) => fetch(url, { method: 'POST', headers, body: JSON.stringify(body) })));
+    const [viaSpy, straight] = await Promise.all([running.spy.url, running.direct].map((url) => fetch(url, { method: 'POST', headers, body: JSON.stringify(body) })));
     expect(viaSpy!.status).toBe(straight!.status);
     expect(await viaSpy!.text()).toBe(await straight!.text());
-    const get = await fetch(spy.url, { headers: { accept: 'text/event-stream' } });
+    const get = await fetch(running.spy.url, { headers: { accept: 'text/event-stream' } });
     expect(get.status).toBe(405);
     await get.text();
 
-    const entries = spy.entries();
+    const entries = running.spy.entries();
     const request = entries.find((entry) => entry.dir === 'c2s' && entry.id === 7)!;
     const note = entries.find((entry) => entry.kind === 'note' && entry.session === request.session);
     expect(note).toMatchObject({ notes: ['header-mismatch'], related: { seq: request.seq } });
     expect(note!.text).toContain('mcp-name "subtract" but the params.name is "add"');
-    const refused = await eventually(() => spy.entries().find((entry) => entry.kind === 'http' && entry.httpMethod === 'GET'));
+    const refused = await eventually(() => running.spy.entries().find((entry) => entry.kind === 'http' && entry.httpMethod === 'GET'));
     expect(refused).toMatchObject({ status: 405, summary: 'Method Not Allowed' });
-    expect(spy.log()).toMatch(/\*\* note +header and body disagree: mcp-name "subtract"/);
+    expect(running.spy.log()).toMatch(/\*\* note +header and body disagree: mcp-name "subtract"/);
   });
 });

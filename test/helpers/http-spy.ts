@@ -4,6 +4,7 @@ import { createServer } from 'node:net';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
+import { afterAll, beforeAll } from 'vitest';
 import type { RecordEntry } from '../../src/record/schema.js';
 
 export const root = fileURLToPath(new URL('../..', import.meta.url));
@@ -119,4 +120,21 @@ export async function eventually<T>(find: () => T | undefined, timeoutMs = 3000)
     if (Date.now() > deadline) throw new Error('not found in time');
     await new Promise((resolve) => setTimeout(resolve, 50));
   }
+}
+
+/**
+ * For a describe block: a server started by the spy (`server(port)` is its command line) on a free
+ * port, with the spy in front of `path`; both stop after the block. Read `spy` and `direct` in tests.
+ */
+export function spyInFront(path: string, server: (port: number) => string[]) {
+  const state = {} as { spy: Spy; direct: string };
+  beforeAll(async () => {
+    const port = await freePort();
+    state.direct = `http://127.0.0.1:${port}${path}`;
+    state.spy = await startSpy(['--target', state.direct], server(port));
+  });
+  afterAll(async () => {
+    await state.spy?.dispose();
+  });
+  return state;
 }
