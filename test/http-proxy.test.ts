@@ -1,4 +1,6 @@
+import { readFileSync } from 'node:fs';
 import { createServer, type Server } from 'node:http';
+import { createServer as createTlsServer } from 'node:https';
 import { connect } from 'node:net';
 import { Client } from '@modelcontextprotocol/sdk/client/index.js';
 import { StreamableHTTPClientTransport } from '@modelcontextprotocol/sdk/client/streamableHttp.js';
@@ -174,6 +176,34 @@ describe('a transparent and safe proxy', () => {
     });
     expect(reply).toContain('"url":"/elsewhere?q=1"');
     expect(reply).toContain(`"host":"${new URL(target).host}"`);
+  });
+});
+
+describe('an https target', () => {
+  it('is reached over TLS, with the certificate checked as Node checks it', async () => {
+    const tls = { cert: readFileSync(fixture('tls/cert.pem')), key: readFileSync(fixture('tls/key.pem')) };
+    const upstream = createTlsServer(tls, (req, res) => {
+      res.writeHead(200, { 'content-type': 'application/json' }).end(JSON.stringify({ jsonrpc: '2.0', id: 1, result: { host: req.headers.host } }));
+    });
+    await new Promise<void>((resolve) => upstream.listen(0, '127.0.0.1', resolve));
+    const target = `https://localhost:${(upstream.address() as { port: number }).port}/mcp`;
+    const spy = await startSpy(['--target', target], [], { NODE_EXTRA_CA_CERTS: fixture('tls/cert.pem') });
+    try {
+      const response = await fetch(spy.url, { method: 'POST', headers: { 'content-type': 'application/json' }, body: '{"jsonrpc":"2.0","id":1,"method":"ping"}' });
+      expect(await response.json()).toEqual({ jsonrpc: '2.0', id: 1, result: { host: new URL(target).host } });
+      const answer = await eventually(() => framesOf(spy.entries()).find((entry) => entry.dir === 's2c'));
+      expect(answer).toMatchObject({ kind: 'response', method: 'ping' });
+      // Without trust in that certificate, the client gets a 502 that says why.
+      const untrusting = await startSpy(['--target', target]);
+      const refused = await fetch(untrusting.url, { method: 'POST', headers: { 'content-type': 'application/json' }, body: '{"jsonrpc":"2.0","id":2,"method":"ping"}' });
+      await untrusting.dispose();
+      expect(refused.status).toBe(502);
+      expect((await refused.json()).error.message).toContain('SELF_SIGNED_CERT');
+    } finally {
+      await spy.dispose();
+      upstream.closeAllConnections();
+      upstream.close();
+    }
   });
 });
 

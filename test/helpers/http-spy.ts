@@ -72,10 +72,10 @@ export interface Spy extends Running {
 }
 
 /** Runs `mcp-spy http` in a fresh directory; resolves with the URL it prints. */
-export async function startSpy(args: string[], server: string[] = []): Promise<Spy> {
+export async function startSpy(args: string[], server: string[] = [], env: NodeJS.ProcessEnv = {}): Promise<Spy> {
   const dir = mkdtempSync(join(tmpdir(), 'mcp-spy-http-'));
   const all = ['http', '--quiet', ...args, ...(server.length > 0 ? ['--', ...server] : [])];
-  const running = await run(process.execPath, [bin, ...all], /listening on (\S+),/, { cwd: dir });
+  const running = await run(process.execPath, [bin, ...all], /listening on (\S+),/, { cwd: dir, env });
   const spy: Spy = {
     ...running,
     url: running.match[1]!,
