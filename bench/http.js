@@ -1,7 +1,7 @@
 #!/usr/bin/env node
 // The HTTP spy's benchmark: tools/call through `mcp-spy http` against direct, with JSON and with SSE
 // responses, 1 and 16 concurrent clients (one session each), and the time to the first SSE event.
-// Usage: npm run bench:http [-- --seconds 2]   (each figure: the median of 3 alternating runs)
+// Usage: npm run bench:http [-- --seconds 2] [--modes json,sse]   (each figure: the median of 3 alternating runs)
 import { spawn } from 'node:child_process';
 import { mkdtempSync, rmSync } from 'node:fs';
 import { Agent, request } from 'node:http';
@@ -106,7 +106,9 @@ async function main() {
   const spyBin = join(root, 'bin', 'mcp-spy.js');
   const rows = [];
   try {
-    for (const mode of ['json', 'sse']) {
+    const modesAt = process.argv.indexOf('--modes');
+    const modes = modesAt === -1 ? ['json', 'sse'] : process.argv[modesAt + 1].split(',');
+    for (const mode of modes) {
       const port = await start([server, ...(mode === 'json' ? ['--json'] : [])], /listening on (\d+)/);
       const direct = `http://127.0.0.1:${port}/mcp`;
       const spied = await start([spyBin, 'http', '--quiet', '--target', direct, ...(process.env.BENCH_NO_RECORD ? ['--no-record', '--no-log'] : ['--record', join(dir, `${mode}.jsonl`), '--log', join(dir, `${mode}.log`)])], /listening on (\S+),/, dir);

@@ -1,6 +1,7 @@
 import type { Agent, IncomingHttpHeaders, IncomingMessage, RequestOptions, ServerResponse } from 'node:http';
 import { request as httpRequest } from 'node:http';
 import { request as httpsRequest } from 'node:https';
+import { deferObserver } from './deferred-observer.js';
 import { createEndpointRewriter, type EndpointRewrite } from './endpoint-rewrite.js';
 import { forwardableHeaders, headerText } from './headers.js';
 import { gatewayError } from './gateway-error.js';
@@ -62,7 +63,7 @@ export function forwardExchange(req: IncomingMessage, res: ServerResponse, optio
   const { target } = options;
   const path = pathOf(req.url);
   const method = req.method ?? 'GET';
-  const observer = options.observe({ method, path, headers: req.headers });
+  const observer = deferObserver(options.observe({ method, path, headers: req.headers }));
   const send = target.protocol === 'https:' ? httpsRequest : httpRequest;
   const upstream = send({
     protocol: target.protocol,
@@ -98,7 +99,9 @@ export function forwardExchange(req: IncomingMessage, res: ServerResponse, optio
       ? createEndpointRewriter(target.origin, `http://${req.headers.host ?? target.host}`, (rewrite) => observer.endpointRewritten(rewrite))
       : undefined;
     res.writeHead(status, upRes.statusMessage, forwardableHeaders(upRes.rawHeaders));
-    if (streams) res.flushHeaders();
+    // A stream's head must reach the client now, even if no event follows for a while; when its
+    // first bytes are already here, they carry the head with them in one write.
+    if (streams) setImmediate(() => res.headersSent || res.destroyed || res.flushHeaders());
     observer.response(status, upRes.headers);
     upRes.on('data', (chunk: Buffer) => {
       relay(rewriter ? rewriter.push(chunk) : chunk, upRes, res);
