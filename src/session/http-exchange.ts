@@ -60,7 +60,7 @@ export function observeExchange(start: ExchangeStart, deps: ExchangeDeps): Excha
     if (version) recorder.correlator(session).setRevision(version);
     const headers = mcpHeadersOf(start.headers);
     const fields = Object.keys(headers).length > 0 ? { headers } : undefined;
-    const entries = recorder.frame(session, 'c2s', frame, { timeMs: requestEndMs, fields });
+    const entries = recorder.frame(session, 'c2s', frame, requestEndMs, fields);
     const first = entries[0];
     if (!first || frame.truncated || !(isStatelessRevision(version) || 'mcp-method' in start.headers)) return;
     let message: unknown;
@@ -96,7 +96,7 @@ export function observeExchange(start: ExchangeStart, deps: ExchangeDeps): Excha
     if (choice.perExchange || ended) sessions.end(choice.session);
   };
 
-  const onEvent = (event: SseEvent) => {
+  const onEvent = (event: SseEvent, timeMs: number) => {
     if (event.event === 'endpoint') {
       if (!choice) {
         choice = sessions.learnEndpoint(event.data, start.path);
@@ -115,7 +115,7 @@ export function observeExchange(start: ExchangeStart, deps: ExchangeDeps): Excha
     const { session } = choice;
     const fields = sseFields(event);
     if (event.truncated) {
-      recorder.frame(session, 's2c', { bytes: Buffer.from(event.data, 'utf8'), truncated: true }, { fields });
+      recorder.frame(session, 's2c', { bytes: Buffer.from(event.data, 'utf8'), truncated: true }, timeMs, fields);
       return;
     }
     if (event.data === '') {
@@ -123,13 +123,13 @@ export function observeExchange(start: ExchangeStart, deps: ExchangeDeps): Excha
       if (fields) recorder.event(session, 'http', { httpMethod: start.method, path: start.path, summary: event.id !== undefined ? `SSE priming event, id ${event.id}` : 'SSE event without data', ...fields });
       return;
     }
-    recorder.frame(session, 's2c', { bytes: Buffer.from(event.data, 'utf8') }, { fields });
+    recorder.frame(session, 's2c', { bytes: Buffer.from(event.data, 'utf8') }, timeMs, fields);
   };
 
   return {
     requestChunk: (chunk) => requestBody.push(chunk),
-    requestEnd() {
-      requestEndMs = nowMs();
+    requestEnd(timeMs = nowMs()) {
+      requestEndMs = timeMs;
       recordRequest();
     },
     response(status: number, headers: IncomingHttpHeaders) {
@@ -147,32 +147,32 @@ export function observeExchange(start: ExchangeStart, deps: ExchangeDeps): Excha
       recordRequest();
       if (framer && choice) recordHttp();
     },
-    responseChunk(chunk) {
-      if (framer) for (const event of framer.push(chunk)) onEvent(event);
+    responseChunk(chunk, timeMs = nowMs()) {
+      if (framer) for (const event of framer.push(chunk)) onEvent(event, timeMs);
       else responseBody.push(chunk);
     },
-    responseEnd() {
-      if (framer) for (const event of framer.end()) onEvent(event);
+    responseEnd(timeMs = nowMs()) {
+      if (framer) for (const event of framer.end()) onEvent(event, timeMs);
       choice ??= sessions.perExchange();
       const frame = responseBody.take();
       const extra: Partial<RecordEntry> = {};
       if (frame && !json) extra.body = frame.bytes.subarray(0, 200).toString('utf8');
       recordHttp(extra);
-      if (frame && json) recorder.frame(choice.session, 's2c', frame);
+      if (frame && json) recorder.frame(choice.session, 's2c', frame, timeMs);
       finish();
     },
     endpointRewritten(value) {
       rewrite = value;
     },
-    failed(failure: ExchangeFailure) {
+    failed(failure: ExchangeFailure, timeMs = nowMs()) {
       choice ??= sessions.perExchange();
-      requestEndMs ??= nowMs();
+      requestEndMs ??= timeMs;
       recordRequest();
       facts.reason = failure.message;
       if (failure.answered) facts.status = failure.answered.status;
       httpRecorded = false;
       recordHttp();
-      if (failure.answered) recorder.frame(choice.session, 's2c', { bytes: failure.answered.body }, { fields: { origin: 'spy' } });
+      if (failure.answered) recorder.frame(choice.session, 's2c', { bytes: failure.answered.body }, timeMs, { origin: 'spy' });
       finish();
     },
   };

@@ -15,13 +15,6 @@ export interface RecorderOptions {
   transport: 'stdio' | 'http';
 }
 
-/** What a transport adds to a frame beyond its bytes. */
-export interface FrameExtra {
-  timeMs?: number;
-  fields?: Partial<RecordEntry>;
-}
-
-/** Now, in ms since the epoch, with sub-millisecond precision for latencies. */
 export function nowMs(): number {
   return performance.timeOrigin + performance.now();
 }
@@ -83,12 +76,10 @@ export function createRecorder(options: RecorderOptions) {
 
   return {
     /**
-     * Observes one frame; returns its entries (several for a batch). `timeMs` dates a frame seen
-     * earlier than it could be recorded (HTTP learns a request's session from its response);
-     * `fields` adds transport facts (HTTP headers, SSE event ids) to each entry.
+     * Observes one frame, complete at `timeMs`; returns its entries (several for a batch).
+     * `fields` adds what the transport knows of it (HTTP: the MCP headers, the SSE event id).
      */
-    frame(session: string, dir: Direction, frame: FrameBytes, extra: FrameExtra = {}): RecordEntry[] {
-      const timeMs = extra.timeMs ?? nowMs();
+    frame(session: string, dir: Direction, frame: FrameBytes, timeMs = nowMs(), fields?: Partial<RecordEntry>): RecordEntry[] {
       const results = observeFrame(frame, {
         dir,
         correlator: correlatorOf(session),
@@ -99,7 +90,7 @@ export function createRecorder(options: RecorderOptions) {
       return results.map(({ seq: entrySeq, observation }) => {
         // Annotations first, the bytes last: easier to read with less, jq and grep alike.
         const { raw, rawBase64, ...annotations } = observation;
-        const entry: RecordEntry = { ...envelope(session, timeMs), ...annotations, ...extra.fields, seq: entrySeq };
+        const entry: RecordEntry = { ...envelope(session, timeMs), ...annotations, ...fields, seq: entrySeq };
         if (raw !== undefined) entry.raw = raw;
         if (rawBase64 !== undefined) entry.rawBase64 = rawBase64;
         if (entry.rev !== undefined && lastRevision.get(session) !== entry.rev) {

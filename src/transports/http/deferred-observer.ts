@@ -23,14 +23,15 @@ function later(task: () => void) {
  * One queue for all exchanges keeps the record in the order the spy saw things.
  */
 export function deferObserver(observer: ExchangeObserver): ExchangeObserver {
+  const now = () => performance.timeOrigin + performance.now();
   return {
     requestChunk: (chunk) => later(() => observer.requestChunk(chunk)),
-    requestEnd: () => later(() => observer.requestEnd()),
-    response: (status, headers) => later(() => observer.response(status, headers)),
-    responseChunk: (chunk) => later(() => observer.responseChunk(chunk)),
-    responseEnd: () => later(() => observer.responseEnd()),
+    requestEnd: (at = now()) => later(() => observer.requestEnd(at)),
+    response: (status, headers, at = now()) => later(() => observer.response(status, headers, at)),
+    responseChunk: (chunk, at = now()) => later(() => observer.responseChunk(chunk, at)),
+    responseEnd: (at = now()) => later(() => observer.responseEnd(at)),
     endpointRewritten: (rewrite) => later(() => observer.endpointRewritten(rewrite)),
-    failed: (failure) => later(() => observer.failed(failure)),
+    failed: (failure, at = now()) => later(() => observer.failed(failure, at)),
   };
 }
 

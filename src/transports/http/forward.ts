@@ -21,16 +21,19 @@ export interface ExchangeFailure {
   answered?: { status: number; body: Buffer };
 }
 
-/** The observing side of one exchange: sees copies of the bytes after they were forwarded. */
+/**
+ * The observing side of one exchange: sees copies of the bytes after they were forwarded. `timeMs`
+ * (ms since the epoch) is when the spy forwarded them, which may be a moment before the call.
+ */
 export interface ExchangeObserver {
-  requestChunk(chunk: Buffer): void;
-  requestEnd(): void;
-  response(status: number, headers: IncomingHttpHeaders): void;
+  requestChunk(chunk: Buffer, timeMs?: number): void;
+  requestEnd(timeMs?: number): void;
+  response(status: number, headers: IncomingHttpHeaders, timeMs?: number): void;
   /** The server's bytes, as the server sent them (before any endpoint rewrite). */
-  responseChunk(chunk: Buffer): void;
-  responseEnd(): void;
+  responseChunk(chunk: Buffer, timeMs?: number): void;
+  responseEnd(timeMs?: number): void;
   endpointRewritten(rewrite: EndpointRewrite): void;
-  failed(failure: ExchangeFailure): void;
+  failed(failure: ExchangeFailure, timeMs?: number): void;
 }
 
 export interface ForwardOptions {
