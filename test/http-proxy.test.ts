@@ -244,6 +244,8 @@ describe('bad use', () => {
     const port = await freePort();
     const result = await runSpyOnce(['http', '--quiet', '--no-record', '--no-log', '--target', `http://127.0.0.1:${port}/mcp`, '--', process.execPath, '-e', 'process.exit(3)']);
     expect(result.code).toBe(3);
+    const missing = await runSpyOnce(['http', '--quiet', '--no-record', '--no-log', '--target', `http://127.0.0.1:${port}/mcp`, '--', 'no-such-command-for-mcp-spy']);
+    expect(missing).toMatchObject({ code: 127, stdout: '', stderr: 'mcp-spy: cannot start no-such-command-for-mcp-spy: command not found\n' });
   });
 
   it('refuses a port in use with one line and exit 69', async () => {

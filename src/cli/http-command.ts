@@ -59,13 +59,17 @@ export async function runHttpSpy(server: string[] | undefined, options: HttpOpti
 
   const stop = stopRequested();
   const child = server && server.length > 0 ? startServerProcess(server[0]!, server.slice(1)) : undefined;
+  let over = false;
+  void Promise.race([child?.outcome ?? new Promise(() => {}), stop.signalled]).then(() => (over = true));
   if (child) {
     recorder.event(undefined, 'spawn', { transport: 'http', command: server, pid: child.pid, cwd: process.cwd(), spy: version });
     const up = await waitForPort(target.hostname.replace(/^\[|\]$/g, ''), Number(target.port || (target.protocol === 'https:' ? 443 : 80)), 30_000, Promise.race([child.outcome, stop.signalled]));
-    if (!up) warn(`the server does not accept connections at ${target.host} yet; forwarding anyway`);
+    if (!up && !over) warn(`the server does not accept connections at ${target.host} yet; forwarding anyway`);
   }
-  process.stdout.on('error', () => {});
-  process.stdout.write(`mcp-spy: listening on ${spy.url}, forwarding to ${target.href}\n`);
+  if (!over) {
+    process.stdout.on('error', () => {});
+    process.stdout.write(`mcp-spy: listening on ${spy.url}, forwarding to ${target.href}\n`);
+  }
 
   const ended = await Promise.race([stop.signalled.then(() => undefined), child ? child.outcome : new Promise<never>(() => {})]);
   stop.dispose();
