@@ -2,6 +2,7 @@
 // The HTTP spy's benchmark: tools/call through `mcp-spy http` against direct, with JSON and with SSE
 // responses, 1 and 16 concurrent clients (one session each), and the time to the first SSE event.
 // Usage: npm run bench:http [-- --seconds 2] [--modes json,sse]   (each figure: the median of 3 alternating runs)
+// BENCH_NO_RECORD=1 runs the spy with --no-record --no-log, to see what recording costs.
 import { spawn } from 'node:child_process';
 import { mkdtempSync, rmSync } from 'node:fs';
 import { Agent, request } from 'node:http';
