@@ -139,7 +139,7 @@ describe('mock from a server-everything recording', () => {
     expect(bad.stderr).toMatch(/^mcp-spy: .*corrupt\.jsonl:2: corrupt record line \(not JSON\)$/);
     expect(bad.exitCode).toBe(2);
     const listen = await runBin(['mock', record, '--listen', 'here']);
-    expect(listen.stderr).toMatch(/^mcp-spy mock: option '--listen <host:port>' argument 'here' is invalid\. expected host:port/);
+    expect(listen.stderr).toMatch(/^mcp-spy mock: option '--listen <host:port>' argument 'here' is invalid\. expected PORT, HOST:PORT or \[IPv6\]:PORT/);
     expect(listen.exitCode).toBe(2);
   });
 });

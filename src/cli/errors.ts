@@ -3,6 +3,8 @@ export const exitCodes = {
   ok: 0,
   findings: 1,
   badUse: 2,
+  /** The spy cannot listen where asked (port in use, address not ours). */
+  unavailable: 69,
   notExecutable: 126,
   notFound: 127,
 } as const;

@@ -2,11 +2,12 @@ import { InvalidArgumentError } from 'commander';
 import { prepareMock } from '../replay/mock.js';
 import { createMockHttpServer, listenMock } from '../replay/mock-http.js';
 import { serveMockStdio } from '../replay/mock-stdio.js';
+import { parseListen as parseListenAddress, type ListenAddress } from '../transports/http/target.js';
 import { SpyError } from './errors.js';
 import { asSpyError } from './replay-errors.js';
 
 export interface MockCommandOptions {
-  listen?: { host: string; port: number };
+  listen?: ListenAddress;
   ignore: string[];
   ignoreFile: boolean;
   session?: string;
@@ -16,12 +17,11 @@ export interface MockCommandOptions {
   timeout: number;
 }
 
-/** `--listen 127.0.0.1:7000`, `--listen 7000` (127.0.0.1), `--listen [::1]:0`. */
-export function parseListen(value: string): { host: string; port: number } {
-  const match = /^(?:\[?([^\]]*?)\]?:)?(\d{1,5})$/.exec(value.trim());
-  const port = match ? Number(match[2]) : NaN;
-  if (!match || port > 65535) throw new InvalidArgumentError('expected host:port, e.g. 127.0.0.1:7000 (port 0 picks a free one)');
-  return { host: match[1] || '127.0.0.1', port };
+/** `--listen 127.0.0.1:7000`, `--listen 7000` (127.0.0.1), `--listen [::1]:0`: the HTTP spy's own reading. */
+export function parseListen(value: string): ListenAddress {
+  const parsed = parseListenAddress(value.trim());
+  if (!parsed.ok) throw new InvalidArgumentError(`${parsed.reason} (port 0 picks a free one)`);
+  return parsed.address;
 }
 
 /** `mcp-spy mock wire.jsonl [--listen host:port]`: a server that answers from the recording. */

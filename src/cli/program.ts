@@ -4,6 +4,7 @@ import { listOption } from '../review/filters.js';
 import { statsFormats } from '../review/stats-format.js';
 import { viewFormats } from '../review/view.js';
 import { checkFormats, collectRule } from './check-options.js';
+import { runHttpSpy } from './http-command.js';
 import { parseSize } from './options.js';
 import { runStats } from './stats-command.js';
 import { runView } from './view-command.js';
@@ -63,6 +64,18 @@ server/discover are always answered, with the client's id and revision. A reques
 gets a JSON-RPC error (-32601 unknown method, -32602 other params: the message shows the nearest
 recorded params), or with --on-miss close, the connection is closed.`;
 
+const httpExamples = `
+Examples:
+  mcp-spy http --target http://127.0.0.1:3000/mcp                 listens on 127.0.0.1, prints its URL
+  mcp-spy http --target https://api.example.com/mcp --listen 127.0.0.1:7000
+  mcp-spy http --target http://127.0.0.1:3000/mcp -- node server.js --port 3000   also runs the server
+  mcp-spy http --target http://127.0.0.1:3001/sse                 a legacy HTTP+SSE server
+
+Point the client at the printed URL. Authorization, Proxy-Authorization, Cookie and Set-Cookie values
+are shown as [redacted] in the record and log; the traffic itself is untouched.
+Exit status: 0 when stopped by a signal; the server's own when the server command ends; 2 on bad use;
+69 when the spy cannot listen.`;
+
 /** Context every command may need: the server command line given after `--`. */
 export interface ProgramContext {
   server: string[] | undefined;
@@ -75,15 +88,8 @@ export function buildProgram(context: ProgramContext): Command {
     .description('A wire spy for the Model Context Protocol: passes every byte through and records each frame.')
     .usage('[options] -- <command> [args...]\n       mcp-spy <subcommand> [options]')
     .version(version, '-V, --version')
-    .enablePositionalOptions()
-    .option('--record <file>', 'the record, JSON Lines (default: wire.jsonl)')
-    .option('--no-record', 'write no record')
-    .option('--log <file>', 'the human log (default: wire.log)')
-    .option('--no-log', 'write no human log')
-    .option('-q, --quiet', 'no live view on stderr')
-    .option('--no-color', 'no colour in the live view (NO_COLOR and FORCE_COLOR are honoured too)')
-    .addOption(new Option('--max-frame <size>', 'frames above this are forwarded whole, recorded in part').argParser(parseSize).default(16 * 1024 * 1024, '16MiB'))
-    .option('--debug', 'show stack traces of internal errors')
+    .enablePositionalOptions();
+  withSpyOptions(program)
     .addHelpText('after', examples)
     .allowExcessArguments(true)
     .action(async (options, command: Command) => {
@@ -187,5 +193,33 @@ export function buildProgram(context: ProgramContext): Command {
       context.setExitCode(await runMock(record, options));
     });
 
+  withSpyOptions(
+    program
+      .command('http')
+      .description('spy on an MCP server over HTTP (Streamable HTTP or legacy HTTP+SSE): a reverse proxy that records every exchange')
+      .usage('--target <url> [options] [-- <server command> [args...]]')
+      .requiredOption('--target <url>', 'the server\'s MCP endpoint, e.g. http://127.0.0.1:3000/mcp; the spy forwards to its origin only')
+      .option('--listen <[host:]port>', 'where the spy listens', '127.0.0.1:0')
+      .option('--redact-header <name>', 'also hide this header\'s value in the record and log (repeatable)', collect, [])
+      .option('--no-redact', 'record Authorization, Proxy-Authorization, Cookie and Set-Cookie values as sent'),
+  )
+    .addHelpText('after', httpExamples)
+    .action(async (options) => {
+      context.setExitCode(await runHttpSpy(context.server, options));
+    });
+
   return program;
+}
+
+/** The options every spying command shares: where the record and log go, the live view, limits. */
+function withSpyOptions(command: Command): Command {
+  return command
+    .option('--record <file>', 'the record, JSON Lines (default: wire.jsonl)')
+    .option('--no-record', 'write no record')
+    .option('--log <file>', 'the human log (default: wire.log)')
+    .option('--no-log', 'write no human log')
+    .option('-q, --quiet', 'no live view on stderr')
+    .option('--no-color', 'no colour in the live view (NO_COLOR and FORCE_COLOR are honoured too)')
+    .addOption(new Option('--max-frame <size>', 'frames above this are forwarded whole, recorded in part').argParser(parseSize).default(16 * 1024 * 1024, '16MiB'))
+    .option('--debug', 'show stack traces of internal errors');
 }

@@ -3,7 +3,7 @@ import { RECORD_VERSION, type EventKind, type RecordEntry } from '../record/sche
 import { renderLine } from '../render/render-line.js';
 import { createCorrelator, type Correlator } from '../wire/correlate.js';
 import type { Direction } from '../wire/kinds.js';
-import { observeFrame, type FrameBytes } from '../wire/observe.js';
+import { observeFrame, type FrameBytes, type FrameObservation } from '../wire/observe.js';
 
 export interface RecorderOptions {
   recordPath?: string;
@@ -30,6 +30,15 @@ function isoOf(timeMs: number): string {
     lastStamp = new Date(ms).toISOString();
   }
   return lastStamp;
+}
+
+/** An entry with transport facts: they go after the annotations, before the bytes. */
+function withFields(base: object, observation: FrameObservation, fields: Partial<RecordEntry>): RecordEntry {
+  const { raw, rawBase64, ...annotations } = observation;
+  const entry = Object.assign(base, annotations, fields) as RecordEntry;
+  if (raw !== undefined) entry.raw = raw;
+  if (rawBase64 !== undefined) entry.rawBase64 = rawBase64;
+  return entry;
 }
 
 /**
@@ -87,8 +96,11 @@ export function createRecorder(options: RecorderOptions) {
   }
 
   return {
-    /** Observes one frame, complete at `timeMs`; returns its entries (several for a batch). */
-    frame(session: string, dir: Direction, frame: FrameBytes, timeMs = nowMs()): RecordEntry[] {
+    /**
+     * Observes one frame, complete at `timeMs`; returns its entries (several for a batch).
+     * `fields` adds what the transport knows of it (HTTP: the MCP headers, the SSE event id).
+     */
+    frame(session: string, dir: Direction, frame: FrameBytes, timeMs = nowMs(), fields?: Partial<RecordEntry>): RecordEntry[] {
       const results = observeFrame(frame, {
         dir,
         correlator: correlatorOf(session),
@@ -97,7 +109,7 @@ export function createRecorder(options: RecorderOptions) {
         transport: options.transport,
       });
       return results.map(({ seq: entrySeq, observation, message }) => {
-        const entry = Object.assign(envelope(session, timeMs), observation) as RecordEntry;
+        const entry = (fields ? withFields(envelope(session, timeMs), observation, fields) : Object.assign(envelope(session, timeMs), observation)) as RecordEntry;
         entry.seq = entrySeq;
         if (entry.rev !== undefined && lastRevision.get(session) !== entry.rev) {
           lastRevision.set(session, entry.rev);

@@ -1,0 +1,90 @@
+import { startHttpSession } from '../session/http-session.js';
+import { startServerProcess, waitForPort } from '../transports/server-process.js';
+import { hostPort, parseListen, parseTarget } from '../transports/http/target.js';
+import { SpyError, exitCodes } from './errors.js';
+import { openRecorder, type SpyOptions } from './spy-command.js';
+import { version } from './version.js';
+
+export interface HttpOptions extends SpyOptions {
+  target: string;
+  listen: string;
+  redactHeader: string[];
+  redact: boolean;
+}
+
+const listenProblems: Record<string, string> = {
+  EADDRINUSE: 'the port is already in use',
+  EADDRNOTAVAIL: 'the address is not one of this machine',
+  EACCES: 'permission denied (a port below 1024?)',
+  ENOTFOUND: 'unknown host name',
+};
+
+const stopSignals = ['SIGINT', 'SIGTERM', 'SIGHUP'] as const;
+
+/** Resolves when one of the stop signals arrives, with a way to stop listening for them. */
+function stopRequested() {
+  let onSignal = () => {};
+  const signalled = new Promise<void>((resolve) => {
+    onSignal = () => resolve();
+    for (const signal of stopSignals) process.on(signal, onSignal);
+  });
+  return { signalled, dispose: () => stopSignals.forEach((signal) => process.off(signal, onSignal)) };
+}
+
+function checkOptions(options: HttpOptions) {
+  const target = parseTarget(options.target);
+  if (!target.ok) throw new SpyError(`bad --target ${JSON.stringify(options.target)}: ${target.reason}; expected a URL such as http://127.0.0.1:3000/mcp`);
+  const listen = parseListen(options.listen);
+  if (!listen.ok) throw new SpyError(`bad --listen ${JSON.stringify(options.listen)}: ${listen.reason}`);
+  return { target: target.url, listen: listen.address };
+}
+
+/** The HTTP spy: `mcp-spy http --target URL [--listen HOST:PORT] [-- server command]`. */
+export async function runHttpSpy(server: string[] | undefined, options: HttpOptions): Promise<number> {
+  const { target, listen } = checkOptions(options);
+  const { recorder, stderrOut, warn } = openRecorder(options, 'http');
+  const finish = async (code: number) => {
+    await recorder.close();
+    await stderrOut.flush();
+    return code;
+  };
+  let spy: Awaited<ReturnType<typeof startHttpSession>>;
+  try {
+    spy = await startHttpSession({ target, listen, recorder, maxFrame: options.maxFrame, redactHeaders: options.redactHeader, redact: options.redact, version });
+  } catch (error) {
+    const code = (error as NodeJS.ErrnoException).code ?? '';
+    await finish(exitCodes.unavailable);
+    throw new SpyError(`cannot listen on ${hostPort(listen.host, listen.port)}: ${listenProblems[code] ?? (error as Error).message}`, exitCodes.unavailable);
+  }
+
+  const stop = stopRequested();
+  const child = server && server.length > 0 ? startServerProcess(server[0]!, server.slice(1)) : undefined;
+  let over = false;
+  void Promise.race([child?.outcome ?? new Promise(() => {}), stop.signalled]).then(() => (over = true));
+  if (child) {
+    recorder.event(undefined, 'spawn', { transport: 'http', command: server, pid: child.pid, cwd: process.cwd(), spy: version });
+    const up = await waitForPort(target.hostname.replace(/^\[|\]$/g, ''), Number(target.port || (target.protocol === 'https:' ? 443 : 80)), 30_000, Promise.race([child.outcome, stop.signalled]));
+    if (!up && !over) warn(`the server does not accept connections at ${target.host} yet; forwarding anyway`);
+  }
+  if (!over) {
+    process.stdout.on('error', () => {});
+    process.stdout.write(`mcp-spy: listening on ${spy.url}, forwarding to ${target.href}\n`);
+  }
+
+  const ended = await Promise.race([stop.signalled.then(() => undefined), child ? child.outcome : new Promise<never>(() => {})]);
+  stop.dispose();
+  await spy.close();
+  let exitCode: number = exitCodes.ok;
+  if (child) {
+    if (!ended) child.stop();
+    const outcome = await child.outcome;
+    if (outcome.started) recorder.event(undefined, 'exit', { code: outcome.code, signal: outcome.signal });
+    else {
+      recorder.event(undefined, 'exit', { code: null, signal: null, reason: `${server![0]}: ${outcome.message}` });
+      warn(`cannot start ${server![0]}: ${outcome.message}`);
+    }
+    // The server ending on its own ends the spy with its status; our stopping it is no failure.
+    if (ended) exitCode = outcome.exitCode;
+  }
+  return finish(exitCode);
+}

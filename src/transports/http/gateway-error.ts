@@ -1,0 +1,17 @@
+/** The id of the request in a body, when it has one a response can echo. */
+function requestIdOf(body: Buffer): string | number | null {
+  try {
+    const message: unknown = JSON.parse(body.toString('utf8'));
+    const single = Array.isArray(message) ? message[0] : message;
+    const id = typeof single === 'object' && single !== null ? (single as { id?: unknown }).id : undefined;
+    return typeof id === 'string' || typeof id === 'number' ? id : null;
+  } catch {
+    return null;
+  }
+}
+
+/** The body of the spy's 502: a JSON-RPC error the client's SDK can show, saying why. */
+export function gatewayError(requestBody: Buffer, message: string): Buffer {
+  const error = { code: -32603, message: `Bad Gateway: mcp-spy ${message}` };
+  return Buffer.from(JSON.stringify({ jsonrpc: '2.0', id: requestIdOf(requestBody), error }));
+}

@@ -1,0 +1,45 @@
+import { pick, pickString } from '../protocol/jsonrpc.js';
+import { metaKeys } from '../protocol/revisions.js';
+
+/** The HTTP headers MCP defines, lower-cased as Node gives them. */
+export const mcpHeaderNames = ['mcp-session-id', 'mcp-protocol-version', 'mcp-method', 'mcp-name', 'last-event-id'] as const;
+
+export type HeaderBag = Record<string, string | string[] | undefined>;
+
+function single(headers: HeaderBag, name: string): string | undefined {
+  const value = headers[name];
+  return Array.isArray(value) ? value.join(', ') : value;
+}
+
+/** The MCP headers present in a header set, as text. */
+export function mcpHeadersOf(headers: HeaderBag): Record<string, string> {
+  const out: Record<string, string> = {};
+  for (const name of mcpHeaderNames) {
+    const value = single(headers, name);
+    if (value !== undefined) out[name] = value;
+  }
+  return out;
+}
+
+/** What Mcp-Name must equal for a method (2026-07-28): the tool or prompt name, or the resource URI. */
+const nameSources: Record<string, string> = { 'tools/call': 'name', 'prompts/get': 'name', 'resources/read': 'uri' };
+
+/**
+ * Where the 2026-07-28 headers disagree with the body they travel with: one line for each, empty
+ * when all agree. A header that is absent is not a disagreement here.
+ */
+export function headerMismatches(headers: HeaderBag, message: unknown): string[] {
+  if (Array.isArray(message) || typeof message !== 'object' || message === null) return [];
+  const found: string[] = [];
+  const method = pickString(message, 'method');
+  const params = pick(message, 'params');
+  const compare = (header: string, body: string | undefined, what: string) => {
+    const value = single(headers, header);
+    if (value !== undefined && body !== undefined && value !== body) found.push(`${header} "${value}" but the ${what} is "${body}"`);
+  };
+  compare('mcp-method', method, 'method');
+  const nameField = method === undefined ? undefined : nameSources[method];
+  if (nameField) compare('mcp-name', pickString(params, nameField), `params.${nameField}`);
+  compare('mcp-protocol-version', pickString(params, '_meta', metaKeys.protocolVersion), 'protocol version in _meta');
+  return found;
+}
