@@ -28,11 +28,14 @@ export function openLineSink(path: string, options: LineSinkOptions = {}) {
   let writing = false;
   let dropped = 0;
   let idle: (() => void)[] = [];
+  let head = 0;
+  let below: { limit: number; resolve: () => void }[] = [];
 
   function fail(error: NodeJS.ErrnoException) {
     if (failed) return;
     failed = true;
     queue = [];
+    head = 0;
     queued = 0;
     options.onError?.(error);
   }
@@ -43,8 +46,19 @@ export function openLineSink(path: string, options: LineSinkOptions = {}) {
     fail(error as NodeJS.ErrnoException);
   }
 
+  function wakeBelow() {
+    if (below.length === 0) return;
+    const still: typeof below = [];
+    for (const waiter of below) {
+      if (queued <= waiter.limit || failed) waiter.resolve();
+      else still.push(waiter);
+    }
+    below = still;
+  }
+
   function settle() {
-    if (writing || queue.length > 0) return;
+    wakeBelow();
+    if (writing || queue.length > head) return;
     const waiting = idle;
     idle = [];
     for (const resolve of waiting) resolve();
@@ -59,17 +73,27 @@ export function openLineSink(path: string, options: LineSinkOptions = {}) {
       dropped = 0;
       if (note) queue.push(note);
     }
-    if (queue.length === 0) return settle();
+    if (queue.length === head) return settle();
     // Whole lines, about a MiB at a time: each write(2) stays atomic among appenders, and the
     // queue is never copied whole.
-    let take = 0;
+    let end = head;
     let size = 0;
-    while (take < queue.length && (take === 0 || size + queue[take]!.length <= writeBytes)) size += queue[take++]!.length;
-    const data = Buffer.from(take === queue.length ? queue.join('') : queue.slice(0, take).join(''));
-    queue = take === queue.length ? [] : queue.slice(take);
+    while (end < queue.length && (end === head || size + queue[end]!.length <= writeBytes)) size += queue[end++]!.length;
+    const data = Buffer.from(end === head + 1 ? queue[head]! : queue.slice(head, end).join(''));
+    if (end === queue.length) {
+      queue = [];
+      head = 0;
+    } else {
+      head = end;
+      if (head > 4096 && head * 2 > queue.length) {
+        queue = queue.slice(head);
+        head = 0;
+      }
+    }
     queued -= size;
     writing = true;
     writeAll(data, 0);
+    wakeBelow();
   }
 
   function writeAll(data: Buffer, offset: number) {
@@ -107,9 +131,14 @@ export function openLineSink(path: string, options: LineSinkOptions = {}) {
       if (queued >= batchBytes) setImmediate(pump);
       else if (!timer) timer = setTimeout(pump, batchMs);
     },
+    /** Resolves once no more than `limit` characters wait (or the sink failed): for pacing a producer. */
+    whenBelow(limit: number): Promise<void> {
+      if (queued <= limit || failed || fd === undefined) return Promise.resolve();
+      return new Promise((resolve) => below.push({ limit, resolve }));
+    },
     /** Resolves when everything queued so far is on disk (or failed). */
     flush(): Promise<void> {
-      if (!writing && queue.length === 0 && dropped === 0) return Promise.resolve();
+      if (!writing && queue.length === head && dropped === 0) return Promise.resolve();
       return new Promise((resolve) => {
         idle.push(resolve);
         if (!writing) pump();
@@ -120,12 +149,13 @@ export function openLineSink(path: string, options: LineSinkOptions = {}) {
       if (timer) clearTimeout(timer);
       if (fd === undefined) return;
       try {
-        if (!failed && queue.length > 0) writeSync(fd, queue.join(''));
+        if (!failed && queue.length > head) writeSync(fd, queue.slice(head).join(''));
         closeSync(fd);
       } catch (error) {
         fail(error as NodeJS.ErrnoException);
       }
       queue = [];
+      head = 0;
       fd = undefined;
     },
   };

@@ -1,6 +1,7 @@
 import { Worker } from 'node:worker_threads';
 import type { RecordEntry } from '../record/schema.js';
 import type { ObserverConfig, ObserverMessage, ObserverReply, StdioStream } from './observer-protocol.js';
+import { createGcPacer } from './gc-pacer.js';
 import { nowMs } from './recorder.js';
 
 export interface ObserverChannelOptions {
@@ -15,8 +16,8 @@ export interface ObserverChannelOptions {
  * batches, and never waits. When the observer is too far behind, bytes are counted, not queued.
  */
 export function startObserver(config: ObserverConfig, options: ObserverChannelOptions) {
-  // Room for a whole frame at the parse limit in each direction at once, and then some.
-  const maxBehind = options.maxBehind ?? 2 * config.maxFrame + 8 * 1024 * 1024;
+  // Room for a whole frame at the parse limit, and then some.
+  const maxBehind = options.maxBehind ?? config.maxFrame + 4 * 1024 * 1024;
   const worker = new Worker(new URL('./observer-worker.js', import.meta.url), {
     workerData: config,
     // Young objects die young here (one per frame): a small nursery keeps the RSS flat.
@@ -30,6 +31,7 @@ export function startObserver(config: ObserverConfig, options: ObserverChannelOp
   const lost: Record<StdioStream, number> = { c2s: 0, s2c: 0, stderr: 0 };
   /** Length of the unfinished line of each stream, so bytes past the parse limit are not copied. */
   const lineLength: Record<StdioStream, number> = { c2s: 0, s2c: 0, stderr: 0 };
+  const paceGc = createGcPacer();
   let onClosed: () => void = () => {};
   const closed = new Promise<void>((resolve) => (onClosed = resolve));
 
@@ -66,6 +68,7 @@ export function startObserver(config: ObserverConfig, options: ObserverChannelOp
       return behind;
     },
     chunk(stream: StdioStream, chunk: Buffer) {
+      paceGc(chunk.length);
       if (failed) return;
       const first = chunk.indexOf(0x0a);
       const overLimit = lineLength[stream] >= config.maxFrame;

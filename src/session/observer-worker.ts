@@ -4,6 +4,7 @@ import type { RecordEntry } from '../record/schema.js';
 import { renderLine } from '../render/render-line.js';
 import { createLineFramer, type LineFrame } from '../wire/line-framer.js';
 import type { ObserverConfig, ObserverMessage, ObserverReply, StdioStream } from './observer-protocol.js';
+import { createGcPacer } from './gc-pacer.js';
 import { createRecorder } from './recorder.js';
 import { createStderrOut } from './stderr-out.js';
 
@@ -80,14 +81,36 @@ const handlers: { [K in ObserverMessage['type']]: (message: Extract<ObserverMess
   finish: () => void finish(),
 };
 
-// Bytes are acknowledged once observed: the forwarding side stops handing over bytes (and counts
-// them as lost) while too many are unacknowledged, so the observing side's memory stays bounded.
-// Each batch is at most that many bytes, so the file writes get their turn between batches.
+// Bytes are acknowledged once observed and once the files are not far behind. The forwarding side
+// stops handing over bytes (and counts them as lost) while too many are unacknowledged, so the
+// memory of the whole observing side stays bounded, and the file writes get their turn.
+const maxBacklog = 4 * 1024 * 1024;
+let unacknowledged = 0;
+let pacing = false;
+
+function acknowledge() {
+  if (pacing || unacknowledged === 0) return;
+  if (recorder.backlog() > maxBacklog) {
+    pacing = true;
+    void recorder.caughtUp(maxBacklog / 4).then(() => {
+      pacing = false;
+      acknowledge();
+    });
+    return;
+  }
+  port.postMessage({ type: 'ack', bytes: unacknowledged } satisfies ObserverReply);
+  unacknowledged = 0;
+}
+
+const paceGc = createGcPacer();
+
 port.on('message', (batch: ObserverMessage[]) => {
-  let bytes = 0;
   for (const message of batch) {
     (handlers[message.type] as (m: ObserverMessage) => void)(message);
-    if (message.type === 'chunk') bytes += message.data.byteLength;
+    if (message.type === 'chunk') {
+      unacknowledged += message.data.byteLength;
+      paceGc(message.data.byteLength);
+    }
   }
-  if (bytes > 0) port.postMessage({ type: 'ack', bytes } satisfies ObserverReply);
+  acknowledge();
 });

@@ -143,6 +143,10 @@ export function createRecorder(options: RecorderOptions) {
     backlog(): number {
       return (sinks.record?.queued ?? 0) + (sinks.log?.queued ?? 0);
     },
+    /** Resolves once the files have no more than `limit` characters waiting: the observer paces itself on it. */
+    async caughtUp(limit: number): Promise<void> {
+      await Promise.all([sinks.record?.whenBelow(limit), sinks.log?.whenBelow(limit)]);
+    },
     /** Resolves when the files have caught up with everything recorded so far. */
     async flushed(): Promise<void> {
       await Promise.all([sinks.record?.flush(), sinks.log?.flush()]);
