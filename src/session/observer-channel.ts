@@ -16,8 +16,9 @@ export interface ObserverChannelOptions {
  * batches, and never waits. When the observer is too far behind, bytes are counted, not queued.
  */
 export function startObserver(config: ObserverConfig, options: ObserverChannelOptions) {
-  // Room for a whole frame at the parse limit, and then some.
-  const maxBehind = options.maxBehind ?? config.maxFrame + 4 * 1024 * 1024;
+  // Room for a frame at the parse limit in each direction at once (a server echoing a large
+  // request), and then some.
+  const maxBehind = options.maxBehind ?? 2 * config.maxFrame + 4 * 1024 * 1024;
   const worker = new Worker(new URL('./observer-worker.js', import.meta.url), {
     workerData: config,
     // Young objects die young here (one per frame): a small nursery keeps the RSS flat.
