@@ -3,7 +3,7 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { readFileSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
-import { run } from './helpers/http-spy.js';
+import { withMock } from './helpers/http-spy.js';
 import { bin, everythingServer, node, readEntries, recordSession, runBin, runClient, tempDir } from './helpers/spy.js';
 
 const temp = tempDir();
@@ -31,33 +31,27 @@ describe('mock from a server-everything recording', () => {
   });
 
   it('gives the same results over Streamable HTTP (--listen)', async () => {
-    const mock = await run(node, [bin, 'mock', record, '--listen', '127.0.0.1:0'], /serving .* at (http:\/\/\S+)/);
-    try {
-      expect(await runClient('everything-client.js', ['--url', mock.url])).toEqual(realResults);
+    await withMock(record, async (url) => {
+      expect(await runClient('everything-client.js', ['--url', url])).toEqual(realResults);
       // Each HTTP session uses the recorded answers afresh: a second client gets them again.
-      expect(await runClient('everything-client.js', ['--url', mock.url])).toEqual(realResults);
-    } finally {
-      await mock.stop();
-    }
+      expect(await runClient('everything-client.js', ['--url', url])).toEqual(realResults);
+    });
   });
 
   it('speaks Streamable HTTP: a session per initialize, 404 for an unknown one, 405 for GET without one, and --on-miss close', async () => {
-    const mock = await run(node, [bin, 'mock', record, '--listen', '127.0.0.1:0', '--on-miss', 'close'], /serving .* at (http:\/\/\S+)/);
-    const post = (body: object, headers: Record<string, string> = {}) =>
-      fetch(mock.url, { method: 'POST', headers: { 'content-type': 'application/json', accept: 'application/json, text/event-stream', ...headers }, body: JSON.stringify(body) });
-    try {
+    await withMock(record, async (url) => {
+      const post = (body: object, headers: Record<string, string> = {}) =>
+        fetch(url, { method: 'POST', headers: { 'content-type': 'application/json', accept: 'application/json, text/event-stream', ...headers }, body: JSON.stringify(body) });
       const init = await post(JSON.parse(initialize()));
       const session = init.headers.get('mcp-session-id')!;
       expect(session).toMatch(/^[0-9a-f-]{36}$/);
       expect(await init.json()).toMatchObject({ id: 'init-1', result: { serverInfo: { name: 'mcp-servers/everything' } } });
       expect((await post({ jsonrpc: '2.0', id: 1, method: 'prompts/list' }, { 'mcp-session-id': 'nope' })).status).toBe(404);
-      expect((await fetch(mock.url, { headers: { accept: 'text/event-stream' } })).status).toBe(405);
+      expect((await fetch(url, { headers: { accept: 'text/event-stream' } })).status).toBe(405);
       const prompts = await post({ jsonrpc: '2.0', id: 2, method: 'prompts/list' }, { 'mcp-session-id': session });
       expect(await prompts.json()).toMatchObject({ id: 2, result: { prompts: expect.any(Array) } });
       await expect(post({ jsonrpc: '2.0', id: 3, method: 'nope/nothing' }, { 'mcp-session-id': session })).rejects.toThrow();
-    } finally {
-      await mock.stop();
-    }
+    }, ['--on-miss', 'close']);
   });
 
   it('sends the recorded progress notifications of a long-running tool, with the live progress token', async () => {

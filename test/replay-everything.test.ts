@@ -2,7 +2,7 @@
 // the stdio spy, replays against server-everything over stdio and over Streamable HTTP.
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { join } from 'node:path';
-import { freePort, run } from './helpers/http-spy.js';
+import { everythingHttp, withServer } from './helpers/http-spy.js';
 import { everythingServer, node, recordSession, runBin, tempDir } from './helpers/spy.js';
 
 const temp = tempDir();
@@ -34,16 +34,12 @@ describe('replay against server-everything', () => {
   });
 
   it('exits 0 against server-everything over Streamable HTTP (--target), a new HTTP session per recorded session', async () => {
-    const port = await freePort();
-    const server = await run(node, [everythingServer, 'streamableHttp'], /listening on port (\d+)/, { env: { PORT: String(port) } });
-    try {
+    await withServer(everythingHttp('streamableHttp'), /listening on port/, async (port) => {
       const result = await runBin(['replay', record, '--target', `http://127.0.0.1:${port}/mcp`]);
       expect(result.text).toMatch(/replay passed: \d+ same, 0 changed, 0 missing, 0 extra/);
       expect(result.text).toMatch(/same {4}#\d+ roots\/list \(id \d+\) \[server-request\]/);
       expect(result.code).toBe(0);
-    } finally {
-      await server.stop();
-    }
+    });
   });
 
   it('compares notifications with --notifications; the random log level of toggle-simulated-logging needs its ignore', async () => {

@@ -4,8 +4,8 @@
 import { mkdirSync } from 'node:fs';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { everythingHttp, freePort, recordHttp, run, v2Http } from './helpers/http-spy.js';
-import { bin, everythingServer, node, runBin, runClient, tempDir } from './helpers/spy.js';
+import { everythingHttp, recordHttp, v2Http, withMock, withServer } from './helpers/http-spy.js';
+import { everythingServer, node, runBin, runClient, tempDir } from './helpers/spy.js';
 
 const temp = tempDir('mcp-spy-replay-http-');
 const dirOf = (name: string) => {
@@ -22,18 +22,7 @@ beforeAll(async () => {
 }, 120_000);
 afterAll(() => temp.remove());
 
-/** Starts a server on a free port for the length of `use`; `ready` is what it prints once it listens. */
-async function withServer(command: (port: number) => string[], ready: RegExp, path: string, use: (url: string) => Promise<void>) {
-  const port = await freePort();
-  const [program, ...args] = command(port);
-  const server = await run(program!, args, ready);
-  try {
-    await use(`http://127.0.0.1:${port}${path}`);
-  } finally {
-    await server.stop();
-  }
-}
-const withEverything = (use: (url: string) => Promise<void>) => withServer(everythingHttp('streamableHttp'), /listening on port/, '/mcp', use);
+const withEverything = (use: (url: string) => Promise<void>) => withServer(everythingHttp('streamableHttp'), /listening on port/, (port) => use(`http://127.0.0.1:${port}/mcp`));
 
 describe('a real Streamable HTTP recording (SDK 1.x client, server-everything)', () => {
   it('replays against a fresh server-everything (--target) with the default ignores only', async () => {
@@ -53,20 +42,15 @@ describe('a real Streamable HTTP recording (SDK 1.x client, server-everything)',
   });
 
   it('mock --listen answers the client script with the recorded results', async () => {
-    const mock = await run(node, [bin, 'mock', everything.record, '--listen', '127.0.0.1:0'], /serving .* at (http:\/\/\S+)/);
-    try {
-      expect(await runClient('everything-client.js', ['--url', mock.url])).toEqual(everything.results);
-    } finally {
-      await mock.stop();
-    }
+    expect(await withMock(everything.record, (url) => runClient('everything-client.js', ['--url', url]))).toEqual(everything.results);
   });
 });
 
 describe('a real 2026-07-28 stateless HTTP recording (SDK v2 client, v2 server)', () => {
   it('replays as one run against a fresh v2 server, and catches a change', async () => {
     const ready = /listening on (http:\/\/\S+)/;
-    await withServer((port) => v2Http(port), ready, '/mcp', async (url) => {
-      const result = await runBin(['replay', v2.record, '--format', 'json', '--target', url]);
+    await withServer((port) => v2Http(port), ready, async (port) => {
+      const result = await runBin(['replay', v2.record, '--format', 'json', '--target', `http://127.0.0.1:${port}/mcp`]);
       const report = JSON.parse(result.text);
       // Each exchange is a session of its own in the record; the discover probe and the exchanges after it replay as one.
       expect(report.sessions).toHaveLength(1);
@@ -74,19 +58,14 @@ describe('a real 2026-07-28 stateless HTTP recording (SDK v2 client, v2 server)'
       expect(report.counts).toEqual({ same: 4, changed: 0, missing: 0, extra: 0 });
       expect(result.code).toBe(0);
     });
-    await withServer((port) => v2Http(port, '--changed'), ready, '/mcp', async (url) => {
-      const result = await runBin(['replay', v2.record, '--target', url]);
+    await withServer((port) => v2Http(port, '--changed'), ready, async (port) => {
+      const result = await runBin(['replay', v2.record, '--target', `http://127.0.0.1:${port}/mcp`]);
       expect(result.text).toMatch(/result\.content\[0\]\.text: "Hello, Ada!" -> "Hi there, Ada\."/);
       expect(result.code).toBe(1);
     });
   });
 
   it('mock --listen answers the v2 client with the recorded results', async () => {
-    const mock = await run(node, [bin, 'mock', v2.record, '--listen', '127.0.0.1:0'], /serving .* at (http:\/\/\S+)/);
-    try {
-      expect(await runClient('v2-client.js', ['--url', mock.url])).toEqual(v2.results);
-    } finally {
-      await mock.stop();
-    }
+    expect(await withMock(v2.record, (url) => runClient('v2-client.js', ['--url', url]))).toEqual(v2.results);
   });
 });

@@ -4,7 +4,7 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { writeFileSync } from 'node:fs';
 import { join } from 'node:path';
-import { run } from './helpers/http-spy.js';
+import { run, withMock } from './helpers/http-spy.js';
 import { bin, fixture, node, readEntries, recordSession, runBin, runClient, tempDir } from './helpers/spy.js';
 
 const temp = tempDir();
@@ -79,12 +79,7 @@ describe('2026-07-28 recordings', () => {
 
   it('mock for the v2 client over stdio (probe and session alike) and over HTTP', async () => {
     expect(await runClient('v2-client.js', ['--', node, bin, 'mock', record])).toEqual(realResults);
-    const mock = await run(node, [bin, 'mock', record, '--listen', '127.0.0.1:0'], /serving .* at (http:\/\/\S+)/);
-    try {
-      expect(await runClient('v2-client.js', ['--url', mock.url])).toEqual(realResults);
-    } finally {
-      await mock.stop();
-    }
+    expect(await withMock(record, (url) => runClient('v2-client.js', ['--url', url]))).toEqual(realResults);
   });
 });
 

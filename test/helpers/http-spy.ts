@@ -159,3 +159,25 @@ export const everythingHttp = (mode: string) => (port: number) => ['env', `PORT=
 
 /** fixtures/v2/server.js serving stateless HTTP on a port. */
 export const v2Http = (port: number, ...flags: string[]) => [node, fixture('v2', 'server.js'), 'http', '--port', String(port), ...flags];
+
+/** Runs `mcp-spy mock <record> --listen` on a free port (with `flags`) for the length of `use`, which gets its URL. */
+export async function withMock<T>(record: string, use: (url: string) => Promise<T>, flags: string[] = []): Promise<T> {
+  const mock = await run(node, [bin, 'mock', record, '--listen', '127.0.0.1:0', ...flags], /serving .* at (http:\/\/\S+)/);
+  try {
+    return await use(mock.url);
+  } finally {
+    await mock.stop();
+  }
+}
+
+/** Starts a server on a free port (`command(port)`) for the length of `use`; `ready` is what it prints once it listens. */
+export async function withServer<T>(command: (port: number) => string[], ready: RegExp, use: (port: number) => Promise<T>): Promise<T> {
+  const port = await freePort();
+  const [program, ...args] = command(port);
+  const server = await run(program!, args, ready);
+  try {
+    return await use(port);
+  } finally {
+    await server.stop();
+  }
+}
