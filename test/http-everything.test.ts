@@ -3,7 +3,8 @@ import { StreamableHTTPClientTransport } from '@modelcontextprotocol/sdk/client/
 import { CreateMessageRequestSchema, ElicitRequestSchema } from '@modelcontextprotocol/sdk/types.js';
 import { describe, expect, it } from 'vitest';
 import type { RecordEntry } from '../src/record/schema.js';
-import { eventually, everything, framesOf, spyInFront } from './helpers/http-spy.js';
+import { eventually, everythingHttp, spyInFront } from './helpers/http-spy.js';
+import { framesOf } from './helpers/spy.js';
 
 /** A client that can answer the server's sampling and elicitation requests. */
 function newClient(name: string) {
@@ -46,7 +47,7 @@ async function scenario(url: string) {
 }
 
 describe('mcp-spy http in front of server-everything (Streamable HTTP)', () => {
-  const running = spyInFront('/mcp', (port) => ['env', `PORT=${port}`, process.execPath, everything, 'streamableHttp']);
+  const running = spyInFront('/mcp', everythingHttp('streamableHttp'));
 
   let viaSpy: Awaited<ReturnType<typeof scenario>>;
 

@@ -3,7 +3,8 @@ import { Client } from '@modelcontextprotocol/sdk/client/index.js';
 import { SSEClientTransport } from '@modelcontextprotocol/sdk/client/sse.js';
 import { CreateMessageRequestSchema } from '@modelcontextprotocol/sdk/types.js';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { eventually, everything, framesOf, spyInFront, startSpy, type Spy } from './helpers/http-spy.js';
+import { eventually, everythingHttp, spyInFront, startSpy, type Spy } from './helpers/http-spy.js';
+import { framesOf } from './helpers/spy.js';
 
 async function scenario(url: string) {
   const client = new Client({ name: 'legacy', version: '1.0.0' }, { capabilities: { sampling: {} } });
@@ -26,7 +27,7 @@ async function scenario(url: string) {
 }
 
 describe('mcp-spy http in front of a legacy HTTP+SSE server (2024-11-05 transport)', () => {
-  const running = spyInFront('/sse', (port) => ['env', `PORT=${port}`, process.execPath, everything, 'sse']);
+  const running = spyInFront('/sse', everythingHttp('sse'));
 
   it('works as direct, and records the stream and the posts as one session', async () => {
     const straight = await scenario(running.direct);

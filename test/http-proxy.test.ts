@@ -5,7 +5,8 @@ import { connect } from 'node:net';
 import { Client } from '@modelcontextprotocol/sdk/client/index.js';
 import { StreamableHTTPClientTransport } from '@modelcontextprotocol/sdk/client/streamableHttp.js';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { eventually, fixture, framesOf, freePort, runSpyOnce, startSpy, type Spy } from './helpers/http-spy.js';
+import { eventually, freePort, runSpyOnce, startSpy, type Spy } from './helpers/http-spy.js';
+import { fixture, framesOf } from './helpers/spy.js';
 
 describe('streaming through the spy', () => {
   let spy: Spy;
@@ -13,7 +14,7 @@ describe('streaming through the spy', () => {
 
   beforeAll(async () => {
     port = await freePort();
-    spy = await startSpy(['--target', `http://127.0.0.1:${port}/mcp`], [process.execPath, fixture('tool-server.js'), '--port', String(port)]);
+    spy = await startSpy(['--target', `http://127.0.0.1:${port}/mcp`], [process.execPath, fixture('http', 'tool-server.js'), '--port', String(port)]);
   });
   afterAll(async () => {
     await spy?.dispose();
@@ -64,7 +65,7 @@ describe('streaming through the spy', () => {
   it('stops the server command when the spy stops', async () => {
     expect(await spy.stop()).toBe(0);
     const entries = spy.entries();
-    expect(entries.find((entry) => entry.kind === 'spawn')).toMatchObject({ transport: 'http', command: [process.execPath, fixture('tool-server.js'), '--port', String(port)] });
+    expect(entries.find((entry) => entry.kind === 'spawn')).toMatchObject({ transport: 'http', command: [process.execPath, fixture('http', 'tool-server.js'), '--port', String(port)] });
     expect(entries.at(-1)).toMatchObject({ kind: 'exit' });
     const refused = await new Promise<boolean>((resolve) => {
       const socket = connect({ host: '127.0.0.1', port });
@@ -181,13 +182,13 @@ describe('a transparent and safe proxy', () => {
 
 describe('an https target', () => {
   it('is reached over TLS, with the certificate checked as Node checks it', async () => {
-    const tls = { cert: readFileSync(fixture('tls/cert.pem')), key: readFileSync(fixture('tls/key.pem')) };
+    const tls = { cert: readFileSync(fixture('http', 'tls/cert.pem')), key: readFileSync(fixture('http', 'tls/key.pem')) };
     const upstream = createTlsServer(tls, (req, res) => {
       res.writeHead(200, { 'content-type': 'application/json' }).end(JSON.stringify({ jsonrpc: '2.0', id: 1, result: { host: req.headers.host } }));
     });
     await new Promise<void>((resolve) => upstream.listen(0, '127.0.0.1', resolve));
     const target = `https://localhost:${(upstream.address() as { port: number }).port}/mcp`;
-    const spy = await startSpy(['--target', target], [], { NODE_EXTRA_CA_CERTS: fixture('tls/cert.pem') });
+    const spy = await startSpy(['--target', target], [], { NODE_EXTRA_CA_CERTS: fixture('http', 'tls/cert.pem') });
     try {
       const response = await fetch(spy.url, { method: 'POST', headers: { 'content-type': 'application/json' }, body: '{"jsonrpc":"2.0","id":1,"method":"ping"}' });
       expect(await response.json()).toEqual({ jsonrpc: '2.0', id: 1, result: { host: new URL(target).host } });

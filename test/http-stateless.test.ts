@@ -1,6 +1,7 @@
 import { Client, StreamableHTTPClientTransport } from '@modelcontextprotocol/client';
 import { describe, expect, it } from 'vitest';
-import { eventually, fixture, framesOf, spyInFront } from './helpers/http-spy.js';
+import { eventually, spyInFront, v2Http } from './helpers/http-spy.js';
+import { framesOf } from './helpers/spy.js';
 
 const meta = {
   'io.modelcontextprotocol/protocolVersion': '2026-07-28',
@@ -22,7 +23,7 @@ async function scenario(url: string) {
 }
 
 describe('mcp-spy http in front of a 2026-07-28 server (stateless Streamable HTTP)', () => {
-  const running = spyInFront('/mcp', (port) => [process.execPath, fixture('v2-server.js'), '--port', String(port)]);
+  const running = spyInFront('/mcp', (port) => v2Http(port));
 
   it('gives the v2 client in auto mode the same results, and records each exchange as its own session', async () => {
     expect(await scenario(running.spy.url)).toEqual(await scenario(running.direct));
@@ -54,7 +55,11 @@ describe('mcp-spy http in front of a 2026-07-28 server (stateless Streamable HTT
     expect(get.status).toBe(405);
     await get.text();
 
-    const entries = running.spy.entries();
+    // The record is written a moment after the traffic: wait for the note.
+    const entries = await eventually(() => {
+      const all = running.spy.entries();
+      return all.some((entry) => entry.kind === 'note') ? all : undefined;
+    });
     const request = entries.find((entry) => entry.dir === 'c2s' && entry.id === 7)!;
     const note = entries.find((entry) => entry.kind === 'note' && entry.session === request.session);
     expect(note).toMatchObject({ notes: ['header-mismatch'], related: { seq: request.seq } });

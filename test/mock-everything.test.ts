@@ -3,7 +3,8 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { readFileSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
-import { bin, everythingServer, node, readEntries, recordSession, runBin, runClient, startListening, tempDir } from './replay-helpers.js';
+import { withMock } from './helpers/http-spy.js';
+import { bin, everythingServer, node, readEntries, recordSession, runBin, runClient, tempDir } from './helpers/spy.js';
 
 const temp = tempDir();
 const record = join(temp.dir, 'wire.jsonl');
@@ -14,7 +15,7 @@ let timedResults: unknown;
 beforeAll(async () => {
   [realResults, timedResults] = await Promise.all([
     recordSession('everything-client.js', record, [node, everythingServer, 'stdio']),
-    recordSession('everything-client.js', timedRecord, [node, everythingServer, 'stdio'], { REPLAY_SCENARIO: 'timed' }),
+    recordSession('everything-client.js', timedRecord, [node, everythingServer, 'stdio'], { SCENARIO: 'timed' }),
   ]);
 });
 afterAll(() => temp.remove());
@@ -30,37 +31,31 @@ describe('mock from a server-everything recording', () => {
   });
 
   it('gives the same results over Streamable HTTP (--listen)', async () => {
-    const mock = await startListening(node, [bin, 'mock', record, '--listen', '127.0.0.1:0'], /serving .* at (http:\/\/\S+)/);
-    try {
-      expect(await runClient('everything-client.js', ['--url', mock.url])).toEqual(realResults);
+    await withMock(record, async (url) => {
+      expect(await runClient('everything-client.js', ['--url', url])).toEqual(realResults);
       // Each HTTP session uses the recorded answers afresh: a second client gets them again.
-      expect(await runClient('everything-client.js', ['--url', mock.url])).toEqual(realResults);
-    } finally {
-      await mock.stop();
-    }
+      expect(await runClient('everything-client.js', ['--url', url])).toEqual(realResults);
+    });
   });
 
   it('speaks Streamable HTTP: a session per initialize, 404 for an unknown one, 405 for GET without one, and --on-miss close', async () => {
-    const mock = await startListening(node, [bin, 'mock', record, '--listen', '127.0.0.1:0', '--on-miss', 'close'], /serving .* at (http:\/\/\S+)/);
-    const post = (body: object, headers: Record<string, string> = {}) =>
-      fetch(mock.url, { method: 'POST', headers: { 'content-type': 'application/json', accept: 'application/json, text/event-stream', ...headers }, body: JSON.stringify(body) });
-    try {
+    await withMock(record, async (url) => {
+      const post = (body: object, headers: Record<string, string> = {}) =>
+        fetch(url, { method: 'POST', headers: { 'content-type': 'application/json', accept: 'application/json, text/event-stream', ...headers }, body: JSON.stringify(body) });
       const init = await post(JSON.parse(initialize()));
       const session = init.headers.get('mcp-session-id')!;
       expect(session).toMatch(/^[0-9a-f-]{36}$/);
       expect(await init.json()).toMatchObject({ id: 'init-1', result: { serverInfo: { name: 'mcp-servers/everything' } } });
       expect((await post({ jsonrpc: '2.0', id: 1, method: 'prompts/list' }, { 'mcp-session-id': 'nope' })).status).toBe(404);
-      expect((await fetch(mock.url, { headers: { accept: 'text/event-stream' } })).status).toBe(405);
+      expect((await fetch(url, { headers: { accept: 'text/event-stream' } })).status).toBe(405);
       const prompts = await post({ jsonrpc: '2.0', id: 2, method: 'prompts/list' }, { 'mcp-session-id': session });
       expect(await prompts.json()).toMatchObject({ id: 2, result: { prompts: expect.any(Array) } });
       await expect(post({ jsonrpc: '2.0', id: 3, method: 'nope/nothing' }, { 'mcp-session-id': session })).rejects.toThrow();
-    } finally {
-      await mock.stop();
-    }
+    }, ['--on-miss', 'close']);
   });
 
   it('sends the recorded progress notifications of a long-running tool, with the live progress token', async () => {
-    const results = (await runClient('everything-client.js', ['--', node, bin, 'mock', timedRecord], { REPLAY_SCENARIO: 'timed' })) as Record<string, unknown>;
+    const results = (await runClient('everything-client.js', ['--', node, bin, 'mock', timedRecord], { SCENARIO: 'timed' })) as Record<string, unknown>;
     const real = timedResults as Record<string, unknown>;
     expect(results.long).toEqual(real.long);
     expect(results.logging).toEqual(real.logging);
@@ -69,7 +64,7 @@ describe('mock from a server-everything recording', () => {
     expect(results.progress).toContainEqual({ progress: 1, total: 2 });
     const call = { jsonrpc: '2.0', id: 5, method: 'tools/call', params: { name: 'trigger-long-running-operation', arguments: { duration: 0.2, steps: 2 }, _meta: { progressToken: 'tok-9' } } };
     const raw = await runBin(['mock', timedRecord], { input: [initialize(), line({ jsonrpc: '2.0', method: 'notifications/initialized' }), line(call)].join('') });
-    const messages = messagesOf(raw.stdout);
+    const messages = messagesOf(raw.text);
     const progress = messages.filter((message) => message.method === 'notifications/progress');
     expect(progress.map((message) => message.params)).toEqual([
       { progress: 1, total: 2, progressToken: 'tok-9' },
@@ -79,7 +74,7 @@ describe('mock from a server-everything recording', () => {
   });
 
   it('answers a tool call the recording lacks with -32602, naming the method and the nearest recorded params', async () => {
-    const results = await runClient('everything-client.js', ['--', node, bin, 'mock', record], { REPLAY_SCENARIO: 'unknown' });
+    const results = await runClient('everything-client.js', ['--', node, bin, 'mock', record], { SCENARIO: 'unknown' });
     expect(results).toEqual({
       error:
         'MCP error -32602: mcp-spy mock: no recorded answer for tools/call: no recorded tools/call request has these params {"name":"no-such-tool-recorded","arguments":{"x":1}}; nearest recorded params: {"name":"get-roots-list","arguments":{}}',
@@ -95,8 +90,8 @@ describe('mock from a server-everything recording', () => {
       line({ jsonrpc: '2.0', id: 'd', method: 'ping' }),
     ].join('');
     const result = await runBin(['mock', record], { input });
-    expect(result.exitCode).toBe(0);
-    const [init, unknown, prompts, usedUp, ping] = messagesOf(result.stdout);
+    expect(result.code).toBe(0);
+    const [init, unknown, prompts, usedUp, ping] = messagesOf(result.text);
     expect(init).toMatchObject({ id: 'init-1', result: { protocolVersion: '2025-06-18', serverInfo: { name: 'mcp-servers/everything' } } });
     expect(unknown.error.code).toBe(-32601);
     expect(unknown.error.message).toMatch(/^mcp-spy mock: no recorded answer for resources\/templates\/list: the recording has no resources\/templates\/list request \(recorded: tools\/list, tools\/call, prompts\/list, prompts\/get\)$/);
@@ -107,22 +102,24 @@ describe('mock from a server-everything recording', () => {
 
   it('--reuse answers a request again; --on-miss close ends the session with one line and exit 1', async () => {
     const twice = [initialize(), line({ jsonrpc: '2.0', id: 1, method: 'prompts/list' }), line({ jsonrpc: '2.0', id: 2, method: 'prompts/list' })].join('');
-    const reused = messagesOf((await runBin(['mock', record, '--reuse'], { input: twice })).stdout);
+    const reused = messagesOf((await runBin(['mock', record, '--reuse'], { input: twice })).text);
     expect(reused[1].result).toEqual(reused[2].result);
     const closed = await runBin(['mock', record, '--on-miss', 'close'], { input: [initialize(), line({ jsonrpc: '2.0', id: 1, method: 'nope/nothing' })].join('') });
-    expect(closed.exitCode).toBe(1);
-    expect(messagesOf(closed.stdout)).toHaveLength(1);
-    expect(closed.stderr).toMatch(/^mcp-spy mock: no recorded answer for \{"jsonrpc":"2\.0","id":1,"method":"nope\/nothing"\}; closing \(--on-miss close\)$/);
+    expect(closed.code).toBe(1);
+    expect(messagesOf(closed.text)).toHaveLength(1);
+    expect(closed.stderr).toMatch(/^mcp-spy mock: no recorded answer for \{"jsonrpc":"2\.0","id":1,"method":"nope\/nothing"\}; closing \(--on-miss close\)\n$/);
   });
 
   it('emits the recorded server frames between a request and its response, and --speed 1 keeps the recorded timing', async () => {
-    // The server sent three tools/list_changed once initialized, before the tools/list response.
+    // The server sent four tools/list_changed once initialized, before the tools/list response: one per tool
+    // it adds for what the client declared (get-roots-list, trigger-elicitation-request,
+    // trigger-sampling-request, simulate-research-query).
     const input = [initialize(), line({ jsonrpc: '2.0', method: 'notifications/initialized' }), line({ jsonrpc: '2.0', id: 7, method: 'tools/list' })].join('');
     const fast = await runBin(['mock', record], { input });
-    const methods = messagesOf(fast.stdout).map((message) => message.method ?? `response ${message.id}`);
-    expect(methods).toEqual(['response init-1', 'notifications/tools/list_changed', 'notifications/tools/list_changed', 'notifications/tools/list_changed', 'response 7']);
+    const methods = messagesOf(fast.text).map((message) => message.method ?? `response ${message.id}`);
+    expect(methods).toEqual(['response init-1', ...Array(4).fill('notifications/tools/list_changed'), 'response 7']);
     const paced = await runBin(['mock', record, '--speed', '1'], { input });
-    expect(messagesOf(paced.stdout)).toEqual(messagesOf(fast.stdout));
+    expect(messagesOf(paced.text)).toEqual(messagesOf(fast.text));
     // At recorded timing the initialize answer alone takes as long as the server took then.
     const recordedLatency = readEntries(record).find((entry) => entry.method === 'initialize' && entry.dir === 's2c')!.latencyMs as number;
     expect(paced.durationMs).toBeGreaterThanOrEqual(recordedLatency);
@@ -131,15 +128,15 @@ describe('mock from a server-everything recording', () => {
 
   it('refuses a missing recording, a corrupt line and a bad --listen in one line each', async () => {
     const missing = await runBin(['mock', join(temp.dir, 'none.jsonl')]);
-    expect(missing.stderr).toMatch(/^mcp-spy: cannot read .*none\.jsonl: no such file$/);
-    expect(missing.exitCode).toBe(2);
+    expect(missing.stderr).toMatch(/^mcp-spy: cannot read .*none\.jsonl: no such file\n$/);
+    expect(missing.code).toBe(2);
     const corrupt = join(temp.dir, 'corrupt.jsonl');
     writeFileSync(corrupt, `${readFileSync(record, 'utf8').split('\n')[0]}\nnot a record\n`);
     const bad = await runBin(['mock', corrupt]);
-    expect(bad.stderr).toMatch(/^mcp-spy: .*corrupt\.jsonl:2: corrupt record line \(not JSON\)$/);
-    expect(bad.exitCode).toBe(2);
+    expect(bad.stderr).toMatch(/^mcp-spy: .*corrupt\.jsonl:2: corrupt record line \(not JSON\)\n$/);
+    expect(bad.code).toBe(2);
     const listen = await runBin(['mock', record, '--listen', 'here']);
     expect(listen.stderr).toMatch(/^mcp-spy mock: option '--listen <host:port>' argument 'here' is invalid\. expected PORT, HOST:PORT or \[IPv6\]:PORT/);
-    expect(listen.exitCode).toBe(2);
+    expect(listen.code).toBe(2);
   });
 });

@@ -2,7 +2,8 @@
 // the stdio spy, replays against server-everything over stdio and over Streamable HTTP.
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { join } from 'node:path';
-import { everythingServer, freePort, node, recordSession, runBin, startListening, tempDir } from './replay-helpers.js';
+import { everythingHttp, withServer } from './helpers/http-spy.js';
+import { everythingServer, node, recordSession, runBin, tempDir } from './helpers/spy.js';
 
 const temp = tempDir();
 const record = join(temp.dir, 'wire.jsonl');
@@ -10,7 +11,7 @@ const timedRecord = join(temp.dir, 'timed.jsonl');
 
 beforeAll(async () => {
   await recordSession('everything-client.js', record, [node, everythingServer, 'stdio']);
-  await recordSession('everything-client.js', timedRecord, [node, everythingServer, 'stdio'], { REPLAY_SCENARIO: 'timed' });
+  await recordSession('everything-client.js', timedRecord, [node, everythingServer, 'stdio'], { SCENARIO: 'timed' });
 });
 afterAll(() => temp.remove());
 
@@ -18,8 +19,8 @@ describe('replay against server-everything', () => {
   it('exits 0 over stdio with the default ignores only, answering sampling and roots from the recording', async () => {
     const result = await runBin(['replay', record, '--format', 'json', '--', node, everythingServer, 'stdio']);
     expect(result.stderr).toBe('');
-    expect(result.exitCode).toBe(0);
-    const report = JSON.parse(result.stdout);
+    expect(result.code).toBe(0);
+    const report = JSON.parse(result.text);
     expect(report.ok).toBe(true);
     expect(report.ignores).toEqual(['$.._meta']);
     const items = report.sessions[0].items;
@@ -33,16 +34,12 @@ describe('replay against server-everything', () => {
   });
 
   it('exits 0 against server-everything over Streamable HTTP (--target), a new HTTP session per recorded session', async () => {
-    const port = await freePort();
-    const server = await startListening(node, [everythingServer, 'streamableHttp'], /listening on port (\d+)/, { PORT: String(port) });
-    try {
+    await withServer(everythingHttp('streamableHttp'), /listening on port/, async (port) => {
       const result = await runBin(['replay', record, '--target', `http://127.0.0.1:${port}/mcp`]);
-      expect(result.stdout).toMatch(/replay passed: \d+ same, 0 changed, 0 missing, 0 extra/);
-      expect(result.stdout).toMatch(/same {4}#\d+ roots\/list \(id \d+\) \[server-request\]/);
-      expect(result.exitCode).toBe(0);
-    } finally {
-      await server.stop();
-    }
+      expect(result.text).toMatch(/replay passed: \d+ same, 0 changed, 0 missing, 0 extra/);
+      expect(result.text).toMatch(/same {4}#\d+ roots\/list \(id \d+\) \[server-request\]/);
+      expect(result.code).toBe(0);
+    });
   });
 
   it('compares notifications with --notifications; the random log level of toggle-simulated-logging needs its ignore', async () => {
@@ -51,9 +48,9 @@ describe('replay against server-everything', () => {
     // trigger-long-running-operation is deterministic (same steps, same token) and stays compared.
     const ignores = ['--ignore', 'params.level', '--ignore', 'params.data'];
     const result = await runBin(['replay', timedRecord, '--notifications', ...ignores, '--', node, everythingServer, 'stdio']);
-    expect(result.stdout).toMatch(/same {4}#\d+ notifications\/progress \[notification\]/);
-    expect(result.stdout).toMatch(/same {4}#\d+ notifications\/message \[notification\]/);
-    expect(result.stdout).toContain('0 changed, 0 missing, 0 extra');
-    expect(result.exitCode).toBe(0);
+    expect(result.text).toMatch(/same {4}#\d+ notifications\/progress \[notification\]/);
+    expect(result.text).toMatch(/same {4}#\d+ notifications\/message \[notification\]/);
+    expect(result.text).toContain('0 changed, 0 missing, 0 extra');
+    expect(result.code).toBe(0);
   });
 });

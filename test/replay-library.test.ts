@@ -2,14 +2,14 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { join } from 'node:path';
 import { replay, ReplayError, type ReplayResult } from 'mcp-spy';
-import { fixture, node, recordSession, tempDir } from './replay-helpers.js';
+import { fixture, node, recordSession, tempDir } from './helpers/spy.js';
 
 const temp = tempDir();
 const record = join(temp.dir, 'wire.jsonl');
-const server = [node, fixture('fixture-server.js')];
+const server = [node, fixture('servers', 'greet-server.js')];
 
 beforeAll(async () => {
-  await recordSession('everything-client.js', record, server, { REPLAY_SCENARIO: 'fixture' });
+  await recordSession('everything-client.js', record, server, { SCENARIO: 'fixture' });
 });
 afterAll(() => temp.remove());
 

@@ -63,7 +63,8 @@ export function learnFromFrame(facts: SessionFacts, entry: RecordEntry, message:
     }
   }
   if (entry.dir === 'c2s' && entry.method === 'notifications/initialized') facts.handshake.initialized = true;
-  if (entry.dir === 's2c' && entry.kind === 'response' && isObject(result)) {
+  // A tool error is a result too, and in 2026 it names the server in its _meta like any other.
+  if (entry.dir === 's2c' && (entry.kind === 'response' || entry.kind === 'tool-error') && isObject(result)) {
     facts.server = peerOf(pick(result, '_meta', metaKeys.serverInfo)) ?? facts.server;
     if (entry.method === 'initialize' || entry.method === 'server/discover') {
       if (entry.method === 'initialize') facts.handshake.answered = true;

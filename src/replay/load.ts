@@ -129,6 +129,15 @@ function mergeHttpParts(sessions: RecordedSession[]): RecordedSession[] {
   return merged;
 }
 
+/**
+ * Whether an entry shows its session went over HTTP. The HTTP spy writes `http` events only for
+ * exchanges worth one (a session assigned, a stream, a status that is not a plain 200): a stateless
+ * 2026 exchange has none, but its request frame carries the MCP headers it was posted with.
+ */
+function isHttpEntry(entry: RecordEntry): boolean {
+  return entry.kind === 'http' || entry.transport === 'http' || (entry.dir === 'c2s' && isObject(entry.headers));
+}
+
 /** Reads a whole recording into sessions of frames. A missing file or a corrupt line is a ReplayError. */
 export async function loadRecording(path: string): Promise<Recording> {
   const drafts = new Map<string, SessionDraft>();
@@ -139,7 +148,7 @@ export async function loadRecording(path: string): Promise<Recording> {
       const id = typeof entry.session === 'string' ? entry.session : '(no session)';
       let draft = drafts.get(id);
       if (!draft) drafts.set(id, (draft = { id, http: false, entries: [] }));
-      if (entry.kind === 'http' || entry.transport === 'http') draft.http = true;
+      if (isHttpEntry(entry)) draft.http = true;
       if (entry.kind === 'spawn' && Array.isArray(entry.command)) draft.command = entry.command;
       draft.entries.push({ lineNo: item.lineNo, entry });
     }

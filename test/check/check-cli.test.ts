@@ -5,7 +5,7 @@ import formatsModule from 'ajv-formats';
 import { parse as parseJunit } from 'junit2json';
 import { afterAll, describe, expect, it } from 'vitest';
 import { rules } from '../../src/check/rules.js';
-import { runBin, tempDir } from '../helpers/recordings.js';
+import { runBinSync, tempDir } from '../helpers/spy.js';
 
 const temp = tempDir('mcp-spy-check-');
 afterAll(() => temp.remove());
@@ -21,44 +21,44 @@ const warningsOnly = temp.file('warn.log', `${byId('reserved-error-code').bad}\n
 
 describe('check exit status and options', () => {
   it('exits 0 on a clean recording and says so', () => {
-    const result = runBin(['check', clean]);
-    expect(result.status).toBe(0);
-    expect(result.stdout).toBe(`${clean}: clean (0 errors, 0 warnings in 4 entries)\n`);
+    const result = runBinSync(['check', clean]);
+    expect(result.code).toBe(0);
+    expect(result.text).toBe(`${clean}: clean (0 errors, 0 warnings in 4 entries)\n`);
   });
 
   it('exits 1 on findings at error level, one line each with file and line', () => {
-    const result = runBin(['check', broken]);
-    expect(result.status).toBe(1);
-    expect(result.stdout).toContain(`${broken}:3: error duplicate-id: the request id was already used by the same sender in this session (ping #1)`);
-    expect(result.stdout).toContain(`${broken}:6: error stdout-noise:`);
-    expect(result.stdout).toContain(`${broken}:9: warning reserved-error-code:`);
-    expect(result.stdout).toMatch(/2 errors, 1 warning in \d+ entries\n$/);
+    const result = runBinSync(['check', broken]);
+    expect(result.code).toBe(1);
+    expect(result.text).toContain(`${broken}:3: error duplicate-id: the request id was already used by the same sender in this session (ping #1)`);
+    expect(result.text).toContain(`${broken}:6: error stdout-noise:`);
+    expect(result.text).toContain(`${broken}:9: warning reserved-error-code:`);
+    expect(result.text).toMatch(/2 errors, 1 warning in \d+ entries\n$/);
   });
 
   it('exits 0 when only warnings are found', () => {
-    expect(runBin(['check', warningsOnly]).status).toBe(0);
+    expect(runBinSync(['check', warningsOnly]).code).toBe(0);
   });
 
   it('takes --rule ID=off|warn|error', () => {
-    const relaxed = runBin(['check', broken, '--rule', 'duplicate-id=off', '--rule', 'stdout-noise=warn', '--rule', 'reserved-error-code=error']);
-    expect(relaxed.stdout).not.toContain('duplicate-id');
-    expect(relaxed.stdout).toContain('warning stdout-noise');
-    expect(relaxed.stdout).toContain('error reserved-error-code');
-    expect(relaxed.status).toBe(1);
-    expect(runBin(['check', broken, '--rule', 'duplicate-id=off,stdout-noise=off']).status).toBe(0);
+    const relaxed = runBinSync(['check', broken, '--rule', 'duplicate-id=off', '--rule', 'stdout-noise=warn', '--rule', 'reserved-error-code=error']);
+    expect(relaxed.text).not.toContain('duplicate-id');
+    expect(relaxed.text).toContain('warning stdout-noise');
+    expect(relaxed.text).toContain('error reserved-error-code');
+    expect(relaxed.code).toBe(1);
+    expect(runBinSync(['check', broken, '--rule', 'duplicate-id=off,stdout-noise=off']).code).toBe(0);
   });
 
   it('exits 2 on bad use, with one line', () => {
     for (const args of [['check', broken, '--rule', 'no-such-rule=off'], ['check', broken, '--rule', 'duplicate-id=loud'], ['check', broken, '--format', 'xml'], ['check']]) {
-      const result = runBin(args);
-      expect(result.status, args.join(' ')).toBe(2);
+      const result = runBinSync(args);
+      expect(result.code, args.join(' ')).toBe(2);
       expect(result.stderr.trim().split('\n'), args.join(' ')).toHaveLength(1);
       expect(result.stderr).toMatch(/^mcp-spy/);
     }
   });
 
   it('gives json with the findings', () => {
-    const report = JSON.parse(runBin(['check', broken, '--format', 'json']).stdout);
+    const report = JSON.parse(runBinSync(['check', broken, '--format', 'json']).text);
     expect(report).toMatchObject({ file: broken, errors: 2, warnings: 1 });
     expect(report.findings.map((finding: { rule: string }) => finding.rule)).toEqual(['duplicate-id', 'stdout-noise', 'reserved-error-code']);
   });
@@ -76,8 +76,8 @@ describe('SARIF 2.1.0', () => {
   it('validates against the official SARIF 2.1.0 schema, with findings and clean', () => {
     expect(validate({ version: '2.1.0', runs: [{ tool: { driver: {} }, results: [] }] })).toBe(false);
     for (const file of [broken, clean]) {
-      const result = runBin(['check', file, '--format', 'sarif']);
-      const log = JSON.parse(result.stdout);
+      const result = runBinSync(['check', file, '--format', 'sarif']);
+      const log = JSON.parse(result.text);
       const valid = validate(log);
       expect(validate.errors ?? [], file).toEqual([]);
       expect(valid).toBe(true);
@@ -85,7 +85,7 @@ describe('SARIF 2.1.0', () => {
   });
 
   it('names rules and places results at their line', () => {
-    const log = JSON.parse(runBin(['check', broken, '--format', 'sarif']).stdout);
+    const log = JSON.parse(runBinSync(['check', broken, '--format', 'sarif']).text);
     const run = log.runs[0];
     expect(run.tool.driver.name).toBe('mcp-spy');
     expect(run.tool.driver.rules.map((rule: { id: string }) => rule.id)).toEqual(rules.map((rule) => rule.id));
@@ -99,9 +99,9 @@ describe('SARIF 2.1.0', () => {
 
 describe('JUnit XML', () => {
   it('is read by a JUnit parser: one case per rule, failures for errors', async () => {
-    const result = runBin(['check', broken, '--format', 'junit']);
-    expect(result.status).toBe(1);
-    const parsed = (await parseJunit(result.stdout)) as { tests?: number; failures?: number; testsuite?: { testcase?: { classname?: string; failure?: unknown[]; 'system-out'?: string[] }[] }[] };
+    const result = runBinSync(['check', broken, '--format', 'junit']);
+    expect(result.code).toBe(1);
+    const parsed = (await parseJunit(result.text)) as { tests?: number; failures?: number; testsuite?: { testcase?: { classname?: string; failure?: unknown[]; 'system-out'?: string[] }[] }[] };
     expect(parsed.tests).toBe(rules.length);
     expect(parsed.failures).toBe(2);
     const cases = parsed.testsuite![0]!.testcase!;
@@ -113,7 +113,7 @@ describe('JUnit XML', () => {
   });
 
   it('is read by a JUnit parser when clean', async () => {
-    const parsed = (await parseJunit(runBin(['check', clean, '--format', 'junit']).stdout)) as { failures?: number };
+    const parsed = (await parseJunit(runBinSync(['check', clean, '--format', 'junit']).text)) as { failures?: number };
     expect(parsed.failures).toBe(0);
   });
 });

@@ -1,6 +1,7 @@
 import { afterAll, describe, expect, it } from 'vitest';
 import { rules } from '../../src/check/rules.js';
-import { checkFile, tempDir } from '../helpers/recordings.js';
+import { checkFile } from '../helpers/recordings.js';
+import { tempDir } from '../helpers/spy.js';
 
 const temp = tempDir('mcp-spy-rules-');
 afterAll(() => temp.remove());

@@ -26,7 +26,7 @@ describe('bad use gets one clear line and a non-zero exit', () => {
     expect(missing.stderr.trim()).toBe('mcp-spy: cannot start no-such-command-here: command not found');
     const notExecutable = await runBin(['-q', '--', fixture('servers', 'time-server.js') + '.not-there', 'x']);
     expect(notExecutable.code).toBe(127);
-    const dir = tempDir();
+    const dir = tempDir().dir;
     const directory = await runBin(['-q', '--', dir]);
     expect(directory.code).toBe(126);
     expect(directory.stderr.trim()).toMatch(/^mcp-spy: cannot start .*: permission denied/);
@@ -73,7 +73,7 @@ describe('exit codes and signals', () => {
   });
 
   it('runs the server in our working directory with our environment', async () => {
-    const dir = tempDir();
+    const dir = tempDir().dir;
     const result = await runBin(['-q', '--no-record', '--no-log', '--', 'sh', '-c', 'pwd; echo "$SPY_TEST_VALUE"'], { cwd: dir, env: { SPY_TEST_VALUE: 'kept' } });
     expect(result.stdout.toString()).toBe(`${dir}\nkept\n`);
   });

@@ -5,7 +5,7 @@ import { Client } from '@modelcontextprotocol/sdk/client/index.js';
 import { StdioClientTransport } from '@modelcontextprotocol/sdk/client/stdio.js';
 import { CreateMessageRequestSchema, ElicitRequestSchema, ListRootsRequestSchema } from '@modelcontextprotocol/sdk/types.js';
 import { describe, expect, it } from 'vitest';
-import { bin, everythingServer, fixture, frames, readEntries, tempDir } from '../helpers/spy.js';
+import { bin, everythingServer, fixture, framesOf, readEntries, tempDir } from '../helpers/spy.js';
 
 const sha = (path: string) => createHash('sha256').update(readFileSync(path)).digest('hex');
 
@@ -40,7 +40,7 @@ async function session(command: string, args: string[]) {
 describe('the SDK client and server-everything, through the spy', () => {
   it('gets the same results, the record holds every frame, and each side receives exactly what the other sent', async () => {
     const direct = await session(process.execPath, [everythingServer, 'stdio']);
-    const dir = tempDir();
+    const dir = tempDir().dir;
     const record = join(dir, 'wire.jsonl');
     const spied = await session(process.execPath, [
       fixture('tap.js'), dir, 'client',
@@ -59,7 +59,7 @@ describe('the SDK client and server-everything, through the spy', () => {
     expect(sha(join(dir, 'server.out'))).toBe(sha(join(dir, 'client.out')));
 
     const entries = readEntries(record);
-    const seen = frames(entries);
+    const seen = framesOf(entries);
     // Every line that crossed, in order, is a frame of the record with its exact text.
     const lines = (path: string) => readFileSync(path, 'utf8').split('\n').filter((line) => line !== '');
     expect(seen.filter((entry) => entry.dir === 'c2s').map((entry) => entry.raw)).toEqual(lines(join(dir, 'server.in')));

@@ -1,10 +1,10 @@
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
-import { fixture, frames, readEntries, runBin, tempDir } from '../helpers/spy.js';
+import { fixture, framesOf, readEntries, runBin, tempDir } from '../helpers/spy.js';
 
 describe('a server that misbehaves', () => {
   it('reaches the client byte for byte, and the record says what happened', async () => {
-    const dir = tempDir();
+    const dir = tempDir().dir;
     const lines = [
       { jsonrpc: '2.0', id: 1, method: 'initialize', params: { protocolVersion: '2025-06-18', capabilities: {}, clientInfo: { name: 't', version: '1' } } },
       { jsonrpc: '2.0', id: 2, method: 'tools/list' },
@@ -25,7 +25,7 @@ describe('a server that misbehaves', () => {
     expect(result.stderr).toContain('fatal: something went wrong');
 
     const entries = readEntries(join(dir, 'wire.jsonl'));
-    const fromServer = frames(entries).filter((entry) => entry.dir === 's2c');
+    const fromServer = framesOf(entries).filter((entry) => entry.dir === 's2c');
     expect(fromServer.map((entry) => [entry.kind, entry.notes])).toEqual([
       ['invalid', ['stdout-noise', 'not-json']],
       ['response', undefined],

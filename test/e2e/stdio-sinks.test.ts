@@ -1,13 +1,13 @@
 import { existsSync, readFileSync, statSync } from 'node:fs';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
-import { fixture, frames, readEntries, runBin, tempDir } from '../helpers/spy.js';
+import { fixture, framesOf, readEntries, runBin, tempDir } from '../helpers/spy.js';
 
 const ping = (id: number) => `${JSON.stringify({ jsonrpc: '2.0', id, method: 'ping' })}\n`;
 
 describe('the record and the log', () => {
   it('are created with mode 0600 and appended to by a new run, after its spawn event', async () => {
-    const dir = tempDir();
+    const dir = tempDir().dir;
     await runBin(['-q', '--', 'cat'], { cwd: dir, input: ping(1) });
     await runBin(['-q', '--', 'cat'], { cwd: dir, input: ping(2) });
     for (const name of ['wire.jsonl', 'wire.log']) expect(statSync(join(dir, name)).mode & 0o777).toBe(0o600);
@@ -19,7 +19,7 @@ describe('the record and the log', () => {
   });
 
   it('take whole lines from several spies writing at once', async () => {
-    const dir = tempDir();
+    const dir = tempDir().dir;
     const burst = Array.from({ length: 3000 }, (_, index) => ping(index)).join('');
     await Promise.all(Array.from({ length: 4 }, () => runBin(['-q', '--', 'cat'], { cwd: dir, input: burst })));
     const lines = readFileSync(join(dir, 'wire.jsonl'), 'utf8').split('\n').filter((line) => line !== '');
@@ -34,7 +34,7 @@ describe('the record and the log', () => {
   });
 
   it('go to the state directory when the working directory is not writable, and the spy says where', async () => {
-    const state = tempDir();
+    const state = tempDir().dir;
     const result = await runBin(['-q', '--', 'cat'], { cwd: '/proc', input: ping(1), env: { XDG_STATE_HOME: state, MCP_SPY_DIR: '' } });
     expect(result.code).toBe(0);
     expect(result.stdout.toString()).toBe(ping(1));
@@ -44,15 +44,15 @@ describe('the record and the log', () => {
   });
 
   it('go where MCP_SPY_DIR says', async () => {
-    const cwd = tempDir();
-    const chosen = join(tempDir(), 'logs');
+    const cwd = tempDir().dir;
+    const chosen = join(tempDir().dir, 'logs');
     await runBin(['-q', '--', 'cat'], { cwd, input: ping(1), env: { MCP_SPY_DIR: chosen } });
     expect(existsSync(join(chosen, 'wire.jsonl'))).toBe(true);
     expect(existsSync(join(cwd, 'wire.jsonl'))).toBe(false);
   });
 
   it('may fail without touching the traffic: one line on stderr, a gap in the other file', async () => {
-    const dir = tempDir();
+    const dir = tempDir().dir;
     const input = Array.from({ length: 50 }, (_, index) => ping(index)).join('');
     const result = await runBin(['-q', '--log', '/dev/full', '--', 'cat'], { cwd: dir, input });
     expect(result.code).toBe(0);
@@ -61,11 +61,11 @@ describe('the record and the log', () => {
     expect(complaints).toHaveLength(1);
     const entries = readEntries(join(dir, 'wire.jsonl'));
     expect(entries.find((entry) => entry.kind === 'gap')).toMatchObject({ reason: expect.stringContaining('log /dev/full failed') });
-    expect(frames(entries).filter((entry) => entry.dir === 'c2s')).toHaveLength(50);
+    expect(framesOf(entries).filter((entry) => entry.dir === 'c2s')).toHaveLength(50);
   });
 
   it('a record that cannot be written leaves the traffic and the log alone', async () => {
-    const dir = tempDir();
+    const dir = tempDir().dir;
     const result = await runBin(['-q', '--record', '/dev/full', '--log', 'w.log', '--', 'cat'], { cwd: dir, input: ping(1) });
     expect(result.code).toBe(0);
     expect(result.stdout.toString()).toBe(ping(1));
@@ -78,7 +78,7 @@ describe('the record and the log', () => {
 
 describe('the live view', () => {
   it('is coloured only when asked, and wire.log never is', async () => {
-    const dir = tempDir();
+    const dir = tempDir().dir;
     const forced = await runBin(['--', 'cat'], { cwd: dir, input: ping(1), env: { FORCE_COLOR: '1' } });
     expect(forced.stderr).toContain('\u001b[');
     expect(readFileSync(join(dir, 'wire.log'), 'utf8')).not.toContain('\u001b[');
@@ -90,14 +90,14 @@ describe('the live view', () => {
   });
 
   it('is off with --quiet, and never strays onto stdout', async () => {
-    const dir = tempDir();
+    const dir = tempDir().dir;
     const quiet = await runBin(['-q', '--', process.execPath, fixture('servers', 'time-server.js')], { cwd: dir, input: ping(1) });
     expect(quiet.stderr).toBe('');
     expect(JSON.parse(quiet.stdout.toString())).toEqual({ jsonrpc: '2.0', id: 1, result: {} });
   });
 
   it('strips terminal control sequences that peers send', async () => {
-    const dir = tempDir();
+    const dir = tempDir().dir;
     const evil = `${JSON.stringify({ jsonrpc: '2.0', id: 1, method: 'tools/call', params: { name: 'x\u001b[2Jy' } })}\n`;
     const result = await runBin(['--', 'cat'], { cwd: dir, input: evil });
     expect(result.stderr).not.toContain('\u001b[2J');

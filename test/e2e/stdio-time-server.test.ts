@@ -2,11 +2,11 @@ import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { lineConversation } from '../helpers/conversation.js';
-import { fixture, frames, readEntries, runBin, tempDir } from '../helpers/spy.js';
+import { fixture, framesOf, readEntries, runBin, tempDir } from '../helpers/spy.js';
 
 describe('a classic exchange with a time server, sent by hand', () => {
   it('classifies every frame and names the error codes', async () => {
-    const dir = tempDir();
+    const dir = tempDir().dir;
     const answers: unknown[] = [];
     const result = await runBin(['--', process.execPath, fixture('servers', 'time-server.js')], {
       cwd: dir,
@@ -25,7 +25,7 @@ describe('a classic exchange with a time server, sent by hand', () => {
     });
     expect(result.code).toBe(0);
     expect(answers).toHaveLength(5);
-    const seen = frames(readEntries(join(dir, 'wire.jsonl')));
+    const seen = framesOf(readEntries(join(dir, 'wire.jsonl')));
     expect(seen.map((entry) => entry.kind)).toEqual([
       'request', 'response', 'notification', 'request', 'response', 'request', 'tool-error', 'request', 'tool-error', 'request', 'protocol-error',
     ]);

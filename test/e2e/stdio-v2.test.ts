@@ -4,7 +4,7 @@ import { Client } from '@modelcontextprotocol/client';
 import { StdioClientTransport } from '@modelcontextprotocol/client/stdio';
 import { describe, expect, it } from 'vitest';
 import type { RecordEntry } from '../../src/record/schema.js';
-import { bin, fixture, frames, readEntries, tempDir } from '../helpers/spy.js';
+import { bin, fixture, framesOf, readEntries, tempDir } from '../helpers/spy.js';
 
 async function session(command: string, args: string[]) {
   const client = new Client({ name: 'v2-e2e-client', version: '1.0.0' }, { versionNegotiation: { mode: 'auto' } });
@@ -12,7 +12,7 @@ async function session(command: string, args: string[]) {
   const results = {
     version: client.getNegotiatedProtocolVersion(),
     tools: await client.listTools(),
-    echo: await client.callTool({ name: 'echo', arguments: { text: 'hi there' } }),
+    echo: await client.callTool({ name: 'echo', arguments: { message: 'hi there' } }),
     fail: await client.callTool({ name: 'fail', arguments: {} }),
     resource: await client.readResource({ uri: 'demo://readme' }),
     prompt: await client.getPrompt({ name: 'greet', arguments: { name: 'Ada' } }),
@@ -24,7 +24,7 @@ async function session(command: string, args: string[]) {
 describe('a 2026-07-28 session (v2 client in auto mode, v2 server)', () => {
   it('records the probe run and the session run, each with its revision', async () => {
     const direct = await session(process.execPath, [fixture('v2', 'server.js')]);
-    const dir = tempDir();
+    const dir = tempDir().dir;
     const record = join(dir, 'wire.jsonl');
     const spied = await session(process.execPath, [bin, '--record', record, '--log', join(dir, 'wire.log'), '--', process.execPath, fixture('v2', 'server.js')]);
     expect(spied).toEqual(direct);
@@ -47,9 +47,9 @@ describe('a 2026-07-28 session (v2 client in auto mode, v2 server)', () => {
       ['response', 'server/discover'],
       ['exit', undefined],
     ]);
-    expect(frames(probe!).every((entry) => entry.rev === '2026-07-28')).toBe(true);
+    expect(framesOf(probe!).every((entry) => entry.rev === '2026-07-28')).toBe(true);
 
-    const mainFrames = frames(main!);
+    const mainFrames = framesOf(main!);
     expect(mainFrames[0]).toMatchObject({ kind: 'request', method: 'tools/list', rev: '2026-07-28', revChanged: true });
     expect(mainFrames.map((entry) => entry.kind)).toEqual(['request', 'response', 'request', 'response', 'request', 'tool-error', 'request', 'response', 'request', 'response']);
     expect(mainFrames.every((entry) => entry.rev === '2026-07-28')).toBe(true);

@@ -1,16 +1,12 @@
+// Listening processes: servers, the HTTP spy and the mock, each started on a free port and stopped by the test.
 import { spawn, type ChildProcess } from 'node:child_process';
 import { mkdtempSync, readFileSync, rmSync } from 'node:fs';
 import { createServer } from 'node:net';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { fileURLToPath } from 'node:url';
 import { afterAll, beforeAll } from 'vitest';
 import type { RecordEntry } from '../../src/record/schema.js';
-
-export const root = fileURLToPath(new URL('../..', import.meta.url));
-export const bin = join(root, 'bin', 'mcp-spy.js');
-export const everything = join(root, 'node_modules', '@modelcontextprotocol', 'server-everything', 'dist', 'index.js');
-export const fixture = (name: string) => join(root, 'fixtures', 'http', name);
+import { bin, everythingServer, fixture, node, readEntries, runClient } from './spy.js';
 
 /** A port nobody listens on right now. */
 export function freePort(): Promise<number> {
@@ -26,6 +22,9 @@ export function freePort(): Promise<number> {
 
 export interface Running {
   child: ChildProcess;
+  /** What `ready` matched: its first group, or the whole match. */
+  url: string;
+  match: RegExpMatchArray;
   stdout: () => string;
   stderr: () => string;
   /** SIGTERM, then the exit code (or 128+n). */
@@ -33,27 +32,29 @@ export interface Running {
   exited: Promise<number>;
 }
 
-/** Starts a process and resolves once its stdout matches `ready` (rejects if it exits first). */
-export async function run(command: string, args: string[], ready: RegExp, options: { cwd?: string; env?: NodeJS.ProcessEnv } = {}): Promise<Running & { match: RegExpMatchArray }> {
+/** Starts a process and resolves once its stdout or stderr matches `ready` (rejects if it exits first or takes 15 s). */
+export async function run(command: string, args: string[], ready: RegExp, options: { cwd?: string; env?: NodeJS.ProcessEnv } = {}): Promise<Running> {
   const child = spawn(command, args, { cwd: options.cwd, env: { ...process.env, ...options.env }, stdio: ['ignore', 'pipe', 'pipe'] });
-  let out = '';
-  let err = '';
-  child.stderr!.on('data', (chunk) => (err += chunk));
+  const seen = { out: '', err: '' };
   const exited = new Promise<number>((resolve) => child.once('exit', (code, signal) => resolve(code ?? (signal ? 128 + 15 : 1))));
   const match = await new Promise<RegExpMatchArray>((resolve, reject) => {
-    child.stdout!.on('data', (chunk) => {
-      out += chunk;
-      const found = ready.exec(out);
+    const watch = (stream: 'out' | 'err') => (chunk: Buffer) => {
+      seen[stream] += chunk.toString('utf8');
+      const found = ready.exec(seen[stream]);
       if (found) resolve(found);
-    });
-    void exited.then((code) => reject(new Error(`${command} ${args.join(' ')} exited with ${code} before it was ready:\n${out}\n${err}`)));
+    };
+    child.stdout!.on('data', watch('out'));
+    child.stderr!.on('data', watch('err'));
+    void exited.then((code) => reject(new Error(`${command} ${args.join(' ')} exited with ${code} before it was ready:\n${seen.out}\n${seen.err}`)));
+    setTimeout(() => reject(new Error(`${command} ${args.join(' ')} not ready after 15s:\n${seen.out}\n${seen.err}`)), 15_000).unref();
   });
   return {
     child,
     match,
+    url: match[1] ?? match[0],
     exited,
-    stdout: () => out,
-    stderr: () => err,
+    stdout: () => seen.out,
+    stderr: () => seen.err,
     stop: async () => {
       if (child.exitCode === null && child.signalCode === null) child.kill('SIGTERM');
       return exited;
@@ -62,7 +63,6 @@ export async function run(command: string, args: string[], ready: RegExp, option
 }
 
 export interface Spy extends Running {
-  url: string;
   dir: string;
   /** The record's entries so far. */
   entries(): RecordEntry[];
@@ -75,16 +75,11 @@ export interface Spy extends Running {
 export async function startSpy(args: string[], server: string[] = [], env: NodeJS.ProcessEnv = {}): Promise<Spy> {
   const dir = mkdtempSync(join(tmpdir(), 'mcp-spy-http-'));
   const all = ['http', '--quiet', ...args, ...(server.length > 0 ? ['--', ...server] : [])];
-  const running = await run(process.execPath, [bin, ...all], /listening on (\S+),/, { cwd: dir, env });
+  const running = await run(node, [bin, ...all], /listening on (\S+),/, { cwd: dir, env });
   const spy: Spy = {
     ...running,
-    url: running.match[1]!,
     dir,
-    entries: () =>
-      readFileSync(join(dir, 'wire.jsonl'), 'utf8')
-        .split('\n')
-        .filter((line) => line !== '')
-        .map((line) => JSON.parse(line) as RecordEntry),
+    entries: () => readEntries(join(dir, 'wire.jsonl')),
     log: () => readFileSync(join(dir, 'wire.log'), 'utf8'),
     dispose: async () => {
       const code = await running.stop();
@@ -97,18 +92,13 @@ export async function startSpy(args: string[], server: string[] = [], env: NodeJ
 
 /** Runs `mcp-spy` to completion (for bad use): its exit code and output. */
 export async function runSpyOnce(args: string[]): Promise<{ code: number; stdout: string; stderr: string }> {
-  const child = spawn(process.execPath, [bin, ...args], { stdio: ['ignore', 'pipe', 'pipe'] });
+  const child = spawn(node, [bin, ...args], { stdio: ['ignore', 'pipe', 'pipe'] });
   let stdout = '';
   let stderr = '';
   child.stdout.on('data', (chunk) => (stdout += chunk));
   child.stderr.on('data', (chunk) => (stderr += chunk));
   const code = await new Promise<number>((resolve) => child.once('exit', (exitCode) => resolve(exitCode ?? 1)));
   return { code, stdout, stderr };
-}
-
-/** Frames only (entries with a direction). */
-export function framesOf(entries: RecordEntry[]): RecordEntry[] {
-  return entries.filter((entry) => entry.dir === 'c2s' || entry.dir === 's2c');
 }
 
 /** The record is written as it goes, a moment after the traffic: polls until `find` finds something. */
@@ -137,4 +127,57 @@ export function spyInFront(path: string, server: (port: number) => string[]) {
     await state.spy?.dispose();
   });
   return state;
+}
+
+/** How a client script from fixtures/clients reaches the spy: Streamable HTTP (`--url`) or legacy HTTP+SSE (`--sse`). */
+export interface HttpClient {
+  script: string;
+  flag: '--url' | '--sse';
+  env?: NodeJS.ProcessEnv;
+}
+
+/**
+ * Records a real session: `mcp-spy http` in front of a server it starts on a free port (`server(port)`,
+ * its endpoint at `path`), driven by a client script. The spy is stopped after, so the record is whole;
+ * wire.jsonl and wire.log are left in `dir`. Returns their paths and the client's results.
+ */
+export async function recordHttp(dir: string, path: string, server: (port: number) => string[], client: HttpClient) {
+  const port = await freePort();
+  const record = join(dir, 'wire.jsonl');
+  const log = join(dir, 'wire.log');
+  const spy = await startSpy(['--target', `http://127.0.0.1:${port}${path}`, '--record', record, '--log', log], server(port));
+  try {
+    const results = await runClient(client.script, [client.flag, spy.url], client.env);
+    return { record, log, results };
+  } finally {
+    await spy.dispose();
+  }
+}
+
+/** server-everything's command line in one of its HTTP modes (`streamableHttp`, `sse`) on a port. */
+export const everythingHttp = (mode: string) => (port: number) => ['env', `PORT=${port}`, node, everythingServer, mode];
+
+/** fixtures/v2/server.js serving stateless HTTP on a port. */
+export const v2Http = (port: number, ...flags: string[]) => [node, fixture('v2', 'server.js'), 'http', '--port', String(port), ...flags];
+
+/** Runs `mcp-spy mock <record> --listen` on a free port (with `flags`) for the length of `use`, which gets its URL. */
+export async function withMock<T>(record: string, use: (url: string) => Promise<T>, flags: string[] = []): Promise<T> {
+  const mock = await run(node, [bin, 'mock', record, '--listen', '127.0.0.1:0', ...flags], /serving .* at (http:\/\/\S+)/);
+  try {
+    return await use(mock.url);
+  } finally {
+    await mock.stop();
+  }
+}
+
+/** Starts a server on a free port (`command(port)`) for the length of `use`; `ready` is what it prints once it listens. */
+export async function withServer<T>(command: (port: number) => string[], ready: RegExp, use: (port: number) => Promise<T>): Promise<T> {
+  const port = await freePort();
+  const [program, ...args] = command(port);
+  const server = await run(program!, args, ready);
+  try {
+    return await use(port);
+  } finally {
+    await server.stop();
+  }
 }

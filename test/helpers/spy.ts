@@ -1,5 +1,6 @@
-import { spawn } from 'node:child_process';
-import { mkdtempSync, readFileSync } from 'node:fs';
+// The built bin, the fixtures, temporary directories and records: shared by the end-to-end tests.
+import { spawn, spawnSync } from 'node:child_process';
+import { mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
@@ -7,18 +8,33 @@ import type { RecordEntry } from '../../src/record/schema.js';
 
 export const root = fileURLToPath(new URL('../..', import.meta.url));
 export const bin = join(root, 'bin', 'mcp-spy.js');
+export const node = process.execPath;
 export const fixture = (...parts: string[]) => join(root, 'fixtures', ...parts);
 export const everythingServer = join(root, 'node_modules', '@modelcontextprotocol', 'server-everything', 'dist', 'index.js');
 
-export function tempDir(prefix = 'mcp-spy-test-'): string {
-  return mkdtempSync(join(tmpdir(), prefix));
+/** A fresh temporary directory: `file` writes a file in it, `remove` deletes it all. */
+export function tempDir(prefix = 'mcp-spy-test-'): { dir: string; file: (name: string, text: string) => string; remove: () => void } {
+  const dir = mkdtempSync(join(tmpdir(), prefix));
+  return {
+    dir,
+    file: (name, text) => {
+      const path = join(dir, name);
+      writeFileSync(path, text);
+      return path;
+    },
+    remove: () => rmSync(dir, { recursive: true, force: true }),
+  };
 }
 
 export interface RunResult {
   code: number | null;
   signal: NodeJS.Signals | null;
   stdout: Buffer;
+  /** stdout as UTF-8 text. */
+  text: string;
   stderr: string;
+  /** From start to end, in ms. */
+  durationMs: number;
 }
 
 export interface RunOptions {
@@ -29,11 +45,12 @@ export interface RunOptions {
   onStart?: (child: ReturnType<typeof spawn>) => void;
 }
 
-/** Runs the built mcp-spy with arguments; resolves with everything it wrote and how it ended. */
+/** Runs the built mcp-spy with arguments (in a fresh directory unless told); resolves with everything it wrote and how it ended. */
 export function runBin(args: string[], options: RunOptions = {}): Promise<RunResult> {
+  const started = performance.now();
   return new Promise((resolve, reject) => {
-    const child = spawn(process.execPath, [bin, ...args], {
-      cwd: options.cwd ?? tempDir(),
+    const child = spawn(node, [bin, ...args], {
+      cwd: options.cwd ?? tempDir().dir,
       env: { ...process.env, FORCE_COLOR: '0', ...options.env },
       stdio: ['pipe', 'pipe', 'pipe'],
     });
@@ -42,12 +59,27 @@ export function runBin(args: string[], options: RunOptions = {}): Promise<RunRes
     child.stdout.on('data', (chunk: Buffer) => stdout.push(chunk));
     child.stderr.on('data', (chunk: Buffer) => (stderr += chunk.toString('utf8')));
     child.on('error', reject);
-    child.on('close', (code, signal) => resolve({ code, signal, stdout: Buffer.concat(stdout), stderr }));
+    child.on('close', (code, signal) => {
+      const bytes = Buffer.concat(stdout);
+      resolve({ code, signal, stdout: bytes, text: bytes.toString('utf8'), stderr, durationMs: performance.now() - started });
+    });
     child.stdin.on('error', () => {});
     options.onStart?.(child);
     if (options.input !== undefined) child.stdin.end(options.input);
     else if (!options.onStart) child.stdin.end();
   });
+}
+
+/** The same as runBin, run to its end synchronously: for short commands over files (view, stats, check). */
+export function runBinSync(args: string[], options: Pick<RunOptions, 'input' | 'cwd'> = {}): RunResult {
+  const started = performance.now();
+  const result = spawnSync(node, [bin, ...args], {
+    input: options.input,
+    cwd: options.cwd,
+    env: { ...process.env, FORCE_COLOR: '0' },
+    maxBuffer: 64 * 1024 * 1024,
+  });
+  return { code: result.status, signal: result.signal, stdout: result.stdout, text: result.stdout.toString('utf8'), stderr: result.stderr.toString('utf8'), durationMs: performance.now() - started };
 }
 
 export function readEntries(path: string): RecordEntry[] {
@@ -57,4 +89,27 @@ export function readEntries(path: string): RecordEntry[] {
     .map((line) => JSON.parse(line) as RecordEntry);
 }
 
-export const frames = (entries: RecordEntry[]) => entries.filter((entry) => entry.dir === 'c2s' || entry.dir === 's2c');
+/** Frames only (entries with a direction). */
+export const framesOf = (entries: RecordEntry[]) => entries.filter((entry) => entry.dir === 'c2s' || entry.dir === 's2c');
+
+/** Runs a client script from fixtures/clients (SCENARIO and more in `env`) and parses the JSON it prints. */
+export function runClient(script: string, args: string[], env: NodeJS.ProcessEnv = {}): Promise<unknown> {
+  return new Promise((resolve, reject) => {
+    const child = spawn(node, [fixture('clients', script), ...args], { env: { ...process.env, ...env }, stdio: ['ignore', 'pipe', 'pipe'] });
+    let out = '';
+    let err = '';
+    child.stdout.on('data', (chunk: Buffer) => (out += chunk.toString('utf8')));
+    child.stderr.on('data', (chunk: Buffer) => (err += chunk.toString('utf8')));
+    child.on('error', reject);
+    child.on('close', (code) => {
+      if (code !== 0) reject(new Error(`${script} failed (${code}): ${err}`));
+      else resolve(JSON.parse(out));
+    });
+  });
+}
+
+/** Records a client script's session through the stdio spy (`log` too if given); returns the client's results. */
+export function recordSession(script: string, record: string, server: string[], env: NodeJS.ProcessEnv = {}, log?: string): Promise<unknown> {
+  const sinks = ['--record', record, ...(log ? ['--log', log] : ['--no-log'])];
+  return runClient(script, ['--', node, bin, ...sinks, '-q', '--', ...server], env);
+}

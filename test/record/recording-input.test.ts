@@ -5,7 +5,7 @@ import { readLines } from '../../src/record/line-source.js';
 import { migrateEntry } from '../../src/record/migrate.js';
 import { readRecording } from '../../src/record/open-recording.js';
 import type { RecordEntry } from '../../src/record/schema.js';
-import { tempDir } from '../helpers/recordings.js';
+import { tempDir } from '../helpers/spy.js';
 
 const temp = tempDir('mcp-spy-lines-');
 afterAll(() => temp.remove());

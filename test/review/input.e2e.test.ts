@@ -2,7 +2,7 @@ import { spawn } from 'node:child_process';
 import { appendFileSync, mkdirSync, readFileSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { afterAll, describe, expect, it } from 'vitest';
-import { binPath, runBin, tempDir } from '../helpers/recordings.js';
+import { bin, runBinSync, tempDir } from '../helpers/spy.js';
 
 const temp = tempDir('mcp-spy-input-');
 afterAll(() => temp.remove());
@@ -19,11 +19,11 @@ describe('reading plain "-> {json}" / "<- {json}" captures', () => {
   const file = temp.file('capture.log', `${capture}\r\n`);
 
   it('classifies and correlates them through the pipeline, and skips an unreadable line with its number', () => {
-    const result = runBin(['view', file]);
-    expect(result.status).toBe(0);
+    const result = runBinSync(['view', file]);
+    expect(result.code).toBe(0);
     expect(result.stderr).toBe(`mcp-spy: ${file}:3: not a "-> {json}" or "<- {json}" line; skipped\n`);
     // The renderer's own layout is tested with it; here: each frame classified and paired, no time.
-    const shown = result.stdout.split('\n');
+    const shown = result.text.split('\n');
     expect(shown.pop()).toBe('');
     const expected = [
       /^\?\?:\?\?:\?\?\.\?\?\? -> request +tools\/call #1 tool=search /,
@@ -36,15 +36,15 @@ describe('reading plain "-> {json}" / "<- {json}" captures', () => {
   });
 
   it('feeds stats and check like a record', () => {
-    const stats = JSON.parse(runBin(['stats', file, '--format', 'json']).stdout);
+    const stats = JSON.parse(runBinSync(['stats', file, '--format', 'json']).text);
     expect(stats.tools.search).toEqual({ count: 1, protocolErrors: 0, toolErrors: 1 });
     expect(stats.methods.ping).toEqual({ count: 1, protocolErrors: 1, toolErrors: 0 });
-    expect(runBin(['check', file]).status).toBe(0);
+    expect(runBinSync(['check', file]).code).toBe(0);
   });
 
   it('stops at an unreadable line with --strict', () => {
-    const result = runBin(['view', file, '--strict']);
-    expect(result.status).toBe(2);
+    const result = runBinSync(['view', file, '--strict']);
+    expect(result.code).toBe(2);
     expect(result.stderr).toBe(`mcp-spy: ${file}:3: not a "-> {json}" or "<- {json}" line\n`);
   });
 });
@@ -65,9 +65,9 @@ describe('files that cannot be read: one clear line each, exit 2', () => {
     it(`${what}`, () => {
       const path = make();
       for (const command of ['view', 'stats', 'check']) {
-        const result = runBin([command, path]);
+        const result = runBinSync([command, path]);
         expect(result.stderr, command).toMatch(message);
-        expect(result.status, command).toBe(2);
+        expect(result.code, command).toBe(2);
       }
     });
   }
@@ -81,9 +81,9 @@ describe('files that cannot be read: one clear line each, exit 2', () => {
       ['tool = "a', 'mcp-spy: bad filter expression: unterminated string at column 8\n'],
     ];
     for (const [expression, line] of expectations) {
-      const result = runBin(['view', record, '--filter', expression]);
+      const result = runBinSync(['view', record, '--filter', expression]);
       expect(result.stderr, expression).toBe(line);
-      expect(result.status, expression).toBe(2);
+      expect(result.code, expression).toBe(2);
     }
   });
 });
@@ -93,7 +93,7 @@ describe('view --follow', () => {
     const record = join(temp.dir, 'live.jsonl');
     const line = (seq: number) => `${JSON.stringify({ v: 1, seq, t: `2026-07-28T10:00:0${seq}.000Z`, session: 's', dir: 'c2s', kind: 'request', method: 'ping', id: seq, raw: `{"jsonrpc":"2.0","id":${seq},"method":"ping"}` })}\n`;
     writeFileSync(record, line(1));
-    const child = spawn(process.execPath, [binPath, 'view', record, '--follow'], { env: { ...process.env, FORCE_COLOR: '0' } });
+    const child = spawn(process.execPath, [bin, 'view', record, '--follow'], { env: { ...process.env, FORCE_COLOR: '0' } });
     let out = '';
     child.stdout.on('data', (chunk) => (out += chunk));
     const until = async (test: () => boolean) => {

@@ -4,7 +4,7 @@ import { summarizeLatency } from '../../src/review/percentiles.js';
 import { createStatsCollector } from '../../src/review/stats.js';
 import { formatStats } from '../../src/review/stats-format.js';
 import { afterAll } from 'vitest';
-import { tempDir } from '../helpers/recordings.js';
+import { tempDir } from '../helpers/spy.js';
 
 const temp = tempDir('mcp-spy-stats-');
 afterAll(() => temp.remove());

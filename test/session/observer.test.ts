@@ -8,7 +8,7 @@ const line = (id: number) => Buffer.from(`${JSON.stringify({ jsonrpc: '2.0', id,
 
 describe('the observer thread', () => {
   it('records what it is given, in order, with events', async () => {
-    const dir = tempDir();
+    const dir = tempDir().dir;
     const record = join(dir, 'r.jsonl');
     const observer = startObserver({ session: 's1', recordPath: record, live: false, color: false, maxFrame: 1024 }, { warn: () => {} });
     observer.event('spawn', { command: ['x'] });
@@ -31,7 +31,7 @@ describe('the observer thread', () => {
   });
 
   it('counts what it could not take as a gap, and does not glue pieces of lines together', async () => {
-    const dir = tempDir();
+    const dir = tempDir().dir;
     const record = join(dir, 'r.jsonl');
     const observer = startObserver({ session: 's2', recordPath: record, live: false, color: false, maxFrame: 1024 }, { warn: () => {}, maxBehind: 64 });
     observer.chunk('c2s', line(1));
@@ -48,7 +48,7 @@ describe('the observer thread', () => {
   });
 
   it('passes only the length of a line beyond the parse limit, and still records its true size', async () => {
-    const dir = tempDir();
+    const dir = tempDir().dir;
     const record = join(dir, 'r.jsonl');
     const observer = startObserver({ session: 's3', recordPath: record, live: false, color: false, maxFrame: 64 }, { warn: () => {}, maxBehind: 200 });
     for (let i = 0; i < 100; i++) observer.chunk('s2c', Buffer.alloc(50, 0x61));

@@ -1,0 +1,71 @@
+// replay and mock on real recordings of the HTTP spy (not hand-made HTTP-shaped records): the SDK 1.x
+// client against server-everything over Streamable HTTP, and a 2026-07-28 session over stateless HTTP
+// (a stdio recording replayed with --target: replay-everything.test.ts).
+import { mkdirSync } from 'node:fs';
+import { join } from 'node:path';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { everythingHttp, recordHttp, v2Http, withMock, withServer } from './helpers/http-spy.js';
+import { everythingServer, node, runBin, runClient, tempDir } from './helpers/spy.js';
+
+const temp = tempDir('mcp-spy-replay-http-');
+const dirOf = (name: string) => {
+  const dir = join(temp.dir, name);
+  mkdirSync(dir);
+  return dir;
+};
+let everything: { record: string; results: unknown };
+let v2: { record: string; results: unknown };
+
+beforeAll(async () => {
+  everything = await recordHttp(dirOf('everything'), '/mcp', everythingHttp('streamableHttp'), { script: 'everything-client.js', flag: '--url' });
+  v2 = await recordHttp(dirOf('v2'), '/mcp', (port) => v2Http(port), { script: 'v2-client.js', flag: '--url' });
+}, 120_000);
+afterAll(() => temp.remove());
+
+const withEverything = (use: (url: string) => Promise<void>) => withServer(everythingHttp('streamableHttp'), /listening on port/, (port) => use(`http://127.0.0.1:${port}/mcp`));
+
+describe('a real Streamable HTTP recording (SDK 1.x client, server-everything)', () => {
+  it('replays against a fresh server-everything (--target) with the default ignores only', async () => {
+    await withEverything(async (url) => {
+      const result = await runBin(['replay', everything.record, '--target', url]);
+      // The server's requests to the client (sampling, roots) are answered from the recording and count as items.
+      expect(result.text).toMatch(/^session [0-9a-f-]{36} \(http, 2025-11-25\)\n/);
+      expect(result.text).toMatch(/\[server-request\][\s\S]*replay passed: 10 same, 0 changed, 0 missing, 0 extra/);
+      expect(result.code).toBe(0);
+    });
+  });
+
+  it('replays against server-everything over stdio too', async () => {
+    const result = await runBin(['replay', everything.record, '--', node, everythingServer, 'stdio']);
+    expect(result.text).toContain('replay passed: 10 same, 0 changed, 0 missing, 0 extra');
+    expect(result.code).toBe(0);
+  });
+
+  it('mock --listen answers the client script with the recorded results', async () => {
+    expect(await withMock(everything.record, (url) => runClient('everything-client.js', ['--url', url]))).toEqual(everything.results);
+  });
+});
+
+describe('a real 2026-07-28 stateless HTTP recording (SDK v2 client, v2 server)', () => {
+  it('replays as one run against a fresh v2 server, and catches a change', async () => {
+    const ready = /listening on (http:\/\/\S+)/;
+    await withServer((port) => v2Http(port), ready, async (port) => {
+      const result = await runBin(['replay', v2.record, '--format', 'json', '--target', `http://127.0.0.1:${port}/mcp`]);
+      const report = JSON.parse(result.text);
+      // Each exchange is a session of its own in the record; the discover probe and the exchanges after it replay as one.
+      expect(report.sessions).toHaveLength(1);
+      expect(report.sessions[0]).toMatchObject({ session: 'x-1', transport: 'http', revision: '2026-07-28', probe: false });
+      expect(report.counts).toEqual({ same: 4, changed: 0, missing: 0, extra: 0 });
+      expect(result.code).toBe(0);
+    });
+    await withServer((port) => v2Http(port, '--changed'), ready, async (port) => {
+      const result = await runBin(['replay', v2.record, '--target', `http://127.0.0.1:${port}/mcp`]);
+      expect(result.text).toMatch(/result\.content\[0\]\.text: "Hello, Ada!" -> "Hi there, Ada\."/);
+      expect(result.code).toBe(1);
+    });
+  });
+
+  it('mock --listen answers the v2 client with the recorded results', async () => {
+    expect(await withMock(v2.record, (url) => runClient('v2-client.js', ['--url', url]))).toEqual(v2.results);
+  });
+});
