@@ -54,9 +54,10 @@ describe('mcp-spy http in front of a 2026-07-28 server (stateless Streamable HTT
     expect(get.status).toBe(405);
     await get.text();
 
-    const entries = running.spy.entries();
-    const request = entries.find((entry) => entry.dir === 'c2s' && entry.id === 7)!;
-    const note = entries.find((entry) => entry.kind === 'note' && entry.session === request.session);
+    // The record is written on the observer thread, a moment after the bytes have passed.
+    const note = await eventually(() => running.spy.entries().find((entry) => entry.kind === 'note'));
+    const request = running.spy.entries().find((entry) => entry.dir === 'c2s' && entry.id === 7)!;
+    expect(note.session).toBe(request.session);
     expect(note).toMatchObject({ notes: ['header-mismatch'], related: { seq: request.seq } });
     expect(note!.text).toContain('mcp-name "subtract" but the params.name is "add"');
     const refused = await eventually(() => running.spy.entries().find((entry) => entry.kind === 'http' && entry.httpMethod === 'GET'));

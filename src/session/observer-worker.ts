@@ -1,15 +1,15 @@
 import { setPriority } from 'node:os';
 import { parentPort, workerData } from 'node:worker_threads';
-import type { RecordEntry } from '../record/schema.js';
 import { renderLine } from '../render/render-line.js';
-import { createLineFramer, type LineFrame } from '../wire/line-framer.js';
-import type { ObserverConfig, ObserverMessage, ObserverReply, StdioStream } from './observer-protocol.js';
+import { observeHttp } from './http-observe.js';
+import type { FinishMessage, HttpMessage, ObserverMessage, ObserverReply, WorkerConfig } from './observer-protocol.js';
 import { createRecorder } from './recorder.js';
 import { createStderrOut } from './stderr-out.js';
+import { observeStdio } from './stdio-observe.js';
 
-// The observing side of the stdio spy, on a thread of its own: framing, parsing, correlating and
-// writing never take time from the thread that forwards the bytes.
-const config = workerData as ObserverConfig;
+// The observing side of a spy, on a thread of its own: framing, parsing, correlating and writing
+// never take time from the thread that forwards the bytes.
+const config = workerData as WorkerConfig;
 // On Linux the nice value belongs to the thread: when the CPU is short, the bytes of the session
 // (the forwarding thread, the client, the server) go first and the record waits or, at worst, gaps.
 try {
@@ -29,65 +29,33 @@ const recorder = createRecorder({
     said.add(message);
     stderrOut.line(`mcp-spy: ${message}`);
   },
-  transport: 'stdio',
+  transport: config.kind,
 });
-const { session } = config;
-const framers = {
-  c2s: createLineFramer(config.maxFrame),
-  s2c: createLineFramer(config.maxFrame),
-  stderr: createLineFramer(config.maxFrame),
+type Message = ObserverMessage | HttpMessage;
+const observer = (config.kind === 'stdio' ? observeStdio(config, recorder) : observeHttp(config, recorder)) as {
+  handle(message: Message): void;
+  end(): void;
 };
 
-function stderrEntry(line: LineFrame): Partial<RecordEntry> {
-  const text = line.bytes.toString('utf8');
-  const entry: Partial<RecordEntry> = { bytes: line.size };
-  if (line.eol !== '\n') entry.eol = line.eol;
-  if (line.truncated) entry.truncated = true;
-  if (Buffer.byteLength(text) === line.bytes.length && !text.includes('\ufffd')) entry.raw = text;
-  else entry.rawBase64 = line.bytes.toString('base64');
-  return entry;
-}
-
-function lines(stream: StdioStream, found: LineFrame[], t: number) {
-  for (const line of found) {
-    if (stream === 'stderr') recorder.event(session, 'stderr', stderrEntry(line), t);
-    else if (line.size > 0 || line.truncated) recorder.frame(session, stream, line, t);
-  }
-}
-
 async function finish() {
-  recorder.endSession(session);
+  observer.end();
   await recorder.close();
   await stderrOut.flush();
   port.postMessage({ type: 'closed' } satisfies ObserverReply);
 }
 
-const handlers: { [K in ObserverMessage['type']]: (message: Extract<ObserverMessage, { type: K }>) => void } = {
-  chunk: (m) => lines(m.stream, framers[m.stream].push(Buffer.from(m.data.buffer, m.data.byteOffset, m.data.byteLength)), m.t),
-  skip: (m) => framers[m.stream].skip(m.bytes, m.lastByte),
-  lost: (m) => {
-    framers[m.stream].resync();
-    recorder.event(session, 'gap', { reason: `the observer fell behind; ${m.stream} bytes were forwarded but not recorded`, stream: m.stream, lost: m.bytes }, m.t);
-  },
-  end: (m) => {
-    const last = framers[m.stream].end();
-    if (last) lines(m.stream, [last], m.t);
-  },
-  event: (m) => {
-    if (m.kind === 'exit') recorder.endSession(session);
-    recorder.event(session, m.kind, m.fields, m.t);
-  },
-  finish: () => void finish(),
-};
-
 // Bytes are acknowledged once observed: the forwarding side stops handing over bytes (and counts
 // them as lost) while too many are unacknowledged, so the observing side's memory stays bounded.
 // Each batch is at most that many bytes, so the file writes get their turn between batches.
-port.on('message', (batch: ObserverMessage[]) => {
+port.on('message', (batch: (Message | FinishMessage)[]) => {
   let bytes = 0;
   for (const message of batch) {
-    (handlers[message.type] as (m: ObserverMessage) => void)(message);
-    if (message.type === 'chunk') bytes += message.data.byteLength;
+    if (message.type === 'finish') {
+      void finish();
+      continue;
+    }
+    observer.handle(message);
+    if ('data' in message) bytes += message.data.byteLength;
   }
   if (bytes > 0) port.postMessage({ type: 'ack', bytes } satisfies ObserverReply);
 });

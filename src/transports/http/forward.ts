@@ -1,7 +1,6 @@
 import type { Agent, IncomingHttpHeaders, IncomingMessage, RequestOptions, ServerResponse } from 'node:http';
 import { request as httpRequest } from 'node:http';
 import { request as httpsRequest } from 'node:https';
-import { deferObserver } from './deferred-observer.js';
 import { createEndpointRewriter, type EndpointRewrite } from './endpoint-rewrite.js';
 import { forwardableHeaders, headerText } from './headers.js';
 import { gatewayError } from './gateway-error.js';
@@ -66,7 +65,7 @@ export function forwardExchange(req: IncomingMessage, res: ServerResponse, optio
   const { target } = options;
   const path = pathOf(req.url);
   const method = req.method ?? 'GET';
-  const observer = deferObserver(options.observe({ method, path, headers: req.headers }));
+  const observer = options.observe({ method, path, headers: req.headers });
   const send = target.protocol === 'https:' ? httpsRequest : httpRequest;
   const upstream = send({
     protocol: target.protocol,
