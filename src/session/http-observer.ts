@@ -2,23 +2,15 @@ import type { RecordEntry } from '../record/schema.js';
 import type { ExchangeObserver, ExchangeStart } from '../transports/http-proxy.js';
 import type { HttpMessage, HttpObserverConfig } from './observer-protocol.js';
 import { nowMs } from './recorder.js';
-import { defaultMaxBehind, openObserverChannel } from './worker-channel.js';
-
-export interface HttpObserverOptions {
-  maxBehind?: number;
-  warn: (message: string) => void;
-}
+import { openObserverChannel, type ChannelOptions } from './worker-channel.js';
 
 /**
  * The HTTP spy's side of the observer thread: each exchange's head, bytes and end go over as
  * they pass, stamped with the time the spy forwarded them. When the observer is too far behind,
  * the rest of that exchange is counted, not handed over, and it becomes one `gap` in the record.
  */
-export function startHttpObserver(config: HttpObserverConfig, options: HttpObserverOptions) {
-  const channel = openObserverChannel<HttpMessage>(
-    { kind: 'http', ...config },
-    { maxBehind: options.maxBehind ?? defaultMaxBehind(config.maxFrame), warn: options.warn },
-  );
+export function startHttpObserver(config: HttpObserverConfig, options: ChannelOptions) {
+  const channel = openObserverChannel<HttpMessage>({ kind: 'http', ...config }, options);
   const { push } = channel;
   let exchanges = 0;
 

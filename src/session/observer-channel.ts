@@ -1,24 +1,14 @@
 import type { RecordEntry } from '../record/schema.js';
 import type { ObserverConfig, ObserverMessage, StdioStream } from './observer-protocol.js';
 import { nowMs } from './recorder.js';
-import { defaultMaxBehind, openObserverChannel } from './worker-channel.js';
-
-export interface ObserverChannelOptions {
-  /** Bytes handed to the observer and not yet observed, beyond which new bytes go unrecorded. */
-  maxBehind?: number;
-  /** Said once when the observer itself fails. */
-  warn: (message: string) => void;
-}
+import { openObserverChannel, type ChannelOptions } from './worker-channel.js';
 
 /**
  * The stdio spy's side of the observer: hands each chunk over, and never waits. When the observer
  * is too far behind, bytes are counted, not queued; past the parse limit, only lengths go over.
  */
-export function startObserver(config: ObserverConfig, options: ObserverChannelOptions) {
-  const channel = openObserverChannel<ObserverMessage>(
-    { kind: 'stdio', ...config },
-    { maxBehind: options.maxBehind ?? defaultMaxBehind(config.maxFrame), warn: options.warn },
-  );
+export function startObserver(config: ObserverConfig, options: ChannelOptions) {
+  const channel = openObserverChannel<ObserverMessage>({ kind: 'stdio', ...config }, options);
   const { push } = channel;
   const lost: Record<StdioStream, number> = { c2s: 0, s2c: 0, stderr: 0 };
   /** Length of the unfinished line of each stream, so bytes past the parse limit are not copied. */

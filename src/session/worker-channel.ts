@@ -3,18 +3,13 @@ import type { FinishMessage, ObserverReply, WorkerConfig } from './observer-prot
 
 export interface ChannelOptions {
   /** Bytes handed to the observer and not yet observed, beyond which new bytes go unrecorded. */
-  maxBehind: number;
+  maxBehind?: number;
   /** Said once when the observer itself fails. */
   warn: (message: string) => void;
 }
 
 /** Bytes are copied into blocks of at least this size; each batch hands its blocks over whole. */
 const blockSize = 16 * 1024;
-
-/** Room for a whole frame at the parse limit in each direction at once, and then some. */
-export function defaultMaxBehind(maxFrame: number): number {
-  return 2 * maxFrame + 8 * 1024 * 1024;
-}
 
 /**
  * The forwarding thread's side of the observer thread, for either spy: messages go over in one
@@ -23,6 +18,8 @@ export function defaultMaxBehind(maxFrame: number): number {
  * `copy` refuses, and the caller counts what it could not hand over.
  */
 export function openObserverChannel<M>(config: WorkerConfig, options: ChannelOptions) {
+  // Room for a whole frame at the parse limit in each direction at once, and then some.
+  const maxBehind = options.maxBehind ?? 2 * config.maxFrame + 8 * 1024 * 1024;
   const worker = new Worker(new URL('./observer-worker.js', import.meta.url), {
     workerData: config,
     // Young objects die young here (one per frame): a small nursery keeps the RSS flat.
@@ -78,7 +75,7 @@ export function openObserverChannel<M>(config: WorkerConfig, options: ChannelOpt
     },
     /** A copy of the bytes to put in a message of this tick, or undefined when the observer is too far behind. */
     copy(chunk: Buffer): Uint8Array | undefined {
-      if (failed || behind + chunk.length > options.maxBehind) return undefined;
+      if (failed || behind + chunk.length > maxBehind) return undefined;
       behind += chunk.length;
       if (block === undefined || block.length - used < chunk.length) {
         block = Buffer.allocUnsafeSlow(Math.max(blockSize, chunk.length));
