@@ -47,15 +47,28 @@ async function finish() {
 // Bytes are acknowledged once observed: the forwarding side stops handing over bytes (and counts
 // them as lost) while too many are unacknowledged, so the observing side's memory stays bounded.
 // Each batch is at most that many bytes, so the file writes get their turn between batches.
+// Acknowledgements are gathered (a MiB, or 10 ms) so as not to wake the forwarding thread per batch.
+const ackBytes = 1024 * 1024;
+let unacked = 0;
+let ackTimer: NodeJS.Timeout | undefined;
+
+function ack() {
+  clearTimeout(ackTimer);
+  ackTimer = undefined;
+  if (unacked > 0) port.postMessage({ type: 'ack', bytes: unacked } satisfies ObserverReply);
+  unacked = 0;
+}
+
 port.on('message', (batch: (Message | FinishMessage)[]) => {
-  let bytes = 0;
   for (const message of batch) {
     if (message.type === 'finish') {
+      ack();
       void finish();
       continue;
     }
     observer.handle(message);
-    if ('data' in message) bytes += message.data.byteLength;
+    if ('data' in message) unacked += message.data.byteLength;
   }
-  if (bytes > 0) port.postMessage({ type: 'ack', bytes } satisfies ObserverReply);
+  if (unacked >= ackBytes) ack();
+  else if (unacked > 0) ackTimer ??= setTimeout(ack, 10);
 });

@@ -10,10 +10,11 @@ export interface ChannelOptions {
 
 /** Bytes are copied into blocks of at least this size; each batch hands its blocks over whole. */
 const blockSize = 16 * 1024;
+const batchMs = 2;
 
 /**
  * The forwarding thread's side of the observer thread, for either spy: messages go over in one
- * batch per tick, the bytes they carry copied once into blocks that the batch transfers; it never
+ * batch every few ms, the bytes they carry copied once into blocks that the batch transfers; it never
  * waits. The observer acknowledges the bytes it has observed; while too many are unacknowledged,
  * `copy` refuses, and the caller counts what it could not hand over.
  */
@@ -59,7 +60,8 @@ export function openObserverChannel<M>(config: WorkerConfig, options: ChannelOpt
     batch.push(message);
     if (!scheduled) {
       scheduled = true;
-      setImmediate(send);
+      // A few ms of traffic per batch: each batch wakes the observer thread once.
+      setTimeout(send, batchMs);
     }
   }
 
