@@ -2,9 +2,11 @@
 // The HTTP spy's benchmark: tools/call through `mcp-spy http` against direct, with JSON and with SSE
 // responses, 1 and 16 concurrent clients (one session each), and the time to the first SSE event.
 // Usage: npm run bench:http [-- --seconds 2] [--modes json,sse]   (each figure: the median of 3 alternating runs)
+// On Linux each row also says how much CPU the spy used per call (median), in all and on the thread
+// that forwards (the rest is the observer thread recording).
 // BENCH_NO_RECORD=1 runs the spy with --no-record --no-log, to see what recording costs.
 import { spawn } from 'node:child_process';
-import { mkdtempSync, rmSync } from 'node:fs';
+import { mkdtempSync, readFileSync, rmSync } from 'node:fs';
 import { Agent, request } from 'node:http';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
@@ -14,6 +16,17 @@ const root = fileURLToPath(new URL('..', import.meta.url));
 const secondsAt = process.argv.indexOf('--seconds');
 const seconds = secondsAt === -1 ? 2 : Number(process.argv[secondsAt + 1]);
 const children = [];
+
+/** CPU time (user + system, ms) a process, or one of its threads, has used; undefined off Linux. */
+function cpuMs(pid, tid) {
+  try {
+    const stat = readFileSync(tid === undefined ? `/proc/${pid}/stat` : `/proc/${pid}/task/${tid}/stat`, 'utf8');
+    const fields = stat.slice(stat.lastIndexOf(')') + 2).split(' ');
+    return (Number(fields[11]) + Number(fields[12])) * 10; // clock ticks of 10 ms
+  } catch {
+    return undefined;
+  }
+}
 
 /** Starts a process and resolves with the first match of `ready` on its stdout. */
 function start(args, ready, cwd) {
@@ -62,13 +75,14 @@ async function openSession(url, agent) {
 
 const percentile = (sorted, p) => sorted[Math.min(sorted.length - 1, Math.floor((sorted.length * p) / 100))];
 
-/** `clients` sessions calling tools/call as fast as they can for `seconds`. */
-async function load(url, clients) {
+/** `clients` sessions calling tools/call as fast as they can for `seconds`; with `pid`, the CPU it used per call. */
+async function load(url, clients, pid) {
   const latencies = [];
   const sessions = await Promise.all(Array.from({ length: clients }, async () => {
     const agent = new Agent({ keepAlive: true, maxSockets: 1 });
     return { agent, session: await openSession(url, agent) };
   }));
+  const before = pid === undefined ? undefined : [cpuMs(pid), cpuMs(pid, pid)];
   const until = performance.now() + seconds * 1000;
   await Promise.all(sessions.map(async ({ agent, session }) => {
     for (let id = 1; performance.now() < until; id++) {
@@ -79,7 +93,13 @@ async function load(url, clients) {
   }));
   for (const { agent } of sessions) agent.destroy();
   latencies.sort((a, b) => a - b);
-  return { rps: latencies.length / seconds, p50: percentile(latencies, 50), p99: percentile(latencies, 99) };
+  const result = { rps: latencies.length / seconds, p50: percentile(latencies, 50), p99: percentile(latencies, 99) };
+  if (before?.[0] !== undefined) {
+    // Microseconds of CPU per call: the whole spy process, and its forwarding (main) thread alone.
+    result.cpu = (1000 * (cpuMs(pid) - before[0])) / latencies.length;
+    result.mainCpu = (1000 * (cpuMs(pid, pid) - before[1])) / latencies.length;
+  }
+  return result;
 }
 
 /** Median time from sending a slow tools/call to its first SSE event (a progress notification). */
@@ -99,6 +119,7 @@ async function firstEvent(url, runs) {
 
 const fixed = (value, digits = 1) => value.toFixed(digits);
 const rounds = 3;
+const medianOf = (values) => [...values].sort((x, y) => x - y)[Math.floor(values.length / 2)];
 const median = (results) => [...results].sort((x, y) => x.rps - y.rps)[Math.floor(results.length / 2)];
 
 async function main() {
@@ -113,6 +134,7 @@ async function main() {
       const port = await start([server, ...(mode === 'json' ? ['--json'] : [])], /listening on (\d+)/);
       const direct = `http://127.0.0.1:${port}/mcp`;
       const spied = await start([spyBin, 'http', '--quiet', '--target', direct, ...(process.env.BENCH_NO_RECORD ? ['--no-record', '--no-log'] : ['--record', join(dir, `${mode}.jsonl`), '--log', join(dir, `${mode}.log`)])], /listening on (\S+),/, dir);
+      const spyPid = children.at(-1).pid;
       for (const clients of [1, 16]) {
         await load(direct, clients); // warm-up
         await load(spied, clients);
@@ -120,14 +142,15 @@ async function main() {
         const runs = { direct: [], spy: [] };
         for (let round = 0; round < rounds; round++) {
           runs.direct.push(await load(direct, clients));
-          runs.spy.push(await load(spied, clients));
+          runs.spy.push(await load(spied, clients, spyPid));
         }
         const a = median(runs.direct);
         const b = median(runs.spy);
         rows.push({ mode, clients, direct: a, spy: b });
         console.log(
           `tools/call ${mode.padEnd(4)} ${String(clients).padStart(2)} client(s): direct ${fixed(a.rps, 0)} req/s p50 ${fixed(a.p50, 2)} ms p99 ${fixed(a.p99, 2)} ms | ` +
-            `spy ${fixed(b.rps, 0)} req/s p50 ${fixed(b.p50, 2)} ms p99 ${fixed(b.p99, 2)} ms | throughput ${fixed((100 * b.rps) / a.rps)}% of direct, p50 +${fixed(b.p50 - a.p50, 2)} ms`,
+            `spy ${fixed(b.rps, 0)} req/s p50 ${fixed(b.p50, 2)} ms p99 ${fixed(b.p99, 2)} ms | throughput ${fixed((100 * b.rps) / a.rps)}% of direct, p50 +${fixed(b.p50 - a.p50, 2)} ms` +
+            (b.cpu === undefined ? '' : ` | spy CPU per call ${fixed(medianOf(runs.spy.map((r) => r.cpu)), 0)} µs, forwarding thread ${fixed(medianOf(runs.spy.map((r) => r.mainCpu)), 0)} µs`),
         );
       }
       if (mode === 'sse') {

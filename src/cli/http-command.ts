@@ -1,8 +1,9 @@
+import { startHttpObserver } from '../session/http-observer.js';
 import { startHttpSession } from '../session/http-session.js';
 import { startServerProcess, waitForPort } from '../transports/server-process.js';
 import { hostPort, parseListen, parseTarget } from '../transports/http/target.js';
 import { SpyError, exitCodes } from './errors.js';
-import { openRecorder, type SpyOptions } from './spy-command.js';
+import { openOutputs, type SpyOptions } from './spy-command.js';
 import { version } from './version.js';
 
 export interface HttpOptions extends SpyOptions {
@@ -42,15 +43,16 @@ function checkOptions(options: HttpOptions) {
 /** The HTTP spy: `mcp-spy http --target URL [--listen HOST:PORT] [-- server command]`. */
 export async function runHttpSpy(server: string[] | undefined, options: HttpOptions): Promise<number> {
   const { target, listen } = checkOptions(options);
-  const { recorder, stderrOut, warn } = openRecorder(options, 'http');
+  const { outputs, stderrOut, warn } = openOutputs(options);
+  const observer = startHttpObserver({ ...outputs, redactHeaders: options.redactHeader, redact: options.redact }, { warn });
   const finish = async (code: number) => {
-    await recorder.close();
+    await observer.finish();
     await stderrOut.flush();
     return code;
   };
   let spy: Awaited<ReturnType<typeof startHttpSession>>;
   try {
-    spy = await startHttpSession({ target, listen, recorder, maxFrame: options.maxFrame, redactHeaders: options.redactHeader, redact: options.redact, version });
+    spy = await startHttpSession({ target, listen, observer, version });
   } catch (error) {
     const code = (error as NodeJS.ErrnoException).code ?? '';
     await finish(exitCodes.unavailable);
@@ -62,7 +64,7 @@ export async function runHttpSpy(server: string[] | undefined, options: HttpOpti
   let over = false;
   void Promise.race([child?.outcome ?? new Promise(() => {}), stop.signalled]).then(() => (over = true));
   if (child) {
-    recorder.event(undefined, 'spawn', { transport: 'http', command: server, pid: child.pid, cwd: process.cwd(), spy: version });
+    observer.event('spawn', { transport: 'http', command: server, pid: child.pid, cwd: process.cwd(), spy: version });
     const up = await waitForPort(target.hostname.replace(/^\[|\]$/g, ''), Number(target.port || (target.protocol === 'https:' ? 443 : 80)), 30_000, Promise.race([child.outcome, stop.signalled]));
     if (!up && !over) warn(`the server does not accept connections at ${target.host} yet; forwarding anyway`);
   }
@@ -78,9 +80,9 @@ export async function runHttpSpy(server: string[] | undefined, options: HttpOpti
   if (child) {
     if (!ended) child.stop();
     const outcome = await child.outcome;
-    if (outcome.started) recorder.event(undefined, 'exit', { code: outcome.code, signal: outcome.signal });
+    if (outcome.started) observer.event('exit', { code: outcome.code, signal: outcome.signal });
     else {
-      recorder.event(undefined, 'exit', { code: null, signal: null, reason: `${server![0]}: ${outcome.message}` });
+      observer.event('exit', { code: null, signal: null, reason: `${server![0]}: ${outcome.message}` });
       warn(`cannot start ${server![0]}: ${outcome.message}`);
     }
     // The server ending on its own ends the spy with its status; our stopping it is no failure.

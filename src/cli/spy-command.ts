@@ -1,6 +1,5 @@
 import { checkNamedPath, resolveOutputPaths } from '../record/paths.js';
-import { renderLine } from '../render/render-line.js';
-import { createRecorder } from '../session/recorder.js';
+import type { ObserverOutputs } from '../session/observer-protocol.js';
 import { createStderrOut } from '../session/stderr-out.js';
 import { runStdioSession } from '../session/stdio-session.js';
 import { SpyError } from './errors.js';
@@ -35,8 +34,11 @@ export function prepareOutputs(options: Pick<SpyOptions, 'record' | 'log'>) {
   }
 }
 
-/** The outputs as the options ask, and a stderr where problems are said once each. */
-function openOutputs(options: Omit<SpyOptions, 'maxFrame'>) {
+/**
+ * The outputs as the options ask (written on the observer thread), and a stderr on this thread
+ * where problems are said once each.
+ */
+export function openOutputs(options: SpyOptions) {
   const paths = prepareOutputs(options);
   const stderrOut = createStderrOut();
   const color = wantsColor(options.color, process.env, process.stderr.isTTY === true);
@@ -47,20 +49,8 @@ function openOutputs(options: Omit<SpyOptions, 'maxFrame'>) {
     stderrOut.line(`mcp-spy: ${message}`);
   };
   if (paths.movedTo) warn(`writing the record and log to ${paths.movedTo.dir} (${paths.movedTo.reason})`);
-  return { paths, stderrOut, color, warn };
-}
-
-/** The record, the log and the live view on stderr, on this thread (the HTTP spy). */
-export function openRecorder(options: Omit<SpyOptions, 'maxFrame'>, transport: 'stdio' | 'http') {
-  const { paths, stderrOut, color, warn } = openOutputs(options);
-  const recorder = createRecorder({
-    recordPath: paths.record,
-    logPath: paths.log,
-    live: options.quiet ? undefined : (entry, message) => stderrOut.line(renderLine(entry, { color, message })),
-    warn,
-    transport,
-  });
-  return { recorder, stderrOut, warn };
+  const outputs: ObserverOutputs = { recordPath: paths.record, logPath: paths.log, live: !options.quiet, color, maxFrame: options.maxFrame };
+  return { outputs, stderrOut, warn };
 }
 
 /** The stdio spy: `mcp-spy [options] -- <command> [args...]`. Resolves with the exit status to use. */
@@ -68,12 +58,12 @@ export async function runSpy(server: string[] | undefined, options: SpyOptions):
   if (!server || server.length === 0) {
     throw new SpyError('no server command: use mcp-spy [options] -- <command> [args...] (see mcp-spy --help)');
   }
-  const { paths, stderrOut, color, warn } = openOutputs(options);
+  const { outputs, stderrOut, warn } = openOutputs(options);
   const [command, ...args] = server as [string, ...string[]];
   const outcome = await runStdioSession({
     command,
     args,
-    observer: { recordPath: paths.record, logPath: paths.log, live: !options.quiet, color, maxFrame: options.maxFrame },
+    observer: outputs,
     stderrOut,
     warn,
     version,

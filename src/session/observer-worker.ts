@@ -1,16 +1,16 @@
 import { setPriority } from 'node:os';
 import { parentPort, workerData } from 'node:worker_threads';
-import type { RecordEntry } from '../record/schema.js';
 import { renderLine } from '../render/render-line.js';
-import { createLineFramer, type LineFrame } from '../wire/line-framer.js';
-import type { ObserverConfig, ObserverMessage, ObserverReply, StdioStream } from './observer-protocol.js';
+import { observeHttp } from './http-observe.js';
+import type { FinishMessage, HttpMessage, ObserverMessage, ObserverReply, WorkerConfig } from './observer-protocol.js';
 import { createGcPacer } from './gc-pacer.js';
 import { createRecorder } from './recorder.js';
 import { createStderrOut } from './stderr-out.js';
+import { observeStdio } from './stdio-observe.js';
 
-// The observing side of the stdio spy, on a thread of its own: framing, parsing, correlating and
-// writing never take time from the thread that forwards the bytes.
-const config = workerData as ObserverConfig;
+// The observing side of a spy, on a thread of its own: framing, parsing, correlating and writing
+// never take time from the thread that forwards the bytes.
+const config = workerData as WorkerConfig;
 // On Linux the nice value belongs to the thread: when the CPU is short, the bytes of the session
 // (the forwarding thread, the client, the server) go first and the record waits or, at worst, gaps.
 try {
@@ -30,87 +30,61 @@ const recorder = createRecorder({
     said.add(message);
     stderrOut.line(`mcp-spy: ${message}`);
   },
-  transport: 'stdio',
+  transport: config.kind,
 });
-const { session } = config;
-const framers = {
-  c2s: createLineFramer(config.maxFrame),
-  s2c: createLineFramer(config.maxFrame),
-  stderr: createLineFramer(config.maxFrame),
+type Message = ObserverMessage | HttpMessage;
+const observer = (config.kind === 'stdio' ? observeStdio(config, recorder) : observeHttp(config, recorder)) as {
+  handle(message: Message): void;
+  end(): void;
 };
 
-function stderrEntry(line: LineFrame): Partial<RecordEntry> {
-  const text = line.bytes.toString('utf8');
-  const entry: Partial<RecordEntry> = { bytes: line.size };
-  if (line.eol !== '\n') entry.eol = line.eol;
-  if (line.truncated) entry.truncated = true;
-  if (Buffer.byteLength(text) === line.bytes.length && !text.includes('\ufffd')) entry.raw = text;
-  else entry.rawBase64 = line.bytes.toString('base64');
-  return entry;
-}
-
-function lines(stream: StdioStream, found: LineFrame[], t: number) {
-  for (const line of found) {
-    if (stream === 'stderr') recorder.event(session, 'stderr', stderrEntry(line), t);
-    else if (line.size > 0 || line.truncated) recorder.frame(session, stream, line, t);
-  }
-}
-
 async function finish() {
-  recorder.endSession(session);
+  observer.end();
   await recorder.close();
   await stderrOut.flush();
   port.postMessage({ type: 'closed' } satisfies ObserverReply);
 }
 
-const handlers: { [K in ObserverMessage['type']]: (message: Extract<ObserverMessage, { type: K }>) => void } = {
-  chunk: (m) => lines(m.stream, framers[m.stream].push(Buffer.from(m.data.buffer, m.data.byteOffset, m.data.byteLength)), m.t),
-  skip: (m) => framers[m.stream].skip(m.bytes, m.lastByte),
-  lost: (m) => {
-    framers[m.stream].resync();
-    recorder.event(session, 'gap', { reason: `the observer fell behind; ${m.stream} bytes were forwarded but not recorded`, stream: m.stream, lost: m.bytes }, m.t);
-  },
-  end: (m) => {
-    const last = framers[m.stream].end();
-    if (last) lines(m.stream, [last], m.t);
-  },
-  event: (m) => {
-    if (m.kind === 'exit') recorder.endSession(session);
-    recorder.event(session, m.kind, m.fields, m.t);
-  },
-  finish: () => void finish(),
-};
-
-// Bytes are acknowledged once observed and once the files are not far behind. The forwarding side
+// Bytes are acknowledged once observed and once the files are not far behind: the forwarding side
 // stops handing over bytes (and counts them as lost) while too many are unacknowledged, so the
 // memory of the whole observing side stays bounded, and the file writes get their turn.
+// Acknowledgements are gathered (a MiB, or 10 ms) so as not to wake the forwarding thread per batch.
+const ackBytes = 1024 * 1024;
 const maxBacklog = 4 * 1024 * 1024;
-let unacknowledged = 0;
+let unacked = 0;
+let ackTimer: NodeJS.Timeout | undefined;
 let pacing = false;
+const paceGc = createGcPacer();
 
-function acknowledge() {
-  if (pacing || unacknowledged === 0) return;
+function ack() {
+  clearTimeout(ackTimer);
+  ackTimer = undefined;
+  if (pacing || unacked === 0) return;
   if (recorder.backlog() > maxBacklog) {
     pacing = true;
     void recorder.caughtUp(maxBacklog / 4).then(() => {
       pacing = false;
-      acknowledge();
+      ack();
     });
     return;
   }
-  port.postMessage({ type: 'ack', bytes: unacknowledged } satisfies ObserverReply);
-  unacknowledged = 0;
+  port.postMessage({ type: 'ack', bytes: unacked } satisfies ObserverReply);
+  unacked = 0;
 }
 
-const paceGc = createGcPacer();
-
-port.on('message', (batch: ObserverMessage[]) => {
+port.on('message', (batch: (Message | FinishMessage)[]) => {
   for (const message of batch) {
-    (handlers[message.type] as (m: ObserverMessage) => void)(message);
-    if (message.type === 'chunk') {
-      unacknowledged += message.data.byteLength;
+    if (message.type === 'finish') {
+      ack();
+      void finish();
+      continue;
+    }
+    observer.handle(message);
+    if ('data' in message) {
+      unacked += message.data.byteLength;
       paceGc(message.data.byteLength);
     }
   }
-  acknowledge();
+  if (unacked >= ackBytes) ack();
+  else if (unacked > 0) ackTimer ??= setTimeout(ack, 10);
 });

@@ -1,7 +1,6 @@
 import { Agent, createServer, type Server } from 'node:http';
 import { Agent as HttpsAgent } from 'node:https';
 import type { AddressInfo, Socket } from 'node:net';
-import { observersSettled } from './http/deferred-observer.js';
 import { forwardExchange, type ExchangeObserver, type ExchangeStart } from './http/forward.js';
 import { hostPort, type ListenAddress } from './http/target.js';
 
@@ -67,7 +66,6 @@ export async function startHttpProxy(options: HttpProxyOptions): Promise<HttpPro
       await closed;
       // Let the exchanges ended above report it before the caller goes on.
       await new Promise((resolve) => setTimeout(resolve, 10));
-      await observersSettled();
     },
   };
 }

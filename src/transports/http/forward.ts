@@ -1,7 +1,6 @@
 import type { Agent, IncomingHttpHeaders, IncomingMessage, RequestOptions, ServerResponse } from 'node:http';
 import { request as httpRequest } from 'node:http';
 import { request as httpsRequest } from 'node:https';
-import { deferObserver } from './deferred-observer.js';
 import { createEndpointRewriter, type EndpointRewrite } from './endpoint-rewrite.js';
 import { forwardableHeaders, headerText } from './headers.js';
 import { gatewayError } from './gateway-error.js';
@@ -66,7 +65,7 @@ export function forwardExchange(req: IncomingMessage, res: ServerResponse, optio
   const { target } = options;
   const path = pathOf(req.url);
   const method = req.method ?? 'GET';
-  const observer = deferObserver(options.observe({ method, path, headers: req.headers }));
+  const observer = options.observe({ method, path, headers: req.headers });
   const send = target.protocol === 'https:' ? httpsRequest : httpRequest;
   const upstream = send({
     protocol: target.protocol,
@@ -81,12 +80,17 @@ export function forwardExchange(req: IncomingMessage, res: ServerResponse, optio
 
   upstream.on('socket', (socket) => socket.setNoDelay(true));
   let requestEnded = false;
-  let requestHead = Buffer.alloc(0);
+  // The request's first bytes, kept for a 502's JSON-RPC id: joined only if it comes to that.
+  const requestHead: Buffer[] = [];
+  let headLength = 0;
   let settled = false;
 
   req.on('data', (chunk: Buffer) => {
     if (!upstream.destroyed) relay(chunk, req, upstream);
-    if (requestHead.length < 65536) requestHead = Buffer.concat([requestHead, chunk]);
+    if (headLength < 65536) {
+      requestHead.push(chunk);
+      headLength += chunk.length;
+    }
     observer.requestChunk(chunk);
   });
   req.on('end', () => {
@@ -135,7 +139,7 @@ export function forwardExchange(req: IncomingMessage, res: ServerResponse, optio
     }
     const message = `cannot reach ${target.origin}: ${error.code ?? error.message}`;
     const answer = () => {
-      const body = gatewayError(requestHead, message);
+      const body = gatewayError(Buffer.concat(requestHead), message);
       res.writeHead(502, { 'content-type': 'application/json', 'content-length': body.length });
       res.end(body);
       observer.failed({ stage: 'connect', message, answered: { status: 502, body } });

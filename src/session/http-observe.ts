@@ -1,0 +1,52 @@
+import type { ExchangeObserver } from '../transports/http-proxy.js';
+import { observeExchange } from './http-exchange.js';
+import { createHttpSessions } from './http-sessions.js';
+import type { HttpMessage, HttpObserverConfig } from './observer-protocol.js';
+import type { Recorder } from './recorder.js';
+import { createHeaderRedactor } from './redact-headers.js';
+
+const bufferOf = (data: Uint8Array) => Buffer.from(data.buffer, data.byteOffset, data.byteLength);
+
+/**
+ * The observer thread's side of the HTTP spy: each exchange the forwarding side announces is
+ * observed into the record, one session per Mcp-Session-Id, legacy endpoint, or stateless exchange.
+ */
+export function observeHttp(config: HttpObserverConfig, recorder: Recorder) {
+  const sessions = createHttpSessions(recorder);
+  const redact = createHeaderRedactor(config.redactHeaders, config.redact);
+  const deps = { recorder, sessions, maxFrame: config.maxFrame, redact };
+  const exchanges = new Map<number, { observer: ExchangeObserver; method: string; path: string }>();
+  const of = (x: number) => exchanges.get(x)?.observer;
+
+  const handlers: { [K in HttpMessage['type']]: (message: Extract<HttpMessage, { type: K }>) => void } = {
+    open: (m) => exchanges.set(m.x, { observer: observeExchange(m, deps), method: m.method, path: m.path }),
+    'request-chunk': (m) => of(m.x)?.requestChunk(bufferOf(m.data)),
+    'request-end': (m) => of(m.x)?.requestEnd(m.t),
+    response: (m) => of(m.x)?.response(m.status, m.headers, m.t),
+    'response-chunk': (m) => of(m.x)?.responseChunk(bufferOf(m.data), m.t),
+    'response-end': (m) => {
+      of(m.x)?.responseEnd(m.t);
+      exchanges.delete(m.x);
+    },
+    rewrite: (m) => of(m.x)?.endpointRewritten(m.rewrite),
+    failed: (m) => {
+      const { answered, ...failure } = m.failure;
+      of(m.x)?.failed(answered ? { ...failure, answered: { status: answered.status, body: bufferOf(answered.body) } } : failure, m.t);
+      exchanges.delete(m.x);
+    },
+    lost: (m) => {
+      const exchange = exchanges.get(m.x);
+      exchanges.delete(m.x);
+      const reason = 'the observer fell behind; an exchange was forwarded but not recorded';
+      const where = exchange ? { httpMethod: exchange.method, path: exchange.path } : {};
+      recorder.event(undefined, 'gap', { reason, lost: m.bytes, ...where }, m.t);
+    },
+    event: (m) => recorder.event(undefined, m.kind, m.fields, m.t),
+    stopped: () => sessions.endAll(),
+  };
+
+  return {
+    handle: (message: HttpMessage) => (handlers[message.type] as (m: HttpMessage) => void)(message),
+    end: () => sessions.endAll(),
+  };
+}
