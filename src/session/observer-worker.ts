@@ -45,12 +45,15 @@ async function finish() {
   port.postMessage({ type: 'closed' } satisfies ObserverReply);
 }
 
-// Bytes are acknowledged once observed and once the files are not far behind: the forwarding side
-// stops handing over bytes (and counts them as lost) while too many are unacknowledged, so the
-// memory of the whole observing side stays bounded, and the file writes get their turn.
-// Acknowledgements are gathered (a MiB, or 10 ms) so as not to wake the forwarding thread per batch.
+// The observer works through the batches in order, but stops while the files are far behind:
+// small frames make several times their size in record and log lines, so the bytes waiting to be
+// observed (which the forwarding side bounds) must not all be turned into lines at once.
+// Bytes are acknowledged once observed; while too many are unacknowledged, the forwarding side
+// stops handing over bytes and counts them as lost. Acknowledgements are gathered (a MiB, or
+// 10 ms) so as not to wake the forwarding thread per batch.
 const ackBytes = 1024 * 1024;
 const maxBacklog = 4 * 1024 * 1024;
+const waiting: (Message | FinishMessage)[][] = [];
 let unacked = 0;
 let ackTimer: NodeJS.Timeout | undefined;
 let pacing = false;
@@ -59,20 +62,11 @@ const paceGc = createGcPacer();
 function ack() {
   clearTimeout(ackTimer);
   ackTimer = undefined;
-  if (pacing || unacked === 0) return;
-  if (recorder.backlog() > maxBacklog) {
-    pacing = true;
-    void recorder.caughtUp(maxBacklog / 4).then(() => {
-      pacing = false;
-      ack();
-    });
-    return;
-  }
-  port.postMessage({ type: 'ack', bytes: unacked } satisfies ObserverReply);
+  if (unacked > 0) port.postMessage({ type: 'ack', bytes: unacked } satisfies ObserverReply);
   unacked = 0;
 }
 
-port.on('message', (batch: (Message | FinishMessage)[]) => {
+function handle(batch: (Message | FinishMessage)[]) {
   for (const message of batch) {
     if (message.type === 'finish') {
       ack();
@@ -87,4 +81,22 @@ port.on('message', (batch: (Message | FinishMessage)[]) => {
   }
   if (unacked >= ackBytes) ack();
   else if (unacked > 0) ackTimer ??= setTimeout(ack, 10);
+}
+
+function drain() {
+  while (!pacing && waiting.length > 0) {
+    handle(waiting.shift()!);
+    if (recorder.backlog() > maxBacklog) {
+      pacing = true;
+      void recorder.caughtUp(maxBacklog / 4).then(() => {
+        pacing = false;
+        drain();
+      });
+    }
+  }
+}
+
+port.on('message', (batch: (Message | FinishMessage)[]) => {
+  waiting.push(batch);
+  drain();
 });
