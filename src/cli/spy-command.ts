@@ -69,8 +69,7 @@ export async function runSpy(server: string[] | undefined, options: SpyOptions):
     version,
   });
   if (!outcome.started) {
-    const why = outcome.errorCode === 'ENOENT' ? 'command not found' : outcome.errorCode === 'EACCES' ? 'permission denied (not executable?)' : outcome.message;
-    warn(`cannot start ${command}: ${why}`);
+    warn(`cannot start ${command}: ${outcome.why}`);
   }
   await stderrOut.flush();
   return outcome.exitCode;

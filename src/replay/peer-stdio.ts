@@ -1,14 +1,10 @@
 import { spawn } from 'node:child_process';
 import { once } from 'node:events';
+import { describeSpawnFailure } from '../transports/spawn-failure.js';
 import { decodeFrame } from '../wire/decode.js';
 import { createLineFramer } from '../wire/line-framer.js';
 import { ReplayError } from './errors.js';
 import type { Peer, PeerHandlers } from './peer.js';
-
-const spawnFailures: Record<string, { why: string; exitCode: number }> = {
-  ENOENT: { why: 'command not found', exitCode: 127 },
-  EACCES: { why: 'permission denied (not executable?)', exitCode: 126 },
-};
 
 /** Starts a fresh server process for one session and speaks newline-delimited JSON-RPC with it. */
 export async function startStdioPeer(command: readonly string[], handlers: PeerHandlers): Promise<Peer> {
@@ -18,8 +14,7 @@ export async function startStdioPeer(command: readonly string[], handlers: PeerH
   try {
     await Promise.race([once(child, 'spawn'), once(child, 'error').then(([error]) => Promise.reject(error))]);
   } catch (error) {
-    const code = (error as NodeJS.ErrnoException).code ?? '';
-    const failure = spawnFailures[code] ?? { why: (error as Error).message, exitCode: 127 };
+    const failure = describeSpawnFailure((error as NodeJS.ErrnoException).code ?? '', (error as Error).message);
     throw new ReplayError(`cannot start the server ${file}: ${failure.why}`, failure.exitCode);
   }
   const stderrLines: string[] = [];

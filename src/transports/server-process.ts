@@ -1,5 +1,6 @@
 import { connect } from 'node:net';
 import { execa, type ResultPromise } from 'execa';
+import { describeSpawnFailure } from './spawn-failure.js';
 import { exitCodeOf } from './stdio.js';
 
 export type ServerOutcome = { started: true; code: number | null; signal: string | null; exitCode: number } | { started: false; message: string; exitCode: number };
@@ -17,7 +18,8 @@ export function startServerProcess(command: string, args: string[]) {
   const outcome: Promise<ServerOutcome> = child.then((result) => {
     if (child.pid === undefined || (result.failed && result.exitCode === undefined && !result.signal)) {
       const code = String(result.code ?? 'ESPAWN');
-      return { started: false, message: code === 'ENOENT' ? 'command not found' : (result.originalMessage ?? code), exitCode: code === 'EACCES' ? 126 : 127 };
+      const { why, exitCode } = describeSpawnFailure(code, result.originalMessage ?? code);
+      return { started: false, message: why, exitCode };
     }
     const code = result.exitCode ?? null;
     const signal = result.signal ?? null;

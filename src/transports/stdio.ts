@@ -1,6 +1,7 @@
 import { constants } from 'node:os';
 import type { Readable, Writable } from 'node:stream';
 import { execa } from 'execa';
+import { describeSpawnFailure } from './spawn-failure.js';
 
 export interface StdioObserver {
   clientChunk(chunk: Buffer): void;
@@ -26,7 +27,7 @@ export interface StdioProxyOptions {
 
 export type StdioOutcome =
   | { started: true; pid: number; code: number | null; signal: string | null; exitCode: number }
-  | { started: false; errorCode: string; message: string; exitCode: number };
+  | { started: false; errorCode: string; why: string; exitCode: number };
 
 const forwardedSignals = ['SIGINT', 'SIGTERM', 'SIGHUP'] as const;
 
@@ -112,8 +113,8 @@ export async function runStdioProxy(options: StdioProxyOptions): Promise<StdioOu
   stop();
   if (child.pid === undefined || (result.failed && result.exitCode === undefined && !result.signal && result.code)) {
     const errorCode = String(result.code ?? 'ESPAWN');
-    const exitCode = errorCode === 'ENOENT' ? 127 : errorCode === 'EACCES' ? 126 : 127;
-    return { started: false, errorCode, message: result.originalMessage ?? result.shortMessage ?? errorCode, exitCode };
+    const { why, exitCode } = describeSpawnFailure(errorCode, result.originalMessage ?? result.shortMessage ?? errorCode);
+    return { started: false, errorCode, why, exitCode };
   }
   const code = result.exitCode ?? null;
   const signal = result.signal ?? null;
