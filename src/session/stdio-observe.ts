@@ -1,14 +1,14 @@
+import { isUtf8 } from 'node:buffer';
 import type { RecordEntry } from '../record/schema.js';
 import { createLineFramer, type LineFrame } from '../wire/line-framer.js';
 import type { ObserverConfig, ObserverMessage, StdioStream } from './observer-protocol.js';
 import type { Recorder } from './recorder.js';
 
 function stderrEntry(line: LineFrame): Partial<RecordEntry> {
-  const text = line.bytes.toString('utf8');
   const entry: Partial<RecordEntry> = { bytes: line.size };
   if (line.eol !== '\n') entry.eol = line.eol;
   if (line.truncated) entry.truncated = true;
-  if (Buffer.byteLength(text) === line.bytes.length && !text.includes('\ufffd')) entry.raw = text;
+  if (isUtf8(line.bytes)) entry.raw = line.bytes.toString('utf8');
   else entry.rawBase64 = line.bytes.toString('base64');
   return entry;
 }

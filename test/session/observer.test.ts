@@ -30,6 +30,19 @@ describe('the observer thread', () => {
     expect(entries.every((entry) => entry.session === 's1')).toBe(true);
   });
 
+  it('keeps stderr lines as text when they are UTF-8 (a real U+FFFD included), base64 when not', async () => {
+    const dir = tempDir().dir;
+    const record = join(dir, 'r.jsonl');
+    const observer = startObserver({ session: 's4', recordPath: record, live: false, color: false, maxFrame: 1024 }, { warn: () => {} });
+    observer.chunk('stderr', Buffer.from('replaced \ufffd here\n'));
+    observer.chunk('stderr', Buffer.from([0x62, 0x61, 0x64, 0xff, 0x0a]));
+    await observer.finish();
+    const [text, bytes] = readEntries(record);
+    expect(text).toMatchObject({ kind: 'stderr', raw: 'replaced \ufffd here' });
+    expect(bytes).toMatchObject({ kind: 'stderr', rawBase64: Buffer.from([0x62, 0x61, 0x64, 0xff]).toString('base64') });
+    expect(bytes!.raw).toBeUndefined();
+  });
+
   it('counts what it could not take as a gap, and does not glue pieces of lines together', async () => {
     const dir = tempDir().dir;
     const record = join(dir, 'r.jsonl');
