@@ -1,6 +1,6 @@
 import { checkNamedPath, resolveOutputPaths } from '../record/paths.js';
 import type { ObserverOutputs } from '../session/observer-protocol.js';
-import { createStderrOut } from '../session/stderr-out.js';
+import { createStderrOut, warnOnce } from '../session/stderr-out.js';
 import { runStdioSession } from '../session/stdio-session.js';
 import { SpyError } from './errors.js';
 import { wantsColor } from './options.js';
@@ -42,12 +42,7 @@ export function openOutputs(options: SpyOptions) {
   const paths = prepareOutputs(options);
   const stderrOut = createStderrOut();
   const color = wantsColor(options.color, process.env, process.stderr.isTTY === true);
-  const said = new Set<string>();
-  const warn = (message: string) => {
-    if (said.has(message)) return;
-    said.add(message);
-    stderrOut.line(`mcp-spy: ${message}`);
-  };
+  const warn = warnOnce(stderrOut);
   if (paths.movedTo) warn(`writing the record and log to ${paths.movedTo.dir} (${paths.movedTo.reason})`);
   const outputs: ObserverOutputs = { recordPath: paths.record, logPath: paths.log, live: !options.quiet, color, maxFrame: options.maxFrame };
   return { outputs, stderrOut, warn };

@@ -5,7 +5,7 @@ import { observeHttp } from './http-observe.js';
 import type { FinishMessage, HttpMessage, ObserverMessage, ObserverReply, WorkerConfig } from './observer-protocol.js';
 import { createGcPacer } from './gc-pacer.js';
 import { createRecorder } from './recorder.js';
-import { createStderrOut } from './stderr-out.js';
+import { createStderrOut, warnOnce } from './stderr-out.js';
 import { observeStdio } from './stdio-observe.js';
 
 // The observing side of a spy, on a thread of its own: framing, parsing, correlating and writing
@@ -20,16 +20,11 @@ try {
 }
 const port = parentPort!;
 const stderrOut = createStderrOut();
-const said = new Set<string>();
 const recorder = createRecorder({
   recordPath: config.recordPath,
   logPath: config.logPath,
   live: config.live ? (entry, message) => stderrOut.line(renderLine(entry, { color: config.color, message })) : undefined,
-  warn: (message) => {
-    if (said.has(message)) return;
-    said.add(message);
-    stderrOut.line(`mcp-spy: ${message}`);
-  },
+  warn: warnOnce(stderrOut),
   transport: config.kind,
 });
 type Message = ObserverMessage | HttpMessage;

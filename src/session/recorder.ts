@@ -147,13 +147,6 @@ export function createRecorder(options: RecorderOptions) {
     async caughtUp(limit: number): Promise<void> {
       await Promise.all([sinks.record?.whenBelow(limit), sinks.log?.whenBelow(limit)]);
     },
-    /** Resolves when the files have caught up with everything recorded so far. */
-    async flushed(): Promise<void> {
-      await Promise.all([sinks.record?.flush(), sinks.log?.flush()]);
-    },
-    get paths() {
-      return { record: sinks.record?.ok ? options.recordPath : undefined, log: sinks.log?.ok ? options.logPath : undefined };
-    },
     async close() {
       await Promise.all([sinks.record?.flush(), sinks.log?.flush()]);
       sinks.record?.closeSync();

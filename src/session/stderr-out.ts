@@ -83,3 +83,13 @@ export function createStderrOut(fd = 2, limit = 1024 * 1024) {
 }
 
 export type StderrOut = ReturnType<typeof createStderrOut>;
+
+/** Problems of the spy itself, said once each on stderr however often they happen. */
+export function warnOnce(out: StderrOut): (message: string) => void {
+  const said = new Set<string>();
+  return (message) => {
+    if (said.has(message)) return;
+    said.add(message);
+    out.line(`mcp-spy: ${message}`);
+  };
+}
