@@ -46,7 +46,7 @@ export async function runHttpSpy(server: string[] | undefined, options: HttpOpti
   const { outputs, stderrOut, warn } = openOutputs(options);
   const observer = startHttpObserver({ ...outputs, redactHeaders: options.redactHeader, redact: options.redact }, { warn });
   const finish = async (code: number) => {
-    await observer.finish();
+    await observer.finish(options.drainTimeout);
     await stderrOut.flush();
     return code;
   };

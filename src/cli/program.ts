@@ -221,5 +221,10 @@ function withSpyOptions(command: Command): Command {
     .option('-q, --quiet', 'no live view on stderr')
     .option('--no-color', 'no colour in the live view (NO_COLOR and FORCE_COLOR are honoured too)')
     .addOption(new Option('--max-frame <size>', 'frames above this are forwarded whole, recorded in part').argParser(parseSize).default(16 * 1024 * 1024, '16MiB'))
+    .addOption(
+      new Option('--drain-timeout <duration>', 'once the server has exited, how long finishing the record may take; the rest becomes a gap')
+        .argParser(parseDuration)
+        .default(2000, '2s'),
+    )
     .option('--debug', 'show stack traces of internal errors');
 }

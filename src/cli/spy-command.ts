@@ -2,6 +2,7 @@ import { checkNamedPath, resolveOutputPaths } from '../record/paths.js';
 import type { ObserverOutputs } from '../session/observer-protocol.js';
 import { createStderrOut, warnOnce } from '../session/stderr-out.js';
 import { runStdioSession } from '../session/stdio-session.js';
+import { takeEarlySignal } from './early-signals.js';
 import { SpyError } from './errors.js';
 import { wantsColor } from './options.js';
 import { version } from './version.js';
@@ -12,6 +13,8 @@ export interface SpyOptions {
   quiet?: boolean;
   color?: boolean;
   maxFrame: number;
+  /** Once the server has exited, how long finishing the record may take, in ms. */
+  drainTimeout: number;
 }
 
 /** `false` from commander's --no-x, a string from --x FILE, `true` when neither was given. */
@@ -27,11 +30,7 @@ export function prepareOutputs(options: Pick<SpyOptions, 'record' | 'log'>) {
     const problem = checkNamedPath(path);
     if (problem) throw new SpyError(`cannot write ${name} ${path}: ${problem}`);
   }
-  try {
-    return resolveOutputPaths(choice, process.cwd(), process.env);
-  } catch (error) {
-    throw new SpyError(`cannot prepare the output directory: ${(error as Error).message}`);
-  }
+  return resolveOutputPaths(choice, process.cwd(), process.env);
 }
 
 /**
@@ -44,7 +43,16 @@ export function openOutputs(options: SpyOptions) {
   const color = wantsColor(options.color, process.env, process.stderr.isTTY === true);
   const warn = warnOnce(stderrOut);
   if (paths.movedTo) warn(`writing the record and log to ${paths.movedTo.dir} (${paths.movedTo.reason})`);
-  const outputs: ObserverOutputs = { recordPath: paths.record, logPath: paths.log, live: !options.quiet, color, maxFrame: options.maxFrame };
+  if (paths.unavailable) warn(`the record and log are not written (${paths.unavailable}); the server runs all the same`);
+  const outputs: ObserverOutputs = {
+    recordPath: paths.record,
+    logPath: paths.log,
+    recordNamed: paths.recordNamed,
+    logNamed: paths.logNamed,
+    live: !options.quiet,
+    color,
+    maxFrame: options.maxFrame,
+  };
   return { outputs, stderrOut, warn };
 }
 
@@ -62,6 +70,8 @@ export async function runSpy(server: string[] | undefined, options: SpyOptions):
     stderrOut,
     warn,
     version,
+    drainTimeoutMs: options.drainTimeout,
+    earlySignal: takeEarlySignal,
   });
   if (!outcome.started) {
     warn(`cannot start ${command}: ${outcome.why}`);

@@ -19,6 +19,7 @@ export const noteTexts = {
   'unknown-progress-token': 'progress for a token no pending request carries',
   'cancel-unknown-request': 'cancellation of a request that is not pending',
   'header-mismatch': 'an MCP HTTP header disagrees with the body',
+  'client-gone': 'the client closed its end of the stdio stream while the server still wrote to it',
 } as const;
 
 export type NoteId = keyof typeof noteTexts;

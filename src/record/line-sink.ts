@@ -1,4 +1,5 @@
-import { closeSync, openSync, write, writeSync } from 'node:fs';
+import { closeSync, fstatSync, write, writeSync } from 'node:fs';
+import { openOutputFile } from './open-output.js';
 
 export interface LineSinkOptions {
   /** Queued bytes beyond which new lines are dropped (and counted) instead of growing memory. */
@@ -9,7 +10,18 @@ export interface LineSinkOptions {
   onError?: (error: NodeJS.ErrnoException) => void;
   /** Called when lines had to be dropped, with a line to write in their place once there is room. */
   onDropped?: (count: number) => string | undefined;
+  /** A path the user named (may be a link, a FIFO, a device), or a default one (a regular file of ours). */
+  named?: boolean;
+  /** Something the user should know that does not stop the file (its mode could not be tightened). */
+  onWarning?: (message: string) => void;
+  /** The file was deleted while being written and was started anew: a line to open the new one with. */
+  onReopened?: () => string | undefined;
 }
+
+/** How often a file being written is checked for having been deleted under the spy. */
+const deletedCheckMs = 1000;
+/** How long to wait before writing again to a FIFO or device that is full. */
+const retryMs = 10;
 
 /**
  * An append-only file of lines, written off the forwarding path. Each write(2) holds whole lines
@@ -40,10 +52,43 @@ export function openLineSink(path: string, options: LineSinkOptions = {}) {
     options.onError?.(error);
   }
 
-  try {
-    fd = openSync(path, 'a', 0o600);
-  } catch (error) {
-    fail(error as NodeJS.ErrnoException);
+  let regular = false;
+  let lastCheck = performance.now();
+
+  function open(): boolean {
+    const opened = openOutputFile(path, { named: options.named ?? false });
+    if (!opened.ok) {
+      fail(Object.assign(opened.error, { message: opened.why }));
+      return false;
+    }
+    fd = opened.fd;
+    if (opened.warning) options.onWarning?.(opened.warning);
+    try {
+      regular = fstatSync(fd).isFile();
+    } catch {
+      regular = false;
+    }
+    return true;
+  }
+  open();
+
+  /** A record deleted during the run (a log rotation, a cleanup) is started anew, once noticed. */
+  function reopenIfDeleted() {
+    if (!regular || fd === undefined || performance.now() - lastCheck < deletedCheckMs) return;
+    lastCheck = performance.now();
+    try {
+      if (fstatSync(fd).nlink > 0) return;
+      closeSync(fd);
+    } catch {
+      return;
+    }
+    fd = undefined;
+    if (!open()) return;
+    const note = options.onReopened?.();
+    if (note) {
+      queue.splice(head, 0, note);
+      queued += note.length;
+    }
   }
 
   function wakeBelow() {
@@ -74,6 +119,8 @@ export function openLineSink(path: string, options: LineSinkOptions = {}) {
       if (note) queue.push(note);
     }
     if (queue.length === head) return settle();
+    reopenIfDeleted();
+    if (fd === undefined) return settle();
     // Whole lines, about a MiB at a time: each write(2) stays atomic among appenders, and the
     // queue is never copied whole.
     let end = head;
@@ -97,7 +144,12 @@ export function openLineSink(path: string, options: LineSinkOptions = {}) {
   }
 
   function writeAll(data: Buffer, offset: number) {
-    write(fd!, data, offset, data.length - offset, null, (error, written) => {
+    if (fd === undefined) {
+      writing = false;
+      return settle();
+    }
+    write(fd, data, offset, data.length - offset, null, (error, written) => {
+      if (error?.code === 'EAGAIN') return setTimeout(() => writeAll(data, offset), retryMs);
       if (error) {
         writing = false;
         fail(error);
@@ -150,9 +202,13 @@ export function openLineSink(path: string, options: LineSinkOptions = {}) {
       if (fd === undefined) return;
       try {
         if (!failed && queue.length > head) writeSync(fd, queue.slice(head).join(''));
-        closeSync(fd);
       } catch (error) {
         fail(error as NodeJS.ErrnoException);
+      }
+      try {
+        closeSync(fd);
+      } catch {
+        // Closed either way.
       }
       queue = [];
       head = 0;

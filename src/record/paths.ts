@@ -1,6 +1,7 @@
-import { accessSync, closeSync, constants, mkdirSync, openSync, statSync } from 'node:fs';
+import { closeSync, mkdirSync, statSync } from 'node:fs';
 import { homedir } from 'node:os';
 import { dirname, join, resolve } from 'node:path';
+import { openOutputFile } from './open-output.js';
 
 export interface OutputChoice {
   /** false: do not write this file; a string: the path the user named; undefined: the default. */
@@ -11,8 +12,13 @@ export interface OutputChoice {
 export interface OutputPaths {
   record?: string;
   log?: string;
+  /** Whether the user named each path (it may then be a link, a FIFO or a device). */
+  recordNamed: boolean;
+  logNamed: boolean;
   /** Set when the default files went somewhere other than the working directory, and why. */
   movedTo?: { dir: string; reason: string };
+  /** Set when the default files can go nowhere, with why: the session runs unrecorded. */
+  unavailable?: string;
 }
 
 export const defaultNames = { record: 'wire.jsonl', log: 'wire.log' } as const;
@@ -24,26 +30,19 @@ export function stateDirectory(env: NodeJS.ProcessEnv): string {
   return join(base, 'mcp-spy');
 }
 
-function isWritableDirectory(dir: string): boolean {
-  try {
-    accessSync(dir, constants.W_OK);
-    return statSync(dir).isDirectory();
-  } catch {
-    return false;
-  }
+/** Errors that say the directory takes no new file, rather than that the file there is wrong. */
+const unwritable = new Set(['EACCES', 'EPERM', 'EROFS', 'ENOENT', 'ENOTDIR']);
+
+/** Whether a default file can be opened there, safely (no link, a regular file of ours): the honest test, which permissions alone are not for root. */
+function canAppendTo(path: string): { ok: true } | { ok: false; why: string } {
+  const opened = openOutputFile(path, { named: false });
+  if (!opened.ok && unwritable.has(opened.error.code ?? '')) return { ok: false, why: `${dirname(path)} is not writable` };
+  if (!opened.ok) return { ok: false, why: `${path}: ${opened.why}` };
+  closeSync(opened.fd);
+  return { ok: true };
 }
 
-/** Whether the file can be opened for appending there: the honest test, which permissions alone are not for root. */
-function canAppendTo(path: string): boolean {
-  try {
-    closeSync(openSync(path, 'a', 0o600));
-    return true;
-  } catch {
-    return false;
-  }
-}
-
-/** A path the user named must sit in an existing, writable directory: checked before the server starts. */
+/** A path the user named must sit in an existing directory: checked before the server starts (opening it says the rest). */
 export function checkNamedPath(path: string): string | undefined {
   const dir = dirname(resolve(path));
   try {
@@ -51,30 +50,50 @@ export function checkNamedPath(path: string): string | undefined {
   } catch {
     return `directory ${dir} does not exist`;
   }
-  if (!isWritableDirectory(dir)) return `directory ${dir} is not writable`;
   return undefined;
+}
+
+/** Makes the state directory (0700) and checks a default file can go there; the reason if not. */
+function tryDirectory(dir: string, name: string): string | undefined {
+  try {
+    mkdirSync(dir, { recursive: true, mode: 0o700 });
+  } catch (error) {
+    return `cannot make ${dir}: ${(error as NodeJS.ErrnoException).code ?? (error as Error).message}`;
+  }
+  const probe = canAppendTo(join(dir, name));
+  return probe.ok ? undefined : probe.why;
 }
 
 /**
  * Where the record and the log go. Named paths are used as given. Defaults go to MCP_SPY_DIR when
- * set, else the working directory, else (a client that starts servers in `/`) the state directory.
+ * set, else the working directory, else (a client that starts servers in `/`) the state directory;
+ * when none will do, to nowhere, and `unavailable` says why: the server runs all the same.
  */
 export function resolveOutputPaths(choice: OutputChoice, cwd: string, env: NodeJS.ProcessEnv): OutputPaths {
   const needsDefault = choice.record === undefined || choice.log === undefined;
-  let dir = cwd;
+  const probeName = choice.record === undefined ? defaultNames.record : defaultNames.log;
+  let dir: string | undefined = cwd;
   let movedTo: OutputPaths['movedTo'];
-  if (needsDefault && env.MCP_SPY_DIR) {
-    dir = stateDirectory(env);
-    mkdirSync(dir, { recursive: true, mode: 0o700 });
-    movedTo = { dir, reason: 'MCP_SPY_DIR' };
-  } else if (needsDefault && !canAppendTo(join(cwd, choice.record === undefined ? defaultNames.record : defaultNames.log))) {
-    dir = stateDirectory(env);
-    mkdirSync(dir, { recursive: true, mode: 0o700 });
-    movedTo = { dir, reason: `${cwd} is not writable` };
+  let unavailable: string | undefined;
+  if (needsDefault) {
+    const here = env.MCP_SPY_DIR ? undefined : canAppendTo(join(cwd, probeName));
+    if (!here?.ok) {
+      dir = stateDirectory(env);
+      const reason = env.MCP_SPY_DIR ? 'MCP_SPY_DIR' : here && !here.ok ? `${here.why}` : '';
+      unavailable = tryDirectory(dir, probeName);
+      if (unavailable) dir = undefined;
+      else movedTo = { dir, reason };
+    }
   }
   const pick = (value: string | false | undefined, name: string) =>
-    value === false ? undefined : value === undefined ? join(dir, name) : resolve(cwd, value);
-  const paths: OutputPaths = { record: pick(choice.record, defaultNames.record), log: pick(choice.log, defaultNames.log) };
+    value === false ? undefined : value === undefined ? (dir === undefined ? undefined : join(dir, name)) : resolve(cwd, value);
+  const paths: OutputPaths = {
+    record: pick(choice.record, defaultNames.record),
+    log: pick(choice.log, defaultNames.log),
+    recordNamed: typeof choice.record === 'string',
+    logNamed: typeof choice.log === 'string',
+  };
   if (movedTo) paths.movedTo = movedTo;
+  if (unavailable) paths.unavailable = unavailable;
   return paths;
 }

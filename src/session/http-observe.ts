@@ -45,8 +45,28 @@ export function observeHttp(config: HttpObserverConfig, recorder: Recorder) {
     stopped: () => sessions.endAll(),
   };
 
+  // Exchanges whose bytes were dropped because the spy was exiting: the rest of each is ignored.
+  const droppedExchanges = new Set<number>();
+  let droppedBytes = 0;
+
   return {
     handle: (message: HttpMessage) => (handlers[message.type] as (m: HttpMessage) => void)(message),
+    drop(message: HttpMessage): boolean {
+      if (!('x' in message)) return false;
+      if (message.type === 'request-chunk' || message.type === 'response-chunk') {
+        droppedBytes += message.data.byteLength;
+        droppedExchanges.add(message.x);
+        exchanges.delete(message.x);
+        return true;
+      }
+      return droppedExchanges.has(message.x);
+    },
+    dropped() {
+      if (droppedBytes === 0) return;
+      const reason = `the spy was exiting (--drain-timeout); ${droppedExchanges.size} exchange(s) were forwarded but not recorded`;
+      recorder.event(undefined, 'gap', { reason, lost: droppedBytes });
+      droppedBytes = 0;
+    },
     end: () => sessions.endAll(),
   };
 }

@@ -47,6 +47,7 @@ export function startHttpObserver(config: HttpObserverConfig, options: ChannelOp
       push({ type: 'stopped' });
     },
     finish: channel.finish,
+    hurry: channel.hurry,
   };
 }
 

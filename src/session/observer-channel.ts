@@ -34,7 +34,9 @@ export function startObserver(config: ObserverConfig, options: ChannelOptions) {
       const last = chunk.lastIndexOf(0x0a);
       lineLength[stream] = last === -1 ? lineLength[stream] + chunk.length : chunk.length - last - 1;
       const t = nowMs();
-      const data = channel.copy(chunk);
+      // The server's stderr may use only part of the room: a chatty server must not push its
+      // frames out of the record.
+      const data = channel.copy(chunk, stream === 'stderr' ? 0.5 : 1);
       if (data === undefined) {
         lost[stream] += chunk.length;
         return;
@@ -51,10 +53,11 @@ export function startObserver(config: ObserverConfig, options: ChannelOptions) {
       lost[stream] = 0;
       push({ type: 'end', stream, t });
     },
-    event(kind: 'spawn' | 'exit', fields: Partial<RecordEntry>) {
+    event(kind: 'spawn' | 'exit' | 'note', fields: Partial<RecordEntry>) {
       push({ type: 'event', kind, t: nowMs(), fields });
     },
     finish: channel.finish,
+    hurry: channel.hurry,
   };
 }
 

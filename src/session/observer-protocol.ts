@@ -6,6 +6,9 @@ import type { EndpointRewrite } from '../transports/http-proxy.js';
 export interface ObserverOutputs {
   recordPath?: string;
   logPath?: string;
+  /** Whether the user named the path (it may then be a link, a FIFO or a device) or it is a default. */
+  recordNamed?: boolean;
+  logNamed?: boolean;
   live: boolean;
   color: boolean;
   maxFrame: number;
@@ -25,8 +28,14 @@ export interface HttpObserverConfig extends ObserverOutputs {
   redact: boolean;
 }
 
-/** The worker's start-up data: which spy it observes for, and that spy's config. */
-export type WorkerConfig = ({ kind: 'stdio' } & ObserverConfig) | ({ kind: 'http' } & HttpObserverConfig);
+/**
+ * Shared between the two threads without a message: [0] the time (epoch ms) by which the observer
+ * must have finished, 0 while there is none; [1] the last `seq` the observer wrote.
+ */
+export const controlSlots = { deadline: 0, seq: 1 } as const;
+
+/** The worker's start-up data: which spy it observes for, that spy's config, and the shared control. */
+export type WorkerConfig = (({ kind: 'stdio' } & ObserverConfig) | ({ kind: 'http' } & HttpObserverConfig)) & { control?: SharedArrayBuffer };
 
 /** Messages from the forwarding thread to the observer, sent in batches. `t` is when it was seen. */
 export type ObserverMessage =
@@ -34,7 +43,7 @@ export type ObserverMessage =
   | { type: 'lost'; stream: StdioStream; t: number; bytes: number }
   | { type: 'skip'; stream: StdioStream; bytes: number; lastByte: number }
   | { type: 'end'; stream: StdioStream; t: number }
-  | { type: 'event'; kind: 'spawn' | 'exit'; t: number; fields: Partial<RecordEntry> };
+  | { type: 'event'; kind: 'spawn' | 'exit' | 'note'; t: number; fields: Partial<RecordEntry> };
 
 /** A failure as it crosses threads: an answer's body arrives as a Uint8Array. */
 export interface FailureMessage {

@@ -2,7 +2,7 @@ import { setPriority } from 'node:os';
 import { parentPort, workerData } from 'node:worker_threads';
 import { renderLine } from '../render/render-line.js';
 import { observeHttp } from './http-observe.js';
-import type { FinishMessage, HttpMessage, ObserverMessage, ObserverReply, WorkerConfig } from './observer-protocol.js';
+import { controlSlots, type FinishMessage, type HttpMessage, type ObserverMessage, type ObserverReply, type WorkerConfig } from './observer-protocol.js';
 import { createGcPacer } from './gc-pacer.js';
 import { createRecorder } from './recorder.js';
 import { createStderrOut, warnOnce } from './stderr-out.js';
@@ -23,6 +23,8 @@ const stderrOut = createStderrOut();
 const recorder = createRecorder({
   recordPath: config.recordPath,
   logPath: config.logPath,
+  recordNamed: config.recordNamed,
+  logNamed: config.logNamed,
   live: config.live ? (entry, message) => stderrOut.line(renderLine(entry, { color: config.color, message })) : undefined,
   warn: warnOnce(stderrOut),
   transport: config.kind,
@@ -30,12 +32,27 @@ const recorder = createRecorder({
 type Message = ObserverMessage | HttpMessage;
 const observer = (config.kind === 'stdio' ? observeStdio(config, recorder) : observeHttp(config, recorder)) as {
   handle(message: Message): void;
+  /** Counts a message's bytes as not recorded; false when the message carries none (it is handled as usual). */
+  drop(message: Message): boolean;
+  /** Writes the gaps for what was dropped. */
+  dropped(): void;
   end(): void;
 };
+const control = config.control ? new BigInt64Array(config.control) : undefined;
+
+/** Past the deadline the forwarding side set (the spy is exiting): what is left is not observed. */
+function overdue(): boolean {
+  const deadline = control ? Atomics.load(control, controlSlots.deadline) : 0n;
+  return deadline !== 0n && Date.now() >= Number(deadline);
+}
 
 async function finish() {
+  clearInterval(deadlineWatch);
   observer.end();
-  await recorder.close();
+  // The files get what is queued, but not for ever: a reader that stopped reading a FIFO must
+  // not keep the spy from exiting.
+  await Promise.race([recorder.close(), new Promise((resolve) => setTimeout(resolve, 500).unref())]);
+  recorder.closeNow();
   await stderrOut.flush();
   port.postMessage({ type: 'closed' } satisfies ObserverReply);
 }
@@ -61,29 +78,55 @@ function ack() {
   unacked = 0;
 }
 
-function handle(batch: (Message | FinishMessage)[]) {
-  for (const message of batch) {
-    if (message.type === 'finish') {
-      ack();
-      void finish();
-      continue;
-    }
-    observer.handle(message);
-    if ('data' in message) {
-      unacked += message.data.byteLength;
-      paceGc(message.data.byteLength);
-    }
+let abandoned = false;
+let deadlineWatch: NodeJS.Timeout | undefined;
+
+function handleOne(message: Message | FinishMessage) {
+  if (message.type === 'finish') {
+    ack();
+    if (abandoned) observer.dropped();
+    void finish();
+    return;
   }
+  // The gaps go before an event (the exit), so the record reads in order.
+  if (abandoned && message.type === 'event') observer.dropped();
+  if (!abandoned || !observer.drop(message)) observer.handle(message);
+  if ('data' in message) {
+    unacked += message.data.byteLength;
+    if (!abandoned) paceGc(message.data.byteLength);
+  }
+}
+
+/** Handles a batch from `from` on; returns where it stopped when the deadline passed, or -1. */
+function handle(batch: (Message | FinishMessage)[], from = 0): number {
+  for (let index = from; index < batch.length; index++) {
+    // Checked every few messages: one message can hold thousands of small lines.
+    if (!abandoned && (index & 15) === 0 && overdue()) return index;
+    handleOne(batch[index]!);
+  }
+  if (control) Atomics.store(control, controlSlots.seq, BigInt(recorder.lastSeq()));
   if (unacked >= ackBytes) ack();
   else if (unacked > 0) ackTimer ??= setTimeout(ack, 10);
+  return -1;
+}
+
+/** The deadline passed: what waits is counted, not observed; events (the exit) are still written. */
+function abandon(rest: (Message | FinishMessage)[]) {
+  abandoned = true;
+  pacing = false;
+  handle(rest);
+  while (waiting.length > 0) handle(waiting.shift()!);
 }
 
 function drain() {
   while (!pacing && waiting.length > 0) {
-    handle(waiting.shift()!);
-    if (recorder.backlog() > maxBacklog) {
+    const batch = waiting.shift()!;
+    const stopped = handle(batch);
+    if (stopped !== -1) return abandon(batch.slice(stopped));
+    if (!abandoned && recorder.backlog() > maxBacklog) {
       pacing = true;
       void recorder.caughtUp(maxBacklog / 4).then(() => {
+        if (!pacing) return;
         pacing = false;
         drain();
       });
@@ -93,5 +136,11 @@ function drain() {
 
 port.on('message', (batch: (Message | FinishMessage)[]) => {
   waiting.push(batch);
+  // Once the spy has set a deadline, it is watched even while the observer waits for the files.
+  if (!deadlineWatch && control && Atomics.load(control, controlSlots.deadline) !== 0n) {
+    deadlineWatch = setInterval(() => {
+      if (!abandoned && overdue()) abandon([]);
+    }, 20);
+  }
   drain();
 });

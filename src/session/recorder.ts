@@ -8,6 +8,9 @@ import { observeFrame, type FrameBytes, type FrameObservation } from '../wire/ob
 export interface RecorderOptions {
   recordPath?: string;
   logPath?: string;
+  /** Whether the user named the path (it may then be a link, a FIFO or a device). */
+  recordNamed?: boolean;
+  logNamed?: boolean;
   /** The live view: gets every entry worth showing (not the server's stderr, which passes through). */
   live?: (entry: RecordEntry, message?: unknown) => void;
   /** Problems of the spy itself, said once each on stderr. */
@@ -62,23 +65,30 @@ export function createRecorder(options: RecorderOptions) {
     return gap;
   };
 
-  const openSink = (name: 'record' | 'log', path: string, other: () => LineSink | undefined) =>
+  const lineOf = (name: 'record' | 'log', entry: RecordEntry) => (name === 'record' ? `${JSON.stringify(entry)}\n` : `${renderLine(entry)}\n`);
+  const openSink = (name: 'record' | 'log', path: string, named: boolean, other: () => LineSink | undefined) =>
     openLineSink(path, {
+      named,
+      onWarning: options.warn,
+      onReopened: () => {
+        options.warn(`${name} ${path} was deleted while the spy ran; it was started anew`);
+        return lineOf(name, gapLine(undefined, `${name} ${path} was deleted while the spy ran; the entries before this one went with it`));
+      },
       onError: (error) => {
         options.warn(`cannot write ${name} ${path}: ${error.message}; the traffic keeps flowing, the ${name} stops here`);
         const gap = gapLine(undefined, `${name} ${path} failed: ${error.code ?? error.message}`);
         const sink = other();
-        if (sink) sink.write(name === 'record' ? `${renderLine(gap)}\n` : `${JSON.stringify(gap)}\n`);
+        if (sink) sink.write(lineOf(name === 'record' ? 'log' : 'record', gap));
       },
       onDropped: (count) => {
         const gap = gapLine(undefined, `${name} fell behind the traffic; entries dropped`, count);
         options.warn(`the ${name} fell behind; ${count} entries dropped (a gap event marks the place)`);
-        return name === 'record' ? `${JSON.stringify(gap)}\n` : `${renderLine(gap)}\n`;
+        return lineOf(name, gap);
       },
     });
 
-  if (options.recordPath) sinks.record = openSink('record', options.recordPath, () => sinks.log);
-  if (options.logPath) sinks.log = openSink('log', options.logPath, () => sinks.record);
+  if (options.recordPath) sinks.record = openSink('record', options.recordPath, options.recordNamed ?? false, () => sinks.log);
+  if (options.logPath) sinks.log = openSink('log', options.logPath, options.logNamed ?? false, () => sinks.record);
 
   function emit(entry: RecordEntry, message?: unknown) {
     sinks.record?.write(`${JSON.stringify(entry)}\n`);
@@ -147,8 +157,15 @@ export function createRecorder(options: RecorderOptions) {
     async caughtUp(limit: number): Promise<void> {
       await Promise.all([sinks.record?.whenBelow(limit), sinks.log?.whenBelow(limit)]);
     },
+    /** The last sequence number given. */
+    lastSeq: () => seq,
     async close() {
       await Promise.all([sinks.record?.flush(), sinks.log?.flush()]);
+      sinks.record?.closeSync();
+      sinks.log?.closeSync();
+    },
+    /** Closes the files at once, writing what is queued if they take it without waiting. */
+    closeNow() {
       sinks.record?.closeSync();
       sinks.log?.closeSync();
     },

@@ -14,11 +14,17 @@ export function createStderrOut(fd = 2, limit = 1024 * 1024) {
   const drainWaiters = new Set<() => void>();
   let idleWaiters: (() => void)[] = [];
 
+  function wakeDrainWaiters() {
+    for (const resolve of drainWaiters) resolve();
+    drainWaiters.clear();
+  }
+
   function pump() {
     if (writing) return;
     if (queue.length === 0 || broken) {
       queue = [];
       queued = 0;
+      wakeDrainWaiters();
       for (const resolve of idleWaiters) resolve();
       idleWaiters = [];
       return;
@@ -36,8 +42,9 @@ export function createStderrOut(fd = 2, limit = 1024 * 1024) {
       if (error) broken = true;
       else if (offset + written < data.length) return writeAll(data, offset + written);
       writing = false;
-      if (queued < limit) for (const resolve of drainWaiters) resolve();
-      drainWaiters.clear();
+      // Waiters are woken only once there is room, and kept until then: clearing them while the
+      // queue is still full would leave the server's stderr paused for good.
+      if (queued <= limit || broken) wakeDrainWaiters();
       if (dropped > 0 && !broken) {
         queue.push(Buffer.from(`mcp-spy: live view fell behind, ${dropped} line(s) not shown (the record has them)\n`));
         dropped = 0;
@@ -69,7 +76,11 @@ export function createStderrOut(fd = 2, limit = 1024 * 1024) {
       return queued <= limit;
     },
     drained(): Promise<void> {
-      return new Promise((resolve) => drainWaiters.add(resolve));
+      if (queued <= limit || broken) return Promise.resolve();
+      return new Promise((resolve) => {
+        drainWaiters.add(resolve);
+        if (!writing) setImmediate(pump);
+      });
     },
     /** Resolves when everything queued has been written. */
     flush(): Promise<void> {

@@ -4,6 +4,8 @@ import { createLineFramer, type LineFrame } from '../wire/line-framer.js';
 import type { ObserverConfig, ObserverMessage, StdioStream } from './observer-protocol.js';
 import type { Recorder } from './recorder.js';
 
+const streams = ['c2s', 's2c', 'stderr'] as const;
+
 function stderrEntry(line: LineFrame): Partial<RecordEntry> {
   const entry: Partial<RecordEntry> = { bytes: line.size };
   if (line.eol !== '\n') entry.eol = line.eol;
@@ -11,6 +13,13 @@ function stderrEntry(line: LineFrame): Partial<RecordEntry> {
   if (isUtf8(line.bytes)) entry.raw = line.bytes.toString('utf8');
   else entry.rawBase64 = line.bytes.toString('base64');
   return entry;
+}
+
+/** A loss not yet written: its gap waits until the stream is back at a line boundary, so it counts every byte. */
+interface PendingGap {
+  t: number;
+  lost: number;
+  reason: string;
 }
 
 /** The observer thread's side of the stdio spy: frames each stream into lines and records them. */
@@ -21,8 +30,24 @@ export function observeStdio(config: ObserverConfig, recorder: Recorder) {
     s2c: createLineFramer(config.maxFrame),
     stderr: createLineFramer(config.maxFrame),
   };
+  const gaps: Record<StdioStream, PendingGap | undefined> = { c2s: undefined, s2c: undefined, stderr: undefined };
+
+  function lose(stream: StdioStream, t: number, bytes: number, reason: string) {
+    const framer = framers[stream];
+    if (!framer.resyncing) framer.resync();
+    const gap = (gaps[stream] ??= { t, lost: 0, reason });
+    gap.lost += bytes + framer.takeDiscarded();
+  }
+
+  function writeGap(stream: StdioStream) {
+    const gap = gaps[stream];
+    if (!gap) return;
+    gaps[stream] = undefined;
+    recorder.event(session, 'gap', { reason: gap.reason, stream, lost: gap.lost + framers[stream].takeDiscarded() }, gap.t);
+  }
 
   function lines(stream: StdioStream, found: LineFrame[], t: number) {
+    if (gaps[stream] && !framers[stream].resyncing) writeGap(stream);
     for (const line of found) {
       if (stream === 'stderr') recorder.event(session, 'stderr', stderrEntry(line), t);
       else if (line.size > 0 || line.truncated) recorder.frame(session, stream, line, t);
@@ -32,15 +57,14 @@ export function observeStdio(config: ObserverConfig, recorder: Recorder) {
   const handlers: { [K in ObserverMessage['type']]: (message: Extract<ObserverMessage, { type: K }>) => void } = {
     chunk: (m) => lines(m.stream, framers[m.stream].push(Buffer.from(m.data.buffer, m.data.byteOffset, m.data.byteLength)), m.t),
     skip: (m) => framers[m.stream].skip(m.bytes, m.lastByte),
-    lost: (m) => {
-      framers[m.stream].resync();
-      recorder.event(session, 'gap', { reason: `the observer fell behind; ${m.stream} bytes were forwarded but not recorded`, stream: m.stream, lost: m.bytes }, m.t);
-    },
+    lost: (m) => lose(m.stream, m.t, m.bytes, `the observer fell behind; ${m.stream} bytes were forwarded but not recorded`),
     end: (m) => {
+      writeGap(m.stream);
       const last = framers[m.stream].end();
       if (last) lines(m.stream, [last], m.t);
     },
     event: (m) => {
+      for (const stream of streams) writeGap(stream);
       if (m.kind === 'exit') recorder.endSession(session);
       recorder.event(session, m.kind, m.fields, m.t);
     },
@@ -48,6 +72,19 @@ export function observeStdio(config: ObserverConfig, recorder: Recorder) {
 
   return {
     handle: (message: ObserverMessage) => (handlers[message.type] as (m: ObserverMessage) => void)(message),
-    end: () => recorder.endSession(session),
+    /** The spy is exiting: the bytes of a chunk are counted as not recorded instead of observed. */
+    drop(message: ObserverMessage): boolean {
+      if (message.type !== 'chunk' && message.type !== 'skip') return false;
+      const bytes = message.type === 'chunk' ? message.data.byteLength : message.bytes;
+      lose(message.stream, Date.now(), bytes, `the spy was exiting (--drain-timeout); ${message.stream} bytes were forwarded but not recorded`);
+      return true;
+    },
+    dropped() {
+      for (const stream of streams) writeGap(stream);
+    },
+    end: () => {
+      for (const stream of streams) writeGap(stream);
+      recorder.endSession(session);
+    },
   };
 }

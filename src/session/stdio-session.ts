@@ -1,7 +1,11 @@
 import { randomBytes } from 'node:crypto';
-import { runStdioProxy, type StdioOutcome } from '../transports/stdio.js';
+import { constants } from 'node:os';
+import { startStdioProxy, type StdioOutcome, type StdioProxy } from '../transports/stdio.js';
+import { appendLastWords } from './last-words.js';
 import { startObserver } from './observer-channel.js';
 import type { ObserverConfig } from './observer-protocol.js';
+import { nowMs } from './recorder.js';
+import { onStopSignals } from './signals.js';
 import type { StderrOut } from './stderr-out.js';
 
 export interface StdioSessionOptions {
@@ -11,6 +15,10 @@ export interface StdioSessionOptions {
   stderrOut: StderrOut;
   warn: (message: string) => void;
   version: string;
+  /** Once the server has exited, how long finishing the record may keep the client waiting. */
+  drainTimeoutMs: number;
+  /** A stop signal that arrived while the spy was starting, taken once the session's own handlers are in place. */
+  earlySignal?: () => NodeJS.Signals | undefined;
 }
 
 /** A short id that tells this run's entries apart from those of other spies sharing the record. */
@@ -18,37 +26,67 @@ export function newSessionId(): string {
   return `${process.pid.toString(36)}-${randomBytes(3).toString('hex')}`;
 }
 
-/** Runs one server under the spy: forwards here, observes on another thread; resolves at exit. */
+/**
+ * Runs one server under the spy: forwards here, observes on another thread; resolves at exit.
+ * Stop signals go to the server while it runs; once it has exited they cut the finishing short.
+ */
 export async function runStdioSession(options: StdioSessionOptions): Promise<StdioOutcome> {
   const session = newSessionId();
   const observer = startObserver({ ...options.observer, session }, { warn: options.warn });
-
-  const outcome = await runStdioProxy({
-    command: options.command,
-    args: options.args,
-    passStderr: (chunk) => options.stderrOut.pass(chunk),
-    stderrDrained: () => options.stderrOut.drained(),
-    onSpawn: (pid) => {
-      observer.event('spawn', {
-        transport: 'stdio',
-        command: [options.command, ...options.args],
-        pid,
-        cwd: process.cwd(),
-        spy: options.version,
-      });
-    },
-    observer: {
-      clientChunk: (chunk) => observer.chunk('c2s', chunk),
-      clientEnd: () => observer.end('c2s'),
-      serverChunk: (chunk) => observer.chunk('s2c', chunk),
-      serverEnd: () => observer.end('s2c'),
-      stderrChunk: (chunk) => observer.chunk('stderr', chunk),
-      stderrEnd: () => observer.end('stderr'),
-    },
+  const command = [options.command, ...options.args];
+  let proxy: StdioProxy | undefined;
+  let exited = false;
+  const stopListening = onStopSignals((signal) => {
+    if (proxy && !exited) proxy.kill(signal);
+    else {
+      proxy?.hurry();
+      observer.hurry();
+    }
   });
 
-  if (outcome.started) observer.event('exit', { code: outcome.code, signal: outcome.signal });
-  else observer.event('exit', { code: null, signal: null, reason: `${options.command}: ${outcome.errorCode}` });
-  await observer.finish();
+  const early = options.earlySignal?.();
+  let outcome: StdioOutcome;
+  let drainMs = options.drainTimeoutMs;
+  if (early) {
+    // Stopped before the server ran: it is not started, and the record says so.
+    observer.event('spawn', { transport: 'stdio', command, cwd: process.cwd(), spy: options.version, reason: `${early} arrived before the server was started` });
+    outcome = { started: false, errorCode: early, why: `stopped by ${early} before it started`, exitCode: 128 + constants.signals[early] };
+    observer.event('exit', { code: null, signal: early, reason: `${early} arrived before the server was started` });
+  } else {
+    proxy = startStdioProxy({
+      command: options.command,
+      args: options.args,
+      settleMs: options.drainTimeoutMs,
+      passStderr: (chunk) => options.stderrOut.pass(chunk),
+      stderrDrained: () => options.stderrOut.drained(),
+      onSpawn: (pid) => observer.event('spawn', { transport: 'stdio', command, pid, cwd: process.cwd(), spy: options.version }),
+      onClientGone: (why) => observer.event('note', { notes: ['client-gone'], text: why }),
+      observer: {
+        clientChunk: (chunk) => observer.chunk('c2s', chunk),
+        clientEnd: () => observer.end('c2s'),
+        serverChunk: (chunk) => observer.chunk('s2c', chunk),
+        serverEnd: () => observer.end('s2c'),
+        stderrChunk: (chunk) => observer.chunk('stderr', chunk),
+        stderrEnd: () => observer.end('stderr'),
+      },
+    });
+    const exitedAt = proxy.exited.then(() => {
+      exited = true;
+      return nowMs();
+    });
+    outcome = await proxy.outcome;
+    const spent = nowMs() - (await exitedAt);
+    if (outcome.started) observer.event('exit', { code: outcome.code, signal: outcome.signal });
+    else observer.event('exit', { code: null, signal: null, reason: `${options.command}: ${outcome.errorCode}` });
+    // The time allowed runs from the server's exit: waiting for its last bytes counts too.
+    drainMs = Math.max(0, drainMs - spent);
+  }
+
+  const finished = await observer.finish(drainMs);
+  stopListening();
+  if (!finished.closed && options.observer.recordPath) {
+    options.warn('the observer did not finish in time; the record ends with a gap');
+    appendLastWords(options.observer.recordPath, { named: options.observer.recordNamed ?? false, session, lastSeq: finished.lastSeq, outcome });
+  }
   return outcome;
 }

@@ -1,6 +1,6 @@
 import { Worker } from 'node:worker_threads';
 import { createGcPacer } from './gc-pacer.js';
-import type { FinishMessage, ObserverReply, WorkerConfig } from './observer-protocol.js';
+import { controlSlots, type FinishMessage, type ObserverReply, type WorkerConfig } from './observer-protocol.js';
 
 export interface ChannelOptions {
   /** Bytes handed to the observer and not yet observed, beyond which new bytes go unrecorded. */
@@ -12,6 +12,11 @@ export interface ChannelOptions {
 /** Bytes are copied into blocks of at least this size; each batch hands its blocks over whole. */
 const blockSize = 16 * 1024;
 const batchMs = 2;
+/** How long past its deadline the observer may take to close the files before it is stopped. */
+const closeGraceMs = 1000;
+
+/** How a finish ended: the observer closed the files, or it was stopped (the record may lack its end). */
+export type FinishOutcome = { closed: true } | { closed: false; lastSeq: number };
 
 /**
  * The forwarding thread's side of the observer thread, for either spy: messages go over in one
@@ -24,8 +29,9 @@ export function openObserverChannel<M>(config: WorkerConfig, options: ChannelOpt
   // request), and then some.
   const maxBehind = options.maxBehind ?? 2 * config.maxFrame + 4 * 1024 * 1024;
   const paceGc = createGcPacer();
+  const control = new BigInt64Array(new SharedArrayBuffer(16));
   const worker = new Worker(new URL('./observer-worker.js', import.meta.url), {
-    workerData: config,
+    workerData: { ...config, control: control.buffer },
     // Young objects die young here (one per frame): a small nursery keeps the RSS flat.
     resourceLimits: { maxYoungGenerationSizeMb: 6 },
   });
@@ -36,12 +42,16 @@ export function openObserverChannel<M>(config: WorkerConfig, options: ChannelOpt
   let scheduled = false;
   let behind = 0;
   let failed = false;
+  let finished = false;
   let onClosed: () => void = () => {};
   const closed = new Promise<void>((resolve) => (onClosed = resolve));
 
   worker.on('message', (reply: ObserverReply) => {
     if (reply.type === 'ack') behind -= reply.bytes;
-    else onClosed();
+    else {
+      finished = true;
+      onClosed();
+    }
   });
   worker.on('error', (error) => {
     failed = true;
@@ -49,6 +59,12 @@ export function openObserverChannel<M>(config: WorkerConfig, options: ChannelOpt
     onClosed();
   });
   worker.on('exit', () => onClosed());
+
+  /** Moves the observer's deadline to `atMs`, unless it already has an earlier one. */
+  function deadline(atMs: number) {
+    const current = Atomics.load(control, controlSlots.deadline);
+    if (current === 0n || BigInt(atMs) < current) Atomics.store(control, controlSlots.deadline, BigInt(Math.floor(atMs)));
+  }
 
   function send() {
     scheduled = false;
@@ -78,10 +94,10 @@ export function openObserverChannel<M>(config: WorkerConfig, options: ChannelOpt
     get failed() {
       return failed;
     },
-    /** A copy of the bytes to put in a message of this tick, or undefined when the observer is too far behind. */
-    copy(chunk: Buffer): Uint8Array | undefined {
+    /** A copy of the bytes to put in a message of this tick, or undefined when the observer is too far behind (beyond `share` of the room). */
+    copy(chunk: Buffer, share = 1): Uint8Array | undefined {
       paceGc(chunk.length);
-      if (failed || behind + chunk.length > maxBehind) return undefined;
+      if (failed || behind + chunk.length > maxBehind * share) return undefined;
       behind += chunk.length;
       if (block === undefined || block.length - used < chunk.length) {
         block = Buffer.allocUnsafeSlow(Math.max(blockSize, chunk.length));
@@ -93,14 +109,25 @@ export function openObserverChannel<M>(config: WorkerConfig, options: ChannelOpt
       used += chunk.length;
       return data;
     },
-    /** Lets the observer write out everything; resolves when it has (or has failed). */
-    async finish(timeoutMs = 30_000): Promise<void> {
+    /**
+     * Lets the observer write out what it can within `timeoutMs`: what it has not observed by then
+     * becomes a gap in the record. Resolves once the files are closed, or, should the observer
+     * not answer even after a grace period, once it has been stopped.
+     */
+    async finish(timeoutMs = 10_000): Promise<FinishOutcome> {
+      deadline(Date.now() + timeoutMs);
       push({ type: 'finish' });
       send();
-      const timer = setTimeout(onClosed, timeoutMs);
+      const timer = setTimeout(onClosed, timeoutMs + closeGraceMs);
       await closed;
       clearTimeout(timer);
+      const lastSeq = Number(Atomics.load(control, controlSlots.seq));
       await worker.terminate();
+      return finished ? { closed: true } : { closed: false, lastSeq };
+    },
+    /** Finish now (a signal while finishing): what is not yet observed becomes a gap. */
+    hurry() {
+      deadline(Date.now());
     },
   };
 }

@@ -2,6 +2,7 @@ import { constants } from 'node:os';
 import type { Readable, Writable } from 'node:stream';
 import { execa } from 'execa';
 import { describeSpawnFailure } from './spawn-failure.js';
+import { waitForQuiet } from './quiet.js';
 
 export interface StdioObserver {
   clientChunk(chunk: Buffer): void;
@@ -21,6 +22,13 @@ export interface StdioProxyOptions {
   stderrDrained: () => Promise<void>;
   /** Called once the server runs, before any of its bytes are seen. */
   onSpawn?: (pid: number) => void;
+  /** The client closed its end of our stdout: the server's stdout is closed too, so it finds out as it would. */
+  onClientGone?: (why: string) => void;
+  /**
+   * Once the server has exited, how long its output may still take to arrive: a child of the
+   * server that holds its stdout open must not keep the client waiting.
+   */
+  settleMs: number;
   input?: Readable;
   output?: Writable;
 }
@@ -29,7 +37,16 @@ export type StdioOutcome =
   | { started: true; pid: number; code: number | null; signal: string | null; exitCode: number }
   | { started: false; errorCode: string; why: string; exitCode: number };
 
-const forwardedSignals = ['SIGINT', 'SIGTERM', 'SIGHUP'] as const;
+/** A running server: signal it, and learn how it ended. */
+export interface StdioProxy {
+  kill(signal: NodeJS.Signals): void;
+  /** Stop waiting for the last bytes of a server that has exited. */
+  hurry(): void;
+  /** Resolves when the server has exited (or could not be started). */
+  exited: Promise<void>;
+  /** Resolves once the server has exited and its last bytes have been passed on. */
+  outcome: Promise<StdioOutcome>;
+}
 
 /** 128 + n for a signal, as a shell reports it. */
 export function exitCodeOf(code: number | null | undefined, signal: string | null | undefined): number {
@@ -42,7 +59,7 @@ export function exitCodeOf(code: number | null | undefined, signal: string | nul
  * Runs the server with its stdin and stdout joined to ours. Bytes are written onward first and only
  * then shown to the observer, which works on the same chunk and never holds the forwarding up.
  */
-export async function runStdioProxy(options: StdioProxyOptions): Promise<StdioOutcome> {
+export function startStdioProxy(options: StdioProxyOptions): StdioProxy {
   const input = options.input ?? process.stdin;
   const output = options.output ?? process.stdout;
   const { observer } = options;
@@ -56,67 +73,90 @@ export async function runStdioProxy(options: StdioProxyOptions): Promise<StdioOu
     forceKillAfterDelay: false,
     cleanup: true,
   });
+  const serverOut = child.stdout!;
+  const serverErr = child.stderr!;
 
   let outputOpen = true;
-  output.on('error', () => {
+  output.on('error', (error: NodeJS.ErrnoException) => {
+    if (!outputOpen) return;
     outputOpen = false;
+    // Without the spy the server would get EPIPE on its next write: closing our end of its
+    // stdout gives it exactly that, and a server that ignores EOF still ends.
+    serverOut.destroy();
+    options.onClientGone?.(`the client closed its end of stdout (${error.code ?? error.message}); the server's stdout was closed too`);
   });
 
-  const onSignal = (signal: NodeJS.Signals) => {
-    child.kill(signal);
-  };
-  const stop = () => {
-    for (const signal of forwardedSignals) process.off(signal, onSignal);
-    input.off('data', onInput);
-    input.off('end', onInputEnd);
-    input.pause();
-  };
-
   const onInput = (chunk: Buffer) => {
-    if (child.stdin && !child.stdin.destroyed && !child.stdin.write(chunk)) {
+    if (!child.stdin.destroyed && !child.stdin.write(chunk)) {
       input.pause();
       child.stdin.once('drain', () => input.resume());
     }
     observer.clientChunk(chunk);
   };
   const onInputEnd = () => {
-    child.stdin?.end();
+    child.stdin.end();
     observer.clientEnd();
+  };
+  const stopInput = () => {
+    input.off('data', onInput);
+    input.off('end', onInputEnd);
+    input.pause();
   };
 
   if (child.pid !== undefined) {
     options.onSpawn?.(child.pid);
-    for (const signal of forwardedSignals) process.on(signal, onSignal);
-    child.stdin?.on('error', () => {});
+    child.stdin.on('error', () => {});
+    input.on('error', () => {});
     input.on('data', onInput);
     input.on('end', onInputEnd);
 
-    child.stdout?.on('data', (chunk: Buffer) => {
+    serverOut.on('data', (chunk: Buffer) => {
       if (outputOpen && !output.write(chunk)) {
-        child.stdout!.pause();
-        output.once('drain', () => child.stdout!.resume());
+        serverOut.pause();
+        output.once('drain', () => serverOut.resume());
       }
       observer.serverChunk(chunk);
     });
-    child.stdout?.on('end', () => observer.serverEnd());
-    child.stderr?.on('data', (chunk: Buffer) => {
+    serverOut.on('end', () => observer.serverEnd());
+    serverErr.on('data', (chunk: Buffer) => {
       if (!options.passStderr(chunk)) {
-        child.stderr!.pause();
-        void options.stderrDrained().then(() => child.stderr!.resume());
+        serverErr.pause();
+        void options.stderrDrained().then(() => serverErr.resume());
       }
       observer.stderrChunk(chunk);
     });
-    child.stderr?.on('end', () => observer.stderrEnd());
+    serverErr.on('end', () => observer.stderrEnd());
   }
 
-  const result = await child;
-  stop();
-  if (child.pid === undefined || (result.failed && result.exitCode === undefined && !result.signal && result.code)) {
-    const errorCode = String(result.code ?? 'ESPAWN');
-    const { why, exitCode } = describeSpawnFailure(errorCode, result.originalMessage ?? result.shortMessage ?? errorCode);
-    return { started: false, errorCode, why, exitCode };
-  }
-  const code = result.exitCode ?? null;
-  const signal = result.signal ?? null;
-  return { started: true, pid: child.pid, code, signal, exitCode: exitCodeOf(code, signal) };
+  const exited = new Promise<{ code: number | null; signal: string | null }>((resolve) => {
+    child.once('exit', (code, signal) => resolve({ code, signal }));
+  });
+  let hurry = () => {};
+  const hurried = new Promise<void>((resolve) => (hurry = resolve));
+
+  const outcome = (async (): Promise<StdioOutcome> => {
+    if (child.pid === undefined) {
+      const result = await child;
+      const errorCode = String(result.code ?? 'ESPAWN');
+      const { why, exitCode } = describeSpawnFailure(errorCode, result.originalMessage ?? result.shortMessage ?? errorCode);
+      return { started: false, errorCode, why, exitCode };
+    }
+    const { code, signal } = await exited;
+    stopInput();
+    // The server's exit ends the session, as it does without the spy: what its pipes still hold
+    // is passed on, but a child of the server that keeps them open is not waited for.
+    await Promise.race([waitForQuiet([serverOut, serverErr], options.settleMs), hurried]);
+    if (!serverOut.readableEnded) serverOut.destroy();
+    if (!serverErr.readableEnded) serverErr.destroy();
+    return { started: true, pid: child.pid, code, signal, exitCode: exitCodeOf(code, signal) };
+  })();
+
+  return {
+    kill: (signal) => {
+      child.kill(signal);
+    },
+    hurry,
+    exited: Promise.race([exited.then(() => undefined), outcome.then(() => undefined)]),
+    outcome,
+  };
 }

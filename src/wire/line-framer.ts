@@ -22,6 +22,8 @@ export function createLineFramer(maxFrame: number) {
   let size = 0;
   let lastByte = -1;
   let skipping = false;
+  /** Bytes thrown away by a resync (the unfinished line, and what came before the next line ending). */
+  let discarded = 0;
 
   function append(segment: Buffer) {
     if (segment.length === 0) return;
@@ -54,8 +56,12 @@ export function createLineFramer(maxFrame: number) {
       let start = 0;
       let newline = chunk.indexOf(LF, start);
       if (skipping) {
-        if (newline === -1) return lines;
+        if (newline === -1) {
+          discarded += chunk.length;
+          return lines;
+        }
         skipping = false;
+        discarded += newline + 1;
         start = newline + 1;
         newline = chunk.indexOf(LF, start);
       }
@@ -78,6 +84,10 @@ export function createLineFramer(maxFrame: number) {
      */
     skip(count: number, last: number) {
       if (count <= 0) return;
+      if (skipping) {
+        discarded += count;
+        return;
+      }
       size += count;
       lastByte = last;
     },
@@ -86,11 +96,22 @@ export function createLineFramer(maxFrame: number) {
      * frame is glued together from pieces that were never adjacent.
      */
     resync() {
+      discarded += size;
       parts = [];
       kept = 0;
       size = 0;
       lastByte = -1;
       skipping = true;
+    },
+    /** Whether a resync still looks for the next line ending. */
+    get resyncing(): boolean {
+      return skipping;
+    },
+    /** Bytes thrown away by resyncs since last asked. */
+    takeDiscarded(): number {
+      const count = discarded;
+      discarded = 0;
+      return count;
     },
     /** Bytes of an unfinished line held so far. */
     get pending(): number {

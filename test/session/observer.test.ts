@@ -56,7 +56,8 @@ describe('the observer thread', () => {
     await observer.finish();
     const entries = readEntries(record);
     expect(entries.map((entry) => entry.kind)).toEqual(['request', 'gap', 'request', 'unanswered']);
-    expect(entries[1]).toMatchObject({ lost: 100, stream: 'c2s' });
+    // Every byte not recorded is counted: the 100 refused, and the 17 of the broken line's rest.
+    expect(entries[1]).toMatchObject({ lost: 117, stream: 'c2s' });
     expect(entries[2]).toMatchObject({ id: 5 });
   });
 

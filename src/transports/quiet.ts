@@ -1,0 +1,48 @@
+import type { Readable } from 'node:stream';
+
+/** No bytes for this long (and none held back) after a process exited: its pipes hold nothing more. */
+const quietMs = 50;
+
+/**
+ * Resolves once every stream has ended, or has been quiet for a moment while not paused (what a
+ * pipe still held is read at once; a writer that lives on, a child of the server, is not waited
+ * for), and in any case after `maxMs`.
+ */
+export function waitForQuiet(streams: Readable[], maxMs: number): Promise<void> {
+  const open = streams.filter((stream) => !stream.readableEnded && !stream.destroyed);
+  if (open.length === 0) return Promise.resolve();
+  return new Promise((resolve) => {
+    let lastData = performance.now();
+    const onData = () => (lastData = performance.now());
+    const timers: NodeJS.Timeout[] = [];
+    const done = () => {
+      for (const timer of timers) clearTimeout(timer);
+      clearInterval(poll);
+      for (const stream of open) {
+        stream.off('data', onData);
+        stream.off('end', check);
+        stream.off('close', check);
+      }
+      resolve();
+    };
+    function check() {
+      if (open.every((stream) => stream.readableEnded || stream.destroyed)) return done();
+    }
+    // A timer may run before the bytes that are ready are read: only a quiet check that still
+    // holds after the next poll of the event loop counts.
+    const poll = setInterval(() => {
+      if (performance.now() - lastData < quietMs || open.some((stream) => stream.isPaused() && !stream.readableEnded)) return;
+      const seen = lastData;
+      setImmediate(() => {
+        if (seen === lastData) done();
+      });
+    }, quietMs / 2);
+    timers.push(setTimeout(done, Math.max(0, maxMs)));
+    for (const stream of open) {
+      stream.on('data', onData);
+      stream.on('end', check);
+      stream.on('close', check);
+    }
+    check();
+  });
+}
