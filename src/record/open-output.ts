@@ -61,7 +61,7 @@ export function openOutputFile(path: string, options: OutputFileOptions): Output
     const uid = process.getuid?.();
     const ours = uid === undefined || stat.uid === uid;
     if (!options.named && !stat.isFile()) return refuse(fd, 'ENOTREG', 'it is not a regular file');
-    if (!options.named && !ours) return refuse(fd, 'EPERM', `it belongs to another user (uid ${stat.uid})`);
+    if (!options.named && !ours) return refuse(fd, 'ENOTOWNER', `it belongs to another user (uid ${stat.uid})`);
     if (!stat.isFile() || (stat.mode & 0o077) === 0) return { ok: true, fd };
     if (!ours) return { ok: true, fd, warning: `${path} belongs to another user (uid ${stat.uid}); its mode ${(stat.mode & 0o777).toString(8)} was left as it is` };
     return { ok: true, fd, ...tighten(fd, path) };

@@ -43,6 +43,8 @@ export interface RunOptions {
   env?: NodeJS.ProcessEnv;
   /** Called once the process runs, to talk to it or signal it. */
   onStart?: (child: ReturnType<typeof spawn>) => void;
+  /** Where the spy's stderr goes: read by the test (default), /dev/null, or an open file descriptor. */
+  stderr?: 'pipe' | 'ignore' | number;
 }
 
 /** Runs the built mcp-spy with arguments (in a fresh directory unless told); resolves with everything it wrote and how it ended. */
@@ -52,12 +54,12 @@ export function runBin(args: string[], options: RunOptions = {}): Promise<RunRes
     const child = spawn(node, [bin, ...args], {
       cwd: options.cwd ?? tempDir().dir,
       env: { ...process.env, FORCE_COLOR: '0', ...options.env },
-      stdio: ['pipe', 'pipe', 'pipe'],
+      stdio: ['pipe', 'pipe', options.stderr ?? 'pipe'],
     });
     const stdout: Buffer[] = [];
     let stderr = '';
     child.stdout.on('data', (chunk: Buffer) => stdout.push(chunk));
-    child.stderr.on('data', (chunk: Buffer) => (stderr += chunk.toString('utf8')));
+    child.stderr?.on('data', (chunk: Buffer) => (stderr += chunk.toString('utf8')));
     child.on('error', reject);
     child.on('close', (code, signal) => {
       const bytes = Buffer.concat(stdout);
