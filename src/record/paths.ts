@@ -53,10 +53,26 @@ export function checkNamedPath(path: string): string | undefined {
   return undefined;
 }
 
+/**
+ * Makes a directory and its missing parents (0700), one level at a time: a recursive mkdir can
+ * loop for ever where a file system answers ENOENT for a parent that exists (`/proc`).
+ */
+function makeDirectory(dir: string): void {
+  try {
+    mkdirSync(dir, { mode: 0o700 });
+  } catch (error) {
+    const code = (error as NodeJS.ErrnoException).code;
+    if (code === 'EEXIST' && statSync(dir).isDirectory()) return;
+    if (code !== 'ENOENT' || dirname(dir) === dir) throw error;
+    makeDirectory(dirname(dir));
+    mkdirSync(dir, { mode: 0o700 });
+  }
+}
+
 /** Makes the state directory (0700) and checks a default file can go there; the reason if not. */
 function tryDirectory(dir: string, name: string): string | undefined {
   try {
-    mkdirSync(dir, { recursive: true, mode: 0o700 });
+    makeDirectory(dir);
   } catch (error) {
     return `cannot make ${dir}: ${(error as NodeJS.ErrnoException).code ?? (error as Error).message}`;
   }

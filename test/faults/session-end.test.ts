@@ -1,0 +1,58 @@
+import { spawn } from 'node:child_process';
+import { join } from 'node:path';
+import { describe, expect, it } from 'vitest';
+import { isAlive, readRecord, request, waitUntil } from '../helpers/faults.js';
+import { bin, fixture, node, runBin, tempDir } from '../helpers/spy.js';
+
+// The session ends as it would without the spy: when the client goes, the server finds out as it
+// would (EPIPE) and both end; when the server exits, the client hears of it at once.
+
+describe('when the client dies', () => {
+  it('a server that ignores EOF gets EPIPE on its stdout and ends, and the spy with it', async () => {
+    const dir = tempDir().dir;
+    const spy = spawn(node, [bin, '-q', '--', node, fixture('faults', 'eof-ignorer.js')], { cwd: dir, stdio: ['pipe', 'pipe', 'pipe'] });
+    let serverPid = 0;
+    let heartbeats = 0;
+    spy.stdout.on('data', () => heartbeats++);
+    await waitUntil(() => heartbeats >= 3, 10_000, 'heartbeats');
+    const spawned = readRecord(join(dir, 'wire.jsonl')).find((entry) => entry.kind === 'spawn');
+    serverPid = Number(spawned?.pid);
+    expect(isAlive(serverPid)).toBe(true);
+    // The client goes away: its ends of the pipes close.
+    spy.stdout.destroy();
+    spy.stdin.destroy();
+    const exited = new Promise<number | null>((resolve) => spy.on('exit', (code) => resolve(code)));
+    await waitUntil(() => !isAlive(serverPid) && spy.exitCode !== null, 5000, 'the server and the spy to end');
+    expect(await exited).toBe(0);
+    const entries = readRecord(join(dir, 'wire.jsonl'));
+    expect(entries.find((entry) => entry.kind === 'note')).toMatchObject({ notes: ['client-gone'] });
+    expect(entries.at(-1)).toMatchObject({ kind: 'exit', code: 0 });
+  });
+});
+
+describe('when the server exits', () => {
+  it('a child of the server that holds its stdout open does not keep the client waiting', async () => {
+    const dir = tempDir().dir;
+    let childPid = 0;
+    const result = await runBin(['-q', '--', node, fixture('faults', 'child-holder.js')], {
+      cwd: dir,
+      env: { HOLD_MS: '20000' },
+      onStart: (child) => {
+        child.stderr!.on('data', (chunk: Buffer) => {
+          const found = /child (\d+)/.exec(chunk.toString());
+          if (found) childPid = Number(found[1]);
+        });
+        child.stdin!.write(request(1));
+      },
+    });
+    try {
+      expect(result.code).toBe(0);
+      expect(result.text).toBe('{"jsonrpc":"2.0","id":1,"result":{}}\n');
+      expect(result.durationMs).toBeLessThan(10_000);
+      expect(childPid).toBeGreaterThan(0);
+      expect(readRecord(join(dir, 'wire.jsonl')).at(-1)).toMatchObject({ kind: 'exit', code: 0 });
+    } finally {
+      if (childPid && isAlive(childPid)) process.kill(childPid);
+    }
+  });
+});
