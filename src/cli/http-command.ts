@@ -3,10 +3,11 @@ import { startHttpSession } from '../session/http-session.js';
 import { startServerProcess, waitForPort } from '../transports/server-process.js';
 import { hostPort, parseListen, parseTarget } from '../transports/http/target.js';
 import { SpyError, exitCodes } from './errors.js';
+import { clientTimeoutsOf, type TimeoutOptions } from './http-options.js';
 import { openOutputs, type SpyOptions } from './spy-command.js';
 import { version } from './version.js';
 
-export interface HttpOptions extends SpyOptions {
+export interface HttpOptions extends SpyOptions, TimeoutOptions {
   target: string;
   listen: string;
   redactHeader: string[];
@@ -37,12 +38,12 @@ function checkOptions(options: HttpOptions) {
   if (!target.ok) throw new SpyError(`bad --target ${JSON.stringify(options.target)}: ${target.reason}; expected a URL such as http://127.0.0.1:3000/mcp`);
   const listen = parseListen(options.listen);
   if (!listen.ok) throw new SpyError(`bad --listen ${JSON.stringify(options.listen)}: ${listen.reason}`);
-  return { target: target.url, listen: listen.address };
+  return { target: target.url, listen: listen.address, timeouts: clientTimeoutsOf(options) };
 }
 
 /** The HTTP spy: `mcp-spy http --target URL [--listen HOST:PORT] [-- server command]`. */
 export async function runHttpSpy(server: string[] | undefined, options: HttpOptions): Promise<number> {
-  const { target, listen } = checkOptions(options);
+  const { target, listen, timeouts } = checkOptions(options);
   const { outputs, stderrOut, warn } = openOutputs(options);
   const observer = startHttpObserver({ ...outputs, redactHeaders: options.redactHeader, redact: options.redact }, { warn });
   const finish = async (code: number) => {
@@ -52,7 +53,7 @@ export async function runHttpSpy(server: string[] | undefined, options: HttpOpti
   };
   let spy: Awaited<ReturnType<typeof startHttpSession>>;
   try {
-    spy = await startHttpSession({ target, listen, observer, version });
+    spy = await startHttpSession({ target, listen, timeouts, observer, version });
   } catch (error) {
     const code = (error as NodeJS.ErrnoException).code ?? '';
     await finish(exitCodes.unavailable);

@@ -12,6 +12,16 @@ export function parseSize(value: string): number {
   return bytes;
 }
 
+const durationUnits: Record<string, number> = { '': 1, ms: 1, s: 1000, m: 60_000, h: 3_600_000 };
+
+/** Reads a duration such as 5000, 500ms, 5s, 1.5s, 2m or 1h into ms. */
+export function readDuration(value: string): number {
+  const match = /^(\d+(?:\.\d+)?)\s*([a-z]*)$/i.exec(value.trim());
+  const factor = match ? durationUnits[match[2]!.toLowerCase()] : undefined;
+  if (!match || factor === undefined) throw new InvalidArgumentError('expected a duration such as 5000, 500ms, 5s or 2m');
+  return Number(match[1]) * factor;
+}
+
 /** Colour on stderr: --no-color and NO_COLOR win, then FORCE_COLOR, then whether stderr is a terminal. */
 export function wantsColor(flag: boolean | undefined, env: NodeJS.ProcessEnv, isTTY: boolean): boolean {
   if (flag === false) return false;

@@ -5,6 +5,7 @@ import { statsFormats } from '../review/stats-format.js';
 import { viewFormats } from '../review/view.js';
 import { checkFormats, collectRule } from './check-options.js';
 import { runHttpSpy } from './http-command.js';
+import { withTimeoutOptions } from './http-options.js';
 import { parseSize } from './options.js';
 import { runStats } from './stats-command.js';
 import { runView } from './view-command.js';
@@ -193,15 +194,17 @@ export function buildProgram(context: ProgramContext): Command {
       context.setExitCode(await runMock(record, options));
     });
 
-  withSpyOptions(
-    program
-      .command('http')
-      .description('spy on an MCP server over HTTP (Streamable HTTP or legacy HTTP+SSE): a reverse proxy that records every exchange')
-      .usage('--target <url> [options] [-- <server command> [args...]]')
-      .requiredOption('--target <url>', 'the server\'s MCP endpoint, e.g. http://127.0.0.1:3000/mcp; the spy forwards to its origin only')
-      .option('--listen <[host:]port>', 'where the spy listens', '127.0.0.1:0')
-      .option('--redact-header <name>', 'also hide this header\'s value in the record and log (repeatable)', collect, [])
-      .option('--no-redact', 'record Authorization, Proxy-Authorization, Cookie and Set-Cookie values as sent'),
+  withTimeoutOptions(
+    withSpyOptions(
+      program
+        .command('http')
+        .description('spy on an MCP server over HTTP (Streamable HTTP or legacy HTTP+SSE): a reverse proxy that records every exchange')
+        .usage('--target <url> [options] [-- <server command> [args...]]')
+        .requiredOption('--target <url>', 'the server\'s MCP endpoint, e.g. http://127.0.0.1:3000/mcp; the spy forwards to its origin only')
+        .option('--listen <[host:]port>', 'where the spy listens', '127.0.0.1:0')
+        .option('--redact-header <name>', 'also hide this header\'s value in the record and log (repeatable)', collect, [])
+        .option('--no-redact', 'record Authorization, Proxy-Authorization, Cookie and Set-Cookie values as sent'),
+    ),
   )
     .addHelpText('after', httpExamples)
     .action(async (options) => {

@@ -1,15 +1,14 @@
 import { InvalidArgumentError } from 'commander';
+import { readDuration } from './options.js';
 
 /** Collects a repeatable option into a list. */
 export function collect(value: string, previous: string[]): string[] {
   return [...previous, value];
 }
 
-/** A duration in ms: 5000, 5000ms, 5s, 1.5s. */
+/** A duration in ms: 5000, 5000ms, 5s, 1.5s, 2m. */
 export function parseDuration(value: string): number {
-  const match = /^(\d+(?:\.\d+)?)\s*(ms|s)?$/i.exec(value.trim());
-  if (!match) throw new InvalidArgumentError('expected a duration such as 5000, 500ms or 5s');
-  const ms = Number(match[1]) * (match[2]?.toLowerCase() === 's' ? 1000 : 1);
+  const ms = readDuration(value);
   if (ms <= 0) throw new InvalidArgumentError('the duration must be above 0');
   return ms;
 }

@@ -172,7 +172,8 @@ export function observeExchange(start: ExchangeStart, deps: ExchangeDeps): Excha
       if (failure.answered) facts.status = failure.answered.status;
       httpRecorded = false;
       recordHttp();
-      if (failure.answered) recorder.frame(choice.session, 's2c', { bytes: failure.answered.body }, timeMs, { origin: 'spy' });
+      // A 408 has no body: only a body is a frame.
+      if (failure.answered && failure.answered.body.length > 0) recorder.frame(choice.session, 's2c', { bytes: failure.answered.body }, timeMs, { origin: 'spy' });
       finish();
     },
   };

@@ -1,10 +1,12 @@
-import { startHttpProxy } from '../transports/http-proxy.js';
+import { startHttpProxy, type ClientTimeouts } from '../transports/http-proxy.js';
 import type { ListenAddress } from '../transports/http/target.js';
 import type { HttpObserver } from './http-observer.js';
 
 export interface HttpSessionOptions {
   target: URL;
   listen: ListenAddress;
+  /** How long a client may take to send a request, or idle between requests (default: Node's). */
+  timeouts?: ClientTimeouts;
   /** Where the exchanges go to be recorded (on the observer thread). */
   observer: HttpObserver;
   version: string;
@@ -16,7 +18,8 @@ export interface HttpSessionOptions {
  */
 export async function startHttpSession(options: HttpSessionOptions) {
   const { observer } = options;
-  const proxy = await startHttpProxy({ target: options.target, listen: options.listen, observe: observer.observe });
+  const { target, listen, timeouts } = options;
+  const proxy = await startHttpProxy({ target, listen, timeouts, observe: observer.observe });
   observer.event('http', {
     summary: `listening on ${proxy.url}, forwarding to ${options.target.href}`,
     transport: 'http',

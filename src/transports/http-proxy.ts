@@ -1,16 +1,20 @@
-import { Agent, createServer, type Server } from 'node:http';
+import { Agent, createServer, type IncomingMessage, type Server, type ServerResponse } from 'node:http';
 import { Agent as HttpsAgent } from 'node:https';
 import type { AddressInfo, Socket } from 'node:net';
-import { forwardExchange, type ExchangeObserver, type ExchangeStart } from './http/forward.js';
+import { clientErrorAnswer, defaultClientTimeouts, requestTimeoutReason, serverTimeoutOptions, type ClientTimeouts } from './http/client-timeouts.js';
+import { forwardExchange, type ExchangeObserver, type ExchangeStart, type SpyClosed } from './http/forward.js';
 import { hostPort, type ListenAddress } from './http/target.js';
 
 export type { ExchangeObserver, ExchangeStart, ExchangeFailure } from './http/forward.js';
 export type { EndpointRewrite } from './http/endpoint-rewrite.js';
+export type { ClientTimeouts } from './http/client-timeouts.js';
 
 export interface HttpProxyOptions {
   target: URL;
   listen: ListenAddress;
   observe: (start: ExchangeStart) => ExchangeObserver;
+  /** How long a client may take to send its request, or stay idle between requests (default: Node's). */
+  timeouts?: ClientTimeouts;
 }
 
 export interface HttpProxy {
@@ -32,23 +36,48 @@ function listen(server: Server, address: ListenAddress): Promise<AddressInfo> {
   });
 }
 
+/** The exchange a connection is carrying or carried last. */
+type Exchange = { req: IncomingMessage; res: ServerResponse; closed?: SpyClosed };
+
+/**
+ * Closes a connection whose client erred (a timeout, a malformed head) as Node would: an answer
+ * when no response is under way on it, then the end. An exchange caught in it learns why.
+ */
+function closeOnClientError(error: NodeJS.ErrnoException, socket: Socket, exchange: Exchange | undefined, timeouts: ClientTimeouts) {
+  const answer = clientErrorAnswer(error.code);
+  const underway = exchange !== undefined && exchange.res.headersSent && !exchange.res.writableEnded;
+  const answered = socket.writable && error.code !== 'ECONNRESET' && !underway;
+  if (exchange && !exchange.req.complete && error.code === 'ERR_HTTP_REQUEST_TIMEOUT') {
+    exchange.closed = { message: requestTimeoutReason(timeouts), answered: answered ? { status: answer.status, body: Buffer.alloc(0) } : undefined };
+  }
+  if (answered) socket.write(answer.bytes);
+  socket.destroy();
+}
+
 /**
  * A transparent reverse proxy in front of one origin: every method, path, query, header and body
  * goes to the target and back as it came (Host aside), streamed both ways.
  */
 export async function startHttpProxy(options: HttpProxyOptions): Promise<HttpProxy> {
   const { target } = options;
+  const timeouts = options.timeouts ?? defaultClientTimeouts;
+  // No timeout on the server's side: an SSE response may be silent for as long as the server likes.
   const agentOptions = { keepAlive: true, maxSockets: Infinity };
   const agent = target.protocol === 'https:' ? new HttpsAgent(agentOptions) : new Agent(agentOptions);
   const sockets = new Set<Socket>();
+  const exchanges = new WeakMap<Socket, Exchange>();
   let stopping = false;
-  const server = createServer({ noDelay: true, requestTimeout: 0 }, (req, res) => {
-    forwardExchange(req, res, { target, agent, observe: options.observe, stopping: () => stopping });
+  const stopped: SpyClosed = { message: 'the spy stopped before the response ended' };
+  const server = createServer({ noDelay: true, ...serverTimeoutOptions(timeouts) }, (req, res) => {
+    const exchange: Exchange = { req, res };
+    exchanges.set(req.socket, exchange);
+    forwardExchange(req, res, { target, agent, observe: options.observe, closedBySpy: () => (stopping ? stopped : exchange.closed) });
   });
   server.on('connection', (socket) => {
     sockets.add(socket);
     socket.on('close', () => sockets.delete(socket));
   });
+  server.on('clientError', (error: NodeJS.ErrnoException, socket: Socket) => closeOnClientError(error, socket, exchanges.get(socket), timeouts));
   // Tunnels would make the spy an open proxy and carry nothing it can read.
   server.on('connect', (_req, socket: Socket) => {
     socket.end('HTTP/1.1 405 Method Not Allowed\r\nContent-Length: 0\r\nConnection: close\r\n\r\n');

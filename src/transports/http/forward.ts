@@ -35,15 +35,16 @@ export interface ExchangeObserver {
   failed(failure: ExchangeFailure, timeMs?: number): void;
 }
 
+/** Why the spy itself closed the client's connection (it is stopping, a timeout), and what it answered. */
+export type SpyClosed = Pick<ExchangeFailure, 'message' | 'answered'>;
+
 export interface ForwardOptions {
   target: URL;
   agent: Agent;
   observe: (start: ExchangeStart) => ExchangeObserver;
-  /** True once the spy is stopping: connections it ends itself are not the client's doing. */
-  stopping: () => boolean;
+  /** Set once the spy closes the connection itself: what ends then is not the client's doing. */
+  closedBySpy: () => SpyClosed | undefined;
 }
-
-const stoppedMessage = 'the spy stopped before the response ended';
 
 /** Only the path and query of the request target: the spy never forwards anywhere but the target. */
 export function pathOf(requestTarget: string | undefined): string {
@@ -125,7 +126,7 @@ export function forwardExchange(req: IncomingMessage, res: ServerResponse, optio
       if (settled || upRes.complete) return;
       settled = true;
       res.destroy();
-      observer.failed({ stage: 'response', message: options.stopping() ? stoppedMessage : 'the server closed the connection before the response ended' });
+      observer.failed({ stage: 'response', message: options.closedBySpy()?.message ?? 'the server closed the connection before the response ended' });
     });
   });
 
@@ -134,7 +135,7 @@ export function forwardExchange(req: IncomingMessage, res: ServerResponse, optio
     settled = true;
     if (res.headersSent) {
       res.destroy();
-      observer.failed({ stage: 'response', message: options.stopping() ? stoppedMessage : `the server connection failed: ${error.code ?? error.message}` });
+      observer.failed({ stage: 'response', message: options.closedBySpy()?.message ?? `the server connection failed: ${error.code ?? error.message}` });
       return;
     }
     const message = `cannot reach ${target.origin}: ${error.code ?? error.message}`;
@@ -155,7 +156,6 @@ export function forwardExchange(req: IncomingMessage, res: ServerResponse, optio
     if (settled || res.writableFinished) return;
     settled = true;
     upstream.destroy();
-    const message = options.stopping() ? stoppedMessage : 'the client closed the connection before the response ended';
-    observer.failed({ stage: 'client', message });
+    observer.failed({ stage: 'client', message: 'the client closed the connection before the response ended', ...options.closedBySpy() });
   });
 }
