@@ -3,6 +3,7 @@ import type { Readable, Writable } from 'node:stream';
 import { execa } from 'execa';
 import { describeSpawnFailure } from './spawn-failure.js';
 import { waitForQuiet } from './quiet.js';
+import { openServerPipes } from './server-pipes.js';
 
 export interface StdioObserver {
   clientChunk(chunk: Buffer): void;
@@ -63,18 +64,20 @@ export function startStdioProxy(options: StdioProxyOptions): StdioProxy {
   const input = options.input ?? process.stdin;
   const output = options.output ?? process.stdout;
   const { observer } = options;
+  const pipes = openServerPipes();
   const child = execa(options.command, options.args, {
-    stdin: 'pipe',
-    stdout: 'pipe',
-    stderr: 'pipe',
+    // Descriptors of our own are passed as they are (the types list only 3 to 9; any number works).
+    stdio: (pipes ? pipes.child : 'pipe') as 'pipe',
     buffer: false,
     reject: false,
     encoding: 'buffer',
     forceKillAfterDelay: false,
     cleanup: true,
   });
-  const serverOut = child.stdout!;
-  const serverErr = child.stderr!;
+  pipes?.closeChildEnds();
+  const serverIn = pipes?.stdin ?? child.stdin!;
+  const serverOut = pipes?.stdout ?? child.stdout!;
+  const serverErr = pipes?.stderr ?? child.stderr!;
 
   let outputOpen = true;
   output.on('error', (error: NodeJS.ErrnoException) => {
@@ -87,14 +90,14 @@ export function startStdioProxy(options: StdioProxyOptions): StdioProxy {
   });
 
   const onInput = (chunk: Buffer) => {
-    if (!child.stdin.destroyed && !child.stdin.write(chunk)) {
+    if (!serverIn.destroyed && !serverIn.write(chunk)) {
       input.pause();
-      child.stdin.once('drain', () => input.resume());
+      serverIn.once('drain', () => input.resume());
     }
     observer.clientChunk(chunk);
   };
   const onInputEnd = () => {
-    child.stdin.end();
+    serverIn.end();
     observer.clientEnd();
   };
   const stopInput = () => {
@@ -105,7 +108,9 @@ export function startStdioProxy(options: StdioProxyOptions): StdioProxy {
 
   if (child.pid !== undefined) {
     options.onSpawn?.(child.pid);
-    child.stdin.on('error', () => {});
+    serverIn.on('error', () => {});
+    serverOut.on('error', () => {});
+    serverErr.on('error', () => {});
     input.on('error', () => {});
     input.on('data', onInput);
     input.on('end', onInputEnd);
@@ -136,6 +141,7 @@ export function startStdioProxy(options: StdioProxyOptions): StdioProxy {
 
   const outcome = (async (): Promise<StdioOutcome> => {
     if (child.pid === undefined) {
+      for (const stream of [serverIn, serverOut, serverErr]) stream.destroy();
       const result = await child;
       const errorCode = String(result.code ?? 'ESPAWN');
       const { why, exitCode } = describeSpawnFailure(errorCode, result.originalMessage ?? result.shortMessage ?? errorCode);

@@ -1,0 +1,19 @@
+import { describe, expect, it } from 'vitest';
+import { request } from '../helpers/faults.js';
+import { runBin } from '../helpers/spy.js';
+
+describe("the server's stdio", () => {
+  it('are pipes, as a shell gives them: fstat says FIFO, and /dev/stdin can be opened', async () => {
+    const script = 'for f in stdin stdout stderr; do test -p /dev/$f && echo "$f is a pipe" >&2; done; echo ready >&2; cat /dev/stdin';
+    const result = await runBin(['-q', '--no-record', '--no-log', '--', 'sh', '-c', script], {
+      onStart: (child) => {
+        child.stderr!.on('data', (chunk: Buffer) => {
+          if (chunk.toString().includes('ready')) child.stdin!.end(request(1));
+        });
+      },
+    });
+    expect(result.code).toBe(0);
+    expect(result.stderr).toContain('stdin is a pipe\nstdout is a pipe\nstderr is a pipe\n');
+    expect(result.text).toBe(request(1));
+  });
+});
