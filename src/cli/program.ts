@@ -5,7 +5,8 @@ import { statsFormats } from '../review/stats-format.js';
 import { viewFormats } from '../review/view.js';
 import { checkFormats, collectRule } from './check-options.js';
 import { runHttpSpy } from './http-command.js';
-import { parseSize } from './options.js';
+import { frameLimitBounds, defaultMaxFrame } from '../wire/limits.js';
+import { sizeParser } from './options.js';
 import { runStats } from './stats-command.js';
 import { runView } from './view-command.js';
 import { parseListen, runMock } from './mock-command.js';
@@ -220,6 +221,6 @@ function withSpyOptions(command: Command): Command {
     .option('--no-log', 'write no human log')
     .option('-q, --quiet', 'no live view on stderr')
     .option('--no-color', 'no colour in the live view (NO_COLOR and FORCE_COLOR are honoured too)')
-    .addOption(new Option('--max-frame <size>', 'frames above this are forwarded whole, recorded in part').argParser(parseSize).default(16 * 1024 * 1024, '16MiB'))
+    .addOption(new Option('--max-frame <size>', 'frames above this are forwarded whole, recorded in part').argParser(sizeParser(frameLimitBounds)).default(defaultMaxFrame, '16MiB'))
     .option('--debug', 'show stack traces of internal errors');
 }
