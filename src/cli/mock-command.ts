@@ -4,6 +4,7 @@ import { createMockHttpServer, listenMock } from '../replay/mock-http.js';
 import { serveMockStdio } from '../replay/mock-stdio.js';
 import { parseListen as parseListenAddress, type ListenAddress } from '../transports/http/target.js';
 import { SpyError } from './errors.js';
+import { createSkipReporter } from './recording-input.js';
 import { asSpyError } from './replay-errors.js';
 
 export interface MockCommandOptions {
@@ -15,6 +16,7 @@ export interface MockCommandOptions {
   onMiss: 'error' | 'close';
   speed: number;
   timeout: number;
+  maxLine?: number;
 }
 
 /** `--listen 127.0.0.1:7000`, `--listen 7000` (127.0.0.1), `--listen [::1]:0`: the HTTP spy's own reading. */
@@ -27,9 +29,12 @@ export function parseListen(value: string): ListenAddress {
 /** `mcp-spy mock wire.jsonl [--listen host:port]`: a server that answers from the recording. */
 export async function runMock(recording: string, options: MockCommandOptions): Promise<number> {
   let newEngine;
+  const unread = createSkipReporter(recording);
   try {
     newEngine = await prepareMock({
       recording,
+      ...(options.maxLine !== undefined ? { maxLine: options.maxLine } : {}),
+      onUnread: unread.onSkip,
       ignore: options.ignore,
       ignoreFile: options.ignoreFile,
       ...(options.session !== undefined ? { session: options.session } : {}),
@@ -40,6 +45,8 @@ export async function runMock(recording: string, options: MockCommandOptions): P
     });
   } catch (error) {
     throw asSpyError(error);
+  } finally {
+    unread.finish('');
   }
   const warn = (line: string) => process.stderr.write(`${line}\n`);
   if (!options.listen) return serveMockStdio(newEngine(), { input: process.stdin, output: process.stdout, warn });

@@ -1,4 +1,5 @@
 import { InvalidArgumentError } from 'commander';
+import { formatSize } from '../wire/limits.js';
 
 const units = new Map([
   ['', 1], ['b', 1],
@@ -6,12 +7,6 @@ const units = new Map([
   ['m', 1024 ** 2], ['mb', 1024 ** 2], ['mib', 1024 ** 2],
   ['g', 1024 ** 3], ['gb', 1024 ** 3], ['gib', 1024 ** 3],
 ]);
-
-/** A size as people write it: 16MiB for 16777216, 1.5KiB for 1536. */
-export function formatSize(bytes: number): string {
-  const [unit, factor] = bytes >= 1024 ** 2 ? ['MiB', 1024 ** 2] : bytes >= 1024 ? ['KiB', 1024] : ['B', 1];
-  return `${Math.round((bytes / factor) * 10) / 10}${unit}`;
-}
 
 /**
  * The parser of a size option (16MiB, 64M, 512k, 1048576) within bounds: a size outside them is

@@ -5,7 +5,8 @@ import { statsFormats } from '../review/stats-format.js';
 import { viewFormats } from '../review/view.js';
 import { checkFormats, collectRule } from './check-options.js';
 import { runHttpSpy } from './http-command.js';
-import { frameLimitBounds, defaultMaxFrame } from '../wire/limits.js';
+import { defaultMaxLine } from '../record/line-source.js';
+import { defaultMaxFrame, frameLimitBounds, lineLimitBounds } from '../wire/limits.js';
 import { sizeParser } from './options.js';
 import { runStats } from './stats-command.js';
 import { runView } from './view-command.js';
@@ -129,6 +130,7 @@ export function buildProgram(context: ProgramContext): Command {
     .option('-f, --follow', 'keep reading as the record grows (a session being recorded), until Ctrl-C')
     .option('--strict', 'a line that cannot be read is an error instead of being skipped')
     .option('--no-color', 'no colour (NO_COLOR and FORCE_COLOR are honoured too)')
+    .addOption(lineLimitOption())
     .addHelpText('after', viewExamples)
     .action(async (file, options) => {
       context.setExitCode(await runView(file, options));
@@ -140,6 +142,7 @@ export function buildProgram(context: ProgramContext): Command {
     .argument('<file>', 'the record (wire.jsonl) or a capture')
     .addOption(new Option('--format <format>', 'output format (markdown to paste in a pull request)').choices(statsFormats).default('text'))
     .option('--strict', 'a line that cannot be read is an error instead of being skipped')
+    .addOption(lineLimitOption())
     .action(async (file, options) => {
       context.setExitCode(await runStats(file, options));
     });
@@ -152,6 +155,7 @@ export function buildProgram(context: ProgramContext): Command {
     .option('--rule <ID=level>', 'set a rule to off, warn or error (repeatable)', collectRule)
     .option('--list-rules', 'list the rules with their levels and stop')
     .option('--strict', 'a line that cannot be read is an error instead of being skipped')
+    .addOption(lineLimitOption())
     .addHelpText('after', checkExamples)
     .action(async (file, options) => {
       const { runCheck } = await import('./check-command.js');
@@ -172,6 +176,7 @@ export function buildProgram(context: ProgramContext): Command {
     .option('--session <id>', 'replay only this session of the recording')
     .option('--update', 'accept the new behaviour: rewrite the server frames that changed in the recording')
     .addOption(new Option('--format <format>', 'report format').choices(Object.keys(replayFormats)).default('text'))
+    .addOption(lineLimitOption())
     .addHelpText('after', replayHelp)
     .action(async (record: string, options) => {
       context.setExitCode(await runReplay(record, context.server, options));
@@ -189,6 +194,7 @@ export function buildProgram(context: ProgramContext): Command {
     .addOption(new Option('--on-miss <policy>', 'on a request with no recorded answer').choices(['error', 'close']).default('error'))
     .addOption(new Option('--speed <speed>', '0: answer at once; 1: at the recorded timing').argParser(parseSpeed).default(0))
     .addOption(new Option('--timeout <duration>', "how long to wait for the client's answer to a recorded server request").argParser(parseDuration).default(10_000, '10s'))
+    .addOption(lineLimitOption())
     .addHelpText('after', mockHelp)
     .action(async (record: string, options) => {
       context.setExitCode(await runMock(record, options));
@@ -210,6 +216,11 @@ export function buildProgram(context: ProgramContext): Command {
     });
 
   return program;
+}
+
+/** `--max-line`, for the commands that read a recording: how long a line they read may be. */
+function lineLimitOption(): Option {
+  return new Option('--max-line <size>', 'lines of the recording longer than this are skipped, unread').argParser(sizeParser(lineLimitBounds)).default(defaultMaxLine, '32MiB');
 }
 
 /** The options every spying command shares: where the record and log go, the live view, limits. */

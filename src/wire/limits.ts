@@ -12,3 +12,9 @@ export const frameLimitBounds = { min: 1024, max: 256 * MiB } as const;
 
 /** Bounds of a reader's line limit: a line it reads becomes one string, just under 512 MiB at most. */
 export const lineLimitBounds = { min: 1024, max: 511 * MiB } as const;
+
+/** A size as people write it, as the size options take it: 16MiB, 1.5KiB, 600B. */
+export function formatSize(bytes: number): string {
+  const [unit, factor] = bytes >= MiB ? ['MiB', MiB] : bytes >= 1024 ? ['KiB', 1024] : ['B', 1];
+  return `${Math.round((bytes / factor) * 10) / 10}${unit}`;
+}
