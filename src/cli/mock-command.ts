@@ -3,6 +3,7 @@ import { prepareMock } from '../replay/mock.js';
 import { createMockHttpServer, listenMock } from '../replay/mock-http.js';
 import { serveMockStdio } from '../replay/mock-stdio.js';
 import { parseListen as parseListenAddress, type ListenAddress } from '../transports/http/target.js';
+import { sanitize } from '../render/sanitize.js';
 import { SpyError } from './errors.js';
 import { createSkipReporter } from './recording-input.js';
 import { asSpyError } from './replay-errors.js';
@@ -48,7 +49,8 @@ export async function runMock(recording: string, options: MockCommandOptions): P
   } finally {
     unread.finish('');
   }
-  const warn = (line: string) => process.stderr.write(`${line}\n`);
+  // The mock's lines quote what the client sent and what was recorded: made safe to print.
+  const warn = (line: string) => process.stderr.write(`${sanitize(line)}\n`);
   if (!options.listen) return serveMockStdio(newEngine(), { input: process.stdin, output: process.stdout, warn });
   const server = createMockHttpServer(newEngine, warn);
   let url: string;

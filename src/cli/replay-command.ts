@@ -1,3 +1,4 @@
+import { printableJson } from '../render/sanitize.js';
 import { formatJunit } from '../replay/format-junit.js';
 import { formatText } from '../replay/format-text.js';
 import { replay } from '../replay/replay.js';
@@ -9,7 +10,7 @@ import { exitCodes } from './errors.js';
 /** Output formats of `replay`, one renderer each. */
 export const replayFormats = {
   text: formatText,
-  json: (result: ReplayResult) => `${JSON.stringify(result, null, 2)}\n`,
+  json: (result: ReplayResult) => `${printableJson(result, 2)}\n`,
   junit: formatJunit,
 } as const satisfies Record<string, (result: ReplayResult) => string>;
 
