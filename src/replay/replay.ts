@@ -83,7 +83,7 @@ export async function replay(options: ReplayOptions): Promise<ReplayResult> {
   }
   const sessions: SessionResult[] = outcomes.map((outcome) => outcome.result);
   const counts = countItems(sessions);
-  const updated = options.update ? updateRecording(options.recording, outcomes.flatMap((outcome) => outcome.changes)) : undefined;
+  const updated = options.update ? await updateRecording(options.recording, outcomes.flatMap((outcome) => outcome.changes)) : undefined;
   return {
     ok: counts.changed + counts.missing + counts.extra === 0,
     recording: options.recording,

@@ -1,4 +1,4 @@
-import { statSync } from 'node:fs';
+import { openSync, readSync, closeSync, statSync } from 'node:fs';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { entryLine, writeRecording } from '../helpers/record-lines.js';
@@ -74,5 +74,27 @@ describe('a line longer than the line limit', () => {
     expect(result.stderr).toBe(skipLine());
     expect(JSON.parse(result.text)).toEqual({ jsonrpc: '2.0', id: 9, result: smallCall.params });
     expect(result.code).toBe(0);
+  });
+
+  it('is copied byte for byte when replay --update rewrites the frames around it', async () => {
+    const path = join(temp.dir, 'update.jsonl');
+    const stale = entryLine(2, { dir: 's2c', kind: 'response', method: 'tools/call', tool: 'small', id: 2 }, { id: 2, result: { stale: true } });
+    await writeRecording(path, [entryLine(1, { dir: 'c2s', kind: 'request', method: 'tools/call', tool: 'small', id: 2 }, smallCall), stale, { huge: hugeLine, mib: 40 }]);
+    const before = statSync(path).size;
+    const result = await runBin(['replay', path, '--update', '--', node, fixture('servers', 'echo-server.js')], { env: smallHeap });
+    expect(result.stderr).toBe(skipLine().replace(record, path));
+    expect(result.text).toMatch(/updated 1 frame\(s\) in /);
+    expect(result.code).toBe(0);
+    const fresh = JSON.stringify(JSON.stringify({ jsonrpc: '2.0', id: 2, result: smallCall.params }));
+    expect(statSync(path).size - before).toBe(fresh.length - JSON.stringify(JSON.stringify({ jsonrpc: '2.0', id: 2, result: { stale: true } })).length);
+    const head = Buffer.alloc(1024);
+    const file = openSync(path, 'r');
+    readSync(file, head, 0, head.length, 0);
+    closeSync(file);
+    const lines = head.toString('utf8').split('\n');
+    expect(JSON.parse(lines[1]!).raw).toBe(JSON.parse(fresh));
+    const [start] = hugeLine.split('HUGE');
+    expect(lines[2]!.slice(0, start!.length)).toBe(start);
+    expect(lines[2]!.slice(start!.length)).toMatch(/^x+$/);
   });
 });
