@@ -1,3 +1,4 @@
+import { printableJson } from '../render/sanitize.js';
 import type { CheckSummary } from './engine.js';
 import type { Level, RuleDefinition } from './types.js';
 
@@ -48,5 +49,5 @@ export function formatSarif(summary: CheckSummary, file: string, active: { rule:
       },
     ],
   };
-  return `${JSON.stringify(log, null, 2)}\n`;
+  return `${printableJson(log, 2)}\n`;
 }

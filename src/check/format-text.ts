@@ -1,21 +1,21 @@
-import { sanitize } from '../render/sanitize.js';
+import { printableJson, printableLines } from '../render/sanitize.js';
 import type { CheckSummary } from './engine.js';
 
 const plural = (count: number, word: string) => `${count} ${word}${count === 1 ? '' : 's'}`;
 
-/** One line per finding, `file:line: level rule: message`, and a summary line. */
+/** One line per finding, `file:line: level rule: message`, and a summary line; what came from the wire made safe to print. */
 export function formatText(summary: CheckSummary, file: string): string {
   const lines = summary.findings.map((f) => {
     const where = f.lineNo !== undefined ? `${file}:${f.lineNo}` : file;
-    const seq = f.seq !== undefined ? ` [seq ${f.seq}${f.session ? `, session ${sanitize(f.session)}` : ''}]` : '';
-    return `${where}: ${f.level === 'error' ? 'error' : 'warning'} ${f.rule}: ${sanitize(f.message)}${seq}`;
+    const seq = f.seq !== undefined ? ` [seq ${f.seq}${f.session ? `, session ${f.session}` : ''}]` : '';
+    return `${where}: ${f.level === 'error' ? 'error' : 'warning'} ${f.rule}: ${f.message}${seq}`;
   });
   const total = `${plural(summary.errors, 'error')}, ${plural(summary.warnings, 'warning')} in ${plural(summary.entries, 'entry').replace('entrys', 'entries')}`;
   lines.push(summary.findings.length === 0 ? `${file}: clean (${total})` : total);
-  return `${lines.join('\n')}\n`;
+  return printableLines(lines);
 }
 
 /** `--format json`: the findings and the counts, for tools. */
 export function formatJson(summary: CheckSummary, file: string): string {
-  return `${JSON.stringify({ file, entries: summary.entries, errors: summary.errors, warnings: summary.warnings, findings: summary.findings }, null, 2)}\n`;
+  return `${printableJson({ file, entries: summary.entries, errors: summary.errors, warnings: summary.warnings, findings: summary.findings }, 2)}\n`;
 }

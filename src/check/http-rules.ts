@@ -2,10 +2,8 @@ import { noteTexts } from '../protocol/notes.js';
 import { isObject, pickString } from '../protocol/jsonrpc.js';
 import { metaKeys } from '../protocol/revisions.js';
 import { meta2026, recordLine } from './examples.js';
+import { nameParamOf } from '../wire/mcp-headers.js';
 import type { RuleFamily } from './types.js';
-
-/** What Mcp-Name carries for the methods that have one. */
-const nameParam: Record<string, string> = { 'tools/call': 'name', 'prompts/get': 'name', 'resources/read': 'uri' };
 
 function httpExample(headerName: string): string {
   const request = { id: 1, method: 'tools/call', params: { name: 'search', arguments: { q: 'mcp' }, _meta: meta2026 } };
@@ -39,7 +37,8 @@ export const httpRules: RuleFamily = {
     const headers = lowerKeys(entry.headers);
     const method = pickString(message, 'method');
     const checks: [string, unknown, string | undefined][] = [['Mcp-Method', headers['mcp-method'], method]];
-    if (method && nameParam[method]) checks.push(['Mcp-Name', headers['mcp-name'], pickString(message, 'params', nameParam[method]!)]);
+    const nameParam = nameParamOf(method);
+    if (nameParam) checks.push(['Mcp-Name', headers['mcp-name'], pickString(message, 'params', nameParam)]);
     const metaVersion = pickString(message, 'params', '_meta', metaKeys.protocolVersion);
     if (metaVersion) checks.push(['MCP-Protocol-Version', headers['mcp-protocol-version'], metaVersion]);
     for (const [name, header, body] of checks) {

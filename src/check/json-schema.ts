@@ -9,7 +9,8 @@ const addFormats = formatsModule.default;
 
 export type Compiled = { ok: true; validate: ValidateFunction } | { ok: false; message: string };
 
-const options = { strict: false, allErrors: false, validateSchema: false, addUsedSchema: false } as const;
+// ownProperties: a schema requiring `toString` is not satisfied by what every object inherits.
+const options = { strict: false, allErrors: false, validateSchema: false, addUsedSchema: false, ownProperties: true } as const;
 let validators: { draft7: InstanceType<typeof Ajv>; draft2020: InstanceType<typeof Ajv2020> } | undefined;
 
 function instances() {

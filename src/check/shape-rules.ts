@@ -1,5 +1,6 @@
 import { errorCodeNames } from '../protocol/error-codes.js';
 import { isObject, pick } from '../protocol/jsonrpc.js';
+import { lookup } from '../protocol/own-table.js';
 import { c2s, lines, s2c } from './examples.js';
 import { describeIssues, notificationSchemas, requestSchemas, resultSchemas, type ShapeSchema } from './sdk-schemas.js';
 import type { RuleFamily } from './types.js';
@@ -10,6 +11,14 @@ function isReservedUndefined(code: unknown): boolean {
   if (code >= -32099) return false;
   return errorCodeNames[code] === undefined;
 }
+
+/** The schemas of each kind of frame, by method. */
+const schemaTables: Readonly<Record<string, Readonly<Record<string, ShapeSchema>>>> = {
+  request: requestSchemas,
+  notification: notificationSchemas,
+  response: resultSchemas,
+  'tool-error': resultSchemas,
+};
 
 /** Message shapes, checked with the official SDK's schemas; error codes. */
 export const shapeRules: RuleFamily = {
@@ -37,13 +46,8 @@ export const shapeRules: RuleFamily = {
       if (isReservedUndefined(code)) report('reserved-error-code', `error code ${String(code)} (answering ${method}) is reserved by JSON-RPC and not defined`);
       return;
     }
-    const tables: Partial<Record<string, Record<string, ShapeSchema>>> = {
-      request: requestSchemas,
-      notification: notificationSchemas,
-      response: resultSchemas,
-      'tool-error': resultSchemas,
-    };
-    const schema = tables[entry.kind]?.[method];
+    const table = lookup(schemaTables, entry.kind);
+    const schema = table && lookup(table, method);
     if (!schema) return;
     const body = entry.kind === 'response' || entry.kind === 'tool-error' ? message.result : message;
     // 2026-07-28: a result that asks for more input has a shape of its own.

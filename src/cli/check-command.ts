@@ -14,6 +14,7 @@ export interface CheckCommandOptions {
   format: CheckFormat;
   rule?: string[];
   strict?: boolean;
+  maxLine?: number;
   listRules?: boolean;
 }
 
@@ -46,7 +47,7 @@ export async function runCheck(file: string | undefined, options: CheckCommandOp
   }
   if (!file) throw new SpyError('check needs a recording: mcp-spy check wire.jsonl');
   const checker = createChecker(overrides);
-  for await (const { entry, lineNo } of recordingEntries(file, { strict: options.strict })) checker.add(entry, lineNo);
+  for await (const { entry, lineNo } of recordingEntries(file, { strict: options.strict, maxLine: options.maxLine })) checker.add(entry, lineNo);
   const summary = checker.finish();
   process.stdout.write(formatters[options.format](summary, file, active.filter(({ level }) => level !== 'off')));
   return summary.errors > 0 ? exitCodes.findings : exitCodes.ok;

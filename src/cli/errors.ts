@@ -1,3 +1,5 @@
+import { sanitize } from '../render/sanitize.js';
+
 /** Exit statuses of mcp-spy itself, in one place. A spied server's own code passes through as is. */
 export const exitCodes = {
   ok: 0,
@@ -20,10 +22,13 @@ export class SpyError extends Error {
   }
 }
 
-/** Turns anything thrown into the one line a user sees, and its exit status. */
+/**
+ * Turns anything thrown into the one line a user sees, and its exit status. The message may quote
+ * the wire (a session id, a server's stderr): it is made safe to print, on one line.
+ */
 export function describeFailure(error: unknown, debug: boolean): { line: string; exitCode: number } {
-  if (error instanceof SpyError) return { line: `mcp-spy: ${error.message}`, exitCode: error.exitCode };
+  if (error instanceof SpyError) return { line: `mcp-spy: ${sanitize(error.message)}`, exitCode: error.exitCode };
   const message = error instanceof Error ? error.message : String(error);
   const stack = debug && error instanceof Error && error.stack ? `\n${error.stack}` : '';
-  return { line: `mcp-spy: internal error: ${message.split('\n')[0]}${stack}`, exitCode: 70 };
+  return { line: `mcp-spy: internal error: ${sanitize(message.split('\n')[0]!)}${stack}`, exitCode: 70 };
 }

@@ -3,7 +3,9 @@ import { prepareMock } from '../replay/mock.js';
 import { createMockHttpServer, listenMock } from '../replay/mock-http.js';
 import { serveMockStdio } from '../replay/mock-stdio.js';
 import { parseListen as parseListenAddress, type ListenAddress } from '../transports/http/target.js';
+import { sanitize } from '../render/sanitize.js';
 import { SpyError } from './errors.js';
+import { createSkipReporter } from './recording-input.js';
 import { asSpyError } from './replay-errors.js';
 
 export interface MockCommandOptions {
@@ -15,6 +17,7 @@ export interface MockCommandOptions {
   onMiss: 'error' | 'close';
   speed: number;
   timeout: number;
+  maxLine?: number;
 }
 
 /** `--listen 127.0.0.1:7000`, `--listen 7000` (127.0.0.1), `--listen [::1]:0`: the HTTP spy's own reading. */
@@ -27,9 +30,12 @@ export function parseListen(value: string): ListenAddress {
 /** `mcp-spy mock wire.jsonl [--listen host:port]`: a server that answers from the recording. */
 export async function runMock(recording: string, options: MockCommandOptions): Promise<number> {
   let newEngine;
+  const unread = createSkipReporter(recording);
   try {
     newEngine = await prepareMock({
       recording,
+      ...(options.maxLine !== undefined ? { maxLine: options.maxLine } : {}),
+      onUnread: unread.onSkip,
       ignore: options.ignore,
       ignoreFile: options.ignoreFile,
       ...(options.session !== undefined ? { session: options.session } : {}),
@@ -40,8 +46,11 @@ export async function runMock(recording: string, options: MockCommandOptions): P
     });
   } catch (error) {
     throw asSpyError(error);
+  } finally {
+    unread.finish('');
   }
-  const warn = (line: string) => process.stderr.write(`${line}\n`);
+  // The mock's lines quote what the client sent and what was recorded: made safe to print.
+  const warn = (line: string) => process.stderr.write(`${sanitize(line)}\n`);
   if (!options.listen) return serveMockStdio(newEngine(), { input: process.stdin, output: process.stdout, warn });
   const server = createMockHttpServer(newEngine, warn);
   let url: string;

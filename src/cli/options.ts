@@ -1,15 +1,28 @@
 import { InvalidArgumentError } from 'commander';
+import { formatSize } from '../wire/limits.js';
 
-const units: Record<string, number> = { '': 1, b: 1, k: 1024, kb: 1024, kib: 1024, m: 1024 ** 2, mb: 1024 ** 2, mib: 1024 ** 2, g: 1024 ** 3, gb: 1024 ** 3, gib: 1024 ** 3 };
+const units = new Map([
+  ['', 1], ['b', 1],
+  ['k', 1024], ['kb', 1024], ['kib', 1024],
+  ['m', 1024 ** 2], ['mb', 1024 ** 2], ['mib', 1024 ** 2],
+  ['g', 1024 ** 3], ['gb', 1024 ** 3], ['gib', 1024 ** 3],
+]);
 
-/** Parses a size such as 16MiB, 64M, 512k or 1048576 into bytes. */
-export function parseSize(value: string): number {
-  const match = /^(\d+(?:\.\d+)?)\s*([a-z]*)$/i.exec(value.trim());
-  const factor = match ? units[match[2]!.toLowerCase()] : undefined;
-  if (!match || factor === undefined) throw new InvalidArgumentError('expected a size such as 16MiB, 512k or 1048576');
-  const bytes = Math.floor(Number(match[1]) * factor);
-  if (bytes < 1) throw new InvalidArgumentError('the size must be at least 1 byte');
-  return bytes;
+/**
+ * The parser of a size option (16MiB, 64M, 512k, 1048576) within bounds: a size outside them is
+ * refused with the bounds, never clamped, since it is most likely a typo or a forgotten unit.
+ */
+export function sizeParser(bounds: { min: number; max: number }): (value: string) => number {
+  return (value) => {
+    const match = /^(\d+(?:\.\d+)?)\s*([a-z]*)$/i.exec(value.trim());
+    const factor = match ? units.get(match[2]!.toLowerCase()) : undefined;
+    if (!match || factor === undefined) throw new InvalidArgumentError('expected a size such as 16MiB, 512k or 1048576');
+    const bytes = Math.floor(Number(match[1]) * factor);
+    if (bytes < bounds.min || bytes > bounds.max) {
+      throw new InvalidArgumentError(`the size must be from ${formatSize(bounds.min)} to ${formatSize(bounds.max)}`);
+    }
+    return bytes;
+  };
 }
 
 const durationUnits: Record<string, number> = { '': 1, ms: 1, s: 1000, m: 60_000, h: 3_600_000 };

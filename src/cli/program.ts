@@ -6,7 +6,9 @@ import { viewFormats } from '../review/view.js';
 import { checkFormats, collectRule } from './check-options.js';
 import { runHttpSpy } from './http-command.js';
 import { withTimeoutOptions } from './http-options.js';
-import { parseSize } from './options.js';
+import { defaultMaxLine } from '../record/line-source.js';
+import { defaultMaxFrame, frameLimitBounds, lineLimitBounds } from '../wire/limits.js';
+import { sizeParser } from './options.js';
 import { runStats } from './stats-command.js';
 import { runView } from './view-command.js';
 import { parseListen, runMock } from './mock-command.js';
@@ -129,6 +131,7 @@ export function buildProgram(context: ProgramContext): Command {
     .option('-f, --follow', 'keep reading as the record grows (a session being recorded), until Ctrl-C')
     .option('--strict', 'a line that cannot be read is an error instead of being skipped')
     .option('--no-color', 'no colour (NO_COLOR and FORCE_COLOR are honoured too)')
+    .addOption(lineLimitOption())
     .addHelpText('after', viewExamples)
     .action(async (file, options) => {
       context.setExitCode(await runView(file, options));
@@ -140,6 +143,7 @@ export function buildProgram(context: ProgramContext): Command {
     .argument('<file>', 'the record (wire.jsonl) or a capture')
     .addOption(new Option('--format <format>', 'output format (markdown to paste in a pull request)').choices(statsFormats).default('text'))
     .option('--strict', 'a line that cannot be read is an error instead of being skipped')
+    .addOption(lineLimitOption())
     .action(async (file, options) => {
       context.setExitCode(await runStats(file, options));
     });
@@ -152,6 +156,7 @@ export function buildProgram(context: ProgramContext): Command {
     .option('--rule <ID=level>', 'set a rule to off, warn or error (repeatable)', collectRule)
     .option('--list-rules', 'list the rules with their levels and stop')
     .option('--strict', 'a line that cannot be read is an error instead of being skipped')
+    .addOption(lineLimitOption())
     .addHelpText('after', checkExamples)
     .action(async (file, options) => {
       const { runCheck } = await import('./check-command.js');
@@ -172,6 +177,7 @@ export function buildProgram(context: ProgramContext): Command {
     .option('--session <id>', 'replay only this session of the recording')
     .option('--update', 'accept the new behaviour: rewrite the server frames that changed in the recording')
     .addOption(new Option('--format <format>', 'report format').choices(Object.keys(replayFormats)).default('text'))
+    .addOption(lineLimitOption())
     .addHelpText('after', replayHelp)
     .action(async (record: string, options) => {
       context.setExitCode(await runReplay(record, context.server, options));
@@ -189,6 +195,7 @@ export function buildProgram(context: ProgramContext): Command {
     .addOption(new Option('--on-miss <policy>', 'on a request with no recorded answer').choices(['error', 'close']).default('error'))
     .addOption(new Option('--speed <speed>', '0: answer at once; 1: at the recorded timing').argParser(parseSpeed).default(0))
     .addOption(new Option('--timeout <duration>', "how long to wait for the client's answer to a recorded server request").argParser(parseDuration).default(10_000, '10s'))
+    .addOption(lineLimitOption())
     .addHelpText('after', mockHelp)
     .action(async (record: string, options) => {
       context.setExitCode(await runMock(record, options));
@@ -214,6 +221,11 @@ export function buildProgram(context: ProgramContext): Command {
   return program;
 }
 
+/** `--max-line`, for the commands that read a recording: how long a line they read may be. */
+function lineLimitOption(): Option {
+  return new Option('--max-line <size>', 'lines of the recording longer than this are skipped, unread').argParser(sizeParser(lineLimitBounds)).default(defaultMaxLine, '32MiB');
+}
+
 /** The options every spying command shares: where the record and log go, the live view, limits. */
 function withSpyOptions(command: Command): Command {
   return command
@@ -223,7 +235,7 @@ function withSpyOptions(command: Command): Command {
     .option('--no-log', 'write no human log')
     .option('-q, --quiet', 'no live view on stderr')
     .option('--no-color', 'no colour in the live view (NO_COLOR and FORCE_COLOR are honoured too)')
-    .addOption(new Option('--max-frame <size>', 'frames above this are forwarded whole, recorded in part').argParser(parseSize).default(16 * 1024 * 1024, '16MiB'))
+    .addOption(new Option('--max-frame <size>', 'frames above this are forwarded whole, recorded in part').argParser(sizeParser(frameLimitBounds)).default(defaultMaxFrame, '16MiB'))
     .addOption(
       new Option('--drain-timeout <duration>', 'once the server has exited, how long finishing the record may take; the rest becomes a gap')
         .argParser(parseDuration)

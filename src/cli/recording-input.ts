@@ -1,26 +1,39 @@
-import { readRecording, type RecordingEntry, type RecordingOptions } from '../record/open-recording.js';
+import { readRecording, type RecordingEntry, type RecordingOptions, type SkippedLine } from '../record/open-recording.js';
 import { RecordReadError } from '../record/reader.js';
 import { SpyError } from './errors.js';
 
 const shownSkips = 10;
 
 /**
+ * Says each line a reader skipped on stderr with its number (the first ten, then a count at
+ * `finish`): one voice for view, stats, check, replay and mock.
+ */
+export function createSkipReporter(path: string) {
+  let skipped = 0;
+  return {
+    onSkip({ lineNo, reason }: SkippedLine) {
+      skipped++;
+      if (skipped <= shownSkips) process.stderr.write(`mcp-spy: ${path}:${lineNo}: ${reason}; skipped\n`);
+    },
+    finish(more = ' (--strict makes this an error)') {
+      if (skipped > shownSkips) process.stderr.write(`mcp-spy: ${path}: ${skipped} lines skipped in all${more}\n`);
+    },
+  };
+}
+
+/**
  * The entries of a recording for a command: lines it cannot read are said on stderr with their
- * number (the first ten, then a count) and skipped; a file it cannot read at all is one clear line.
+ * number and skipped; a file it cannot read at all is one clear line.
  */
 export async function* recordingEntries(path: string, options: Omit<RecordingOptions, 'onSkip'> = {}): AsyncGenerator<RecordingEntry> {
-  let skipped = 0;
-  const onSkip = ({ lineNo, reason }: { lineNo: number; reason: string }) => {
-    skipped++;
-    if (skipped <= shownSkips) process.stderr.write(`mcp-spy: ${path}:${lineNo}: ${reason}; skipped\n`);
-  };
+  const reporter = createSkipReporter(path);
   try {
-    yield* readRecording(path, { ...options, onSkip });
+    yield* readRecording(path, { ...options, onSkip: reporter.onSkip });
   } catch (error) {
     if (error instanceof RecordReadError) throw new SpyError(error.message);
     throw error;
   } finally {
-    if (skipped > shownSkips) process.stderr.write(`mcp-spy: ${path}: ${skipped} lines skipped in all (--strict makes this an error)\n`);
+    reporter.finish();
   }
 }
 

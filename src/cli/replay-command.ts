@@ -1,14 +1,16 @@
+import { printableJson } from '../render/sanitize.js';
 import { formatJunit } from '../replay/format-junit.js';
 import { formatText } from '../replay/format-text.js';
 import { replay } from '../replay/replay.js';
 import type { ReplayResult } from '../replay/result.js';
+import { createSkipReporter } from './recording-input.js';
 import { asSpyError } from './replay-errors.js';
 import { exitCodes } from './errors.js';
 
 /** Output formats of `replay`, one renderer each. */
 export const replayFormats = {
   text: formatText,
-  json: (result: ReplayResult) => `${JSON.stringify(result, null, 2)}\n`,
+  json: (result: ReplayResult) => `${printableJson(result, 2)}\n`,
   junit: formatJunit,
 } as const satisfies Record<string, (result: ReplayResult) => string>;
 
@@ -24,14 +26,18 @@ export interface ReplayCommandOptions {
   session?: string;
   update?: boolean;
   format: ReplayFormat;
+  maxLine?: number;
 }
 
 /** `mcp-spy replay wire.jsonl -- node server.js`: exit 0 when the server still answers as recorded, 1 when not. */
 export async function runReplay(recording: string, server: string[] | undefined, options: ReplayCommandOptions): Promise<number> {
   let result: ReplayResult;
+  const unread = createSkipReporter(recording);
   try {
     result = await replay({
       recording,
+      ...(options.maxLine !== undefined ? { maxLine: options.maxLine } : {}),
+      onUnread: unread.onSkip,
       ...(server && server.length > 0 ? { server } : {}),
       ...(options.target !== undefined ? { target: options.target } : {}),
       ignore: options.ignore,
@@ -44,6 +50,8 @@ export async function runReplay(recording: string, server: string[] | undefined,
     });
   } catch (error) {
     throw asSpyError(error);
+  } finally {
+    unread.finish('');
   }
   process.stdout.write(replayFormats[options.format](result));
   // After --update only what could not be written (missing, extra) still fails.

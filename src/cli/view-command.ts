@@ -10,6 +10,7 @@ export interface ViewCommandOptions extends FilterOptions {
   full?: boolean;
   follow?: boolean;
   strict?: boolean;
+  maxLine?: number;
   color?: boolean;
 }
 
@@ -22,7 +23,7 @@ export async function runView(file: string, options: ViewCommandOptions): Promis
   const writer = createViewWriter(output, { format: options.format, full: options.full, color });
   const stop = options.follow ? abortOnSignals() : undefined;
   try {
-    for await (const { entry } of recordingEntries(file, { strict: options.strict, follow: options.follow, signal: stop?.signal })) {
+    for await (const { entry } of recordingEntries(file, { strict: options.strict, maxLine: options.maxLine, follow: options.follow, signal: stop?.signal })) {
       if (output.closed) break;
       if (filter.test(entry)) await writer.entry(entry);
     }

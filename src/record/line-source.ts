@@ -1,6 +1,13 @@
 import { open } from 'node:fs/promises';
 import { setTimeout as sleep } from 'node:timers/promises';
+import { defaultMaxFrame } from '../wire/limits.js';
 import { openFailure } from './reader.js';
+
+/**
+ * The longest line a reader turns into text unless told otherwise: a frame at the spy's default
+ * parse limit, with room for its JSON escaping and annotations. A longer line is never held whole.
+ */
+export const defaultMaxLine = 2 * defaultMaxFrame;
 
 export interface LineSourceOptions {
   /** Keep reading as the file grows, until the signal aborts. */
@@ -9,24 +16,59 @@ export interface LineSourceOptions {
   /** How often a followed file is looked at for new lines. */
   pollMs?: number;
   chunkSize?: number;
+  /** Lines longer than this many bytes are counted, not read (`defaultMaxLine`). */
+  maxLine?: number;
 }
 
-export interface SourceLine {
-  line: string;
-  lineNo: number;
-}
+/** A line of the file: its text, or for a line over the limit only its size. */
+export type SourceLine = { lineNo: number; line: string } | { lineNo: number; line?: undefined; bytes: number };
 
 const LF = 0x0a;
-
-function textOf(parts: Buffer[]): string {
-  const text = (parts.length === 1 ? parts[0]! : Buffer.concat(parts)).toString('utf8');
-  return text.endsWith('\r') ? text.slice(0, -1) : text;
-}
+const BOM = '\ufeff';
 
 /**
- * Reads a file line by line in flat memory (one chunk and one line at a time), numbering lines
- * from 1 and skipping blank ones. With `follow` it tails the file: a line is given once its newline
- * has been written, so a record being appended to is never read half-written.
+ * Gathers one line's bytes up to the limit; past it, only their count. Strips a CR before the LF
+ * and the UTF-8 byte order mark some editors put at the start of a file.
+ */
+function createLineBuffer(maxLine: number) {
+  let parts: Buffer[] = [];
+  let size = 0;
+  let first = true;
+  return {
+    /** Adds a piece of the line; `copy` when the piece lives in a buffer that is reused. */
+    add(piece: Buffer, copy: boolean) {
+      size += piece.length;
+      if (size > maxLine) parts = [];
+      else if (piece.length > 0) parts.push(copy ? Buffer.from(piece) : piece);
+    },
+    get empty() {
+      return size === 0;
+    },
+    take(lineNo: number): SourceLine {
+      const whole = parts.length === 1 ? parts[0]! : Buffer.concat(parts);
+      const over = size > maxLine;
+      const bytes = size;
+      parts = [];
+      size = 0;
+      if (over) {
+        first = false;
+        return { lineNo, bytes };
+      }
+      let text = whole.toString('utf8');
+      if (text.endsWith('\r')) text = text.slice(0, -1);
+      if (first && text.startsWith(BOM)) text = text.slice(1);
+      first = false;
+      return { lineNo, line: text };
+    },
+  };
+}
+
+const isBlank = (item: SourceLine) => item.line !== undefined && item.line.trim() === '';
+
+/**
+ * Reads a file line by line in flat memory (one chunk and at most one line of `maxLine` bytes at a
+ * time), numbering lines from 1 and skipping blank ones. With `follow` it tails the file: a line is
+ * given once its newline has been written, so a record being appended to is never read half-written.
  */
 export async function* readLines(path: string, options: LineSourceOptions = {}): AsyncGenerator<SourceLine> {
   let handle;
@@ -36,7 +78,7 @@ export async function* readLines(path: string, options: LineSourceOptions = {}):
     throw openFailure(path, error);
   }
   const chunk = Buffer.allocUnsafe(options.chunkSize ?? 256 * 1024);
-  let parts: Buffer[] = [];
+  const line = createLineBuffer(options.maxLine ?? defaultMaxLine);
   let position = 0;
   let lineNo = 0;
   try {
@@ -61,20 +103,18 @@ export async function* readLines(path: string, options: LineSourceOptions = {}):
       let start = 0;
       let newline = data.indexOf(LF);
       while (newline !== -1) {
-        parts.push(data.subarray(start, newline));
-        const line = textOf(parts);
-        parts = [];
-        lineNo++;
-        if (line.trim() !== '') yield { line, lineNo };
+        line.add(data.subarray(start, newline), false);
+        const item = line.take(++lineNo);
+        if (!isBlank(item)) yield item;
         start = newline + 1;
         newline = data.indexOf(LF, start);
       }
       // The chunk buffer is reused: keep a copy of an unfinished line.
-      if (start < data.length) parts.push(Buffer.from(data.subarray(start)));
+      if (start < data.length) line.add(data.subarray(start), true);
     }
-    if (parts.length > 0) {
-      const line = textOf(parts);
-      if (line.trim() !== '') yield { line, lineNo: lineNo + 1 };
+    if (!line.empty) {
+      const item = line.take(lineNo + 1);
+      if (!isBlank(item)) yield item;
     }
   } finally {
     await handle.close();

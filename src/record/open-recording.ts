@@ -1,13 +1,22 @@
+import { formatSize } from '../wire/limits.js';
 import { createCaptureReader, isCaptureLine } from './capture.js';
-import { readLines, type LineSourceOptions } from './line-source.js';
+import { defaultMaxLine, readLines, type LineSourceOptions } from './line-source.js';
 import { parseRecordLine, RecordReadError, type ReadItem } from './reader.js';
 import type { RecordEntry } from './schema.js';
+
+/** A line a reader skips, with why. */
+export interface SkippedLine {
+  lineNo: number;
+  reason: string;
+  /** Longer than the line limit: counted, never read. Anything else could not be understood. */
+  tooLong: boolean;
+}
 
 export interface RecordingOptions extends LineSourceOptions {
   /** A line that cannot be read ends the reading instead of being skipped. */
   strict?: boolean;
   /** Told of each line skipped, with its number. */
-  onSkip?: (skip: { lineNo: number; reason: string }) => void;
+  onSkip?: (skip: SkippedLine) => void;
 }
 
 export interface RecordingEntry {
@@ -33,21 +42,31 @@ function chooseReader(path: string, line: string, lineNo: number): LineReader {
   throw new RecordReadError(`${path}: unknown format (line ${lineNo}): expected an mcp-spy record (wire.jsonl) or a "-> {json}" / "<- {json}" capture`);
 }
 
+/** Why a line over the limit is skipped: its size and the limit, and how to read it anyway. */
+export function tooLongReason(bytes: number, maxLine: number): string {
+  return `a line of ${bytes} bytes, over the line limit of ${formatSize(maxLine)} (--max-line reads longer ones)`;
+}
+
 /**
  * Reads a recording of any format this build knows, in a stream: the record (all versions, migrated
- * on read) or a plain capture. A line that cannot be read is reported and skipped, unless strict.
+ * on read) or a plain capture. A line that cannot be read, or is longer than the line limit, is
+ * reported and skipped, unless strict.
  */
 export async function* readRecording(path: string, options: RecordingOptions = {}): AsyncGenerator<RecordingEntry> {
   let reader: LineReader | undefined;
-  for await (const { line, lineNo } of readLines(path, options)) {
-    reader ??= chooseReader(path, line, lineNo);
-    for (const item of reader(line, lineNo)) {
-      if (item.ok) {
-        yield { lineNo: item.lineNo, entry: item.entry };
-        continue;
-      }
-      if (options.strict) throw new RecordReadError(`${path}:${item.lineNo}: ${item.reason}`);
-      options.onSkip?.({ lineNo: item.lineNo, reason: item.reason });
+  const skip = (lineNo: number, reason: string, tooLong: boolean) => {
+    if (options.strict) throw new RecordReadError(`${path}:${lineNo}: ${reason}`);
+    options.onSkip?.({ lineNo, reason, tooLong });
+  };
+  for await (const item of readLines(path, options)) {
+    if (item.line === undefined) {
+      skip(item.lineNo, tooLongReason(item.bytes, options.maxLine ?? defaultMaxLine), true);
+      continue;
+    }
+    reader ??= chooseReader(path, item.line, item.lineNo);
+    for (const read of reader(item.line, item.lineNo)) {
+      if (read.ok) yield { lineNo: read.lineNo, entry: read.entry };
+      else skip(read.lineNo, read.reason, false);
     }
   }
 }

@@ -1,5 +1,3 @@
-import { createReadStream } from 'node:fs';
-import { createInterface } from 'node:readline';
 import { migrateEntry } from './migrate.js';
 import { RECORD_VERSION, type RecordEntry } from './schema.js';
 
@@ -39,25 +37,4 @@ export function parseRecordLine(line: string, lineNo: number, source = 'record')
     );
   }
   return { ok: true, lineNo, entry: migrateEntry(entry) };
-}
-
-/** Reads a record as a stream of entries, line by line, in flat memory. Blank lines are skipped. */
-export async function* readRecord(path: string): AsyncGenerator<ReadItem> {
-  const stream = createReadStream(path);
-  const opened = new Promise<void>((resolve, reject) => {
-    stream.once('open', () => resolve());
-    stream.once('error', reject);
-  });
-  try {
-    await opened;
-  } catch (error) {
-    throw openFailure(path, error);
-  }
-  const lines = createInterface({ input: stream, crlfDelay: Infinity });
-  let lineNo = 0;
-  for await (const line of lines) {
-    lineNo++;
-    if (line.trim() === '') continue;
-    yield parseRecordLine(line, lineNo, path);
-  }
 }

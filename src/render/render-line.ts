@@ -1,3 +1,4 @@
+import { lookup } from '../protocol/own-table.js';
 import type { RecordEntry } from '../record/schema.js';
 import { previewOf } from './preview.js';
 import { sanitize } from './sanitize.js';
@@ -86,12 +87,12 @@ export function renderLine(entry: RecordEntry, options: RenderOptions = {}): str
 function renderEntry(entry: RecordEntry, options: RenderOptions): string {
   const p = options.color ? palettes.color : palettes.plain;
   const kind = typeof entry.kind === 'string' ? entry.kind : 'unknown';
-  const label = (kindStyles[kind as keyof typeof kindStyles]?.label ?? sanitize(kind)).padEnd(labelWidth);
+  const label = (lookup(kindStyles, kind)?.label ?? sanitize(kind)).padEnd(labelWidth);
   const arrow = entry.kind === 'stderr' ? '~~' : isFrame(entry) ? arrows[entry.dir as 'c2s' | 's2c'] : arrows.none;
   const head = `${p.dim(timeOf(entry))} ${arrow} ${p.kind(kind)(label)}`;
   const details = isFrame(entry)
     ? frameDetails(entry, p)
-    : (eventDetails[kind] ?? ((e: RecordEntry) => [sanitize(JSON.stringify(e))]))(entry);
+    : (lookup(eventDetails, kind) ?? ((e: RecordEntry) => [sanitize(JSON.stringify(e))]))(entry);
   const notes = Array.isArray(entry.notes) && entry.notes.length > 0 ? [p.warn(`!${entry.notes.map(String).map(sanitize).join(',')}`)] : [];
   const preview = isFrame(entry) ? sanitize(previewOf(entry, options.preview ?? defaultPreview, options.message)) : '';
   return [head, ...details, ...notes, preview].filter((part) => part !== '').join(' ');

@@ -1,4 +1,5 @@
 import { Chalk, type ChalkInstance } from 'chalk';
+import { lookup } from '../protocol/own-table.js';
 import type { EventKind } from '../record/schema.js';
 import type { FrameKind } from '../wire/kinds.js';
 
@@ -31,7 +32,7 @@ export function createPalette(color: boolean) {
   return {
     chalk,
     kind: (kind: string): Paint => {
-      const style = kindStyles[kind as keyof typeof kindStyles];
+      const style = lookup<{ paint: (c: ChalkInstance) => ChalkInstance }>(kindStyles, kind);
       return style ? style.paint(chalk) : chalk.white;
     },
     dim: chalk.dim,

@@ -1,5 +1,6 @@
 import diff from 'microdiff';
 import { isObject } from '../protocol/jsonrpc.js';
+import { withoutPrototypes } from '../protocol/own-table.js';
 import { withoutIgnored } from './ignore.js';
 
 /** One structural difference between a recorded and an actual message. */
@@ -33,8 +34,9 @@ export function comparable(message: unknown, ignores: readonly string[]): unknow
 
 /** The differences between two messages, after ignores; empty when they are the same. */
 export function diffMessages(recorded: unknown, actual: unknown, ignores: readonly string[]): DiffEntry[] {
-  const left = comparable(recorded, ignores);
-  const right = comparable(actual, ignores);
+  // microdiff asks `key in object`: keys such as `toString` must be there only when the data has them.
+  const left = withoutPrototypes(comparable(recorded, ignores));
+  const right = withoutPrototypes(comparable(actual, ignores));
   if (!isObject(left) || !isObject(right)) {
     return JSON.stringify(left) === JSON.stringify(right) ? [] : [{ path: '$', change: 'changed', recorded: left, actual: right }];
   }

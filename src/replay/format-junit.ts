@@ -1,10 +1,6 @@
+import { xmlText as xml } from '../render/xml.js';
 import { previewJson } from './json.js';
 import type { ReplayItem, ReplayResult } from './result.js';
-
-function xml(text: string): string {
-  // eslint-disable-next-line no-control-regex
-  return text.replace(/[\u0000-\u0008\u000b\u000c\u000e-\u001f]/g, '').replace(/[<>&"']/g, (char) => `&${{ '<': 'lt', '>': 'gt', '&': 'amp', '"': 'quot', "'": 'apos' }[char]};`);
-}
 
 function testName(item: ReplayItem): string {
   const seq = item.seq !== undefined ? `#${item.seq} ` : '';
@@ -13,8 +9,8 @@ function testName(item: ReplayItem): string {
 
 function failureOf(item: ReplayItem): string {
   if (item.status === 'same') return '';
-  const body = item.diff?.map((entry) => `${entry.path}: ${previewJson(entry.recorded)} -> ${previewJson(entry.actual)}`).join('\n') ?? item.reason ?? '';
-  return `<failure type="${item.status}" message="${xml(`${item.status}${item.reason ? `: ${item.reason}` : ''}`)}">${xml(body)}</failure>`;
+  const body = item.diff ? item.diff.map((entry) => `${entry.path}: ${previewJson(entry.recorded)} -> ${previewJson(entry.actual)}`) : [item.reason ?? ''];
+  return `<failure type="${item.status}" message="${xml(`${item.status}${item.reason ? `: ${item.reason}` : ''}`)}">${body.map(xml).join('\n')}</failure>`;
 }
 
 /** JUnit XML: a test suite per session, a test case per compared message. */

@@ -1,3 +1,4 @@
+import { printableLines } from '../render/sanitize.js';
 import { previewJson } from './json.js';
 import type { DiffEntry } from './compare.js';
 import type { ReplayItem, ReplayResult, SessionResult } from './result.js';
@@ -28,7 +29,7 @@ function renderSession(session: SessionResult): string[] {
   return lines;
 }
 
-/** The text report: one line per compared message, the diff's paths beneath a change, a summary last. */
+/** The text report: one line per compared message, the diff's paths beneath a change, a summary last. Names and values from the wire are made safe to print. */
 export function formatText(result: ReplayResult): string {
   const lines = result.sessions.flatMap(renderSession);
   const counts = itemStatuses.map((status) => `${result.counts[status]} ${status}`).join(', ');
@@ -36,5 +37,5 @@ export function formatText(result: ReplayResult): string {
   const updated = result.updated !== undefined ? `; updated ${result.updated} frame(s) in ${result.recording}` : '';
   const verdict = result.ok ? 'passed' : result.updated !== undefined ? 'found differences' : 'FAILED';
   lines.push(`replay ${verdict}: ${counts}${skipped} in ${result.durationMs}ms${updated}`);
-  return `${lines.join('\n')}\n`;
+  return printableLines(lines);
 }

@@ -1,6 +1,7 @@
 import { isObject, type JsonObject, type JsonRpcId } from '../protocol/jsonrpc.js';
 import { isStatelessRevision } from '../protocol/revisions.js';
-import { readRecord, RecordReadError } from '../record/reader.js';
+import { readRecording, type SkippedLine } from '../record/open-recording.js';
+import { RecordReadError } from '../record/reader.js';
 import type { RecordEntry } from '../record/schema.js';
 import { classifyMessage } from '../wire/classify.js';
 import type { Direction, FrameKind } from '../wire/kinds.js';
@@ -38,8 +39,14 @@ export interface RecordedSession {
 export interface Recording {
   path: string;
   sessions: RecordedSession[];
-  /** Frames that cannot be sent again or compared: invalid, truncated or not UTF-8. */
+  /** Frames that cannot be sent again or compared: invalid, truncated, not UTF-8, or on a line too long to read. */
   skipped: number;
+}
+
+/** How a recording is read: the line limit, and who is told of each line left unread for its length. */
+export interface LoadOptions {
+  maxLine?: number;
+  onUnread?: (skip: SkippedLine) => void;
 }
 
 interface SessionDraft {
@@ -138,25 +145,32 @@ function isHttpEntry(entry: RecordEntry): boolean {
   return entry.kind === 'http' || entry.transport === 'http' || (entry.dir === 'c2s' && isObject(entry.headers));
 }
 
-/** Reads a whole recording into sessions of frames. A missing file or a corrupt line is a ReplayError. */
-export async function loadRecording(path: string): Promise<Recording> {
+/**
+ * Reads a whole recording into sessions of frames. A missing file or a corrupt line is a
+ * ReplayError; a line longer than `maxLine` is left unread and counted as a skipped frame.
+ */
+export async function loadRecording(path: string, options: LoadOptions = {}): Promise<Recording> {
   const drafts = new Map<string, SessionDraft>();
+  let unread = 0;
+  const onSkip = (skip: SkippedLine) => {
+    if (!skip.tooLong) throw new ReplayError(`${path}:${skip.lineNo}: corrupt record line (${skip.reason})`);
+    unread++;
+    options.onUnread?.(skip);
+  };
   try {
-    for await (const item of readRecord(path)) {
-      if (!item.ok) throw new ReplayError(`${path}:${item.lineNo}: corrupt record line (${item.reason})`);
-      const { entry } = item;
+    for await (const { lineNo, entry } of readRecording(path, { onSkip, ...(options.maxLine !== undefined ? { maxLine: options.maxLine } : {}) })) {
       const id = typeof entry.session === 'string' ? entry.session : '(no session)';
       let draft = drafts.get(id);
       if (!draft) drafts.set(id, (draft = { id, http: false, entries: [] }));
       if (isHttpEntry(entry)) draft.http = true;
       if (entry.kind === 'spawn' && Array.isArray(entry.command)) draft.command = entry.command;
-      draft.entries.push({ lineNo: item.lineNo, entry });
+      draft.entries.push({ lineNo, entry });
     }
   } catch (error) {
     if (error instanceof RecordReadError) throw new ReplayError(error.message);
     throw error;
   }
-  const counter = { skipped: 0 };
+  const counter = { skipped: unread };
   const sessions = [...drafts.values()].map((draft) => finishSession(draft, counter)).filter((session) => session !== undefined);
   if (sessions.length === 0) throw new ReplayError(`${path}: the recording holds no JSON-RPC frames to replay`);
   return { path, sessions: mergeHttpParts(sessions), skipped: counter.skipped };

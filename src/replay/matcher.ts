@@ -3,6 +3,7 @@ import { canonicalJson } from './json.js';
 import diff from 'microdiff';
 import type { Exchange } from './exchanges.js';
 import { isObject } from '../protocol/jsonrpc.js';
+import { withoutPrototypes } from '../protocol/own-table.js';
 
 export interface MatcherOptions {
   /** Message-rooted paths left out of the comparison of params (`$.._meta` by default). */
@@ -26,7 +27,7 @@ function paramsOf(message: unknown): unknown {
 export function createMatcher(exchanges: readonly Exchange[], options: MatcherOptions) {
   const used = new Set<Exchange>();
   const lastUsed = new Map<string, Exchange>();
-  const strip = (params: unknown) => (withoutIgnored({ params: params ?? {} }, options.ignores) as { params: unknown }).params;
+  const strip = (params: unknown) => withoutPrototypes((withoutIgnored({ params: params ?? {} }, options.ignores) as { params: unknown }).params);
   const keyOf = (method: string, params: unknown) => `${method} ${canonicalJson(strip(params))}`;
   const keys = new Map(exchanges.map((exchange) => [exchange, keyOf(exchange.request.method ?? '', paramsOf(exchange.request.message))]));
 

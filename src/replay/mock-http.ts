@@ -2,6 +2,7 @@ import { randomUUID } from 'node:crypto';
 import { createServer, type IncomingMessage, type Server, type ServerResponse } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { isObject, type JsonObject } from '../protocol/jsonrpc.js';
+import { lookup } from '../protocol/own-table.js';
 import { classifyMessage } from '../wire/classify.js';
 import type { MockChannel, MockEngine } from './mock-engine.js';
 
@@ -128,7 +129,7 @@ export function createMockHttpServer(newEngine: () => MockEngine, warn: (line: s
 
   const routes: Record<string, (req: IncomingMessage, res: ServerResponse) => void | Promise<void>> = { POST: onPost, GET: onGet, DELETE: onDelete };
   return createServer((req, res) => {
-    const route = routes[req.method ?? ''];
+    const route = lookup(routes, req.method);
     if (!route) {
       res.writeHead(405, { allow: 'GET, POST, DELETE' }).end();
       return;

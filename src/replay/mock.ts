@@ -1,9 +1,9 @@
 import { ReplayError } from './errors.js';
-import { loadRecording, selectSessions } from './load.js';
+import { loadRecording, selectSessions, type LoadOptions } from './load.js';
 import { createMockEngine, type MockEngine, type MockOptions } from './mock-engine.js';
 import { ignoresFor } from './replay.js';
 
-export interface MockSetup {
+export interface MockSetup extends LoadOptions {
   recording: string;
   ignore?: readonly string[];
   ignoreFile?: boolean;
@@ -18,7 +18,7 @@ export interface MockSetup {
 export async function prepareMock(setup: MockSetup): Promise<() => MockEngine> {
   const speed = setup.speed ?? 0;
   if (speed !== 0 && speed !== 1) throw new ReplayError('--speed must be 0 (no delays) or 1 (recorded timing)');
-  const recording = await loadRecording(setup.recording);
+  const recording = await loadRecording(setup.recording, setup);
   const sessions = selectSessions(recording, setup.session);
   const options: MockOptions = {
     ignores: ignoresFor(setup.recording, setup.ignore, setup.ignoreFile ?? true),

@@ -1,11 +1,10 @@
 import { pickString, type JsonObject } from '../protocol/jsonrpc.js';
 import { isStatelessRevision, metaKeys } from '../protocol/revisions.js';
+import { nameParamOf } from '../wire/mcp-headers.js';
 import { previewJson } from './json.js';
 import type { Peer, PeerHandlers } from './peer.js';
 import { readSse } from './sse.js';
 
-/** The name a 2026 request carries in its Mcp-Name header. */
-const nameParams: Record<string, string> = { 'tools/call': 'name', 'prompts/get': 'name', 'resources/read': 'uri' };
 
 function headersFor(message: JsonObject, state: { sessionId?: string; version?: string }): Record<string, string> {
   const headers: Record<string, string> = { 'content-type': 'application/json', accept: 'application/json, text/event-stream' };
@@ -14,7 +13,7 @@ function headersFor(message: JsonObject, state: { sessionId?: string; version?: 
   if (state.sessionId) headers['mcp-session-id'] = state.sessionId;
   if (isStatelessRevision(version) && typeof message.method === 'string') {
     headers['mcp-method'] = message.method;
-    const nameKey = nameParams[message.method];
+    const nameKey = nameParamOf(message.method);
     const name = nameKey ? pickString(message, 'params', nameKey) : undefined;
     if (name !== undefined) headers['mcp-name'] = name;
   }

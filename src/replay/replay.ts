@@ -2,7 +2,7 @@ import { countItems, type ReplayResult, type SessionResult } from './result.js';
 import { checkIgnorePath, defaultIgnores, ignoreFileOf, readIgnoreFile } from './ignore.js';
 import { driveSession } from './drive-session.js';
 import { ReplayError } from './errors.js';
-import { loadRecording, selectSessions } from './load.js';
+import { loadRecording, selectSessions, type LoadOptions } from './load.js';
 import type { PeerFactory } from './peer.js';
 import { startHttpPeer } from './peer-http.js';
 import { startStdioPeer } from './peer-stdio.js';
@@ -10,7 +10,7 @@ import { collectItems, type SessionOutcome } from './session-items.js';
 import { updateRecording } from './update.js';
 
 /** What to replay against what. Exactly one of `server` and `target`. */
-export interface ReplayOptions {
+export interface ReplayOptions extends LoadOptions {
   /** The recording (wire.jsonl). */
   recording: string;
   /** The server's command line: each session gets a fresh process. */
@@ -73,7 +73,7 @@ export async function replay(options: ReplayOptions): Promise<ReplayResult> {
   const { openPeer, target } = checkOptions(options);
   const timeoutMs = options.timeoutMs ?? defaultTimeoutMs;
   if (!Number.isFinite(timeoutMs) || timeoutMs <= 0) throw new ReplayError('--timeout must be a positive number of milliseconds');
-  const recording = await loadRecording(options.recording);
+  const recording = await loadRecording(options.recording, options);
   const ignores = ignoresFor(options.recording, options.ignore, options.ignoreFile ?? true);
   const drive = { timeoutMs, concurrency: options.concurrency ?? false, notifications: options.notifications ?? false, ignores };
   const outcomes: SessionOutcome[] = [];
@@ -83,7 +83,7 @@ export async function replay(options: ReplayOptions): Promise<ReplayResult> {
   }
   const sessions: SessionResult[] = outcomes.map((outcome) => outcome.result);
   const counts = countItems(sessions);
-  const updated = options.update ? updateRecording(options.recording, outcomes.flatMap((outcome) => outcome.changes)) : undefined;
+  const updated = options.update ? await updateRecording(options.recording, outcomes.flatMap((outcome) => outcome.changes)) : undefined;
   return {
     ok: counts.changed + counts.missing + counts.extra === 0,
     recording: options.recording,

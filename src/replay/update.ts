@@ -1,14 +1,20 @@
-import { readFileSync, renameSync, statSync, writeFileSync } from 'node:fs';
+import { createReadStream, createWriteStream } from 'node:fs';
+import { rename, rm, stat } from 'node:fs/promises';
+import { once } from 'node:events';
 import { basename, dirname, join } from 'node:path';
+import type { Writable } from 'node:stream';
 import { classifyMessage } from '../wire/classify.js';
 import { errorCodeName } from '../protocol/error-codes.js';
+import { ReplayError } from './errors.js';
 import { withId } from './json.js';
 import type { RecordedFrame } from './load.js';
 import type { FrameChange } from './session-items.js';
 
 /** The record entry of a recorded server frame, with the live frame's bytes and classification instead. */
 function updatedEntry(line: string, frame: RecordedFrame, live: FrameChange): string {
-  const entry = JSON.parse(line) as Record<string, unknown>;
+  // A byte order mark before the first line is kept, outside the JSON.
+  const bom = line.startsWith('\ufeff') ? '\ufeff' : '';
+  const entry = JSON.parse(line.slice(bom.length)) as Record<string, unknown>;
   const sameId = live.message.id === frame.id || frame.id === undefined;
   const raw = sameId && live.raw !== undefined ? live.raw : JSON.stringify(frame.id === undefined ? live.message : withId(live.message, frame.id));
   const classified = classifyMessage(live.message);
@@ -26,28 +32,68 @@ function updatedEntry(line: string, frame: RecordedFrame, live: FrameChange): st
     delete entry.error;
     delete entry.errorName;
   }
-  return JSON.stringify(entry);
+  return bom + JSON.stringify(entry);
+}
+
+const LF = 0x0a;
+
+/** Writes with backpressure; `once` rejects when the stream fails instead. */
+async function write(out: Writable, data: Buffer | string): Promise<void> {
+  if (!out.write(data)) await once(out, 'drain');
+}
+
+/** Copies a file line by line, bytes as they are, but for the lines (by number) given a new text. */
+async function copyReplacing(path: string, out: Writable, replacements: ReadonlyMap<number, (line: string) => string>): Promise<void> {
+  let lineNo = 1;
+  let held: Buffer[] = [];
+  const flushHeld = async () => {
+    await write(out, replacements.get(lineNo)!(Buffer.concat(held).toString('utf8')));
+    held = [];
+  };
+  // Each chunk is a fresh buffer: a slice of it may wait in the stream's queue.
+  for await (const data of createReadStream(path) as AsyncIterable<Buffer>) {
+    let from = 0;
+    let at = 0;
+    for (;;) {
+      const newline = data.indexOf(LF, at);
+      if (replacements.has(lineNo)) {
+        if (at > from) await write(out, data.subarray(from, at));
+        held.push(data.subarray(at, newline === -1 ? data.length : newline));
+        from = newline === -1 ? data.length : newline;
+        if (newline === -1) break;
+        await flushHeld();
+      } else if (newline === -1) break;
+      lineNo++;
+      at = newline + 1;
+    }
+    if (from < data.length) await write(out, data.subarray(from));
+  }
+  if (held.length > 0) await flushHeld();
 }
 
 /**
  * Rewrites a recording in place, replacing only the given server frames; every other line stays
- * byte for byte. Written to a temporary file beside it and renamed, so a crash leaves the old one whole.
+ * byte for byte. Streamed (a line of any size is copied, never read as text) to a temporary file
+ * beside it and renamed, so a crash leaves the old one whole.
  * Returns how many frames were replaced (batch members are left alone).
  */
-export function updateRecording(path: string, changes: readonly FrameChange[]): number {
-  const text = readFileSync(path, 'utf8');
-  const lines = text.split('\n');
-  let replaced = 0;
-  for (const change of changes) {
-    const { frame } = change;
-    if (frame.entry.batch) continue;
-    const at = frame.lineNo - 1;
-    lines[at] = updatedEntry(lines[at]!, frame, change);
-    replaced++;
-  }
-  if (replaced === 0) return 0;
+export async function updateRecording(path: string, changes: readonly FrameChange[]): Promise<number> {
+  const replacements = new Map(
+    changes.filter((change) => !change.frame.entry.batch).map((change) => [change.frame.lineNo, (line: string) => updatedEntry(line, change.frame, change)]),
+  );
+  if (replacements.size === 0) return 0;
   const temporary = join(dirname(path), `.${basename(path)}.${process.pid}.tmp`);
-  writeFileSync(temporary, lines.join('\n'), { mode: statSync(path).mode & 0o777 });
-  renameSync(temporary, path);
-  return replaced;
+  try {
+    const out = createWriteStream(temporary, { mode: (await stat(path)).mode & 0o777 });
+    const failed = once(out, 'error').then(([error]) => Promise.reject(error));
+    failed.catch(() => {});
+    await Promise.race([copyReplacing(path, out, replacements), failed]);
+    out.end();
+    await Promise.race([once(out, 'finish'), failed]);
+    await rename(temporary, path);
+  } catch (error) {
+    await rm(temporary, { force: true });
+    throw new ReplayError(`cannot update ${path}: ${(error as NodeJS.ErrnoException).code ?? (error as Error).message}`);
+  }
+  return replacements.size;
 }

@@ -1,3 +1,4 @@
+import { lookup } from '../protocol/own-table.js';
 import type { RecordEntry } from '../record/schema.js';
 import { fieldNames, filterFields, type FieldValue } from './filter-fields.js';
 
@@ -72,7 +73,7 @@ function parse(tokens: Token[], source: string): Node {
   let at = 0;
   const peek = () => tokens[at];
   const end = source.length + 1;
-  const keyword = (token: Token | undefined) => (token?.type === 'word' ? keywords[token.text.toLowerCase()] : undefined);
+  const keyword = (token: Token | undefined) => (token?.type === 'word' ? lookup(keywords, token.text.toLowerCase()) : undefined);
 
   function primary(): Node {
     const token = peek();
@@ -87,7 +88,7 @@ function parse(tokens: Token[], source: string): Node {
     }
     if (token.type !== 'word' || keyword(token)) return fail(`expected a field, got '${token.text}'`, token.column);
     const field = token.text.toLowerCase();
-    if (!(field in filterFields)) fail(`unknown field '${token.text}' (fields: ${fieldNames.join(', ')})`, token.column);
+    if (!Object.hasOwn(filterFields, field)) fail(`unknown field '${token.text}' (fields: ${fieldNames.join(', ')})`, token.column);
     at++;
     const op = peek();
     if (op?.type !== 'op') return { type: 'has', field };

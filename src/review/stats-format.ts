@@ -1,4 +1,4 @@
-import { sanitize } from '../render/sanitize.js';
+import { printableJson, sanitize } from '../render/sanitize.js';
 import type { CallStats, RecordingStats } from './stats.js';
 import { formatTable } from './table.js';
 
@@ -24,7 +24,7 @@ function callTable(title: string, table: Record<string, CallStats>, markdown: bo
   return `${heading}\n\n${formatTable([title === 'Methods' ? 'method' : 'tool', 'count', 'protocol errors', 'tool errors', 'p50 ms', 'p95 ms', 'p99 ms', 'max ms'], rows, markdown)}\n`;
 }
 
-const capabilityList = (capabilities: object | undefined) => (capabilities ? Object.keys(capabilities).join(', ') || '(none)' : '?');
+const capabilityList = (capabilities: object | undefined) => (capabilities ? sanitize(Object.keys(capabilities).join(', ')) || '(none)' : '?');
 const peer = (info: { name?: string; version?: string } | undefined) => (info ? sanitize(`${info.name ?? '?'} ${info.version ?? ''}`.trim()) : '?');
 
 function sessionTable(stats: RecordingStats, markdown: boolean): string {
@@ -47,16 +47,16 @@ function problems(stats: RecordingStats, markdown: boolean): string {
   for (const r of stats.unanswered) {
     lines.push(`${bullet}#${sanitize(JSON.stringify(r.id))} ${sanitize(r.method ?? '?')}${r.tool ? ` tool=${sanitize(r.tool)}` : ''} (${r.dir}, seq ${r.seq}, session ${sanitize(r.session ?? '-')})`);
   }
-  const notes = Object.entries(stats.invalid.notes).map(([note, count]) => `${note} ${count}`).join(', ');
+  const notes = Object.entries(stats.invalid.notes).map(([note, count]) => `${sanitize(note)} ${count}`).join(', ');
   lines.push(`${markdown ? '\n### ' : ''}Invalid frames: ${stats.invalid.count === 0 ? 'none' : `${stats.invalid.count} (${notes})`}`);
   return `${lines.join('\n')}\n`;
 }
 
 /** Renders stats as text for a terminal, JSON for tools, or markdown to paste in a pull request. */
 export function formatStats(stats: RecordingStats, format: StatsFormat): string {
-  if (format === 'json') return `${JSON.stringify(stats, null, 2)}\n`;
+  if (format === 'json') return `${printableJson(stats, 2)}\n`;
   const markdown = format === 'markdown';
-  const kinds = Object.entries(stats.kinds).map(([kind, count]) => `${kind} ${count}`).join(', ');
+  const kinds = Object.entries(stats.kinds).map(([kind, count]) => `${sanitize(kind)} ${count}`).join(', ');
   const summary = `${plural(stats.entries, 'entry').replace('entrys', 'entries')}, ${plural(stats.frames, 'frame')}, ${plural(stats.sessions.length, 'session')}${kinds ? ` (${kinds})` : ''}`;
   const title = markdown ? `## MCP recording stats\n\n${summary}\n` : `${summary}\n`;
   return [title, sessionTable(stats, markdown), callTable('Methods', stats.methods, markdown), callTable('Tools', stats.tools, markdown), problems(stats, markdown)]

@@ -1,3 +1,4 @@
+import { tableOf } from '../protocol/own-table.js';
 import { messageOf } from '../record/frame-message.js';
 import type { RecordEntry } from '../record/schema.js';
 import { learnFromFrame, mayTell, newSessionFacts, type SessionFacts } from '../record/session-facts.js';
@@ -20,7 +21,7 @@ export interface UnansweredRequest {
   tool?: string;
 }
 
-/** What `stats` reports about a recording. */
+/** What `stats` reports about a recording. Its tables are keyed by names from the wire and have no prototype. */
 export interface RecordingStats {
   entries: number;
   frames: number;
@@ -51,12 +52,13 @@ const isAnswer = (kind: string) => kind === 'response' || kind === 'tool-error' 
 
 /** Gathers stats entry by entry; `result()` at the end. Memory grows with requests, not with bytes. */
 export function createStatsCollector() {
-  const kinds: Record<string, number> = {};
+  const kinds = new Map<string, number>();
   const methods = new Map<string, Tally>();
   const tools = new Map<string, Tally>();
   const pending = new Map<string, UnansweredRequest>();
   const sessions = new Map<string, SessionFacts>();
-  const invalidNotes: Record<string, number> = {};
+  const invalidNotes = new Map<string, number>();
+  const count = (table: Map<string, number>, key: string) => table.set(key, (table.get(key) ?? 0) + 1);
   let entries = 0;
   let frames = 0;
 
@@ -74,7 +76,7 @@ export function createStatsCollector() {
   return {
     add(entry: RecordEntry) {
       entries++;
-      kinds[entry.kind] = (kinds[entry.kind] ?? 0) + 1;
+      count(kinds, String(entry.kind));
       if (entry.dir !== 'c2s' && entry.dir !== 's2c') return;
       frames++;
       const session = String(entry.session ?? '');
@@ -91,25 +93,25 @@ export function createStatsCollector() {
       } else if (isAnswer(entry.kind)) {
         onAnswer(entry);
       } else if (entry.kind === 'invalid') {
-        for (const note of entry.notes ?? ['unknown']) invalidNotes[note] = (invalidNotes[note] ?? 0) + 1;
+        for (const note of Array.isArray(entry.notes) ? entry.notes : ['unknown']) count(invalidNotes, String(note));
       }
     },
     result(): RecordingStats {
       const finish = (table: Map<string, Tally>) =>
-        Object.fromEntries(
+        tableOf(
           [...table].sort(([a], [b]) => a.localeCompare(b)).map(([name, { latencies, ...counts }]) => {
             const latency = summarizeLatency(latencies);
-            return [name, latency ? { ...counts, latency } : counts];
+            return [name, latency ? { ...counts, latency } : counts] as const;
           }),
         );
       return {
         entries,
         frames,
-        kinds,
+        kinds: tableOf(kinds),
         methods: finish(methods),
         tools: finish(tools),
         unanswered: [...pending.values()],
-        invalid: { count: kinds.invalid ?? 0, notes: invalidNotes },
+        invalid: { count: kinds.get('invalid') ?? 0, notes: tableOf(invalidNotes) },
         sessions: [...sessions.values()].map(({ tools: _tools, handshake: _handshake, ...facts }) => facts),
       };
     },

@@ -1,6 +1,6 @@
 import type { RecordEntry } from '../record/schema.js';
 import { renderLine } from '../render/render-line.js';
-import { sanitize } from '../render/sanitize.js';
+import { printableJson, sanitize } from '../render/sanitize.js';
 import type { Output } from './output.js';
 
 export const viewFormats = ['text', 'json', 'jsonl'] as const;
@@ -20,7 +20,7 @@ export function fullFrame(entry: RecordEntry): string {
   if (typeof entry.raw !== 'string') return typeof entry.rawBase64 === 'string' ? `${indent}<not UTF-8, base64> ${entry.rawBase64}\n` : '';
   let text: string;
   try {
-    text = JSON.stringify(JSON.parse(entry.raw), null, 2);
+    text = printableJson(JSON.parse(entry.raw), 2);
   } catch {
     text = sanitize(entry.raw);
   }
@@ -37,8 +37,8 @@ export function createViewWriter(output: Output, options: ViewOptions) {
   let count = 0;
   const writers: Record<ViewFormat, (entry: RecordEntry) => string> = {
     text: (entry) => `${renderLine(entry, { color: options.color })}\n${options.full && isFrame(entry) ? fullFrame(entry) : ''}`,
-    json: (entry) => `${count === 1 ? '[\n' : ',\n'}${JSON.stringify(entry)}`,
-    jsonl: (entry) => `${JSON.stringify(entry)}\n`,
+    json: (entry) => `${count === 1 ? '[\n' : ',\n'}${printableJson(entry)}`,
+    jsonl: (entry) => `${printableJson(entry)}\n`,
   };
   return {
     entry(entry: RecordEntry): Promise<void> {

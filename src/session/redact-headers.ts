@@ -1,3 +1,4 @@
+import { tableOf } from '../protocol/own-table.js';
 import type { HeaderBag } from '../wire/mcp-headers.js';
 
 /** Headers whose values are secrets unless the user says otherwise. */
@@ -14,12 +15,7 @@ export type HeaderRecord = Record<string, string | string[]>;
 export function createHeaderRedactor(extra: string[], enabled: boolean): (headers: HeaderBag) => HeaderRecord {
   const names = new Set(enabled ? [...defaultRedactedHeaders, ...extra.map((name) => name.toLowerCase())] : []);
   return (headers) => {
-    const out: HeaderRecord = {};
-    for (const [name, value] of Object.entries(headers)) {
-      if (value === undefined) continue;
-      if (!names.has(name)) out[name] = value;
-      else out[name] = Array.isArray(value) ? value.map(() => redactedValue) : redactedValue;
-    }
-    return out;
+    const kept = Object.entries(headers).filter((pair): pair is [string, string | string[]] => pair[1] !== undefined);
+    return tableOf(kept.map(([name, value]) => [name, !names.has(name) ? value : Array.isArray(value) ? value.map(() => redactedValue) : redactedValue]));
   };
 }

@@ -1,4 +1,5 @@
 import { pick, pickString } from '../protocol/jsonrpc.js';
+import { lookup } from '../protocol/own-table.js';
 import { metaKeys } from '../protocol/revisions.js';
 
 /** The HTTP headers MCP defines, lower-cased as Node gives them. */
@@ -22,7 +23,12 @@ export function mcpHeadersOf(headers: HeaderBag): Record<string, string> {
 }
 
 /** What Mcp-Name must equal for a method (2026-07-28): the tool or prompt name, or the resource URI. */
-const nameSources: Record<string, string> = { 'tools/call': 'name', 'prompts/get': 'name', 'resources/read': 'uri' };
+const nameSources: Readonly<Record<string, string>> = { 'tools/call': 'name', 'prompts/get': 'name', 'resources/read': 'uri' };
+
+/** The param Mcp-Name carries for a method, when it has one. */
+export function nameParamOf(method: unknown): string | undefined {
+  return lookup(nameSources, method);
+}
 
 /**
  * Where the 2026-07-28 headers disagree with the body they travel with: one line for each, empty
@@ -38,7 +44,7 @@ export function headerMismatches(headers: HeaderBag, message: unknown): string[]
     if (value !== undefined && body !== undefined && value !== body) found.push(`${header} "${value}" but the ${what} is "${body}"`);
   };
   compare('mcp-method', method, 'method');
-  const nameField = method === undefined ? undefined : nameSources[method];
+  const nameField = nameParamOf(method);
   if (nameField) compare('mcp-name', pickString(params, nameField), `params.${nameField}`);
   compare('mcp-protocol-version', pickString(params, '_meta', metaKeys.protocolVersion), 'protocol version in _meta');
   return found;
