@@ -1,5 +1,6 @@
 import { startHttpObserver } from '../session/http-observer.js';
 import { startHttpSession } from '../session/http-session.js';
+import { onStopSignals } from '../session/signals.js';
 import { startServerProcess, waitForPort } from '../transports/server-process.js';
 import { hostPort, parseListen, parseTarget } from '../transports/http/target.js';
 import { SpyError, exitCodes } from './errors.js';
@@ -21,16 +22,11 @@ const listenProblems: Record<string, string> = {
   ENOTFOUND: 'unknown host name',
 };
 
-const stopSignals = ['SIGINT', 'SIGTERM', 'SIGHUP'] as const;
-
 /** Resolves when one of the stop signals arrives, with a way to stop listening for them. */
 function stopRequested() {
   let onSignal = () => {};
-  const signalled = new Promise<void>((resolve) => {
-    onSignal = () => resolve();
-    for (const signal of stopSignals) process.on(signal, onSignal);
-  });
-  return { signalled, dispose: () => stopSignals.forEach((signal) => process.off(signal, onSignal)) };
+  const signalled = new Promise<void>((resolve) => (onSignal = resolve));
+  return { signalled, dispose: onStopSignals(() => onSignal()) };
 }
 
 function checkOptions(options: HttpOptions) {
@@ -76,6 +72,8 @@ export async function runHttpSpy(server: string[] | undefined, options: HttpOpti
 
   const ended = await Promise.race([stop.signalled.then(() => undefined), child ? child.outcome : new Promise<never>(() => {})]);
   stop.dispose();
+  // From here on a stop signal (a second Ctrl-C) cuts the finishing short; it never kills the spy.
+  const stopHurrying = onStopSignals(() => observer.hurry());
   await spy.close();
   let exitCode: number = exitCodes.ok;
   if (child) {
@@ -89,5 +87,7 @@ export async function runHttpSpy(server: string[] | undefined, options: HttpOpti
     // The server ending on its own ends the spy with its status; our stopping it is no failure.
     if (ended) exitCode = outcome.exitCode;
   }
-  return finish(exitCode);
+  await finish(exitCode);
+  stopHurrying();
+  return exitCode;
 }
