@@ -1,6 +1,6 @@
 import { metaKeys } from '../protocol/revisions.js';
 
-// Builders for the recordings in the rule table: short, real capture lines, so the README shows
+// Builders for the recordings in the rule table: short, real capture lines, so docs/rules.md shows
 // exactly what the tests check.
 
 export const c2s = (message: object) => `-> ${JSON.stringify({ jsonrpc: '2.0', ...message })}`;

@@ -4,7 +4,7 @@ export const rulesDocMarkers = { start: '<!-- check-rules:start (generated from 
 
 const indented = (text: string) => text.split('\n').map((line) => `    ${line}`).join('\n');
 
-/** The README's list of `check` rules, written from the rule table so the two cannot drift. */
+/** The list of `check` rules in docs/rules.md, written from the rule table so the two cannot drift. */
 export function renderRulesDoc(): string {
   const table = ['| rule | severity | what it finds |', '| --- | --- | --- |', ...rules.map((rule) => `| [\`${rule.id}\`](#${rule.id}) | ${rule.severity} | ${rule.summary.replace(/\|/g, '\\|')} |`)];
   const entries = rules.map((rule) =>
@@ -13,7 +13,7 @@ export function renderRulesDoc(): string {
   return [rulesDocMarkers.start, '', ...table, '', ...entries.flatMap((entry) => [entry, '']), rulesDocMarkers.end].join('\n');
 }
 
-/** Puts the generated list between the markers of a README text. */
+/** Puts the generated list between the markers of docs/rules.md. */
 export function withRulesDoc(readme: string): string {
   const start = readme.indexOf(rulesDocMarkers.start);
   const end = readme.indexOf(rulesDocMarkers.end);

@@ -10,7 +10,7 @@ import type { Level, RuleDefinition, RuleFamily } from './types.js';
 /** Every family of rules, in the order their findings are reported for one frame. */
 export const ruleFamilies: readonly RuleFamily[] = [frameRules, lifecycleRules, capabilityRules, shapeRules, toolRules, metaRules, httpRules];
 
-/** The rule table: the one source for `check`, its --rule option, SARIF and JUnit, and the README. */
+/** The rule table: the one source for `check`, its --rule option, SARIF and JUnit, and docs/rules.md. */
 export const rules: readonly RuleDefinition[] = ruleFamilies.flatMap((family) => family.rules);
 
 export const ruleById: ReadonlyMap<string, RuleDefinition> = new Map(rules.map((rule) => [rule.id, rule]));

@@ -7,7 +7,7 @@ export type Level = Severity | 'off';
 /**
  * One rule of `check`: its id (public: users turn it off by it, SARIF and JUnit name it), its
  * default severity, the one line a person reads, and a recording that breaks it and one that does not
- * (record lines or `-> {json}` / `<- {json}` capture lines; the README and the tests use both).
+ * (record lines or `-> {json}` / `<- {json}` capture lines; docs/rules.md and the tests use both).
  */
 export interface RuleDefinition {
   id: string;

@@ -3,9 +3,9 @@ import { describe, expect, it } from 'vitest';
 import { renderRulesDoc } from '../../src/check/rules-doc.js';
 import { rules } from '../../src/check/rules.js';
 
-describe('the README list of check rules', () => {
+describe('the list of check rules in docs/rules.md', () => {
   it('is the one generated from the rule table (npm run docs:rules)', () => {
-    const readme = readFileSync(new URL('../../README.md', import.meta.url), 'utf8');
+    const readme = readFileSync(new URL('../../docs/rules.md', import.meta.url), 'utf8');
     expect(readme).toContain(renderRulesDoc());
   });
 
