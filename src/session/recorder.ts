@@ -136,15 +136,15 @@ export function createRecorder(options: RecorderOptions) {
       return entry;
     },
     correlator: correlatorOf,
-    /** Ends a session: its pending requests become one `unanswered` event. */
-    endSession(session: string) {
+    /** Ends a session at `timeMs` (its end, not when the spy got round to it): its pending requests become one `unanswered` event. */
+    endSession(session: string, timeMs = nowMs()) {
       const correlator = correlators.get(session);
       const pending = correlator?.unanswered() ?? [];
       if (pending.length > 0) {
         const requests = pending.map(({ seq: requestSeq, dir, id, method, tool }) =>
           tool === undefined ? { seq: requestSeq, dir, id, method } : { seq: requestSeq, dir, id, method, tool },
         );
-        this.event(session, 'unanswered', { requests, notes: ['unanswered-request'] });
+        this.event(session, 'unanswered', { requests, notes: ['unanswered-request'] }, timeMs);
       }
       correlators.delete(session);
       lastRevision.delete(session);
