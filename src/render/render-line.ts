@@ -16,8 +16,8 @@ export interface RenderOptions {
 }
 
 export const defaultPreview = 200;
-/** However narrow the terminal, a preview gets this many characters (the line wraps instead). */
-const minPreview = 16;
+/** A preview narrower than this says nothing: a terminal that leaves less room gets "…" alone. */
+const minPreview = 8;
 
 const palettes = { plain: createPalette(false), color: createPalette(true) };
 
@@ -107,7 +107,7 @@ function renderEntry(entry: RecordEntry, options: RenderOptions): string {
   const notes = Array.isArray(entry.notes) && entry.notes.length > 0 ? [p.warn(`!${entry.notes.map(String).map(sanitize).join(',')}`)] : [];
   const line = [head, ...details, ...notes].filter((part) => part !== '').join(' ');
   if (!isFrame(entry)) return line;
-  const room = options.width === undefined ? (options.preview ?? defaultPreview) : Math.max(minPreview, options.width - stripVTControlCharacters(line).length - 2);
-  const preview = sanitize(previewOf(entry, room, options.message));
+  const room = options.width === undefined ? (options.preview ?? defaultPreview) : options.width - stripVTControlCharacters(line).length - 2;
+  const preview = room < minPreview ? (previewOf(entry, 0, options.message) === '' ? '' : '…') : sanitize(previewOf(entry, room, options.message));
   return preview === '' ? line : `${line} ${preview}`;
 }

@@ -99,15 +99,23 @@ describe('previews', () => {
     expect(full.text).toContain('"inputSchema"');
   });
 
-  it('fit the terminal the live view is on', () => {
+  it('fit the terminal the live view, and view, are on', () => {
     const { dir, file } = tempDir();
     const input = file('in.jsonl', line({ jsonrpc: '2.0', id: 0, method: 'initialize', params: { protocolVersion: '2025-06-18', capabilities: {}, clientInfo: { name: 'narrow', version: '1' } } }));
-    // `script` puts the spy's stderr on a terminal, 100 columns wide.
-    const spy = `${node} ${bin} --no-record --no-log -- ${node} ${everythingServer} < ${input} > /dev/null`;
-    const result = spawnSync('script', ['-qec', `stty cols 100; ${spy}`, '/dev/null'], { cwd: dir, env: { ...process.env, FORCE_COLOR: '0' }, encoding: 'utf8', timeout: 30_000 });
-    const lines = result.stdout.split(/\r?\n/).filter((text) => / (->|<-) /.test(text));
-    expect(lines.map((text) => text.slice(13, 30))).toEqual(['-> request     in', '<- response    in']);
-    for (const text of lines) expect(text.length).toBeLessThanOrEqual(100);
-    expect(lines[1]).toMatch(/server=mcp-servers\/everything .*…$/);
+    // `script` puts the spy's stderr (then view's stdout) on a terminal of the width asked.
+    const onTerminal = (columns: number, command: string) =>
+      spawnSync('script', ['-qec', `stty cols ${columns}; ${command}`, '/dev/null'], { cwd: dir, env: { ...process.env, FORCE_COLOR: '0' }, encoding: 'utf8', timeout: 30_000 })
+        .stdout.split(/\r?\n/)
+        .filter((text) => / (->|<-) /.test(text));
+    const live = onTerminal(100, `${node} ${bin} --record r.jsonl --no-log -- ${node} ${everythingServer} < ${input} > /dev/null`);
+    expect(live.map((text) => text.slice(13, 30))).toEqual(['-> request     in', '<- response    in']);
+    for (const text of live) expect(text.length).toBeLessThanOrEqual(100);
+    expect(live[1]).toMatch(/server=mcp-servers\/everything .*…$/);
+    const view = onTerminal(70, `${node} ${bin} view r.jsonl`);
+    expect(view).toHaveLength(2);
+    for (const text of view) expect(text.length).toBeLessThanOrEqual(70);
+    // Into a file or a pipe, lines keep their fixed length.
+    const piped = runBinSync(['view', join(dir, 'r.jsonl')]).text.split('\n').find((text) => text.includes('<- response'));
+    expect(piped!.length).toBeGreaterThan(100);
   });
 });

@@ -31,6 +31,12 @@ describe('previews per method', () => {
     expect(line).toMatch(/40 tools: tool-0, tool-1(, tool-\d+)* \+\d+ more$/);
   });
 
+  it('leaves "…" alone when a narrow terminal has no room for a preview', () => {
+    const entry = frame('s2c', 'response', 'tools/list', { result: { tools: [{ name: 'a' }] } });
+    expect(renderLine(entry, { width: 45 })).toBe('10:20:30.456 <- response    tools/list #1 …');
+    expect(renderLine(frame('s2c', 'response', 'ping', { result: {} }), { width: 30 })).toBe('10:20:30.456 <- response    ping #1');
+  });
+
   it('never throws on odd shapes, and falls back to the JSON', () => {
     const odd = [null, 5, 'x', [], { tools: 'no' }, { tools: [null, 3, { name: 7 }] }, { content: [null] }, { contents: {} }, { messages: [5] }, { serverInfo: 3, capabilities: [] }];
     for (const method of ['initialize', 'tools/list', 'tools/call', 'resources/read', 'prompts/get', 'notifications/progress', 'notifications/message', 'constructor', '__proto__']) {
