@@ -12,11 +12,18 @@ export interface ScannedEnvelope {
 
 // Keys whose value is read (primitives only), and objects whose own keys of interest are read:
 // params.name names a tool or prompt, error.code/message say what failed, result.isError a tool error.
+// Once the envelope is known and a nested object has given what it usually gives, the rest of the
+// frame is not walked: megabytes of small values would cost the observer a third of a second.
+interface Nested {
+  keys: Set<string>;
+  settled: (found: Record<string, unknown>) => boolean;
+}
 const topValues = new Set(['jsonrpc', 'id', 'method']);
-const nestedValues = new Map([
-  ['params', new Set(['name', 'uri'])],
-  ['error', new Set(['code', 'message'])],
-  ['result', new Set(['isError'])],
+const nestedValues = new Map<string, Nested>([
+  ['params', { keys: new Set(['name', 'uri']), settled: (found) => 'name' in found || 'uri' in found }],
+  ['error', { keys: new Set(['code', 'message']), settled: (found) => 'code' in found && 'message' in found }],
+  // isError comes after a tool's content, which is what made the frame large: rarely in reach.
+  ['result', { keys: new Set(['isError']), settled: () => true }],
 ]);
 
 const blank = /[ \t\r\n]*/y;
@@ -95,12 +102,13 @@ function walkObject(text: string, at: number, member: (key: string, valueAt: num
   }
 }
 
-/** Reads the keys of interest of a nested object; its other values are skipped unread. */
-function readNested(text: string, at: number, wanted: Set<string>, into: Record<string, unknown>): number {
+/** Reads the keys of interest of a nested object; its other values are skipped unread, or not at all once `done`. */
+function readNested(text: string, at: number, wanted: Nested, into: Record<string, unknown>, done: () => boolean): number {
   if (text[at] !== '{') return valueEnd(text, at);
   return walkObject(text, at, (key, valueAt) => {
+    if (!wanted.keys.has(key) && done() && wanted.settled(into)) return -1;
     const end = valueEnd(text, valueAt);
-    if (end !== -1 && wanted.has(key) && text[valueAt] !== '{' && text[valueAt] !== '[') {
+    if (end !== -1 && wanted.keys.has(key) && text[valueAt] !== '{' && text[valueAt] !== '[') {
       const { value } = parsed(text, valueAt, end);
       if (value !== undefined) into[key] = value;
     }
@@ -108,7 +116,7 @@ function readNested(text: string, at: number, wanted: Set<string>, into: Record<
   });
 }
 
-/** Scans the kept start of a JSON-RPC frame for its envelope. Never throws; reads each byte at most twice. */
+/** Scans the kept start of a JSON-RPC frame for its envelope. Never throws; reads each byte at most once. */
 export function scanEnvelope(text: string): ScannedEnvelope {
   const body = text.charCodeAt(0) === 0xfeff ? text.slice(1) : text;
   const start = skipBlank(body, 0);
@@ -120,7 +128,7 @@ export function scanEnvelope(text: string): ScannedEnvelope {
     if (wanted) {
       const into: Record<string, unknown> = {};
       nested.set(key, into);
-      return readNested(body, valueAt, wanted, into);
+      return readNested(body, valueAt, wanted, into, () => 'jsonrpc' in top && 'id' in top);
     }
     const end = valueEnd(body, valueAt);
     if (end !== -1 && topValues.has(key)) {
