@@ -51,6 +51,8 @@ export function openOutputs(options: SpyOptions) {
     logNamed: paths.logNamed,
     live: !options.quiet,
     color,
+    // The live view fits a terminal's width; into a file or a client's log it keeps its fixed width.
+    liveWidth: process.stderr.isTTY ? process.stderr.columns : undefined,
     maxFrame: options.maxFrame,
   };
   return { outputs, stderrOut, warn };

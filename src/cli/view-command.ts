@@ -20,7 +20,7 @@ export async function runView(file: string, options: ViewCommandOptions): Promis
   if (!filter.ok) throw new SpyError(filter.message);
   const color = options.format === 'text' && wantsColor(options.color, process.env, process.stdout.isTTY === true);
   const output = createOutput(process.stdout);
-  const writer = createViewWriter(output, { format: options.format, full: options.full, color });
+  const writer = createViewWriter(output, { format: options.format, full: options.full, color, width: process.stdout.isTTY ? process.stdout.columns : undefined });
   const stop = options.follow ? abortOnSignals() : undefined;
   try {
     for await (const { entry } of recordingEntries(file, { strict: options.strict, maxLine: options.maxLine, follow: options.follow, signal: stop?.signal })) {

@@ -2,6 +2,7 @@ import { isObject } from '../protocol/jsonrpc.js';
 import type { RecordEntry } from '../record/schema.js';
 import { boundedJson } from './bounded-json.js';
 import { truncate } from './sanitize.js';
+import { summarize } from './summaries.js';
 
 /** Frames larger than this are previewed from their raw text, not parsed again. */
 const parseLimit = 64 * 1024;
@@ -10,12 +11,6 @@ function withoutMeta(value: unknown): unknown {
   if (!isObject(value) || !('_meta' in value)) return value;
   const { _meta, ...rest } = value;
   return rest;
-}
-
-function toolErrorText(result: unknown, max: number): string | undefined {
-  if (!isObject(result) || !Array.isArray(result.content)) return undefined;
-  const texts = result.content.flatMap((item) => (isObject(item) && typeof item.text === 'string' ? [item.text] : []));
-  return texts.length > 0 ? boundedJson(texts.join(' '), max) : undefined;
 }
 
 /** The tool, prompt or resource is on the line already; show what comes with it. */
@@ -33,8 +28,9 @@ function withoutSubject(entry: RecordEntry, params: unknown): unknown {
 }
 
 /**
- * The part of a frame worth a glance, at most `max` characters (and "…"): params of a request,
- * result of a response, raw text otherwise. `message` is the frame already parsed, when the caller
+ * The part of a frame worth a glance, at most `max` characters (and "…"): the summary of its
+ * method when there is one (tool names, the server's name), else params of a request, result of a
+ * response, raw text otherwise. `message` is the frame already parsed, when the caller
  * has it; without it the raw text is parsed here.
  */
 export function previewOf(entry: RecordEntry, max: number, message?: unknown): string {
@@ -51,9 +47,11 @@ export function previewOf(entry: RecordEntry, max: number, message?: unknown): s
   }
   if (Array.isArray(message)) message = message[0];
   if (!isObject(message)) return truncate(entry.raw, max);
-  if (entry.kind === 'tool-error') return toolErrorText(message.result, max) ?? boundedJson(withoutMeta(message.result), max);
   if (entry.kind === 'protocol-error') return isObject(message.error) && 'data' in message.error ? boundedJson(message.error.data, max) : '';
-  const body = 'params' in message ? message.params : 'result' in message ? message.result : undefined;
+  const side = 'params' in message || 'method' in message ? 'request' : 'response';
+  const body = side === 'request' ? message.params : message.result;
+  const summary = summarize(entry.kind === 'tool-error' ? 'tools/call' : entry.method, side, body, max);
+  if (summary !== undefined) return truncate(summary, max);
   const shown = withoutSubject(entry, withoutMeta(body));
   return shown === undefined || (isObject(shown) && Object.keys(shown).length === 0) ? '' : boundedJson(shown, max);
 }

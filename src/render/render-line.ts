@@ -1,3 +1,4 @@
+import { stripVTControlCharacters } from 'node:util';
 import { lookup } from '../protocol/own-table.js';
 import type { RecordEntry } from '../record/schema.js';
 import { previewOf } from './preview.js';
@@ -8,11 +9,15 @@ export interface RenderOptions {
   color?: boolean;
   /** Longest preview of a frame's content, in characters. */
   preview?: number;
+  /** A terminal's width: the preview gets the columns the rest of the line leaves (at least a few). */
+  width?: number;
   /** The frame already parsed, when the caller has it: saves parsing it again. Same output. */
   message?: unknown;
 }
 
 export const defaultPreview = 200;
+/** A preview narrower than this says nothing: a terminal that leaves less room gets "…" alone. */
+const minPreview = 8;
 
 const palettes = { plain: createPalette(false), color: createPalette(true) };
 
@@ -22,6 +27,10 @@ function timeOf(entry: RecordEntry): string {
 
 function idText(id: unknown): string {
   return typeof id === 'string' ? `#${JSON.stringify(id)}` : `#${String(id)}`;
+}
+
+function unreadText(unread: unknown): string {
+  return Array.isArray(unread) && unread.length > 0 ? `; ${unread.map(String).map(sanitize).join(', ')} not in the kept part` : '';
 }
 
 function frameDetails(entry: RecordEntry, p: Palette): string[] {
@@ -40,7 +49,9 @@ function frameDetails(entry: RecordEntry, p: Palette): string[] {
     parts.push(p.kind('protocol-error')(`${String(code)}${name}${text}`));
   }
   if (entry.batch) parts.push(`batch ${entry.batch.index + 1}/${entry.batch.count}`);
-  if (entry.truncated) parts.push(`(${entry.bytes} bytes, recorded in part)`);
+  if (entry.truncated) parts.push(`(${entry.bytes} bytes, recorded in part${unreadText(entry.unread)})`);
+  // The spy answered in the server's stead (a 502 when it could not reach it): not the server's words.
+  if (entry.origin === 'spy') parts.push(p.warn('(from mcp-spy)'));
   if (typeof entry.rev === 'string' && entry.revChanged === true) parts.push(p.dim(`rev=${sanitize(entry.rev)}`));
   return parts;
 }
@@ -51,7 +62,7 @@ const eventDetails: Record<string, (entry: RecordEntry) => string[]> = {
     e.pid !== undefined ? `pid=${e.pid}` : '',
     e.session !== undefined ? `session=${sanitize(String(e.session))}` : '',
   ],
-  exit: (e) => [e.signal ? `signal=${e.signal}` : `code=${String(e.code)}`],
+  exit: (e) => [e.signal ? `signal=${sanitize(String(e.signal))}` : `code=${String(e.code)}`, typeof e.reason === 'string' ? `(${sanitize(e.reason)})` : ''],
   stderr: (e) => [sanitize(typeof e.raw === 'string' ? e.raw : `<${e.bytes ?? '?'} bytes, not UTF-8>`)],
   gap: (e) => [sanitize(String(e.reason ?? 'lost data')), e.lost !== undefined ? `lost=${e.lost}` : ''],
   unanswered: (e) => [
@@ -94,6 +105,9 @@ function renderEntry(entry: RecordEntry, options: RenderOptions): string {
     ? frameDetails(entry, p)
     : (lookup(eventDetails, kind) ?? ((e: RecordEntry) => [sanitize(JSON.stringify(e))]))(entry);
   const notes = Array.isArray(entry.notes) && entry.notes.length > 0 ? [p.warn(`!${entry.notes.map(String).map(sanitize).join(',')}`)] : [];
-  const preview = isFrame(entry) ? sanitize(previewOf(entry, options.preview ?? defaultPreview, options.message)) : '';
-  return [head, ...details, ...notes, preview].filter((part) => part !== '').join(' ');
+  const line = [head, ...details, ...notes].filter((part) => part !== '').join(' ');
+  if (!isFrame(entry)) return line;
+  const room = options.width === undefined ? (options.preview ?? defaultPreview) : options.width - stripVTControlCharacters(line).length - 2;
+  const preview = room < minPreview ? (previewOf(entry, 0, options.message) === '' ? '' : '…') : sanitize(previewOf(entry, room, options.message));
+  return preview === '' ? line : `${line} ${preview}`;
 }

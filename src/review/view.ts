@@ -1,6 +1,7 @@
 import type { RecordEntry } from '../record/schema.js';
 import { renderLine } from '../render/render-line.js';
 import { printableJson, sanitize } from '../render/sanitize.js';
+import { isRoutine } from '../render/visibility.js';
 import type { Output } from './output.js';
 
 export const viewFormats = ['text', 'json', 'jsonl'] as const;
@@ -11,6 +12,8 @@ export interface ViewOptions {
   /** Text only: each frame pretty-printed under its line. */
   full?: boolean;
   color?: boolean;
+  /** Text only: a terminal's width, which each line fits (unless `full`). */
+  width?: number;
 }
 
 const indent = '    ';
@@ -36,7 +39,9 @@ const isFrame = (entry: RecordEntry) => entry.dir === 'c2s' || entry.dir === 's2
 export function createViewWriter(output: Output, options: ViewOptions) {
   let count = 0;
   const writers: Record<ViewFormat, (entry: RecordEntry) => string> = {
-    text: (entry) => `${renderLine(entry, { color: options.color })}\n${options.full && isFrame(entry) ? fullFrame(entry) : ''}`,
+    // Like wire.log, text leaves out routine entries unless it shows everything.
+    text: (entry) =>
+      !options.full && isRoutine(entry) ? '' : `${renderLine(entry, { color: options.color, width: options.full ? undefined : options.width })}\n${options.full && isFrame(entry) ? fullFrame(entry) : ''}`,
     json: (entry) => `${count === 1 ? '[\n' : ',\n'}${printableJson(entry)}`,
     jsonl: (entry) => `${printableJson(entry)}\n`,
   };

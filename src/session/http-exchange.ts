@@ -43,6 +43,8 @@ export function observeExchange(start: ExchangeStart, deps: ExchangeDeps): Excha
   const requestBody = createBodyCollector(deps.maxFrame);
   const responseBody = createBodyCollector(deps.maxFrame);
   let requestEndMs: number | undefined;
+  // The http event is stamped with when its exchange was answered, not when the observer got to it.
+  let responseMs: number | undefined;
   let requestRecorded = false;
   let httpRecorded = false;
   let framer: ReturnType<typeof createSseFramer> | undefined;
@@ -75,7 +77,7 @@ export function observeExchange(start: ExchangeStart, deps: ExchangeDeps): Excha
     recorder.event(session, 'note', { notes: ['header-mismatch'], text: `header and body disagree: ${mismatches.join('; ')}`, related });
   };
 
-  const recordHttp = (extra: Partial<RecordEntry> = {}) => {
+  const recordHttp = (extra: Partial<RecordEntry> = {}, timeMs = responseMs) => {
     if (httpRecorded) return;
     httpRecorded = true;
     if (!isNotable(facts)) return;
@@ -84,16 +86,16 @@ export function observeExchange(start: ExchangeStart, deps: ExchangeDeps): Excha
     const fields: Partial<RecordEntry> = { httpMethod: start.method, path: start.path, headers, summary: summarizeExchange(facts), ...extra };
     if (facts.status !== undefined) fields.status = facts.status;
     if (facts.reason !== undefined) fields.reason = facts.reason;
-    recorder.event(choice?.session, 'http', fields);
+    recorder.event(choice?.session, 'http', fields, timeMs);
   };
 
-  const finish = () => {
+  const finish = (timeMs: number) => {
     if (!choice) return;
     // A legacy session lives as long as its event stream.
     const ended = ownsLegacySession
       || (start.method === 'DELETE' && facts.status !== undefined && facts.status < 300)
       || (facts.status === 404 && text(start.headers, 'mcp-session-id') !== undefined);
-    if (choice.perExchange || ended) sessions.end(choice.session);
+    if (choice.perExchange || ended) sessions.end(choice.session, timeMs);
   };
 
   const onEvent = (event: SseEvent, timeMs: number) => {
@@ -106,7 +108,7 @@ export function observeExchange(start: ExchangeStart, deps: ExchangeDeps): Excha
       const fields: Partial<RecordEntry> = { endpoint: event.data };
       if (rewrite) fields.endpointRewritten = rewrite.to;
       httpRecorded = false;
-      recordHttp(fields);
+      recordHttp(fields, timeMs);
       facts.endpoint = undefined;
       return;
     }
@@ -120,7 +122,7 @@ export function observeExchange(start: ExchangeStart, deps: ExchangeDeps): Excha
     }
     if (event.data === '') {
       // A priming event (an id, no data) or a bare retry: the client's resumption point.
-      if (fields) recorder.event(session, 'http', { httpMethod: start.method, path: start.path, summary: event.id !== undefined ? `SSE priming event, id ${event.id}` : 'SSE event without data', ...fields });
+      if (fields) recorder.event(session, 'http', { httpMethod: start.method, path: start.path, summary: event.id !== undefined ? `SSE priming event, id ${event.id}` : 'SSE event without data', ...fields }, timeMs);
       return;
     }
     recorder.frame(session, 's2c', { bytes: Buffer.from(event.data, 'utf8') }, timeMs, fields);
@@ -132,7 +134,8 @@ export function observeExchange(start: ExchangeStart, deps: ExchangeDeps): Excha
       requestEndMs = timeMs;
       recordRequest();
     },
-    response(status: number, headers: IncomingHttpHeaders) {
+    response(status: number, headers: IncomingHttpHeaders, timeMs = nowMs()) {
+      responseMs = timeMs;
       facts.status = status;
       facts.response = headers;
       const type = text(headers, 'content-type') ?? '';
@@ -159,7 +162,7 @@ export function observeExchange(start: ExchangeStart, deps: ExchangeDeps): Excha
       if (frame && !json) extra.body = frame.bytes.subarray(0, 200).toString('utf8');
       recordHttp(extra);
       if (frame && json) recorder.frame(choice.session, 's2c', frame, timeMs);
-      finish();
+      finish(timeMs);
     },
     endpointRewritten(value) {
       rewrite = value;
@@ -170,11 +173,12 @@ export function observeExchange(start: ExchangeStart, deps: ExchangeDeps): Excha
       recordRequest();
       facts.reason = failure.message;
       if (failure.answered) facts.status = failure.answered.status;
+      responseMs = timeMs;
       httpRecorded = false;
       recordHttp();
       // A 408 has no body: only a body is a frame.
       if (failure.answered && failure.answered.body.length > 0) recorder.frame(choice.session, 's2c', { bytes: failure.answered.body }, timeMs, { origin: 'spy' });
-      finish();
+      finish(timeMs);
     },
   };
 }

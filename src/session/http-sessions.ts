@@ -63,10 +63,10 @@ export function createHttpSessions(recorder: Recorder) {
       return use(session, false);
     },
     /** Ends a session: its pending requests are reported as unanswered. */
-    end(session: string) {
+    end(session: string, timeMs?: number) {
       open.delete(session);
       for (const [path, owner] of endpoints) if (owner === session) endpoints.delete(path);
-      recorder.endSession(session);
+      recorder.endSession(session, timeMs);
     },
     endAll() {
       for (const session of [...open]) this.end(session);

@@ -11,6 +11,8 @@ export interface ObserverOutputs {
   logNamed?: boolean;
   live: boolean;
   color: boolean;
+  /** The terminal's width when stderr is one: each live line fits it. */
+  liveWidth?: number;
   maxFrame: number;
 }
 

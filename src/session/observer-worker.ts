@@ -25,7 +25,7 @@ const recorder = createRecorder({
   logPath: config.logPath,
   recordNamed: config.recordNamed,
   logNamed: config.logNamed,
-  live: config.live ? (entry, message) => stderrOut.line(renderLine(entry, { color: config.color, message })) : undefined,
+  live: config.live ? (entry, message) => stderrOut.line(renderLine(entry, { color: config.color, message, width: config.liveWidth })) : undefined,
   warn: warnOnce(stderrOut),
   transport: config.kind,
 });

@@ -1,6 +1,7 @@
 import { openLineSink, type LineSink } from '../record/line-sink.js';
 import { RECORD_VERSION, type EventKind, type RecordEntry } from '../record/schema.js';
 import { renderLine } from '../render/render-line.js';
+import { isRoutine, isShownLive } from '../render/visibility.js';
 import { createCorrelator, type Correlator } from '../wire/correlate.js';
 import type { Direction } from '../wire/kinds.js';
 import { observeFrame, type FrameBytes, type FrameObservation } from '../wire/observe.js';
@@ -11,7 +12,7 @@ export interface RecorderOptions {
   /** Whether the user named the path (it may then be a link, a FIFO or a device). */
   recordNamed?: boolean;
   logNamed?: boolean;
-  /** The live view: gets every entry worth showing (not the server's stderr, which passes through). */
+  /** The live view: gets every entry worth showing (see isShownLive). */
   live?: (entry: RecordEntry, message?: unknown) => void;
   /** Problems of the spy itself, said once each on stderr. */
   warn: (message: string) => void;
@@ -92,8 +93,8 @@ export function createRecorder(options: RecorderOptions) {
 
   function emit(entry: RecordEntry, message?: unknown) {
     sinks.record?.write(`${JSON.stringify(entry)}\n`);
-    sinks.log?.write(`${renderLine(entry, { message })}\n`);
-    if (entry.kind !== 'stderr') options.live?.(entry, message);
+    if (!isRoutine(entry)) sinks.log?.write(`${renderLine(entry, { message })}\n`);
+    if (isShownLive(entry)) options.live?.(entry, message);
   }
 
   function correlatorOf(session: string): Correlator {
@@ -136,15 +137,15 @@ export function createRecorder(options: RecorderOptions) {
       return entry;
     },
     correlator: correlatorOf,
-    /** Ends a session: its pending requests become one `unanswered` event. */
-    endSession(session: string) {
+    /** Ends a session at `timeMs` (its end, not when the spy got round to it): its pending requests become one `unanswered` event. */
+    endSession(session: string, timeMs = nowMs()) {
       const correlator = correlators.get(session);
       const pending = correlator?.unanswered() ?? [];
       if (pending.length > 0) {
         const requests = pending.map(({ seq: requestSeq, dir, id, method, tool }) =>
           tool === undefined ? { seq: requestSeq, dir, id, method } : { seq: requestSeq, dir, id, method, tool },
         );
-        this.event(session, 'unanswered', { requests, notes: ['unanswered-request'] });
+        this.event(session, 'unanswered', { requests, notes: ['unanswered-request'] }, timeMs);
       }
       correlators.delete(session);
       lastRevision.delete(session);

@@ -65,8 +65,9 @@ export function observeStdio(config: ObserverConfig, recorder: Recorder) {
     },
     event: (m) => {
       for (const stream of streams) writeGap(stream);
-      if (m.kind === 'exit') recorder.endSession(session);
       recorder.event(session, m.kind, m.fields, m.t);
+      // What was left pending is known at the exit: said after it, at its time, so time reads forward.
+      if (m.kind === 'exit') recorder.endSession(session, m.t);
     },
   };
 

@@ -77,7 +77,7 @@ export async function runStdioSession(options: StdioSessionOptions): Promise<Std
     outcome = await proxy.outcome;
     const spent = nowMs() - (await exitedAt);
     if (outcome.started) observer.event('exit', { code: outcome.code, signal: outcome.signal });
-    else observer.event('exit', { code: null, signal: null, reason: `${options.command}: ${outcome.errorCode}` });
+    else observer.event('exit', { code: null, signal: null, reason: `cannot start ${options.command}: ${outcome.why} (${outcome.errorCode})` });
     // The time allowed runs from the server's exit: waiting for its last bytes counts too.
     drainMs = Math.max(0, drainMs - spent);
   }

@@ -5,6 +5,7 @@ import { revisionAllowsBatch } from '../protocol/revisions.js';
 import { classifyMessage, type Classified } from './classify.js';
 import type { Correlation, Correlator } from './correlate.js';
 import { decodeFrame } from './decode.js';
+import { scanEnvelope } from './envelope-scan.js';
 import type { Direction, FrameKind } from './kinds.js';
 
 /** One frame as the pipeline understood it: the record entry minus its envelope (v, seq, t, session). */
@@ -31,6 +32,8 @@ export interface FrameObservation {
   /** For a member of a JSON-RPC batch: its place in the batch. */
   batch?: { index: number; count: number };
   notes?: NoteId[];
+  /** On a truncated frame: the envelope keys its kept part did not hold, so it could not be classified. */
+  unread?: string[];
 }
 
 export interface FrameBytes {
@@ -59,6 +62,7 @@ interface FrameBase {
   raw?: string;
   rawBase64?: string;
   batch?: FrameObservation['batch'];
+  unread?: string[];
 }
 
 /** Builds the observation field by field, in one fixed order: cheap for V8, stable for readers. */
@@ -81,6 +85,7 @@ function assemble(base: FrameBase, kind: FrameKind, classified: Classified | und
   if (correlation?.related !== undefined) out.related = correlation.related;
   if (base.batch) out.batch = base.batch;
   if (notes.length > 0) out.notes = notes;
+  if (base.unread) out.unread = base.unread;
   out.bytes = base.bytes;
   if (base.eol !== undefined) out.eol = base.eol;
   if (base.truncated) out.truncated = true;
@@ -115,20 +120,30 @@ export function observeFrame(frame: FrameBytes, context: ObserveContext): Observ
   else if ('base64' in decoded && decoded.base64 !== undefined) base.rawBase64 = decoded.base64;
   const stdioNoise = dir === 's2c' && context.transport === 'stdio';
 
+  const tooLarge = !decoded.ok && decoded.reason === 'frame-too-large';
+  if (tooLarge) base.truncated = true;
+  // Past --max-frame only the start is kept: its envelope still says what the frame was, so
+  // correlation survives (the message is the envelope alone, not to be rendered as the frame).
+  const envelope = tooLarge && decoded.text !== undefined ? scanEnvelope(decoded.text) : undefined;
+  if (envelope && envelope.unread.length > 0) base.unread = envelope.unread;
+  if (envelope?.message) {
+    const { seq, observation } = single(envelope.message, base, true, ['frame-too-large']);
+    return [{ seq, observation }];
+  }
+
   if (!decoded.ok) {
     const notes: NoteId[] = [decoded.reason];
-    if (decoded.reason === 'frame-too-large') base.truncated = true;
-    else if (stdioNoise) notes.unshift('stdout-noise');
+    if (decoded.reason !== 'frame-too-large' && stdioNoise) notes.unshift('stdout-noise');
     const revision = correlator.revision;
     const observation = assemble(base, 'invalid', undefined, revision ? { kind: 'invalid', rev: revision, notes: [] } : undefined, notes);
     return [{ seq: context.nextSeq(), observation }];
   }
 
-  const single = (message: unknown, memberBase: FrameBase, batchAllowed: boolean) => {
+  function single(message: unknown, memberBase: FrameBase, batchAllowed: boolean, frameNotes: NoteId[] = []) {
     const seq = context.nextSeq();
     const classified = classifyMessage(message);
     const correlation = correlator.observe({ dir, classified, message, seq, timeMs: context.timeMs });
-    let notes = mergeNotes(classified.notes, correlation.notes);
+    let notes = mergeNotes(mergeNotes(frameNotes, classified.notes), correlation.notes);
     let kind = correlation.kind;
     if (stdioNoise && classified.kind === 'invalid') notes = ['stdout-noise', ...notes];
     if (!batchAllowed) {
@@ -136,7 +151,7 @@ export function observeFrame(frame: FrameBytes, context: ObserveContext): Observ
       kind = 'invalid';
     }
     return { seq, observation: assemble(memberBase, kind, classified, correlation, notes), message };
-  };
+  }
 
   if (!Array.isArray(decoded.value) || decoded.value.length === 0) return [single(decoded.value, base, true)];
   const allowed = revisionAllowsBatch(correlator.revision);

@@ -38,7 +38,8 @@ describe('the stdio spy forwards bytes untouched', () => {
     expect(result.stdout.length).toBe(input.length);
     expect(sha(result.stdout)).toBe(sha(input));
     const seen = framesOf(readEntries(join(dir, 'r.jsonl'))).filter((entry) => entry.dir === 'c2s');
-    expect(seen[0]).toMatchObject({ kind: 'invalid', truncated: true, bytes: big.length - 1, notes: ['frame-too-large'] });
+    // Its envelope is read from the part kept: still a request, with its id and method.
+    expect(seen[0]).toMatchObject({ kind: 'request', id: 1, method: 'big', truncated: true, bytes: big.length - 1, notes: ['frame-too-large'] });
     expect((seen[0]!.raw as string).length).toBe(16 * 1024 * 1024);
     expect(seen[1]).toMatchObject({ kind: 'request', method: 'after' });
   });

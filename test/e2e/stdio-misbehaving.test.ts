@@ -35,6 +35,8 @@ describe('a server that misbehaves', () => {
     const unanswered = entries.find((entry) => entry.kind === 'unanswered');
     expect(unanswered?.requests?.map((request) => request.method)).toEqual(['tools/list', 'tools/call']);
     expect(entries.find((entry) => entry.kind === 'stderr')).toMatchObject({ raw: 'fatal: something went wrong' });
-    expect(entries.at(-1)).toMatchObject({ kind: 'exit', code: 3 });
+    // What was left unanswered is known at the exit, and said after it.
+    expect(entries.at(-2)).toMatchObject({ kind: 'exit', code: 3 });
+    expect(entries.at(-1)).toBe(unanswered);
   });
 });

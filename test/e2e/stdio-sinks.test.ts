@@ -12,7 +12,7 @@ describe('the record and the log', () => {
     await runBin(['-q', '--', 'cat'], { cwd: dir, input: ping(2) });
     for (const name of ['wire.jsonl', 'wire.log']) expect(statSync(join(dir, name)).mode & 0o777).toBe(0o600);
     const entries = readEntries(join(dir, 'wire.jsonl'));
-    expect(entries.map((entry) => entry.kind)).toEqual(['spawn', 'request', 'request', 'unanswered', 'exit', 'spawn', 'request', 'request', 'unanswered', 'exit']);
+    expect(entries.map((entry) => entry.kind)).toEqual(['spawn', 'request', 'request', 'exit', 'unanswered', 'spawn', 'request', 'request', 'exit', 'unanswered']);
     expect(new Set(entries.map((entry) => entry.session)).size).toBe(2);
     expect(entries[5]).toMatchObject({ seq: 1, kind: 'spawn' });
     expect(readFileSync(join(dir, 'wire.log'), 'utf8').match(/\*\* spawn/g)).toHaveLength(2);

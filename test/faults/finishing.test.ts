@@ -44,7 +44,8 @@ describe('finishing the record', () => {
     const entries = readRecord(join(dir, 'wire.jsonl'));
     expect(accountedBytes(entries, 's2c')).toBe(total);
     expect(entries.some((entry) => entry.kind === 'gap' && entry.stream === 's2c')).toBe(true);
-    expect(entries.at(-1)).toMatchObject({ kind: 'exit', code: 0 });
+    // A request left pending is said after the exit.
+    expect(entries.filter((entry) => entry.kind !== 'unanswered').at(-1)).toMatchObject({ kind: 'exit', code: 0 });
   });
 
   it.each(['SIGINT', 'SIGTERM', 'SIGHUP'] as const)('%s while finishing ends it early, with the gap, the exit entry and the server status', async (signal) => {

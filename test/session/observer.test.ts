@@ -24,8 +24,8 @@ describe('the observer thread', () => {
       [2, 'request', 1],
       [3, 'request', 2],
       [4, 'stderr', undefined],
-      [5, 'unanswered', undefined],
-      [6, 'exit', undefined],
+      [5, 'exit', undefined],
+      [6, 'unanswered', undefined],
     ]);
     expect(entries.every((entry) => entry.session === 's1')).toBe(true);
   });

@@ -1,0 +1,113 @@
+import { isObject } from '../protocol/jsonrpc.js';
+import { lookup } from '../protocol/own-table.js';
+import { boundedJson } from './bounded-json.js';
+
+/** Turns a frame's params (request, notification) or result (response) into words; undefined: no summary fits it. */
+type Summarize = (body: unknown, max: number) => string | undefined;
+
+const text = (value: unknown): string | undefined => (typeof value === 'string' ? value : undefined);
+const plural = (count: number, noun: string) => `${count} ${noun}${count === 1 ? '' : 's'}`;
+
+/** "3 tools: a, b, c", cut to `max` with a count of the names left out. */
+function namedList(items: unknown, noun: string, nameOf: (item: unknown) => string | undefined, max: number): string | undefined {
+  if (!Array.isArray(items)) return undefined;
+  let line = plural(items.length, noun);
+  if (items.length === 0) return line;
+  line += ':';
+  for (let index = 0; index < items.length; index++) {
+    const name = nameOf(items[index]) ?? '?';
+    const rest = items.length - index;
+    // Leave room to say how many were left out.
+    if (line.length + name.length + 2 > max - (rest > 1 ? 10 : 0)) return `${line} +${rest} more`;
+    line += `${index === 0 ? ' ' : ', '}${name}`;
+  }
+  return line;
+}
+
+const field = (key: string) => (item: unknown) => (isObject(item) ? text(item[key]) : undefined);
+
+/** "name 1.2.3 rev=… caps=tools,prompts": what an initialize says about a peer. */
+function peer(role: string, info: unknown, revision: unknown, capabilities: unknown): string {
+  const parts: string[] = [];
+  if (isObject(info)) parts.push(`${role}=${text(info.name) ?? '?'}${typeof info.version === 'string' ? ` ${info.version}` : ''}`);
+  if (typeof revision === 'string') parts.push(`rev=${revision}`);
+  if (isObject(capabilities)) parts.push(`caps=${Object.keys(capabilities).join(',') || 'none'}`);
+  return parts.join(' ');
+}
+
+/** A tool result's content: its texts quoted, other items named by type. */
+function content(items: unknown, max: number): string | undefined {
+  if (!Array.isArray(items)) return undefined;
+  const shown = items.map((item) => {
+    if (!isObject(item)) return '?';
+    if (typeof item.text === 'string') return boundedJson(item.text, max);
+    const what = text(item.mimeType) ?? text(item.uri) ?? (isObject(item.resource) ? text(item.resource.uri) : undefined);
+    return `<${text(item.type) ?? '?'}${what ? ` ${what}` : ''}>`;
+  });
+  return shown.join(' ');
+}
+
+function toolResult(result: unknown, max: number): string | undefined {
+  if (!isObject(result)) return undefined;
+  if (Array.isArray(result.content) && result.content.length > 0) return content(result.content, max);
+  return 'structuredContent' in result ? boundedJson(result.structuredContent, max) : undefined;
+}
+
+function resourceContents(result: unknown, max: number): string | undefined {
+  if (!isObject(result)) return undefined;
+  return namedList(result.contents, 'content', (item) => {
+    if (!isObject(item)) return undefined;
+    const size = typeof item.text === 'string' ? `${item.text.length} chars` : typeof item.blob === 'string' ? `${item.blob.length} base64 chars` : '';
+    return [text(item.uri), text(item.mimeType), size].filter(Boolean).join(' ');
+  }, max);
+}
+
+function promptMessages(result: unknown, max: number): string | undefined {
+  if (!isObject(result) || !Array.isArray(result.messages)) return undefined;
+  const first = result.messages[0];
+  const said = isObject(first) && isObject(first.content) ? text(first.content.text) : undefined;
+  const head = plural(result.messages.length, 'message');
+  return said === undefined ? head : `${head}, first ${text(isObject(first) ? first.role : undefined) ?? '?'}: ${boundedJson(said, max)}`;
+}
+
+function progress(params: unknown): string | undefined {
+  if (!isObject(params) || typeof params.progress !== 'number') return undefined;
+  const total = typeof params.total === 'number' ? `/${params.total}` : '';
+  return `${params.progress}${total}${typeof params.message === 'string' ? ` ${JSON.stringify(params.message)}` : ''}`;
+}
+
+function logMessage(params: unknown, max: number): string | undefined {
+  if (!isObject(params)) return undefined;
+  const data = typeof params.data === 'string' ? params.data : boundedJson(params.data, max);
+  return `${text(params.level) ?? '?'}${typeof params.logger === 'string' ? ` ${params.logger}` : ''}: ${data}`;
+}
+
+const listOf = (key: string, noun: string, name: string): Summarize => (body, max) => (isObject(body) ? namedList(body[key], noun, field(name), max) : undefined);
+
+/**
+ * What matters in a frame of each method, by the side it comes from: a request's (or notification's)
+ * params, a response's result. Methods not here are shown as the start of their JSON.
+ */
+const summaries = {
+  initialize: {
+    // The revision a client asks for is on the line already (rev=); the one the server agrees to is not.
+    request: (p) => (isObject(p) ? peer('client', p.clientInfo, undefined, p.capabilities) : undefined),
+    response: (r) => (isObject(r) ? peer('server', r.serverInfo, r.protocolVersion, r.capabilities) : undefined),
+  },
+  'tools/list': { response: listOf('tools', 'tool', 'name') },
+  'tools/call': { response: toolResult },
+  'resources/list': { response: listOf('resources', 'resource', 'uri') },
+  'resources/templates/list': { response: listOf('resourceTemplates', 'template', 'uriTemplate') },
+  'resources/read': { response: resourceContents },
+  'prompts/list': { response: listOf('prompts', 'prompt', 'name') },
+  'prompts/get': { response: promptMessages },
+  'notifications/progress': { request: progress },
+  'notifications/message': { request: logMessage },
+} satisfies Record<string, { request?: Summarize; response?: Summarize }>;
+
+/** The summary of a frame's body for its method and side, or undefined when there is none. */
+export function summarize(method: unknown, side: 'request' | 'response', body: unknown, max: number): string | undefined {
+  if (typeof method !== 'string') return undefined;
+  const sides = lookup<{ request?: Summarize; response?: Summarize }>(summaries, method);
+  return sides?.[side]?.(body, max);
+}
