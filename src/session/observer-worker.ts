@@ -138,6 +138,13 @@ port.on('message', (batch: (Message | FinishMessage)[]) => {
   waiting.push(batch);
   // Once the spy has set a deadline, it is watched even while the observer waits for the files.
   if (!deadlineWatch && control && Atomics.load(control, controlSlots.deadline) !== 0n) {
+    // The traffic is over: what is left to do is the record, and the client waits for it. Back
+    // to normal priority where allowed (lowering a nice value takes a privilege).
+    try {
+      setPriority(0);
+    } catch {
+      // Finish at the lower priority.
+    }
     deadlineWatch = setInterval(() => {
       if (!abandoned && overdue()) abandon([]);
     }, 20);
