@@ -15,6 +15,8 @@ export interface SpyOptions {
   maxFrame: number;
   /** Once the server has exited, how long finishing the record may take, in ms. */
   drainTimeout: number;
+  /** --redact: JSONPaths masked in every frame before it is written. */
+  redactPath: string[];
 }
 
 /** `false` from commander's --no-x, a string from --x FILE, `true` when neither was given. */
@@ -52,6 +54,7 @@ export function openOutputs(options: SpyOptions) {
     live: !options.quiet,
     color,
     maxFrame: options.maxFrame,
+    redactPaths: options.redactPath,
   };
   return { outputs, stderrOut, warn };
 }

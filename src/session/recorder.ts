@@ -4,6 +4,7 @@ import { renderLine } from '../render/render-line.js';
 import { createCorrelator, type Correlator } from '../wire/correlate.js';
 import type { Direction } from '../wire/kinds.js';
 import { observeFrame, type FrameBytes, type FrameObservation } from '../wire/observe.js';
+import { createSecrets, redactMessage } from '../wire/redact-frame.js';
 
 export interface RecorderOptions {
   recordPath?: string;
@@ -16,6 +17,8 @@ export interface RecorderOptions {
   /** Problems of the spy itself, said once each on stderr. */
   warn: (message: string) => void;
   transport: 'stdio' | 'http';
+  /** JSONPaths (--redact) whose values are masked in every frame before it is written. */
+  redactPaths?: string[];
 }
 
 export function nowMs(): number {
@@ -53,6 +56,10 @@ export function createRecorder(options: RecorderOptions) {
   const correlators = new Map<string, Correlator>();
   const lastRevision = new Map<string, string>();
   const sinks: { record?: LineSink; log?: LineSink } = {};
+  const redactPaths = options.redactPaths ?? [];
+  const secrets = createSecrets();
+  const redact = (message: unknown, raw: string) => redactMessage(message, raw, redactPaths, secrets);
+  const scrub = (text: string) => (secrets.size > 0 ? secrets.scrub(text) : text);
 
   const envelope = (session: string | undefined, timeMs: number): Pick<RecordEntry, 'v' | 'seq' | 't' | 'session'> =>
     session === undefined
@@ -117,6 +124,7 @@ export function createRecorder(options: RecorderOptions) {
         nextSeq: () => ++seq,
         timeMs,
         transport: options.transport,
+        ...(redactPaths.length > 0 || secrets.size > 0 ? { redact, scrub } : {}),
       });
       return results.map(({ seq: entrySeq, observation, message }) => {
         const entry = (fields ? withFields(envelope(session, timeMs), observation, fields) : Object.assign(envelope(session, timeMs), observation)) as RecordEntry;
@@ -132,10 +140,17 @@ export function createRecorder(options: RecorderOptions) {
     /** Records an event that is not a frame. */
     event(session: string | undefined, kind: EventKind, fields: Partial<RecordEntry> = {}, timeMs = nowMs()): RecordEntry {
       const entry: RecordEntry = { ...envelope(session, timeMs), seq: ++seq, kind, ...fields };
+      // A server may log what it was given (a key passed as a tool argument) on stderr.
+      if (typeof entry.raw === 'string' && scrub(entry.raw) !== entry.raw) {
+        entry.raw = scrub(entry.raw);
+        entry.redacted = ['$'];
+      }
       emit(entry);
       return entry;
     },
     correlator: correlatorOf,
+    /** Secrets met outside the frames (an OAuth token): masked wherever they turn up later. */
+    secrets,
     /** Ends a session: its pending requests become one `unanswered` event. */
     endSession(session: string) {
       const correlator = correlators.get(session);
