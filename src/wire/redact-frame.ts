@@ -29,18 +29,19 @@ interface Located {
  */
 export function createSecrets() {
   const values = new Set<string>();
+  const learn = (value: unknown) => {
+    if (typeof value === 'string') {
+      if (value.length >= shortestSecret && value !== redactedValue) values.add(value);
+    } else if (typeof value === 'object' && value !== null) {
+      for (const child of Object.values(value)) learn(child);
+    }
+  };
   return {
     get size() {
       return values.size;
     },
     /** Learns the string leaves of a masked value. */
-    learn(value: unknown) {
-      if (typeof value === 'string') {
-        if (value.length >= shortestSecret && value !== redactedValue) values.add(value);
-      } else if (typeof value === 'object' && value !== null) {
-        for (const child of Object.values(value)) this.learn(child);
-      }
-    },
+    learn,
     /** Whether text (a frame's bytes as text) may hold a known secret, plain or as JSON escapes it. */
     mayHold(text: string): boolean {
       for (const value of values) if (text.includes(value) || text.includes(JSON.stringify(value).slice(1, -1))) return true;
