@@ -73,6 +73,9 @@ function maskForm(form: URLSearchParams, learn: Learn): URLSearchParams {
   return masked;
 }
 
+/** `code=...` and the like inside text: a redirect page or a link that carries a secret in its query. */
+const secretInQuery = new RegExp(`([?&](?:${[...secretNames].join('|')})=)([^&#\\s"'<>]+)`, 'g');
+
 /** A URL or path with the secret parameters of its query masked (an authorization code in a redirect). */
 export function maskUrl(url: string, learn: Learn): string {
   const at = url.indexOf('?');
@@ -88,7 +91,10 @@ export function maskUrl(url: string, learn: Learn): string {
  */
 export function bodyExcerpt(body: OtherBody, learn: Learn | undefined, scrub: (text: string) => string): string {
   if (!learn) return body.text.slice(0, excerptLength);
-  let text = scrub(body.text);
+  let text = scrub(body.text).replace(secretInQuery, (_, name: string, value: string) => {
+    learn(decodeURIComponent(value));
+    return `${name}${redactedValue}`;
+  });
   if (body.form) text = maskForm(body.form, learn).toString().replaceAll('%5Bredacted%5D', redactedValue);
   else if (body.json !== undefined) text = JSON.stringify(maskJson(body.json, learn));
   return text.slice(0, excerptLength);

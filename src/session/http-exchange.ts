@@ -52,7 +52,8 @@ export function observeExchange(start: ExchangeStart, deps: ExchangeDeps): Excha
   const { recorder, sessions } = deps;
   const facts: ExchangeFacts = { method: start.method, request: start.headers };
   let choice: SessionChoice | undefined = sessions.ofRequest(start.path, start.headers);
-  const mcp = start.path.split('?')[0] === deps.mcpPath || choice !== undefined || 'mcp-protocol-version' in start.headers;
+  // Not the MCP-Protocol-Version header: clients send it on their OAuth discovery requests too.
+  const mcp = start.path.split('?')[0] === deps.mcpPath || (choice !== undefined && !choice.perExchange);
   const scrub = (text: string) => (deps.learn ? recorder.secrets.scrub(text) : text);
   let requestFrame: ReturnType<typeof requestBody.take>;
   let requestTaken = false;
@@ -133,7 +134,8 @@ export function observeExchange(start: ExchangeStart, deps: ExchangeDeps): Excha
       extra.requestBody = bodyExcerpt(otherRequest, deps.learn, scrub);
       described.push(describeBody(otherRequest, false));
     }
-    const said = described.filter((phrase) => phrase !== '');
+    // A challenge says what its body says (an OAuth error), and says it better.
+    const said = facts.challenge ? [] : described.filter((phrase) => phrase !== '');
     if (said.length > 0) facts.bodies = said.join('; ');
     return extra;
   };
@@ -204,6 +206,8 @@ export function observeExchange(start: ExchangeStart, deps: ExchangeDeps): Excha
       json = type.includes('json');
       responseIsFrame = (mcp || requestIsFrame) && readChallenge(status, headers) === undefined;
       if (!mcp) facts.mediaType = mediaTypeOf(type);
+      const location = text(headers, 'location');
+      if (status >= 300 && status < 400 && location !== undefined) facts.redirect = deps.learn ? maskUrl(location, deps.learn) : location;
       if (responseIsFrame && type.includes('text/event-stream')) {
         facts.stream = true;
         framer = createSseFramer(deps.maxFrame);

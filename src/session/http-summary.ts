@@ -14,6 +14,8 @@ export interface ExchangeFacts {
   mediaType?: string;
   /** What the bodies that are not frames are, in words (OAuth metadata, a token, an OAuth error). */
   bodies?: string;
+  /** Where a redirect sends the client (secrets in its query masked). */
+  redirect?: string;
   /** The auth challenge a 401 (or 403) answered with, in words. */
   challenge?: string;
 }
@@ -43,6 +45,7 @@ const clauses: ((facts: ExchangeFacts) => string | undefined)[] = [
     return last !== undefined ? `resuming after event ${last}` : undefined;
   },
   (f) => (f.endpoint ? `endpoint ${f.endpoint.from}${f.endpoint.to ? ` (given to the client as ${f.endpoint.to})` : ''}` : undefined),
+  (f) => (f.redirect !== undefined ? `redirect to ${f.redirect}` : undefined),
   (f) => f.challenge,
   (f) => f.reason,
 ];

@@ -58,7 +58,7 @@ export function createSecrets() {
 
 export type Secrets = ReturnType<typeof createSecrets>;
 
-/** Masks, in a copy, the strings that hold a known secret; records where. */
+/** Masks, in a copy, the strings that hold a known secret; records where, in JSONPath's own notation. */
 function scrubStrings(value: unknown, path: string, secrets: Secrets, found: string[]): unknown {
   if (typeof value === 'string') {
     const scrubbed = secrets.scrub(value);
@@ -69,7 +69,7 @@ function scrubStrings(value: unknown, path: string, secrets: Secrets, found: str
   if (typeof value !== 'object' || value === null) return value;
   // No prototype: a key named __proto__ is just data.
   const copy = Object.create(null) as Record<string, unknown>;
-  for (const [key, child] of Object.entries(value)) copy[key] = scrubStrings(child, `${path}[${JSON.stringify(key)}]`, secrets, found);
+  for (const [key, child] of Object.entries(value)) copy[key] = scrubStrings(child, `${path}['${key}']`, secrets, found);
   return copy;
 }
 
