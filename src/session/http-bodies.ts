@@ -91,13 +91,14 @@ export function maskUrl(url: string, learn: Learn): string {
  */
 export function bodyExcerpt(body: OtherBody, learn: Learn | undefined, scrub: (text: string) => string): string {
   if (!learn) return body.text.slice(0, excerptLength);
-  let text = scrub(body.text).replace(secretInQuery, (_, name: string, value: string) => {
+  let text = body.text.replace(secretInQuery, (_, name: string, value: string) => {
     learn(decodeURIComponent(value));
     return `${name}${redactedValue}`;
   });
   if (body.form) text = maskForm(body.form, learn).toString().replaceAll('%5Bredacted%5D', redactedValue);
   else if (body.json !== undefined) text = JSON.stringify(maskJson(body.json, learn));
-  return text.slice(0, excerptLength);
+  // Then what is secret anywhere: a redacted header's value echoed in a body, a token met before.
+  return scrub(text).slice(0, excerptLength);
 }
 
 const str = (value: unknown) => (typeof value === 'string' ? value : undefined);

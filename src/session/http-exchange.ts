@@ -71,6 +71,9 @@ export function observeExchange(start: ExchangeStart, deps: ExchangeDeps): Excha
   let rewrite: EndpointRewrite | undefined;
   let ownsLegacySession = false;
   let challengeFields: Partial<RecordEntry> = {};
+  // Copied for the record as they arrive: masking them teaches the secrets a body may echo.
+  const requestHeaders = deps.redact(start.headers);
+  let responseHeaders: HeaderRecord | undefined;
 
   const recordRequest = () => {
     if (requestRecorded || choice === undefined || requestEndMs === undefined) return;
@@ -144,8 +147,8 @@ export function observeExchange(start: ExchangeStart, deps: ExchangeDeps): Excha
     if (httpRecorded) return;
     httpRecorded = true;
     if (!isNotable(facts)) return;
-    const headers: Record<string, HeaderRecord> = { request: deps.redact(start.headers) };
-    if (facts.response) headers.response = deps.redact(facts.response);
+    const headers: Record<string, HeaderRecord> = { request: requestHeaders };
+    if (responseHeaders) headers.response = responseHeaders;
     const path = deps.learn ? maskUrl(start.path, deps.learn) : start.path;
     const fields: Partial<RecordEntry> = { httpMethod: start.method, path, headers, summary: summarizeExchange(facts), ...extra };
     if (facts.status !== undefined) fields.status = facts.status;
@@ -202,10 +205,12 @@ export function observeExchange(start: ExchangeStart, deps: ExchangeDeps): Excha
     response(status: number, headers: IncomingHttpHeaders) {
       facts.status = status;
       facts.response = headers;
+      responseHeaders = deps.redact(headers);
       const type = text(headers, 'content-type') ?? '';
       json = type.includes('json');
       responseIsFrame = (mcp || requestIsFrame) && readChallenge(status, headers) === undefined;
-      if (!mcp) facts.mediaType = mediaTypeOf(type);
+      // JSON-RPC sent elsewhere reads like MCP; anything else is described by what it carries.
+      if (!mcp && !requestIsFrame) facts.mediaType = mediaTypeOf(type);
       const location = text(headers, 'location');
       if (status >= 300 && status < 400 && location !== undefined) facts.redirect = deps.learn ? maskUrl(location, deps.learn) : location;
       if (responseIsFrame && type.includes('text/event-stream')) {

@@ -17,7 +17,13 @@ export type HeaderRecord = Record<string, string | string[]>;
  */
 export function createHeaderRedactor(extra: string[], enabled: boolean, learn: Learn = () => {}): (headers: HeaderBag) => HeaderRecord {
   const names = new Set(enabled ? [...defaultRedactedHeaders, ...extra.map((name) => name.toLowerCase())] : []);
-  const valueOf = (name: string, value: string) => (names.has(name) ? redactedValue : enabled && name === 'location' ? maskUrl(value, learn) : value);
+  const valueOf = (name: string, value: string) => {
+    if (!names.has(name)) return enabled && name === 'location' ? maskUrl(value, learn) : value;
+    // Learnt, so that the value is masked where a body echoes it; a credential's token on its own too.
+    learn(value);
+    learn(value.replace(/^\w+\s+/, ''));
+    return redactedValue;
+  };
   return (headers) => {
     const kept = Object.entries(headers).filter((pair): pair is [string, string | string[]] => pair[1] !== undefined);
     return tableOf(kept.map(([name, value]) => [name, Array.isArray(value) ? value.map((one) => valueOf(name, one)) : valueOf(name, value)]));
