@@ -130,3 +130,22 @@ export function describeBody(body: OtherBody, sized: boolean): string {
   }
   return sized ? plural(body.size, 'byte') : '';
 }
+
+/**
+ * What the record keeps of the bodies of an exchange that are not frames: their start, secrets masked
+ * (`body`, `requestBody`), the response's `contentType`, and what they are in words.
+ */
+export function keepBodies(response: OtherBody | undefined, request: OtherBody | undefined, how: { learn: Learn | undefined; scrub: (text: string) => string; sized: boolean }) {
+  const fields: { body?: string; contentType?: string; requestBody?: string } = {};
+  const described: string[] = [];
+  if (response) {
+    fields.body = bodyExcerpt(response, how.learn, how.scrub);
+    if (response.type !== '') fields.contentType = response.type;
+    described.push(describeBody(response, how.sized));
+  }
+  if (request) {
+    fields.requestBody = bodyExcerpt(request, how.learn, how.scrub);
+    described.push(describeBody(request, false));
+  }
+  return { fields, said: described.filter((phrase) => phrase !== '').join('; ') };
+}

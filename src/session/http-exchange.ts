@@ -6,7 +6,7 @@ import { headerMismatches, mcpHeadersOf, type HeaderBag } from '../wire/mcp-head
 import { createSseFramer, type SseEvent } from '../wire/sse-framer.js';
 import { describeChallenge, readChallenge } from './auth-challenge.js';
 import { createBodyCollector } from './body-collector.js';
-import { bodyExcerpt, describeBody, looksLikeJsonRpc, maskUrl, mediaTypeOf, readBody, type Learn, type OtherBody } from './http-bodies.js';
+import { keepBodies, looksLikeJsonRpc, maskUrl, mediaTypeOf, readBody, type Learn, type OtherBody } from './http-bodies.js';
 import type { HttpSessions, SessionChoice } from './http-sessions.js';
 import { isNotable, summarizeExchange, type ExchangeFacts } from './http-summary.js';
 import { nowMs, type Recorder } from './recorder.js';
@@ -126,21 +126,10 @@ export function observeExchange(start: ExchangeStart, deps: ExchangeDeps): Excha
 
   /** What the record keeps of bodies that are not frames: an excerpt, secrets masked, and what they are. */
   const describeBodies = (response: OtherBody | undefined): Partial<RecordEntry> => {
-    const extra: Partial<RecordEntry> = {};
-    const described: string[] = [];
-    if (response) {
-      extra.body = bodyExcerpt(response, deps.learn, scrub);
-      if (response.type !== '') extra.contentType = response.type;
-      described.push(describeBody(response, !mcp));
-    }
-    if (otherRequest) {
-      extra.requestBody = bodyExcerpt(otherRequest, deps.learn, scrub);
-      described.push(describeBody(otherRequest, false));
-    }
+    const { fields, said } = keepBodies(response, otherRequest, { learn: deps.learn, scrub, sized: !mcp });
     // A challenge says what its body says (an OAuth error), and says it better.
-    const said = facts.challenge ? [] : described.filter((phrase) => phrase !== '');
-    if (said.length > 0) facts.bodies = said.join('; ');
-    return extra;
+    if (said !== '' && !facts.challenge) facts.bodies = said;
+    return fields;
   };
 
   const recordHttp = (extra: Partial<RecordEntry> = {}) => {
