@@ -3,6 +3,7 @@ import { isStatelessRevision } from '../protocol/revisions.js';
 import type { RecordEntry } from '../record/schema.js';
 import type { EndpointRewrite, ExchangeFailure, ExchangeObserver, ExchangeStart } from '../transports/http-proxy.js';
 import { headerMismatches, mcpHeadersOf, type HeaderBag } from '../wire/mcp-headers.js';
+import type { FrameBytes } from '../wire/observe.js';
 import { createSseFramer, type SseEvent } from '../wire/sse-framer.js';
 import { describeChallenge, readChallenge } from './auth-challenge.js';
 import { createBodyCollector } from './body-collector.js';
@@ -43,7 +44,7 @@ function sseFields(event: SseEvent): Partial<RecordEntry> | undefined {
  * something the frames do not (a status other than 200, a GET stream, a DELETE, a session assigned).
  *
  * Which bodies are frames: a request body when the exchange is MCP (sent to the target's path or a
- * legacy endpoint, or naming a session or revision in its headers) or when it is JSON that looks like
+ * legacy endpoint, or naming a session in its headers) or when it is JSON that looks like
  * JSON-RPC; a response body when its request was MCP or a frame, unless it answers with an auth
  * challenge. Other bodies (OAuth discovery, registration, tokens, forms, HTML) are described in the
  * `http` event, their secrets masked.
@@ -55,7 +56,7 @@ export function observeExchange(start: ExchangeStart, deps: ExchangeDeps): Excha
   // Not the MCP-Protocol-Version header: clients send it on their OAuth discovery requests too.
   const mcp = start.path.split('?')[0] === deps.mcpPath || (choice !== undefined && !choice.perExchange);
   const scrub = (text: string) => (deps.learn ? recorder.secrets.scrub(text) : text);
-  let requestFrame: ReturnType<typeof requestBody.take>;
+  let requestFrame: FrameBytes | undefined;
   let requestTaken = false;
   let requestIsFrame = mcp;
   let otherRequest: OtherBody | undefined;
