@@ -1,4 +1,5 @@
 import { noteTexts } from '../protocol/notes.js';
+import { challengedSeqs } from '../record/challenged.js';
 import { isKnownRevision, isStatelessRevision, methodsOf, type MethodFamily } from '../protocol/revisions.js';
 import { methodsByRevision } from '../protocol/methods.js';
 import { c2s, handshake, lines, ping, recordLine, s2c } from './examples.js';
@@ -86,7 +87,8 @@ export const lifecycleRules: RuleFamily = {
       if (request) request.cancelled = true;
     }
   },
-  event({ entry, report }) {
+  event({ entry, state, report }) {
+    for (const seq of challengedSeqs(entry)) state.open.delete(seq);
     if (entry.kind === 'gap') report('record-gap', `the spy lost traffic here: ${String(entry.reason ?? 'unknown reason')}${entry.lost !== undefined ? ` (${String(entry.lost)} entries)` : ''}`);
   },
   end({ state, report }) {

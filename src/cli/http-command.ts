@@ -41,7 +41,7 @@ function checkOptions(options: HttpOptions) {
 export async function runHttpSpy(server: string[] | undefined, options: HttpOptions): Promise<number> {
   const { target, listen, timeouts } = checkOptions(options);
   const { outputs, stderrOut, warn } = openOutputs(options);
-  const observer = startHttpObserver({ ...outputs, redactHeaders: options.redactHeader, redact: options.redact }, { warn });
+  const observer = startHttpObserver({ ...outputs, redactHeaders: options.redactHeader, redact: options.redact, mcpPath: target.pathname }, { warn });
   const finish = async (code: number) => {
     await observer.finish(options.drainTimeout);
     await stderrOut.flush();

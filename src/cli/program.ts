@@ -1,4 +1,4 @@
-import { Command, Option } from 'commander';
+import { Command, InvalidArgumentError, Option } from 'commander';
 import { SpyError } from './errors.js';
 import { listOption } from '../review/filters.js';
 import { statsFormats } from '../review/stats-format.js';
@@ -7,6 +7,7 @@ import { checkFormats, collectRule } from './check-options.js';
 import { runHttpSpy } from './http-command.js';
 import { withTimeoutOptions } from './http-options.js';
 import { defaultMaxLine } from '../record/line-source.js';
+import { checkJsonPath } from '../wire/json-path.js';
 import { defaultMaxFrame, frameLimitBounds, lineLimitBounds } from '../wire/limits.js';
 import { sizeParser } from './options.js';
 import { runStats } from './stats-command.js';
@@ -74,8 +75,9 @@ Examples:
   mcp-spy http --target http://127.0.0.1:3000/mcp -- node server.js --port 3000   also runs the server
   mcp-spy http --target http://127.0.0.1:3001/sse                 a legacy HTTP+SSE server
 
-Point the client at the printed URL. Authorization, Proxy-Authorization, Cookie and Set-Cookie values
-are shown as [redacted] in the record and log; the traffic itself is untouched.
+Point the client at the printed URL. Authorization, Proxy-Authorization, Cookie and Set-Cookie values,
+and tokens, codes and client secrets in OAuth bodies, are shown as [redacted] in the record and log;
+the traffic itself is untouched.
 Exit status: 0 when stopped by a signal; the server's own when the server command ends; 2 on bad use;
 69 when the spy cannot listen.`;
 
@@ -210,7 +212,7 @@ export function buildProgram(context: ProgramContext): Command {
         .requiredOption('--target <url>', 'the server\'s MCP endpoint, e.g. http://127.0.0.1:3000/mcp; the spy forwards to its origin only')
         .option('--listen <[host:]port>', 'where the spy listens', '127.0.0.1:0')
         .option('--redact-header <name>', 'also hide this header\'s value in the record and log (repeatable)', collect, [])
-        .option('--no-redact', 'record Authorization, Proxy-Authorization, Cookie and Set-Cookie values as sent'),
+        .option('--no-redact', 'record Authorization, Proxy-Authorization, Cookie and Set-Cookie values and the secrets of OAuth bodies as sent'),
     ),
   )
     .addHelpText('after', httpExamples)
@@ -241,5 +243,19 @@ function withSpyOptions(command: Command): Command {
         .argParser(parseDuration)
         .default(2000, '2s'),
     )
+    .addOption(redactOption())
     .option('--debug', 'show stack traces of internal errors');
+}
+
+/** `--redact PATH`: its value is kept apart from the HTTP spy's `--no-redact`, which commander would merge with it. */
+function redactOption(): Option {
+  const option = new Option('--redact <jsonpath>', 'mask this JSONPath in every frame before it is recorded, e.g. params.arguments.apiKey (repeatable)')
+    .argParser((path: string, previous: string[]) => {
+      const problem = checkJsonPath(path);
+      if (problem) throw new InvalidArgumentError(problem);
+      return [...previous, path];
+    })
+    .default([]);
+  option.attributeName = () => 'redactPath';
+  return option;
 }

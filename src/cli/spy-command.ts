@@ -15,6 +15,8 @@ export interface SpyOptions {
   maxFrame: number;
   /** Once the server has exited, how long finishing the record may take, in ms. */
   drainTimeout: number;
+  /** --redact: JSONPaths masked in every frame before it is written. */
+  redactPath: string[];
 }
 
 /** `false` from commander's --no-x, a string from --x FILE, `true` when neither was given. */
@@ -54,6 +56,7 @@ export function openOutputs(options: SpyOptions) {
     // The live view fits a terminal's width; into a file or a client's log it keeps its fixed width.
     liveWidth: process.stderr.isTTY ? process.stderr.columns : undefined,
     maxFrame: options.maxFrame,
+    redactPaths: options.redactPath,
   };
   return { outputs, stderrOut, warn };
 }

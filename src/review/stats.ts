@@ -1,4 +1,5 @@
 import { tableOf } from '../protocol/own-table.js';
+import { challengedSeqs } from '../record/challenged.js';
 import { messageOf } from '../record/frame-message.js';
 import type { RecordEntry } from '../record/schema.js';
 import { learnFromFrame, mayTell, newSessionFacts, type SessionFacts } from '../record/session-facts.js';
@@ -77,6 +78,7 @@ export function createStatsCollector() {
     add(entry: RecordEntry) {
       entries++;
       count(kinds, String(entry.kind));
+      for (const seq of challengedSeqs(entry)) pending.delete(`${entry.session}|${seq}`);
       if (entry.dir !== 'c2s' && entry.dir !== 's2c') return;
       frames++;
       const session = String(entry.session ?? '');

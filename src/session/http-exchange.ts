@@ -3,8 +3,11 @@ import { isStatelessRevision } from '../protocol/revisions.js';
 import type { RecordEntry } from '../record/schema.js';
 import type { EndpointRewrite, ExchangeFailure, ExchangeObserver, ExchangeStart } from '../transports/http-proxy.js';
 import { headerMismatches, mcpHeadersOf, type HeaderBag } from '../wire/mcp-headers.js';
+import type { FrameBytes } from '../wire/observe.js';
 import { createSseFramer, type SseEvent } from '../wire/sse-framer.js';
+import { describeChallenge, readChallenge } from './auth-challenge.js';
 import { createBodyCollector } from './body-collector.js';
+import { keepBodies, looksLikeJsonRpc, maskUrl, mediaTypeOf, readBody, type Learn, type OtherBody } from './http-bodies.js';
 import type { HttpSessions, SessionChoice } from './http-sessions.js';
 import { isNotable, summarizeExchange, type ExchangeFacts } from './http-summary.js';
 import { nowMs, type Recorder } from './recorder.js';
@@ -15,6 +18,10 @@ export interface ExchangeDeps {
   sessions: HttpSessions;
   maxFrame: number;
   redact: (headers: HeaderBag) => HeaderRecord;
+  /** The target's path: whatever is sent there is MCP, a frame even when it is garbage. */
+  mcpPath: string;
+  /** Hears each secret masked in a body that is not a frame; undefined with --no-redact (bodies as sent). */
+  learn?: Learn;
 }
 
 function text(headers: HeaderBag, name: string): string | undefined {
@@ -35,11 +42,26 @@ function sseFields(event: SseEvent): Partial<RecordEntry> | undefined {
  * Maps one HTTP exchange onto the record: the request body and each response body or SSE event
  * become frames of the exchange's session; the exchange itself becomes an `http` event when it says
  * something the frames do not (a status other than 200, a GET stream, a DELETE, a session assigned).
+ *
+ * Which bodies are frames: a request body when the exchange is MCP (sent to the target's path or a
+ * legacy endpoint, or naming a session in its headers) or when it is JSON that looks like
+ * JSON-RPC; a response body when its request was MCP or a frame, unless it answers with an auth
+ * challenge. Other bodies (OAuth discovery, registration, tokens, forms, HTML) are described in the
+ * `http` event, their secrets masked.
  */
 export function observeExchange(start: ExchangeStart, deps: ExchangeDeps): ExchangeObserver {
   const { recorder, sessions } = deps;
   const facts: ExchangeFacts = { method: start.method, request: start.headers };
   let choice: SessionChoice | undefined = sessions.ofRequest(start.path, start.headers);
+  // Not the MCP-Protocol-Version header: clients send it on their OAuth discovery requests too.
+  const mcp = start.path.split('?')[0] === deps.mcpPath || (choice !== undefined && !choice.perExchange);
+  const scrub = (text: string) => (deps.learn ? recorder.secrets.scrub(text) : text);
+  let requestFrame: FrameBytes | undefined;
+  let requestTaken = false;
+  let requestIsFrame = mcp;
+  let otherRequest: OtherBody | undefined;
+  let requestEntries: RecordEntry[] = [];
+  let responseIsFrame = true;
   const requestBody = createBodyCollector(deps.maxFrame);
   const responseBody = createBodyCollector(deps.maxFrame);
   let requestEndMs: number | undefined;
@@ -51,18 +73,23 @@ export function observeExchange(start: ExchangeStart, deps: ExchangeDeps): Excha
   let json = false;
   let rewrite: EndpointRewrite | undefined;
   let ownsLegacySession = false;
+  let challengeFields: Partial<RecordEntry> = {};
+  // Copied for the record as they arrive: masking them teaches the secrets a body may echo.
+  const requestHeaders = deps.redact(start.headers);
+  let responseHeaders: HeaderRecord | undefined;
 
   const recordRequest = () => {
     if (requestRecorded || choice === undefined || requestEndMs === undefined) return;
     requestRecorded = true;
-    const frame = requestBody.take();
-    if (!frame) return;
+    const frame = requestFrame;
+    if (!frame || !requestIsFrame) return;
     const { session } = choice;
     const version = text(start.headers, 'mcp-protocol-version');
     if (version) recorder.correlator(session).setRevision(version);
     const headers = mcpHeadersOf(start.headers);
     const fields = Object.keys(headers).length > 0 ? { headers } : undefined;
     const entries = recorder.frame(session, 'c2s', frame, requestEndMs, fields);
+    requestEntries = entries;
     const first = entries[0];
     if (!first || frame.truncated || !(isStatelessRevision(version) || 'mcp-method' in start.headers)) return;
     let message: unknown;
@@ -77,13 +104,45 @@ export function observeExchange(start: ExchangeStart, deps: ExchangeDeps): Excha
     recorder.event(session, 'note', { notes: ['header-mismatch'], text: `header and body disagree: ${mismatches.join('; ')}`, related });
   };
 
+  /** The request body, once it is whole: a frame, or a body that is not MCP to describe. */
+  const takeRequest = () => {
+    if (requestTaken) return;
+    requestTaken = true;
+    requestFrame = requestBody.take();
+    if (mcp || !requestFrame) return;
+    const body = readBody(requestFrame.bytes, text(start.headers, 'content-type'));
+    requestIsFrame = !requestFrame.truncated && looksLikeJsonRpc(body.json);
+    if (!requestIsFrame) otherRequest = body;
+  };
+
+  /** A request refused with an auth challenge was never taken: it is not pending, and its retry is the real one. */
+  const withdrawChallenged = () => {
+    const challenge = readChallenge(facts.status, facts.response);
+    if (!challenge || !choice) return undefined;
+    const correlator = recorder.correlator(choice.session);
+    const requests = requestEntries
+      .filter((entry) => entry.kind === 'request' && entry.dir === 'c2s')
+      .flatMap((entry) => (correlator.withdraw('c2s', entry.id ?? null) ? [{ seq: entry.seq, dir: 'c2s', id: entry.id ?? null, method: entry.method ?? '' }] : []));
+    facts.challenge = describeChallenge(challenge, requests.map((request) => `${request.method} #${JSON.stringify(request.id)}`));
+    return requests.length > 0 ? { challenge, requests } : { challenge };
+  };
+
+  /** What the record keeps of bodies that are not frames: an excerpt, secrets masked, and what they are. */
+  const describeBodies = (response: OtherBody | undefined): Partial<RecordEntry> => {
+    const { fields, said } = keepBodies(response, otherRequest, { learn: deps.learn, scrub, sized: !mcp });
+    // A challenge says what its body says (an OAuth error), and says it better.
+    if (said !== '' && !facts.challenge) facts.bodies = said;
+    return fields;
+  };
+
   const recordHttp = (extra: Partial<RecordEntry> = {}, timeMs = responseMs) => {
     if (httpRecorded) return;
     httpRecorded = true;
     if (!isNotable(facts)) return;
-    const headers: Record<string, HeaderRecord> = { request: deps.redact(start.headers) };
-    if (facts.response) headers.response = deps.redact(facts.response);
-    const fields: Partial<RecordEntry> = { httpMethod: start.method, path: start.path, headers, summary: summarizeExchange(facts), ...extra };
+    const headers: Record<string, HeaderRecord> = { request: requestHeaders };
+    if (responseHeaders) headers.response = responseHeaders;
+    const path = deps.learn ? maskUrl(start.path, deps.learn) : start.path;
+    const fields: Partial<RecordEntry> = { httpMethod: start.method, path, headers, summary: summarizeExchange(facts), ...extra };
     if (facts.status !== undefined) fields.status = facts.status;
     if (facts.reason !== undefined) fields.reason = facts.reason;
     recorder.event(choice?.session, 'http', fields, timeMs);
@@ -132,15 +191,22 @@ export function observeExchange(start: ExchangeStart, deps: ExchangeDeps): Excha
     requestChunk: (chunk) => requestBody.push(chunk),
     requestEnd(timeMs = nowMs()) {
       requestEndMs = timeMs;
+      takeRequest();
       recordRequest();
     },
     response(status: number, headers: IncomingHttpHeaders, timeMs = nowMs()) {
       responseMs = timeMs;
       facts.status = status;
       facts.response = headers;
+      responseHeaders = deps.redact(headers);
       const type = text(headers, 'content-type') ?? '';
       json = type.includes('json');
-      if (type.includes('text/event-stream')) {
+      responseIsFrame = (mcp || requestIsFrame) && readChallenge(status, headers) === undefined;
+      // JSON-RPC sent elsewhere reads like MCP; anything else is described by what it carries.
+      if (!mcp && !requestIsFrame) facts.mediaType = mediaTypeOf(type);
+      const location = text(headers, 'location');
+      if (status >= 300 && status < 400 && location !== undefined) facts.redirect = deps.learn ? maskUrl(location, deps.learn) : location;
+      if (responseIsFrame && type.includes('text/event-stream')) {
         facts.stream = true;
         framer = createSseFramer(deps.maxFrame);
       }
@@ -148,6 +214,8 @@ export function observeExchange(start: ExchangeStart, deps: ExchangeDeps): Excha
       // A stream without a session may be legacy HTTP+SSE: its first event, endpoint, names the session.
       if (!choice && !(framer && start.method === 'GET')) choice = sessions.perExchange();
       recordRequest();
+      const challenged = withdrawChallenged();
+      if (challenged) challengeFields = challenged;
       if (framer && choice) recordHttp();
     },
     responseChunk(chunk, timeMs = nowMs()) {
@@ -158,10 +226,10 @@ export function observeExchange(start: ExchangeStart, deps: ExchangeDeps): Excha
       if (framer) for (const event of framer.end()) onEvent(event, timeMs);
       choice ??= sessions.perExchange();
       const frame = responseBody.take();
-      const extra: Partial<RecordEntry> = {};
-      if (frame && !json) extra.body = frame.bytes.subarray(0, 200).toString('utf8');
-      recordHttp(extra);
-      if (frame && json) recorder.frame(choice.session, 's2c', frame, timeMs);
+      const framed = frame !== undefined && json && responseIsFrame;
+      const response = frame && !framed ? readBody(frame.bytes, text(facts.response ?? {}, 'content-type')) : undefined;
+      recordHttp({ ...describeBodies(response), ...challengeFields });
+      if (framed) recorder.frame(choice.session, 's2c', frame, timeMs);
       finish(timeMs);
     },
     endpointRewritten(value) {
@@ -170,12 +238,13 @@ export function observeExchange(start: ExchangeStart, deps: ExchangeDeps): Excha
     failed(failure: ExchangeFailure, timeMs = nowMs()) {
       choice ??= sessions.perExchange();
       requestEndMs ??= timeMs;
+      takeRequest();
       recordRequest();
       facts.reason = failure.message;
       if (failure.answered) facts.status = failure.answered.status;
       responseMs = timeMs;
       httpRecorded = false;
-      recordHttp();
+      recordHttp(describeBodies(undefined));
       // A 408 has no body: only a body is a frame.
       if (failure.answered && failure.answered.body.length > 0) recorder.frame(choice.session, 's2c', { bytes: failure.answered.body }, timeMs, { origin: 'spy' });
       finish(timeMs);

@@ -13,8 +13,9 @@ const bufferOf = (data: Uint8Array) => Buffer.from(data.buffer, data.byteOffset,
  */
 export function observeHttp(config: HttpObserverConfig, recorder: Recorder) {
   const sessions = createHttpSessions(recorder);
-  const redact = createHeaderRedactor(config.redactHeaders, config.redact);
-  const deps = { recorder, sessions, maxFrame: config.maxFrame, redact };
+  const learn = config.redact ? recorder.secrets.learn : undefined;
+  const redact = createHeaderRedactor(config.redactHeaders, config.redact, learn);
+  const deps = { recorder, sessions, maxFrame: config.maxFrame, redact, mcpPath: config.mcpPath, learn };
   const exchanges = new Map<number, { observer: ExchangeObserver; method: string; path: string }>();
   const of = (x: number) => exchanges.get(x)?.observer;
 

@@ -10,6 +10,14 @@ export interface ExchangeFacts {
   stream?: boolean;
   reason?: string;
   endpoint?: { from: string; to?: string };
+  /** Set for an exchange that is not MCP: the response's media type ('' for none) leads its summary. */
+  mediaType?: string;
+  /** What the bodies that are not frames are, in words (OAuth metadata, a token, an OAuth error). */
+  bodies?: string;
+  /** Where a redirect sends the client (secrets in its query masked). */
+  redirect?: string;
+  /** The auth challenge a 401 (or 403) answered with, in words. */
+  challenge?: string;
 }
 
 function header(headers: HeaderBag | undefined, name: string): string | undefined {
@@ -19,7 +27,12 @@ function header(headers: HeaderBag | undefined, name: string): string | undefine
 
 /** Each clause a summary may hold, in the order they are read. */
 const clauses: ((facts: ExchangeFacts) => string | undefined)[] = [
-  (f) => (f.status === undefined ? 'no response' : STATUS_CODES[f.status]),
+  (f) => {
+    if (f.status === undefined) return 'no response';
+    if (f.mediaType === undefined) return STATUS_CODES[f.status];
+    return `${f.mediaType || 'no body'}${f.bodies ? `: ${f.bodies}` : ''}`;
+  },
+  (f) => (f.mediaType === undefined ? f.bodies : undefined),
   (f) => {
     const given = header(f.response, 'mcp-session-id');
     return given !== undefined && given !== header(f.request, 'mcp-session-id') ? `session ${given} assigned` : undefined;
@@ -32,6 +45,8 @@ const clauses: ((facts: ExchangeFacts) => string | undefined)[] = [
     return last !== undefined ? `resuming after event ${last}` : undefined;
   },
   (f) => (f.endpoint ? `endpoint ${f.endpoint.from}${f.endpoint.to ? ` (given to the client as ${f.endpoint.to})` : ''}` : undefined),
+  (f) => (f.redirect !== undefined ? `redirect to ${f.redirect}` : undefined),
+  (f) => f.challenge,
   (f) => f.reason,
 ];
 
@@ -45,6 +60,7 @@ export function summarizeExchange(facts: ExchangeFacts): string {
 
 /** Whether an exchange earns an `http` event: all but a plain 200 to a POST (its frames say it all). */
 export function isNotable(facts: ExchangeFacts): boolean {
+  if (facts.mediaType !== undefined || facts.challenge !== undefined) return true;
   if (facts.method !== 'POST' || facts.status !== 200 || facts.reason !== undefined) return true;
   const given = header(facts.response, 'mcp-session-id');
   return (given !== undefined && given !== header(facts.request, 'mcp-session-id')) || header(facts.request, 'last-event-id') !== undefined;

@@ -14,6 +14,8 @@ export interface ObserverOutputs {
   /** The terminal's width when stderr is one: each live line fits it. */
   liveWidth?: number;
   maxFrame: number;
+  /** JSONPaths (--redact) masked in every frame before it is written. */
+  redactPaths?: string[];
 }
 
 /** The streams of a stdio spy the observer frames: the two directions and the server's stderr. */
@@ -27,7 +29,10 @@ export interface ObserverConfig extends ObserverOutputs {
 /** What the observer needs to know to record the exchanges of an HTTP spy. */
 export interface HttpObserverConfig extends ObserverOutputs {
   redactHeaders: string[];
+  /** Whether secrets in headers and in OAuth bodies are masked (false with --no-redact). */
   redact: boolean;
+  /** The target's path: what is posted there is MCP, whatever it looks like. */
+  mcpPath: string;
 }
 
 /**

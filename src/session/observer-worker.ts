@@ -28,6 +28,7 @@ const recorder = createRecorder({
   live: config.live ? (entry, message) => stderrOut.line(renderLine(entry, { color: config.color, message, width: config.liveWidth })) : undefined,
   warn: warnOnce(stderrOut),
   transport: config.kind,
+  redactPaths: config.redactPaths,
 });
 type Message = ObserverMessage | HttpMessage;
 const observer = (config.kind === 'stdio' ? observeStdio(config, recorder) : observeHttp(config, recorder)) as {

@@ -5,6 +5,7 @@ import { isRoutine, isShownLive } from '../render/visibility.js';
 import { createCorrelator, type Correlator } from '../wire/correlate.js';
 import type { Direction } from '../wire/kinds.js';
 import { observeFrame, type FrameBytes, type FrameObservation } from '../wire/observe.js';
+import { createSecrets, redactMessage } from '../wire/redact-frame.js';
 
 export interface RecorderOptions {
   recordPath?: string;
@@ -17,6 +18,8 @@ export interface RecorderOptions {
   /** Problems of the spy itself, said once each on stderr. */
   warn: (message: string) => void;
   transport: 'stdio' | 'http';
+  /** JSONPaths (--redact) whose values are masked in every frame before it is written. */
+  redactPaths?: string[];
 }
 
 export function nowMs(): number {
@@ -54,6 +57,10 @@ export function createRecorder(options: RecorderOptions) {
   const correlators = new Map<string, Correlator>();
   const lastRevision = new Map<string, string>();
   const sinks: { record?: LineSink; log?: LineSink } = {};
+  const redactPaths = options.redactPaths ?? [];
+  const secrets = createSecrets();
+  const redact = (message: unknown, raw: string) => redactMessage(message, raw, redactPaths, secrets);
+  const scrub = (text: string) => (secrets.size > 0 ? secrets.scrub(text) : text);
 
   const envelope = (session: string | undefined, timeMs: number): Pick<RecordEntry, 'v' | 'seq' | 't' | 'session'> =>
     session === undefined
@@ -118,6 +125,7 @@ export function createRecorder(options: RecorderOptions) {
         nextSeq: () => ++seq,
         timeMs,
         transport: options.transport,
+        ...(redactPaths.length > 0 || secrets.size > 0 ? { redact, scrub } : {}),
       });
       return results.map(({ seq: entrySeq, observation, message }) => {
         const entry = (fields ? withFields(envelope(session, timeMs), observation, fields) : Object.assign(envelope(session, timeMs), observation)) as RecordEntry;
@@ -133,10 +141,17 @@ export function createRecorder(options: RecorderOptions) {
     /** Records an event that is not a frame. */
     event(session: string | undefined, kind: EventKind, fields: Partial<RecordEntry> = {}, timeMs = nowMs()): RecordEntry {
       const entry: RecordEntry = { ...envelope(session, timeMs), seq: ++seq, kind, ...fields };
+      // A server may log what it was given (a key passed as a tool argument) on stderr.
+      if (typeof entry.raw === 'string' && scrub(entry.raw) !== entry.raw) {
+        entry.raw = scrub(entry.raw);
+        entry.redacted = ['$'];
+      }
       emit(entry);
       return entry;
     },
     correlator: correlatorOf,
+    /** Secrets met outside the frames (an OAuth token): masked wherever they turn up later. */
+    secrets,
     /** Ends a session at `timeMs` (its end, not when the spy got round to it): its pending requests become one `unanswered` event. */
     endSession(session: string, timeMs = nowMs()) {
       const correlator = correlators.get(session);

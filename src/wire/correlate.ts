@@ -160,6 +160,18 @@ export function createCorrelator() {
     get revision() {
       return revision;
     },
+    /**
+     * Takes back a request its receiver never took (an HTTP auth challenge refused it): it is not
+     * pending, and the client sending it again with the same id is no duplicate.
+     */
+    withdraw(dir: Direction, id: JsonRpcId): PendingRequest | undefined {
+      const key = keyOf(dir, id);
+      const request = pending.get(key);
+      pending.delete(key);
+      usedIds.delete(key);
+      if (request?.progressToken !== undefined) progressTokens.delete(request.progressToken);
+      return request;
+    },
     /** Requests never answered, oldest first. */
     unanswered(): PendingRequest[] {
       return [...pending.values()].sort((a, b) => a.seq - b.seq);

@@ -7,6 +7,7 @@ import type { Correlation, Correlator } from './correlate.js';
 import { decodeFrame } from './decode.js';
 import { scanEnvelope } from './envelope-scan.js';
 import type { Direction, FrameKind } from './kinds.js';
+import type { Redaction } from './redact-frame.js';
 
 /** One frame as the pipeline understood it: the record entry minus its envelope (v, seq, t, session). */
 export interface FrameObservation {
@@ -34,6 +35,8 @@ export interface FrameObservation {
   notes?: NoteId[];
   /** On a truncated frame: the envelope keys its kept part did not hold, so it could not be classified. */
   unread?: string[];
+  /** Where values were masked before recording (JSONPath); `raw` is then the masked message, re-serialized. */
+  redacted?: string[];
 }
 
 export interface FrameBytes {
@@ -51,6 +54,10 @@ export interface ObserveContext {
   timeMs: number;
   /** stdio: a server's non-JSON-RPC stdout output is noise that breaks clients. */
   transport: 'stdio' | 'http';
+  /** Masks what must not be recorded (--redact, known secrets); undefined when nothing was masked. */
+  redact?: (message: unknown, raw: string) => Redaction | undefined;
+  /** Masks known secrets in the text of a frame that is not JSON. */
+  scrub?: (text: string) => string;
 }
 
 /** What the bytes were: kept apart so the observation can list them last (annotations read first). */
@@ -63,6 +70,7 @@ interface FrameBase {
   rawBase64?: string;
   batch?: FrameObservation['batch'];
   unread?: string[];
+  redacted?: string[];
 }
 
 /** Builds the observation field by field, in one fixed order: cheap for V8, stable for readers. */
@@ -86,6 +94,7 @@ function assemble(base: FrameBase, kind: FrameKind, classified: Classified | und
   if (base.batch) out.batch = base.batch;
   if (notes.length > 0) out.notes = notes;
   if (base.unread) out.unread = base.unread;
+  if (base.redacted) out.redacted = base.redacted;
   out.bytes = base.bytes;
   if (base.eol !== undefined) out.eol = base.eol;
   if (base.truncated) out.truncated = true;
@@ -111,6 +120,30 @@ export interface Observed {
   message?: unknown;
 }
 
+/**
+ * Masks what must not be recorded, before anything reads the message: the frame's `raw` becomes the
+ * masked message re-serialized (the wire's bytes held the secret), `bytes` stays the size on the wire.
+ * A batch is masked member by member; its first member, which carries the whole line, lists every place.
+ */
+function redactFrame(message: unknown, base: FrameBase, context: ObserveContext): { message: unknown; members?: (string[] | undefined)[] } {
+  const { redact } = context;
+  if (!redact || base.raw === undefined) return { message };
+  const raw = base.raw;
+  if (!Array.isArray(message)) {
+    const redaction = redact(message, raw);
+    if (!redaction) return { message };
+    base.raw = JSON.stringify(redaction.message);
+    base.redacted = redaction.paths;
+    return { message: redaction.message };
+  }
+  const redactions = message.map((member) => redact(member, raw));
+  if (redactions.every((redaction) => redaction === undefined)) return { message };
+  const masked = message.map((member, index) => redactions[index]?.message ?? member);
+  base.raw = JSON.stringify(masked);
+  base.redacted = redactions.flatMap((redaction, index) => (redaction?.paths ?? []).map((path) => `$[${index}]${path.slice(1)}`));
+  return { message: masked, members: redactions.map((redaction) => redaction?.paths) };
+}
+
 export function observeFrame(frame: FrameBytes, context: ObserveContext): Observed[] {
   const { dir, correlator } = context;
   const base: FrameBase = { dir, bytes: frame.size ?? frame.bytes.length };
@@ -120,6 +153,14 @@ export function observeFrame(frame: FrameBytes, context: ObserveContext): Observ
   else if ('base64' in decoded && decoded.base64 !== undefined) base.rawBase64 = decoded.base64;
   const stdioNoise = dir === 's2c' && context.transport === 'stdio';
 
+  if (!decoded.ok) {
+    // Bytes that cannot be read as one message: only secrets already met can be masked in them.
+    const scrubbed = base.raw !== undefined ? context.scrub?.(base.raw) : undefined;
+    if (scrubbed !== undefined && scrubbed !== base.raw) {
+      base.raw = scrubbed;
+      base.redacted = ['$'];
+    }
+  }
   const tooLarge = !decoded.ok && decoded.reason === 'frame-too-large';
   if (tooLarge) base.truncated = true;
   // Past --max-frame only the start is kept: its envelope still says what the frame was, so
@@ -153,13 +194,19 @@ export function observeFrame(frame: FrameBytes, context: ObserveContext): Observ
     return { seq, observation: assemble(memberBase, kind, classified, correlation, notes), message };
   }
 
-  if (!Array.isArray(decoded.value) || decoded.value.length === 0) return [single(decoded.value, base, true)];
+  const value = redactFrame(decoded.value, base, context);
+  if (!Array.isArray(value.message) || value.message.length === 0) return [single(value.message, base, true)];
   const allowed = revisionAllowsBatch(correlator.revision);
-  const count = decoded.value.length;
-  return decoded.value.map((member, index) => {
+  const count = value.message.length;
+  return value.message.map((member, index) => {
     // The frame's exact bytes stay on the first member; the others carry their own JSON.
     const memberBase: FrameBase = { ...base, batch: { index, count } };
-    if (index > 0) memberBase.raw = JSON.stringify(member);
+    if (index > 0) {
+      memberBase.raw = JSON.stringify(member);
+      const masked = value.members?.[index];
+      if (masked) memberBase.redacted = masked;
+      else if (memberBase.redacted) delete memberBase.redacted;
+    }
     return single(member, memberBase, allowed);
   });
 }
