@@ -171,6 +171,8 @@ export function buildProgram(context: ProgramContext): Command {
     .option('--target <url>', 'replay against a Streamable HTTP server instead of starting one')
     .option('--ignore <path>', 'leave this JSONPath out of comparisons, e.g. result.content[*].text or $..timestamp (repeatable)', collect, [])
     .option('--no-ignore-file', 'do not read <record>.ignore')
+    .option('--map <path>', 'also map the values the server hands out here (JSONPath, e.g. result.sessionHandle) in later client frames (repeatable)', collect, [])
+    .addOption(new Option('--speed <speed>', '0: send each frame once what the client waited for came; 1: also keep the recorded gaps').argParser(parseSpeed).default(0))
     .addOption(new Option('--timeout <duration>', 'how long to wait for each response').argParser(parseDuration).default(10_000, '10s'))
     .option('--concurrency', 'send client frames as recorded, without waiting for earlier responses')
     .option('--notifications', "compare the server's notifications too")
