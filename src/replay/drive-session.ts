@@ -9,7 +9,7 @@ import { createMatcher } from './matcher.js';
 import type { PeerFactory } from './peer.js';
 import { isUnreachable } from './peer-http.js';
 import { createValueMap, type ValueMap } from './value-map.js';
-import { awaitedBefore, awaitNotifications, createPacer } from './waiting.js';
+import { awaitedNotificationsOf, awaitNotifications, createPacer } from './waiting.js';
 
 export interface DriveOptions {
   /** How long to wait for each response, and for a recorded server request to come again, in ms. */
@@ -73,12 +73,13 @@ export async function driveSession(session: RecordedSession, openPeer: PeerFacto
   const peer = await openPeer(live.handlers);
   peerRef = peer;
   const pacer = createPacer(options.speed);
+  const awaitedBefore = awaitedNotificationsOf(session);
 
   for (const step of stepsOf(session, client, server)) {
     if (live.gone.settled) break;
     const frame = 'send' in step ? step.send.request : step.answer.response!;
     if (!options.concurrency) await awaitEarlierResponses(live, client, frame.lineNo, options.timeoutMs);
-    const awaited = options.concurrency ? undefined : awaitedBefore(session, frame);
+    const awaited = options.concurrency ? undefined : awaitedBefore.get(frame);
     if (awaited) await awaitNotifications(live, awaited, performance.now() + options.timeoutMs);
     await pacer.before(frame);
     if ('send' in step) send(live, peer, step.send, values);

@@ -6,23 +6,24 @@ import type { RecordedFrame, RecordedSession } from './load.js';
 export type AwaitedNotifications = ReadonlyMap<string, number>;
 
 /**
- * The server notifications the recorded client had in hand when it sent `frame`, when the recording
- * shows it was waiting for them: one came after the client's previous frame. A timer-driven
- * `notifications/message` or `resources/updated` then comes before the client goes on, live too.
+ * For each client frame sent while the recorded client was waiting for notifications (one came after
+ * its previous frame), how many of each it had seen by then: a timer-driven `notifications/message`
+ * or `resources/updated` then comes before the client goes on, live too. One pass over the session.
  */
-export function awaitedBefore(session: RecordedSession, frame: RecordedFrame): AwaitedNotifications | undefined {
-  const at = session.frames.indexOf(frame);
-  const methods = new Set<string>();
-  for (let index = at - 1; index >= 0 && session.frames[index]!.dir !== 'c2s'; index--) {
-    const earlier = session.frames[index]!;
-    if (earlier.kind === 'notification' && earlier.method) methods.add(earlier.method);
+export function awaitedNotificationsOf(session: RecordedSession): Map<RecordedFrame, AwaitedNotifications> {
+  const awaited = new Map<RecordedFrame, AwaitedNotifications>();
+  const seen = new Map<string, number>();
+  let since = new Set<string>();
+  for (const frame of session.frames) {
+    if (frame.dir === 's2c' && frame.kind === 'notification' && frame.method) {
+      seen.set(frame.method, (seen.get(frame.method) ?? 0) + 1);
+      since.add(frame.method);
+    }
+    if (frame.dir !== 'c2s') continue;
+    if (since.size > 0) awaited.set(frame, new Map([...since].map((method) => [method, seen.get(method)!])));
+    since = new Set();
   }
-  if (methods.size === 0) return undefined;
-  const wanted = new Map<string, number>();
-  for (const earlier of session.frames.slice(0, at)) {
-    if (earlier.dir === 's2c' && earlier.kind === 'notification' && methods.has(earlier.method!)) wanted.set(earlier.method!, (wanted.get(earlier.method!) ?? 0) + 1);
-  }
-  return wanted;
+  return awaited;
 }
 
 /** Waits until the live server sent as many of each awaited notification, it is gone, or the deadline passes. */
