@@ -57,8 +57,10 @@ Examples:
 
 const replayHelp = `
 Each session of the recording is replayed in order, against a fresh server process (stdio) or a new
-HTTP session (--target). Ignored always: _meta at any depth; add paths with --ignore or one per line in
-<record>.ignore. Exit status: 0 all same, 1 any difference (changed, missing, extra), 2 bad use.`;
+HTTP session (--target). Ignored always: _meta at any depth and a task's createdAt/lastUpdatedAt; add
+paths with --ignore or one per line in <record>.ignore. Values the server handed out (taskId, nextCursor,
+resource URIs; more with --map) are sent back as the live server gave them, and compare as equal.
+Exit status: 0 all same, 1 any difference (changed, missing, extra), 2 bad use.`;
 
 const mockHelp = `
 A request is answered with the recorded response whose method and params match (ids and _meta aside),
