@@ -22,7 +22,7 @@ describe('replay against server-everything', () => {
     expect(result.code).toBe(0);
     const report = JSON.parse(result.text);
     expect(report.ok).toBe(true);
-    expect(report.ignores).toEqual(['$.._meta']);
+    expect(report.ignores).toEqual(['$.._meta', '$..createdAt', '$..lastUpdatedAt']);
     const items = report.sessions[0].items;
     const serverRequests = items.filter((item: { kind: string }) => item.kind === 'server-request');
     // roots/list comes when the get-roots-list tool asks, or from a timer 350 ms after initialization: either order.

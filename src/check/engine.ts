@@ -11,6 +11,9 @@ export interface CheckSummary {
   findings: Finding[];
 }
 
+/** A stateless HTTP exchange, recorded as a session of its own (the HTTP spy names them `x-<n>`). */
+const isExchangeSession = (session: string) => /^x-\d+$/.test(session);
+
 /**
  * Runs every rule over a recording, entry by entry, following each session's facts (revision,
  * capabilities, tools); session-level rules speak at the end. Levels from --rule override defaults.
@@ -21,9 +24,21 @@ export function createChecker(overrides: ReadonlyMap<string, Level> = new Map())
   const said = new Set<string>();
   let entries = 0;
 
+  const openInOtherExchange = (dir: string, id: unknown) => {
+    for (const [session, state] of sessions) {
+      if (!isExchangeSession(session)) continue;
+      for (const request of state.open.values()) if (request.dir === dir && request.id === id) return request;
+    }
+    return undefined;
+  };
+
   const stateOf = (session: string): SessionState => {
     let state = sessions.get(session);
-    if (!state) sessions.set(session, (state = { facts: newSessionFacts(session), open: new Map(), reported: new Set() }));
+    if (!state) {
+      state = { facts: newSessionFacts(session), open: new Map(), reported: new Set() };
+      if (isExchangeSession(session)) state.openInOtherExchange = openInOtherExchange;
+      sessions.set(session, state);
+    }
     return state;
   };
 

@@ -1,6 +1,7 @@
 import { noteTexts, type NoteId } from '../protocol/notes.js';
 import { c2s, handshake, lines, ping, recordLine, s2c } from './examples.js';
-import type { RuleDefinition, RuleFamily } from './types.js';
+import { pick } from '../protocol/jsonrpc.js';
+import type { EntryContext, RuleDefinition, RuleFamily } from './types.js';
 
 type NoteRule = Omit<RuleDefinition, 'summary'> & { id: NoteId };
 
@@ -75,13 +76,24 @@ const impliedBy: Partial<Record<NoteId, NoteId[]>> = {
 
 const byId = new Map(noteRules.map((rule) => [rule.id as string, rule]));
 
+/** Notes the live spy could not know to be wrong, which the whole recording shows were not. */
+const excused: Partial<Record<NoteId, (context: EntryContext) => boolean>> = {
+  // Stateless HTTP: the request went in another POST, recorded as its own session; it is cancelled now.
+  'cancel-unknown-request': ({ entry, message, state }) => {
+    const request = state.openInOtherExchange?.(String(entry.dir), pick(message, 'params', 'requestId'));
+    if (request) request.cancelled = true;
+    return request !== undefined;
+  },
+};
+
 /** The rules of single frames, as noted live by the pipeline (and by the capture importer). */
 export const frameRules: RuleFamily = {
   rules: noteRules.map((rule) => ({ ...rule, summary: noteTexts[rule.id] })),
-  frame({ entry, report }) {
+  frame(context) {
+    const { entry, report } = context;
     const notes = Array.isArray(entry.notes) ? (entry.notes as NoteId[]) : [];
     for (const note of notes) {
-      if (!byId.has(note)) continue;
+      if (!byId.has(note) || excused[note]?.(context)) continue;
       if (impliedBy[note]?.some((stronger) => notes.includes(stronger))) continue;
       const subject = [entry.method, entry.id !== undefined ? `#${JSON.stringify(entry.id)}` : undefined].filter(Boolean).join(' ');
       report(note, `${noteTexts[note]}${subject ? ` (${subject})` : ''}`);

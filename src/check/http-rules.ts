@@ -27,23 +27,26 @@ export const httpRules: RuleFamily = {
     {
       id: 'header-mismatch',
       severity: 'error',
-      summary: `${noteTexts['header-mismatch']} (Mcp-Method, Mcp-Name, MCP-Protocol-Version)`,
+      summary: `${noteTexts['header-mismatch']} (Mcp-Method, Mcp-Name, MCP-Protocol-Version), or before 2026-07-28 MCP-Protocol-Version differs from the revision initialize agreed on`,
       bad: httpExample('fetch'),
       good: httpExample('search'),
     },
   ],
-  frame({ entry, message, report }) {
+  frame({ entry, message, state, report }) {
+    if (entry.dir === 's2c' && entry.method === 'initialize') state.negotiated = pickString(message, 'result', 'protocolVersion') ?? state.negotiated;
     if (entry.dir !== 'c2s' || !isObject(entry.headers) || !isObject(message)) return;
     const headers = lowerKeys(entry.headers);
     const method = pickString(message, 'method');
-    const checks: [string, unknown, string | undefined][] = [['Mcp-Method', headers['mcp-method'], method]];
+    const checks: [string, unknown, string | undefined, string][] = [['Mcp-Method', headers['mcp-method'], method, 'the body says']];
     const nameParam = nameParamOf(method);
-    if (nameParam) checks.push(['Mcp-Name', headers['mcp-name'], pickString(message, 'params', nameParam)]);
+    if (nameParam) checks.push(['Mcp-Name', headers['mcp-name'], pickString(message, 'params', nameParam), 'the body says']);
     const metaVersion = pickString(message, 'params', '_meta', metaKeys.protocolVersion);
-    if (metaVersion) checks.push(['MCP-Protocol-Version', headers['mcp-protocol-version'], metaVersion]);
-    for (const [name, header, body] of checks) {
-      if (header === undefined || body === undefined || header === body) continue;
-      report('header-mismatch', `${name}: ${JSON.stringify(header)} but the body says ${JSON.stringify(body)}`);
+    if (metaVersion) checks.push(['MCP-Protocol-Version', headers['mcp-protocol-version'], metaVersion, 'the body says']);
+    // Before 2026 the header repeats the revision initialize agreed on, on every request after it.
+    else checks.push(['MCP-Protocol-Version', headers['mcp-protocol-version'], state.negotiated, 'the session negotiated']);
+    for (const [name, header, expected, source] of checks) {
+      if (header === undefined || expected === undefined || header === expected) continue;
+      report('header-mismatch', `${name}: ${JSON.stringify(header)} but ${source} ${JSON.stringify(expected)}`);
     }
   },
 };

@@ -4,6 +4,7 @@ import { isKnownRevision, isStatelessRevision, methodsOf, type MethodFamily } fr
 import { methodsByRevision } from '../protocol/methods.js';
 import { c2s, handshake, lines, ping, recordLine, s2c } from './examples.js';
 import type { RuleFamily } from './types.js';
+import { awaitsAnswer } from '../wire/correlate.js';
 
 const families = Object.keys(methodsByRevision['2024-11-05']) as MethodFamily[];
 
@@ -67,7 +68,8 @@ export const lifecycleRules: RuleFamily = {
     const method = typeof entry.method === 'string' ? entry.method : undefined;
     const revision = facts.revision;
     if (entry.kind === 'request' && method) {
-      state.open.set(entry.seq, { seq: entry.seq, lineNo, id: entry.id, dir: String(entry.dir), method, tool: entry.tool, cancelled: false });
+      const afterClientClosed = Array.isArray(entry.notes) && entry.notes.includes('client-closed');
+      state.open.set(entry.seq, { seq: entry.seq, lineNo, id: entry.id, dir: String(entry.dir), method, tool: entry.tool, cancelled: false, afterClientClosed });
       if (isNotificationMethod(revision, method)) report('notification-with-id', `${method} is a notification but was sent with id ${JSON.stringify(entry.id)}`);
       const early = !isStatelessRevision(revision) && facts.handshake.initialize && !allowedEarly.has(method);
       if (early && entry.dir === 'c2s' && !facts.handshake.initialized) report('before-initialized', `${method} sent before notifications/initialized`);
@@ -93,7 +95,7 @@ export const lifecycleRules: RuleFamily = {
   },
   end({ state, report }) {
     for (const request of state.open.values()) {
-      if (request.cancelled) continue;
+      if (!awaitsAnswer(request)) continue;
       const what = `${request.method ?? '?'} #${JSON.stringify(request.id)}${request.tool ? ` (tool ${request.tool})` : ''}`;
       report('unanswered-request', `${what} was never answered`, { seq: request.seq, lineNo: request.lineNo });
     }

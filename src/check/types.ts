@@ -36,6 +36,8 @@ export interface OpenRequest {
   method?: string;
   tool?: string;
   cancelled: boolean;
+  /** A server request sent after the client closed its input (noted `client-closed` by the spy). */
+  afterClientClosed?: boolean;
 }
 
 /** What the rules know of one session as the recording is read. */
@@ -44,6 +46,13 @@ export interface SessionState {
   open: Map<number, OpenRequest>;
   /** Things said once per session (a broken tool schema), by key. */
   reported: Set<string>;
+  /** The revision the server answered initialize with (a header may say otherwise). */
+  negotiated?: string;
+  /**
+   * Stateless HTTP records each exchange as its own session (`x-1`, `x-2`, ...): a request still open
+   * in another exchange of the recording, by direction and id.
+   */
+  openInOtherExchange?: (dir: string, id: unknown) => OpenRequest | undefined;
 }
 
 export type Report = (rule: string, message: string, at?: { seq?: number; lineNo?: number }) => void;

@@ -58,8 +58,10 @@ Examples:
 
 const replayHelp = `
 Each session of the recording is replayed in order, against a fresh server process (stdio) or a new
-HTTP session (--target). Ignored always: _meta at any depth; add paths with --ignore or one per line in
-<record>.ignore. Exit status: 0 all same, 1 any difference (changed, missing, extra), 2 bad use.`;
+HTTP session (--target). Ignored always: _meta at any depth and a task's createdAt/lastUpdatedAt; add
+paths with --ignore or one per line in <record>.ignore. Values the server handed out (taskId, nextCursor,
+resource URIs; more with --map) are sent back as the live server gave them, and compare as equal.
+Exit status: 0 all same, 1 any difference (changed, missing, extra), 2 bad use.`;
 
 const mockHelp = `
 A request is answered with the recorded response whose method and params match (ids and _meta aside),
@@ -173,6 +175,8 @@ export function buildProgram(context: ProgramContext): Command {
     .option('--target <url>', 'replay against a Streamable HTTP server instead of starting one')
     .option('--ignore <path>', 'leave this JSONPath out of comparisons, e.g. result.content[*].text or $..timestamp (repeatable)', collect, [])
     .option('--no-ignore-file', 'do not read <record>.ignore')
+    .option('--map <path>', 'also map the values the server hands out here (JSONPath, e.g. result.sessionHandle) in later client frames (repeatable)', collect, [])
+    .addOption(new Option('--speed <speed>', '0: send each frame once what the client waited for came; 1: also keep the recorded gaps').argParser(parseSpeed).default(0))
     .addOption(new Option('--timeout <duration>', 'how long to wait for each response').argParser(parseDuration).default(10_000, '10s'))
     .option('--concurrency', 'send client frames as recorded, without waiting for earlier responses')
     .option('--notifications', "compare the server's notifications too")

@@ -20,6 +20,8 @@ export interface ReplayCommandOptions {
   target?: string;
   ignore: string[];
   ignoreFile: boolean;
+  map: string[];
+  speed: number;
   timeout: number;
   concurrency?: boolean;
   notifications?: boolean;
@@ -42,6 +44,8 @@ export async function runReplay(recording: string, server: string[] | undefined,
       ...(options.target !== undefined ? { target: options.target } : {}),
       ignore: options.ignore,
       ignoreFile: options.ignoreFile,
+      map: options.map,
+      speed: options.speed,
       timeoutMs: options.timeout,
       concurrency: options.concurrency ?? false,
       notifications: options.notifications ?? false,

@@ -20,6 +20,7 @@ export const noteTexts = {
   'cancel-unknown-request': 'cancellation of a request that is not pending',
   'header-mismatch': 'an MCP HTTP header disagrees with the body',
   'client-gone': 'the client closed its end of the stdio stream while the server still wrote to it',
+  'client-closed': 'a server request sent after the client closed its input: no one could answer it',
 } as const;
 
 export type NoteId = keyof typeof noteTexts;

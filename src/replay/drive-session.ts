@@ -8,6 +8,8 @@ import type { RecordedSession } from './load.js';
 import { createMatcher } from './matcher.js';
 import type { PeerFactory } from './peer.js';
 import { isUnreachable } from './peer-http.js';
+import { createValueMap, type ValueMap } from './value-map.js';
+import { awaitedNotificationsOf, awaitNotifications, createPacer } from './waiting.js';
 
 export interface DriveOptions {
   /** How long to wait for each response, and for a recorded server request to come again, in ms. */
@@ -17,6 +19,10 @@ export interface DriveOptions {
   /** Also wait for the recorded server notifications before ending the session. */
   notifications: boolean;
   ignores: readonly string[];
+  /** Where the server hands out values the client sends back (task ids, cursors): mapped like ids. */
+  follows: readonly string[];
+  /** 1 keeps the recorded gaps between client frames; 0 sends as soon as what the client waited for came. */
+  speed: 0 | 1;
 }
 
 /** One step of the recorded client: send a frame, or answer a request the server should make again. */
@@ -45,15 +51,16 @@ async function awaitEarlierResponses(live: LiveSession, client: Exchange[], line
   }
 }
 
-function send(live: LiveSession, peer: { send(raw: string, message: JsonObject): void }, exchange: Exchange) {
+function send(live: LiveSession, peer: { send(raw: string, message: JsonObject): void }, exchange: Exchange, values: ValueMap) {
   const { request } = exchange;
+  const mapped = values.apply(request.message);
   if (request.kind !== 'request') {
-    peer.send(request.raw, request.message);
+    peer.send(mapped === request.message ? request.raw : JSON.stringify(mapped), mapped);
     return;
   }
   const tracked = live.track(exchange);
-  const message = tracked.sentId === request.id ? request.message : withId(request.message, tracked.sentId);
-  peer.send(tracked.sentId === request.id ? request.raw : JSON.stringify(message), message);
+  const message = tracked.sentId === request.id ? mapped : withId(mapped, tracked.sentId);
+  peer.send(message === request.message ? request.raw : JSON.stringify(message), message);
 }
 
 /** Plays one recorded session against a fresh peer and returns what the live server did. */
@@ -61,30 +68,36 @@ export async function driveSession(session: RecordedSession, openPeer: PeerFacto
   const { client, server } = buildExchanges(session);
   const serverMatcher = createMatcher(server, { ignores: options.ignores, reuse: true });
   let peerRef: { send(raw: string, message: JsonObject): void } | undefined;
-  const live = createLiveSession(serverMatcher, (message) => peerRef?.send(JSON.stringify(message), message));
+  const values = createValueMap(options.follows);
+  const live = createLiveSession(serverMatcher, (message) => peerRef?.send(JSON.stringify(message), message), values);
   const peer = await openPeer(live.handlers);
   peerRef = peer;
+  const pacer = createPacer(options.speed);
+  const awaitedBefore = awaitedNotificationsOf(session);
 
   for (const step of stepsOf(session, client, server)) {
     if (live.gone.settled) break;
-    const at = 'send' in step ? step.send.request.lineNo : step.answer.response!.lineNo;
-    if (!options.concurrency) await awaitEarlierResponses(live, client, at, options.timeoutMs);
-    if ('send' in step) send(live, peer, step.send);
+    const frame = 'send' in step ? step.send.request : step.answer.response!;
+    if (!options.concurrency) await awaitEarlierResponses(live, client, frame.lineNo, options.timeoutMs);
+    const awaited = options.concurrency ? undefined : awaitedBefore.get(frame);
+    if (awaited) await awaitNotifications(live, awaited, performance.now() + options.timeoutMs);
+    await pacer.before(frame);
+    if ('send' in step) send(live, peer, step.send, values);
     else if (!options.concurrency) await within(live.arrival(step.answer), options.timeoutMs);
   }
   await awaitEarlierResponses(live, client, Number.MAX_SAFE_INTEGER, options.timeoutMs);
   const deadline = performance.now() + options.timeoutMs;
   for (const exchange of server) if (!serverMatcher.wasUsed(exchange)) await within(live.arrival(exchange), deadline - performance.now());
-  if (options.notifications) await awaitNotifications(live, session, deadline);
+  if (options.notifications) await awaitAllNotifications(live, session, deadline);
   const stderr = peer.stderrTail();
   const goneEarly = live.goneReason;
   live.closing();
   await peer.close();
   failIfNeverRan(live, client, goneEarly, stderr);
-  return { client, server, live };
+  return { client, server, live, values };
 }
 
-async function awaitNotifications(live: LiveSession, session: RecordedSession, deadline: number) {
+async function awaitAllNotifications(live: LiveSession, session: RecordedSession, deadline: number) {
   const wanted = session.frames.filter((frame) => frame.dir === 's2c' && frame.kind === 'notification').length;
   while (live.notifications.length < wanted && !live.gone.settled && performance.now() < deadline) {
     await new Promise((resolve) => setTimeout(resolve, 50));

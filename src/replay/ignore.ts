@@ -3,8 +3,11 @@ import { JSONPath } from 'jsonpath-plus';
 import { normalizeJsonPath } from '../wire/json-path.js';
 import { cloneJson } from './json.js';
 
-/** Ignored in every comparison and match: `_meta` at any depth (server info, progress tokens, 2026 request facts). */
-export const defaultIgnores = ['$.._meta'] as const;
+/**
+ * Ignored in every comparison and match: `_meta` at any depth (server info, progress tokens, 2026
+ * request facts), and the clock times a task carries (when the live server created and updated it).
+ */
+export const defaultIgnores = ['$.._meta', '$..createdAt', '$..lastUpdatedAt'] as const;
 
 /** The ignore file beside a recording: `wire.jsonl` -> `wire.jsonl.ignore`, one path a line, `#` comments. */
 export function ignoreFileOf(recordPath: string): string {

@@ -5,6 +5,7 @@ import type { Exchange } from './exchanges.js';
 import { withId } from './json.js';
 import type { Matcher } from './matcher.js';
 import type { PeerHandlers } from './peer.js';
+import type { ValueMap } from './value-map.js';
 
 /** What the server sent back for one client request. */
 export interface LiveAnswer {
@@ -34,7 +35,7 @@ export interface LiveServerRequest {
  * The live side of one replayed session: which requests were sent, what came back, which server
  * requests were answered from the recording. It answers those requests itself, as the recorded client did.
  */
-export function createLiveSession(serverMatcher: Matcher, reply: (message: JsonObject) => void) {
+export function createLiveSession(serverMatcher: Matcher, reply: (message: JsonObject) => void, values?: ValueMap) {
   const pending = new Map<string, SentRequest>();
   const sent = new Map<Exchange, SentRequest>();
   const arrivals = new Map<Exchange, Deferred>();
@@ -63,7 +64,7 @@ export function createLiveSession(serverMatcher: Matcher, reply: (message: JsonO
     }
     serverRequests.push({ message, exchange: outcome.exchange, exact: outcome.exact });
     const answer = outcome.exchange.response?.message;
-    if (answer) reply(withId(answer, message.id));
+    if (answer) reply(withId(values?.apply(answer) ?? answer, message.id));
     arrivalOf(outcome.exchange).resolve();
   }
 
@@ -75,6 +76,7 @@ export function createLiveSession(serverMatcher: Matcher, reply: (message: JsonO
     }
     pending.delete(idKey(id));
     request.answer = { message, raw, latencyMs: Math.round(performance.now() - request.sentAt) };
+    values?.learn(request.exchange.response?.message, message);
     request.done.resolve();
   }
 

@@ -8,6 +8,7 @@ import { startHttpPeer } from './peer-http.js';
 import { startStdioPeer } from './peer-stdio.js';
 import { collectItems, type SessionOutcome } from './session-items.js';
 import { updateRecording } from './update.js';
+import { defaultFollows } from './value-map.js';
 
 /** What to replay against what. Exactly one of `server` and `target`. */
 export interface ReplayOptions extends LoadOptions {
@@ -27,6 +28,10 @@ export interface ReplayOptions extends LoadOptions {
   concurrency?: boolean;
   /** Compare the server's notifications too. */
   notifications?: boolean;
+  /** More places where the server hands out values its client sends back (JSONPath, from the message root). */
+  map?: readonly string[];
+  /** 1 keeps the recorded gaps between client frames (default 0). */
+  speed?: number;
   /** Replay only this session (its id, or the start of it). */
   session?: string;
   /** Rewrite the recording with the server frames that changed. */
@@ -52,16 +57,19 @@ function checkOptions(options: ReplayOptions): { openPeer: PeerFactory; target: 
   return { openPeer: (handlers) => startStdioPeer(command, handlers), target: command.join(' ') };
 }
 
+/** Paths the user gave, checked once: a typo is bad use, not a silent no-op. */
+function checkedPaths(paths: readonly string[], what: string, where = ''): readonly string[] {
+  for (const path of paths) {
+    const problem = checkIgnorePath(path);
+    if (problem) throw new ReplayError(`bad ${what} path ${path}${where}: ${problem}`);
+  }
+  return paths;
+}
+
 /** The ignores in force: `_meta` always, then the recording's ignore file, then the caller's. */
 export function ignoresFor(recording: string, extra: readonly string[] = [], useFile = true): string[] {
   const fromFile = useFile ? readIgnoreFile(recording) : [];
-  const check = (where: string) => (path: string) => {
-    const problem = checkIgnorePath(path);
-    if (problem) throw new ReplayError(`bad ignore path ${path}${where}: ${problem}`);
-  };
-  fromFile.forEach(check(` in ${ignoreFileOf(recording)}`));
-  extra.forEach(check(''));
-  return [...defaultIgnores, ...fromFile, ...extra];
+  return [...defaultIgnores, ...checkedPaths(fromFile, 'ignore', ` in ${ignoreFileOf(recording)}`), ...checkedPaths(extra, 'ignore')];
 }
 
 /**
@@ -75,7 +83,10 @@ export async function replay(options: ReplayOptions): Promise<ReplayResult> {
   if (!Number.isFinite(timeoutMs) || timeoutMs <= 0) throw new ReplayError('--timeout must be a positive number of milliseconds');
   const recording = await loadRecording(options.recording, options);
   const ignores = ignoresFor(options.recording, options.ignore, options.ignoreFile ?? true);
-  const drive = { timeoutMs, concurrency: options.concurrency ?? false, notifications: options.notifications ?? false, ignores };
+  const speed = options.speed ?? 0;
+  if (speed !== 0 && speed !== 1) throw new ReplayError('--speed must be 0 (no delays) or 1 (recorded timing)');
+  const follows = [...defaultFollows, ...checkedPaths(options.map ?? [], '--map')];
+  const drive = { timeoutMs, concurrency: options.concurrency ?? false, notifications: options.notifications ?? false, ignores, follows, speed: speed as 0 | 1 };
   const outcomes: SessionOutcome[] = [];
   for (const session of selectSessions(recording, options.session)) {
     const driven = await driveSession(session, openPeer, drive);

@@ -4,6 +4,7 @@ import type { Exchange } from './exchanges.js';
 import type { LiveSession } from './live-session.js';
 import type { RecordedFrame, RecordedSession } from './load.js';
 import type { ReplayItem, SessionResult } from './result.js';
+import type { ValueMap } from './value-map.js';
 
 /** A recorded server frame and the live message that differed from it. */
 export interface FrameChange {
@@ -29,7 +30,10 @@ function baseItem(frame: RecordedFrame, kind: ReplayItem['kind']): Omit<ReplayIt
   return { kind, method: frame.method ?? '(none)', ...(name ? { name } : {}), ...(frame.id !== undefined ? { id: frame.id } : {}), seq: frame.seq, line: frame.lineNo };
 }
 
-function responseItem(exchange: Exchange, live: LiveSession, timeoutMs: number, ignores: readonly string[], changes: SessionOutcome['changes']): ReplayItem {
+/** Differences once the values the server generated (task ids, cursors) are mapped: those are expected to differ. */
+const diffMapped = (values: ValueMap, recorded: unknown, actual: unknown, ignores: readonly string[]) => diffMessages(values.apply(recorded), actual, ignores);
+
+function responseItem(exchange: Exchange, live: LiveSession, values: ValueMap, ignores: readonly string[], changes: SessionOutcome['changes'], timeoutMs: number): ReplayItem {
   const base = baseItem(exchange.request, 'response');
   const sent = live.sentFor(exchange);
   const recorded = exchange.response;
@@ -40,7 +44,7 @@ function responseItem(exchange: Exchange, live: LiveSession, timeoutMs: number, 
     const reason = sent.failure ?? live.goneReason ?? `no response within ${timeoutMs}ms`;
     return { ...base, status: 'missing', reason, recorded: recorded.message };
   }
-  const diff = diffMessages(recorded.message, answer.message, ignores);
+  const diff = diffMapped(values, recorded.message, answer.message, ignores);
   if (diff.length === 0) return { ...base, status: 'same', latencyMs: answer.latencyMs };
   changes.push({ frame: recorded, message: answer.message, raw: answer.raw });
   return { ...base, status: 'changed', latencyMs: answer.latencyMs, diff, recorded: recorded.message, actual: answer.message };
@@ -65,14 +69,14 @@ function serverRequestItems(server: Exchange[], live: LiveSession, ignores: read
   return items;
 }
 
-function notificationItems(session: RecordedSession, live: LiveSession, ignores: readonly string[], changes: FrameChange[]): ReplayItem[] {
+function notificationItems(session: RecordedSession, live: LiveSession, values: ValueMap, ignores: readonly string[], changes: FrameChange[]): ReplayItem[] {
   const unclaimed = [...live.notifications];
   const items: ReplayItem[] = [];
   const take = (at: number) => unclaimed.splice(at, 1)[0]!;
   for (const frame of session.frames.filter((candidate) => candidate.dir === 's2c' && candidate.kind === 'notification')) {
     const base = baseItem(frame, 'notification');
     const sameMethod = (message: JsonObject) => message.method === frame.method;
-    const exact = unclaimed.findIndex((message) => sameMethod(message) && diffMessages(frame.message, message, ignores).length === 0);
+    const exact = unclaimed.findIndex((message) => sameMethod(message) && diffMapped(values, frame.message, message, ignores).length === 0);
     if (exact !== -1) {
       take(exact);
       items.push({ ...base, status: 'same' });
@@ -83,7 +87,7 @@ function notificationItems(session: RecordedSession, live: LiveSession, ignores:
     else {
       const actual = take(near);
       changes.push({ frame, message: actual });
-      items.push({ ...base, status: 'changed', diff: diffMessages(frame.message, actual, ignores), recorded: frame.message, actual });
+      items.push({ ...base, status: 'changed', diff: diffMapped(values, frame.message, actual, ignores), recorded: frame.message, actual });
     }
   }
   for (const message of unclaimed) items.push({ kind: 'notification', status: 'extra', method: String(message.method), reason: 'not in the recording', actual: message });
@@ -93,16 +97,16 @@ function notificationItems(session: RecordedSession, live: LiveSession, ignores:
 /** Turns what the live server did into one item per compared message, in recorded order, extras last. */
 export function collectItems(
   session: RecordedSession,
-  driven: { client: Exchange[]; server: Exchange[]; live: LiveSession },
+  driven: { client: Exchange[]; server: Exchange[]; live: LiveSession; values: ValueMap },
   options: { timeoutMs: number; notifications: boolean; ignores: readonly string[] },
 ): SessionOutcome {
   const changes: SessionOutcome['changes'] = [];
-  const { client, server, live } = driven;
+  const { client, server, live, values } = driven;
   const requests = client.filter((exchange) => exchange.request.kind === 'request');
   const items = [
-    ...requests.map((exchange) => responseItem(exchange, live, options.timeoutMs, options.ignores, changes)),
+    ...requests.map((exchange) => responseItem(exchange, live, values, options.ignores, changes, options.timeoutMs)),
     ...serverRequestItems(server, live, options.ignores, changes),
-    ...(options.notifications ? notificationItems(session, live, options.ignores, changes) : []),
+    ...(options.notifications ? notificationItems(session, live, values, options.ignores, changes) : []),
   ];
   const orphans = live.orphans.filter(isObject).map((message): ReplayItem => ({ kind: 'response', status: 'extra', method: '(unknown)', id: message.id as ReplayItem['id'], reason: 'a response to no request that was sent', actual: message }));
   const ordered = [...items.filter((item) => item.line !== undefined).sort((a, b) => a.line! - b.line!), ...items.filter((item) => item.line === undefined), ...orphans];

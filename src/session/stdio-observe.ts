@@ -62,6 +62,8 @@ export function observeStdio(config: ObserverConfig, recorder: Recorder) {
       writeGap(m.stream);
       const last = framers[m.stream].end();
       if (last) lines(m.stream, [last], m.t);
+      // From here on the server's requests have no one to answer them: the spy and `check` do not call them unanswered.
+      if (m.stream === 'c2s') recorder.correlator(session).clientClosed();
     },
     event: (m) => {
       for (const stream of streams) writeGap(stream);

@@ -14,6 +14,18 @@ export interface PendingRequest {
   timeMs: number;
   /** The key of its progress token, when it asked for progress. */
   progressToken?: string;
+  /** Its sender cancelled it: a response may still come, and none is owed. */
+  cancelled?: boolean;
+  /** A server request sent after the client closed its input: nobody could answer it. */
+  afterClientClosed?: boolean;
+}
+
+/**
+ * Whether a request still pending when its session ends was left unanswered: one definition, for the
+ * spy's `unanswered` event and for `check`, so the two cannot disagree.
+ */
+export function awaitsAnswer(request: { cancelled?: boolean; afterClientClosed?: boolean }): boolean {
+  return !request.cancelled && !request.afterClientClosed;
 }
 
 /** What correlation adds to a classified frame. */
@@ -69,6 +81,7 @@ export function createCorrelator() {
   const usedIds = new Set<string>();
   const progressTokens = new Map<string, string>();
   let revision: string | undefined;
+  let clientClosed = false;
 
   const keyOf = (dir: Direction, id: JsonRpcId) => `${dir}|${idKey(id)}`;
 
@@ -89,6 +102,10 @@ export function createCorrelator() {
     usedIds.add(key);
     const request: PendingRequest = { dir, id, method: classified.method!, seq: input.seq, timeMs: input.timeMs };
     if (out.tool !== undefined) request.tool = out.tool;
+    if (clientClosed && dir === 's2c') {
+      request.afterClientClosed = true;
+      out.notes.push('client-closed');
+    }
     pending.set(key, request);
     const token = pick(params, '_meta', 'progressToken');
     if (typeof token === 'string' || typeof token === 'number') {
@@ -136,8 +153,10 @@ export function createCorrelator() {
       const request = isObject(params) && (typeof requestId === 'string' || typeof requestId === 'number')
         ? pending.get(keyOf(dir, requestId))
         : undefined;
-      if (request) out.related = relatedOf(request);
-      else out.notes.push('cancel-unknown-request');
+      if (request) {
+        out.related = relatedOf(request);
+        request.cancelled = true;
+      } else out.notes.push('cancel-unknown-request');
     }
   }
 
@@ -172,9 +191,13 @@ export function createCorrelator() {
       if (request?.progressToken !== undefined) progressTokens.delete(request.progressToken);
       return request;
     },
-    /** Requests never answered, oldest first. */
+    /** The client closed its input (stdio): server requests from now on cannot be answered. */
+    clientClosed() {
+      clientClosed = true;
+    },
+    /** Requests never answered that were owed an answer, oldest first. */
     unanswered(): PendingRequest[] {
-      return [...pending.values()].sort((a, b) => a.seq - b.seq);
+      return [...pending.values()].filter(awaitsAnswer).sort((a, b) => a.seq - b.seq);
     },
   };
 }

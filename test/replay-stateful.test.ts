@@ -1,0 +1,66 @@
+// Stateful servers: sessions of the SDK 1.x client whose later requests carry what the server handed
+// out (a task id, a pagination cursor) or wait on the server's timer, recorded through the stdio spy,
+// replay against a fresh server.
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { join } from 'node:path';
+import { readRecord } from './helpers/faults.js';
+import { everythingServer, fixture, node, recordSession, runBin, tempDir } from './helpers/spy.js';
+
+const temp = tempDir();
+const tasks = join(temp.dir, 'tasks.jsonl');
+const pages = join(temp.dir, 'pages.jsonl');
+const waits = join(temp.dir, 'waits.jsonl');
+const everything = [node, everythingServer, 'stdio'];
+const paged = [node, fixture('servers', 'paged-server.js')];
+
+beforeAll(async () => {
+  await recordSession('everything-client.js', tasks, everything, { SCENARIO: 'tasks' });
+  await recordSession('everything-client.js', pages, paged, { SCENARIO: 'pages' });
+  await recordSession('everything-client.js', waits, everything, { SCENARIO: 'waits' });
+}, 60_000);
+afterAll(() => temp.remove());
+
+const methodsOf = (record: string) => readRecord(record).filter((entry) => entry.dir === 'c2s' && entry.kind === 'request').map((entry) => entry.method);
+
+describe('replay of a stateful server', () => {
+  it('follows the taskId the live server drew through tasks/get, tasks/result and tasks/list', async () => {
+    expect(methodsOf(tasks)).toEqual(expect.arrayContaining(['tools/call', 'tasks/get', 'tasks/result', 'tasks/list']));
+    const result = await runBin(['replay', tasks, '--format', 'json', '--', ...everything]);
+    expect(result.stderr).toBe('');
+    const report = JSON.parse(result.text);
+    const items = report.sessions[0].items as { method: string; status: string }[];
+    expect(items.filter((item) => item.method.startsWith('tasks/')).map((item) => item.status)).not.toContain('changed');
+    expect(items.filter((item) => item.method === 'tasks/get').length).toBeGreaterThan(1);
+    expect(report.counts).toMatchObject({ changed: 0, missing: 0, extra: 0 });
+    expect(result.code).toBe(0);
+  }, 60_000);
+
+  it('compares the task status notifications with their taskId mapped, at the recorded pace', async () => {
+    const result = await runBin(['replay', tasks, '--notifications', '--speed', '1', '--', ...everything]);
+    expect(result.text).toMatch(/same {4}#\d+ notifications\/tasks\/status \[notification\]/);
+    expect(result.text).toContain('0 changed, 0 missing, 0 extra');
+    expect(result.code).toBe(0);
+  }, 60_000);
+
+  it('sends the live nextCursor in the next resources/list, not the recorded one', async () => {
+    expect(methodsOf(pages).filter((method) => method === 'resources/list')).toHaveLength(3);
+    const result = await runBin(['replay', pages, '--', ...paged]);
+    expect(result.text).toMatch(/replay passed: 4 same, 0 changed, 0 missing, 0 extra/);
+    expect(result.text).not.toContain('unknown cursor');
+    expect(result.code).toBe(0);
+  }, 30_000);
+
+  it('a --map path that is not JSONPath is bad use', async () => {
+    const result = await runBin(['replay', pages, '--map', 'result..[', '--', ...paged]);
+    expect(result.stderr).toMatch(/^mcp-spy: bad --map path result\.\.\[: /);
+    expect(result.stderr.trim().split('\n')).toHaveLength(1);
+    expect(result.code).toBe(2);
+  });
+
+  it('with --notifications waits for the timer-driven log message the client waited for before going on', async () => {
+    const ignores = ['--ignore', 'params.level', '--ignore', 'params.data'];
+    const result = await runBin(['replay', waits, '--notifications', ...ignores, '--', ...everything]);
+    expect(result.text).toContain('0 changed, 0 missing, 0 extra');
+    expect(result.code).toBe(0);
+  }, 60_000);
+});
