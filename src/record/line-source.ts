@@ -1,4 +1,4 @@
-import { open } from 'node:fs/promises';
+import { open, type FileHandle } from 'node:fs/promises';
 import { setTimeout as sleep } from 'node:timers/promises';
 import { defaultMaxFrame } from '../wire/limits.js';
 import { openFailure } from './reader.js';
@@ -18,6 +18,10 @@ export interface LineSourceOptions {
   chunkSize?: number;
   /** Lines longer than this many bytes are counted, not read (`defaultMaxLine`). */
   maxLine?: number;
+  /** With `follow`: told once that the file does not exist yet and is waited for. */
+  onWaiting?: () => void;
+  /** With `follow`: awaited once, when the lines already written have all been given. */
+  onCaughtUp?: () => void | Promise<void>;
 }
 
 /** A line of the file: its text, or for a line over the limit only its size. */
@@ -65,37 +69,60 @@ function createLineBuffer(maxLine: number) {
 
 const isBlank = (item: SourceLine) => item.line !== undefined && item.line.trim() === '';
 
+const pause = async (options: LineSourceOptions): Promise<boolean> => {
+  try {
+    await sleep(options.pollMs ?? 200, undefined, { signal: options.signal });
+    return true;
+  } catch {
+    return false;
+  }
+};
+
+/** Opens the file; with `follow`, a file not yet created is waited for (undefined: stopped first). */
+async function openWhenThere(path: string, options: LineSourceOptions): Promise<FileHandle | undefined> {
+  let told = false;
+  for (;;) {
+    try {
+      return await open(path, 'r');
+    } catch (error) {
+      if (!options.follow || (error as NodeJS.ErrnoException).code !== 'ENOENT') throw openFailure(path, error);
+    }
+    if (!told) options.onWaiting?.();
+    told = true;
+    if (!(await pause(options))) return undefined;
+  }
+}
+
 /**
  * Reads a file line by line in flat memory (one chunk and at most one line of `maxLine` bytes at a
  * time), numbering lines from 1 and skipping blank ones. With `follow` it tails the file: a line is
  * given once its newline has been written, so a record being appended to is never read half-written.
  */
 export async function* readLines(path: string, options: LineSourceOptions = {}): AsyncGenerator<SourceLine> {
-  let handle;
-  try {
-    handle = await open(path, 'r');
-  } catch (error) {
-    throw openFailure(path, error);
-  }
+  const handle = await openWhenThere(path, options);
+  if (!handle) return;
   const chunk = Buffer.allocUnsafe(options.chunkSize ?? 256 * 1024);
   const line = createLineBuffer(options.maxLine ?? defaultMaxLine);
   let position = 0;
   let lineNo = 0;
+  let caughtUp = false;
   try {
+    // A pipe (`view -`, /dev/stdin) cannot be read at a position: read it in order instead.
+    const seekable = (await handle.stat()).isFile();
     for (;;) {
       let bytesRead: number;
       try {
-        ({ bytesRead } = await handle.read(chunk, 0, chunk.length, position));
+        ({ bytesRead } = await handle.read(chunk, 0, chunk.length, seekable ? position : null));
       } catch (error) {
         throw openFailure(path, error);
       }
       if (bytesRead === 0) {
-        if (!options.follow || options.signal?.aborted) break;
-        try {
-          await sleep(options.pollMs ?? 200, undefined, { signal: options.signal });
-        } catch {
-          break;
+        if (options.follow && !caughtUp) {
+          caughtUp = true;
+          await options.onCaughtUp?.();
         }
+        if (!options.follow || options.signal?.aborted) break;
+        if (!(await pause(options))) break;
         continue;
       }
       position += bytesRead;

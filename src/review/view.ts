@@ -11,6 +11,8 @@ export interface ViewOptions {
   /** Text only: each frame pretty-printed under its line. */
   full?: boolean;
   color?: boolean;
+  /** Text only: times in the machine's time zone instead of UTC. */
+  local?: boolean;
 }
 
 const indent = '    ';
@@ -27,6 +29,16 @@ export function fullFrame(entry: RecordEntry): string {
   return `${text.split('\n').map((line) => indent + line).join('\n')}\n`;
 }
 
+/**
+ * The entry with its time moved to the machine's clock, for --local: the renderer prints the clock
+ * part of `t` as it stands, and wire.log stays UTC.
+ */
+function inLocalTime(entry: RecordEntry): RecordEntry {
+  const at = typeof entry.t === 'string' ? Date.parse(entry.t) : Number.NaN;
+  if (Number.isNaN(at)) return entry;
+  return { ...entry, t: new Date(at - new Date(at).getTimezoneOffset() * 60_000).toISOString() };
+}
+
 const isFrame = (entry: RecordEntry) => entry.dir === 'c2s' || entry.dir === 's2c';
 
 /**
@@ -36,7 +48,7 @@ const isFrame = (entry: RecordEntry) => entry.dir === 'c2s' || entry.dir === 's2
 export function createViewWriter(output: Output, options: ViewOptions) {
   let count = 0;
   const writers: Record<ViewFormat, (entry: RecordEntry) => string> = {
-    text: (entry) => `${renderLine(entry, { color: options.color })}\n${options.full && isFrame(entry) ? fullFrame(entry) : ''}`,
+    text: (entry) => `${renderLine(options.local ? inLocalTime(entry) : entry, { color: options.color })}\n${options.full && isFrame(entry) ? fullFrame(entry) : ''}`,
     json: (entry) => `${count === 1 ? '[\n' : ',\n'}${printableJson(entry)}`,
     jsonl: (entry) => `${printableJson(entry)}\n`,
   };
