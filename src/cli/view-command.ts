@@ -53,7 +53,6 @@ export async function runView(file: string, options: ViewCommandOptions): Promis
   if (options.follow && options.format === 'json') throw new SpyError('--follow cannot end a JSON array: use --format jsonl to follow as JSON');
   const filter = buildFilter(options);
   if (!filter.ok) throw new SpyError(filter.message);
-  const source = file === '-' ? '/dev/stdin' : file;
   const color = options.format === 'text' && wantsColor(options.color, process.env, process.stdout.isTTY === true);
   const output = createOutput(process.stdout);
   const writer = createViewWriter(output, { format: options.format, full: options.full, color, local: options.local });
@@ -70,7 +69,7 @@ export async function runView(file: string, options: ViewCommandOptions): Promis
   const stop = options.follow ? abortOnSignals() : undefined;
   let following = false;
   try {
-    const entries = recordingEntries(source, {
+    const entries = recordingEntries(file, {
       strict: options.strict,
       maxLine: options.maxLine,
       follow: options.follow,

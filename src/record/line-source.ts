@@ -1,4 +1,6 @@
-import { open, type FileHandle } from 'node:fs/promises';
+import { read } from 'node:fs';
+import { open } from 'node:fs/promises';
+import { promisify } from 'node:util';
 import { setTimeout as sleep } from 'node:timers/promises';
 import { defaultMaxFrame } from '../wire/limits.js';
 import { openFailure } from './reader.js';
@@ -78,12 +80,36 @@ const pause = async (options: LineSourceOptions): Promise<boolean> => {
   }
 };
 
+/** Where the bytes come from: a file, read at a position, or standard input, read in order. */
+interface ByteSource {
+  read(chunk: Buffer, position: number): Promise<number>;
+  close(): Promise<void>;
+}
+
+const readFd = promisify(read);
+
+/**
+ * Standard input by its descriptor: a pipe from a shell, a file, or the socket a parent process gives
+ * (which cannot be opened again as /dev/stdin).
+ */
+const stdinSource: ByteSource = {
+  read: async (chunk) => (await readFd(0, chunk, 0, chunk.length, null)).bytesRead,
+  close: async () => {},
+};
+
 /** Opens the file; with `follow`, a file not yet created is waited for (undefined: stopped first). */
-async function openWhenThere(path: string, options: LineSourceOptions): Promise<FileHandle | undefined> {
+async function openWhenThere(path: string, options: LineSourceOptions): Promise<ByteSource | undefined> {
+  if (path === '-' || path === '/dev/stdin') return stdinSource;
   let told = false;
   for (;;) {
     try {
-      return await open(path, 'r');
+      const handle = await open(path, 'r');
+      // Something that is not a file (a FIFO, a device) cannot be read at a position: read it in order.
+      const seekable = await handle.stat().then((stat) => stat.isFile(), () => false);
+      return {
+        read: async (chunk, position) => (await handle.read(chunk, 0, chunk.length, seekable ? position : null)).bytesRead,
+        close: () => handle.close(),
+      };
     } catch (error) {
       if (!options.follow || (error as NodeJS.ErrnoException).code !== 'ENOENT') throw openFailure(path, error);
     }
@@ -99,20 +125,18 @@ async function openWhenThere(path: string, options: LineSourceOptions): Promise<
  * given once its newline has been written, so a record being appended to is never read half-written.
  */
 export async function* readLines(path: string, options: LineSourceOptions = {}): AsyncGenerator<SourceLine> {
-  const handle = await openWhenThere(path, options);
-  if (!handle) return;
+  const source = await openWhenThere(path, options);
+  if (!source) return;
   const chunk = Buffer.allocUnsafe(options.chunkSize ?? 256 * 1024);
   const line = createLineBuffer(options.maxLine ?? defaultMaxLine);
   let position = 0;
   let lineNo = 0;
   let caughtUp = false;
   try {
-    // A pipe (`view -`, /dev/stdin) cannot be read at a position: read it in order instead.
-    const seekable = (await handle.stat()).isFile();
     for (;;) {
       let bytesRead: number;
       try {
-        ({ bytesRead } = await handle.read(chunk, 0, chunk.length, seekable ? position : null));
+        bytesRead = await source.read(chunk, position);
       } catch (error) {
         throw openFailure(path, error);
       }
@@ -144,6 +168,6 @@ export async function* readLines(path: string, options: LineSourceOptions = {}):
       if (!isBlank(item)) yield item;
     }
   } finally {
-    await handle.close();
+    await source.close();
   }
 }
