@@ -23,7 +23,9 @@ export const shellWord = (word: string) => (/^[\w@%+=:,./-]+$/.test(word) ? word
  */
 export function commandToRun(cwd = process.cwd(), path = process.env.PATH ?? ''): string {
   const self = realpath(binPath);
-  const onPath = path.split(delimiter).some((dir) => dir !== '' && realpath(join(dir, 'mcp-spy')) === self);
+  // npm and npx put node_modules/.bin folders on the PATH of what they run, not on the user's own.
+  const shellPath = path.split(delimiter).filter((dir) => dir !== '' && !/node_modules[\\/]\.bin$/.test(dir));
+  const onPath = shellPath.some((dir) => realpath(join(dir, 'mcp-spy')) === self);
   if (onPath) return 'mcp-spy';
   const inside = relative(packageRoot, cwd);
   if (!inside.startsWith('..') && !isAbsolute(inside)) return 'npx mcp-spy';

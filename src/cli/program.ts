@@ -16,6 +16,7 @@ import { replayFormats, runReplay } from './replay-command.js';
 import { collect, parseDuration, parseSpeed } from './replay-options.js';
 import { runSpy } from './spy-command.js';
 import { version } from './version.js';
+import { binPath, shellWord } from './invocation.js';
 
 const examples = `
 Examples:
@@ -26,13 +27,13 @@ Examples:
   mcp-spy mock wire.jsonl                   a stand-in server that answers from the recording
 
 In a client's MCP config, put mcp-spy in front of the server's command.
-Claude Desktop (claude_desktop_config.json):
+Claude Desktop (claude_desktop_config.json), with the absolute path of this mcp-spy:
   { "mcpServers": { "weather": {
-      "command": "npx",
-      "args": ["-y", "mcp-spy", "--", "node", "/abs/path/server.js"],
+      "command": "node",
+      "args": [${JSON.stringify(binPath)}, "--", "node", "/abs/path/server.js"],
       "env": { "MCP_SPY_DIR": "/abs/path/logs" } } } }
 Claude Code:
-  claude mcp add weather -- npx -y mcp-spy -- node /abs/path/server.js
+  claude mcp add weather -- node ${shellWord(binPath)} -- node /abs/path/server.js
 
 Files: the record (wire.jsonl) and the log (wire.log) go to the working directory; when it is not
 writable, to $XDG_STATE_HOME/mcp-spy (or ~/.local/state/mcp-spy). MCP_SPY_DIR names the directory.

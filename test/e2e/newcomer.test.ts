@@ -1,6 +1,6 @@
 // What a new user trips over on the command line: help, --debug, a busy port, a non-record, the demo's hint, the package.
 import { execFileSync } from 'node:child_process';
-import { mkdirSync, symlinkSync } from 'node:fs';
+import { mkdirSync, readFileSync, symlinkSync } from 'node:fs';
 import { createServer } from 'node:net';
 import { join } from 'node:path';
 import { afterAll, describe, expect, it } from 'vitest';
@@ -87,6 +87,23 @@ describe('the demo says how to go on from where the user is', () => {
     symlinkSync(bin, join(linked, 'mcp-spy'));
     const onPath = await runBin(['demo', '--dir', join(temp.dir, 'c')], { cwd: temp.dir, env: { PATH: `${linked}:${path.PATH}` } });
     expect(nextLine(onPath.text)).toMatch(/^Next: mcp-spy view /);
+  });
+});
+
+describe('the README quick start', () => {
+  it('is two commands, and the first one\'s demo hint runs from the clone with no global install', () => {
+    const readme = readFileSync(join(root, 'README.md'), 'utf8');
+    const block = readme.slice(readme.indexOf('## Quick start')).split('\n\n')[1]!;
+    const commands = block.split('\n').map((line) => line.trim().split(/\s+#/)[0]!.trim());
+    expect(commands).toEqual(['npm ci && npx mcp-spy demo', 'npm test']);
+    // npm ci has run (these tests run on its build); no mcp-spy on the PATH, no registry.
+    const env = { ...process.env, FORCE_COLOR: '0', npm_config_offline: 'true', PATH: process.env.PATH!.split(':').filter((dir) => !dir.includes('node_modules')).join(':') };
+    const dir = join(temp.dir, 'quick');
+    const shell = (command: string) => execFileSync('sh', ['-c', command], { cwd: root, env, encoding: 'utf8', stdio: ['ignore', 'pipe', 'ignore'] });
+    const demo = shell(`${commands[0]!.replace('npm ci && ', '')} --dir ${dir}`);
+    const hint = demo.split('\n').find((line) => line.startsWith('Next: '))!.slice('Next: '.length);
+    expect(hint).toMatch(/^npx mcp-spy view /);
+    expect(shell(hint)).toContain('<- tool-error');
   });
 });
 
