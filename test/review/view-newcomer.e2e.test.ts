@@ -79,8 +79,15 @@ describe('view: where the entries come from and which', () => {
     expect(result.code).toBe(2);
   });
 
-  it('refuses --follow with --format json, whose array would never close', () => {
-    const result = runBinSync(['view', record, '--follow', '--format', 'json']);
+  it('refuses --follow with --format json, whose array would never close', async () => {
+    // Without the refusal it would follow for ever: stopped after ten seconds, it fails the test.
+    const result = await runBin(['view', record, '--follow', '--format', 'json'], {
+      onStart: (child) => {
+        const timer = setTimeout(() => child.kill('SIGINT'), 10_000);
+        child.on('exit', () => clearTimeout(timer));
+        child.stdin?.end();
+      },
+    });
     expect(result.stderr).toBe('mcp-spy: --follow cannot end a JSON array: use --format jsonl to follow as JSON\n');
     expect(result.code).toBe(2);
   });
