@@ -6,9 +6,9 @@ import { Client } from '@modelcontextprotocol/sdk/client/index.js';
 import { StdioClientTransport } from '@modelcontextprotocol/sdk/client/stdio.js';
 import { EmptyResultSchema } from '@modelcontextprotocol/sdk/types.js';
 import { SpyError } from './errors.js';
+import { binPath, commandToRun, shellWord } from './invocation.js';
 import { version } from './version.js';
 
-const binPath = fileURLToPath(new URL('../../bin/mcp-spy.js', import.meta.url));
 const serverPath = fileURLToPath(new URL('../../fixtures/demo/server.js', import.meta.url));
 
 /** What the demo client does: one of each kind of frame, from a real SDK client. */
@@ -67,6 +67,6 @@ export async function runDemo(options: { dir?: string }): Promise<number> {
   say(`\nRecorded: ${countKinds(record)}`);
   say(`The record: ${record}`);
   say(`The log:    ${log}`);
-  say(`Next: mcp-spy view ${record} --kind tool-error,protocol-error,invalid`);
+  say(`Next: ${commandToRun()} view ${shellWord(record)} --kind tool-error,protocol-error,invalid`);
   return 0;
 }

@@ -2,9 +2,10 @@ import { startHttpObserver } from '../session/http-observer.js';
 import { startHttpSession } from '../session/http-session.js';
 import { onStopSignals } from '../session/signals.js';
 import { startServerProcess, waitForPort } from '../transports/server-process.js';
-import { hostPort, parseListen, parseTarget } from '../transports/http/target.js';
+import { parseListen, parseTarget } from '../transports/http/target.js';
 import { SpyError, exitCodes } from './errors.js';
 import { clientTimeoutsOf, type TimeoutOptions } from './http-options.js';
+import { listenFailure } from './listen-errors.js';
 import { openOutputs, type SpyOptions } from './spy-command.js';
 import { version } from './version.js';
 
@@ -14,13 +15,6 @@ export interface HttpOptions extends SpyOptions, TimeoutOptions {
   redactHeader: string[];
   redact: boolean;
 }
-
-const listenProblems: Record<string, string> = {
-  EADDRINUSE: 'the port is already in use',
-  EADDRNOTAVAIL: 'the address is not one of this machine',
-  EACCES: 'permission denied (a port below 1024?)',
-  ENOTFOUND: 'unknown host name',
-};
 
 /** Resolves when one of the stop signals arrives, with a way to stop listening for them. */
 function stopRequested() {
@@ -51,9 +45,8 @@ export async function runHttpSpy(server: string[] | undefined, options: HttpOpti
   try {
     spy = await startHttpSession({ target, listen, timeouts, observer, version });
   } catch (error) {
-    const code = (error as NodeJS.ErrnoException).code ?? '';
     await finish(exitCodes.unavailable);
-    throw new SpyError(`cannot listen on ${hostPort(listen.host, listen.port)}: ${listenProblems[code] ?? (error as Error).message}`, exitCodes.unavailable);
+    throw listenFailure(listen.host, listen.port, error);
   }
 
   const stop = stopRequested();

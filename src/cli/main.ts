@@ -13,6 +13,8 @@ export async function main(argv: string[]): Promise<number> {
     outputError: (text, write) => write(`mcp-spy: ${text.replace(/^error: /, '').trimEnd()} (see mcp-spy --help)\n`),
   });
   for (const command of program.commands) {
+    // Every command takes --debug, so that a bug report's command line works on any of them.
+    if (!command.options.some((option) => option.long === '--debug')) command.option('--debug', 'show stack traces of internal errors');
     command.exitOverride();
     command.configureOutput({
       outputError: (text, write) => write(`mcp-spy ${command.name()}: ${text.replace(/^error: /, '').trimEnd()} (see mcp-spy ${command.name()} --help)\n`),

@@ -4,7 +4,7 @@ import { createMockHttpServer, listenMock } from '../replay/mock-http.js';
 import { serveMockStdio } from '../replay/mock-stdio.js';
 import { parseListen as parseListenAddress, type ListenAddress } from '../transports/http/target.js';
 import { sanitize } from '../render/sanitize.js';
-import { SpyError } from './errors.js';
+import { listenFailure } from './listen-errors.js';
 import { createSkipReporter } from './recording-input.js';
 import { asSpyError } from './replay-errors.js';
 
@@ -57,7 +57,7 @@ export async function runMock(recording: string, options: MockCommandOptions): P
   try {
     url = await listenMock(server, options.listen.host, options.listen.port);
   } catch (error) {
-    throw new SpyError(`cannot listen on ${options.listen.host}:${options.listen.port}: ${(error as NodeJS.ErrnoException).code ?? (error as Error).message}`);
+    throw listenFailure(options.listen.host, options.listen.port, error);
   }
   warn(`mcp-spy mock: serving ${recording} at ${url}`);
   await new Promise<void>((resolve) => {

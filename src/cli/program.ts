@@ -11,12 +11,13 @@ import { checkJsonPath } from '../wire/json-path.js';
 import { defaultMaxFrame, frameLimitBounds, lineLimitBounds } from '../wire/limits.js';
 import { sizeParser } from './options.js';
 import { runStats } from './stats-command.js';
-import { runView } from './view-command.js';
+import { parseCount, runView } from './view-command.js';
 import { parseListen, runMock } from './mock-command.js';
 import { replayFormats, runReplay } from './replay-command.js';
 import { collect, parseDuration, parseSpeed } from './replay-options.js';
 import { runSpy } from './spy-command.js';
 import { version } from './version.js';
+import { binPath, shellWord } from './invocation.js';
 
 const examples = `
 Examples:
@@ -27,13 +28,13 @@ Examples:
   mcp-spy mock wire.jsonl                   a stand-in server that answers from the recording
 
 In a client's MCP config, put mcp-spy in front of the server's command.
-Claude Desktop (claude_desktop_config.json):
+Claude Desktop (claude_desktop_config.json), with the absolute path of this mcp-spy:
   { "mcpServers": { "weather": {
-      "command": "npx",
-      "args": ["-y", "mcp-spy", "--", "node", "/abs/path/server.js"],
+      "command": "node",
+      "args": [${JSON.stringify(binPath)}, "--", "node", "/abs/path/server.js"],
       "env": { "MCP_SPY_DIR": "/abs/path/logs" } } } }
 Claude Code:
-  claude mcp add weather -- npx -y mcp-spy -- node /abs/path/server.js
+  claude mcp add weather -- node ${shellWord(binPath)} -- node /abs/path/server.js
 
 Files: the record (wire.jsonl) and the log (wire.log) go to the working directory; when it is not
 writable, to $XDG_STATE_HOME/mcp-spy (or ~/.local/state/mcp-spy). MCP_SPY_DIR names the directory.
@@ -95,6 +96,7 @@ export function buildProgram(context: ProgramContext): Command {
     .description('A wire spy for the Model Context Protocol: passes every byte through and records each frame.')
     .usage('[options] -- <command> [args...]\n       mcp-spy <subcommand> [options]')
     .version(version, '-V, --version')
+    .helpCommand('help [command]', 'show help for a command, as --help does')
     .enablePositionalOptions();
   withSpyOptions(program)
     .addHelpText('after', examples)
@@ -119,20 +121,22 @@ export function buildProgram(context: ProgramContext): Command {
   program
     .command('view')
     .description('show a recording (a record, or a plain "-> {json}" / "<- {json}" capture), filtered')
-    .argument('<file>', 'the record (wire.jsonl) or a capture')
+    .argument('<file>', 'the record (wire.jsonl) or a capture; - for standard input')
     .option('--kind <kinds>', 'only these kinds, comma-separated (request, tool-error, protocol-error, invalid, stderr, ...)', listOption)
     .option('--dir <dir>', 'only one direction: c2s or s2c')
     .option('--method <methods>', 'only these methods (a response carries its request\'s method)', listOption)
     .option('--tool <tools>', 'only calls of these tools', listOption)
     .option('--id <ids>', 'only these request ids, with their responses, progress and cancellation', listOption)
     .option('--session <sessions>', 'only these sessions', listOption)
-    .option('--since <time>', 'from this time on (14:05, 14:05:30.250, or a full ISO date)')
-    .option('--until <time>', 'up to this time')
+    .option('--since <time>', 'from this time on, UTC (14:05, 14:05:30.250Z, or a full ISO date)')
+    .option('--until <time>', 'up to this time, UTC')
+    .option('--local', "times (--since, --until, the filter's time, the lines shown) in this machine's time zone, not UTC")
     .option('--text <text>', 'only frames whose raw text contains this (case-insensitive)')
     .option('--filter <expression>', 'a filter expression, e.g. \'tool = "search" and latency > 500\' (see README)')
     .addOption(new Option('--format <format>', 'output format').choices(viewFormats).default('text'))
     .option('--full', 'show each frame pretty-printed under its line')
-    .option('-f, --follow', 'keep reading as the record grows (a session being recorded), until Ctrl-C')
+    .option('-f, --follow', 'keep reading as the record grows (a session being recorded; waits for it to exist), until Ctrl-C')
+    .option('-n, --lines <count>', 'start at the last N entries selected, as tail -n', parseCount)
     .option('--strict', 'a line that cannot be read is an error instead of being skipped')
     .option('--no-color', 'no colour (NO_COLOR and FORCE_COLOR are honoured too)')
     .addOption(lineLimitOption())

@@ -1,3 +1,6 @@
+import { InvalidArgumentError } from 'commander';
+import type { RecordEntry } from '../record/schema.js';
+import { sanitize } from '../render/sanitize.js';
 import { buildFilter, type FilterOptions } from '../review/filters.js';
 import { createOutput } from '../review/output.js';
 import { createViewWriter, type ViewFormat } from '../review/view.js';
@@ -9,27 +12,88 @@ export interface ViewCommandOptions extends FilterOptions {
   format: ViewFormat;
   full?: boolean;
   follow?: boolean;
+  /** Only the last N entries selected (as `tail -n`), then, with follow, every new one. */
+  lines?: number;
   strict?: boolean;
   maxLine?: number;
   color?: boolean;
 }
 
+/** `-n N`: a count of entries, 0 or more. */
+export function parseCount(value: string): number {
+  if (!/^\d+$/.test(value.trim())) throw new InvalidArgumentError('expected a number of entries, 0 or more');
+  return Number(value);
+}
+
+/** Keeps the last `limit` entries given; with no limit, nothing is held back. */
+function lastEntries(limit: number | undefined) {
+  const held: RecordEntry[] = [];
+  return {
+    holds: () => limit !== undefined,
+    add(entry: RecordEntry) {
+      held.push(entry);
+      if (held.length > limit!) held.shift();
+    },
+    take: () => held.splice(0),
+  };
+}
+
+/** Sessions asked for with --session that the recording does not have: said with those it has. */
+function unknownSessions(asked: string[] | undefined, seen: Set<string>, file: string): string | undefined {
+  const missing = (asked ?? []).filter((session) => !seen.has(session));
+  if (missing.length === 0) return undefined;
+  const some = [...seen].slice(0, 10);
+  const has = seen.size === 0 ? 'it has none' : `its sessions: ${some.join(', ')}${seen.size > some.length ? `, and ${seen.size - some.length} more` : ''}`;
+  return `no session ${missing.join(', ')} in ${file}; ${has}`;
+}
+
 /** `mcp-spy view FILE`: the recording rendered as the live view and wire.log render it, filtered. */
 export async function runView(file: string, options: ViewCommandOptions): Promise<number> {
+  // A JSON array is closed at the end, and a followed record has none: jsonl is its streaming form.
+  if (options.follow && options.format === 'json') throw new SpyError('--follow cannot end a JSON array: use --format jsonl to follow as JSON');
   const filter = buildFilter(options);
   if (!filter.ok) throw new SpyError(filter.message);
   const color = options.format === 'text' && wantsColor(options.color, process.env, process.stdout.isTTY === true);
   const output = createOutput(process.stdout);
-  const writer = createViewWriter(output, { format: options.format, full: options.full, color, width: process.stdout.isTTY ? process.stdout.columns : undefined });
+  const writer = createViewWriter(output, { format: options.format, full: options.full, color, local: options.local, width: process.stdout.isTTY ? process.stdout.columns : undefined });
+  const tail = lastEntries(options.lines);
+  const sessions = new Set<string>();
+  const flush = async () => {
+    for (const entry of tail.take()) await writer.entry(entry);
+  };
+  const caughtUp = async () => {
+    await flush();
+    const unknown = unknownSessions(options.session, sessions, file);
+    if (unknown) process.stderr.write(`mcp-spy: ${sanitize(unknown)}; still following\n`);
+  };
   const stop = options.follow ? abortOnSignals() : undefined;
+  let following = false;
   try {
-    for await (const { entry } of recordingEntries(file, { strict: options.strict, maxLine: options.maxLine, follow: options.follow, signal: stop?.signal })) {
+    const entries = recordingEntries(file, {
+      strict: options.strict,
+      maxLine: options.maxLine,
+      follow: options.follow,
+      signal: stop?.signal,
+      onWaiting: () => process.stderr.write(`mcp-spy: ${sanitize(file)} does not exist yet; waiting for it (Ctrl-C to stop)\n`),
+      onCaughtUp: async () => {
+        following = true;
+        await caughtUp();
+      },
+    });
+    for await (const { entry } of entries) {
       if (output.closed) break;
-      if (filter.test(entry)) await writer.entry(entry);
+      if (typeof entry.session === 'string') sessions.add(entry.session);
+      if (!filter.test(entry)) continue;
+      if (tail.holds() && !following) tail.add(entry);
+      else await writer.entry(entry);
     }
+    await flush();
   } finally {
     stop?.dispose();
     await writer.end();
   }
+  const unknown = following ? undefined : unknownSessions(options.session, sessions, file);
+  if (unknown && writer.count === 0) throw new SpyError(unknown);
+  if (unknown) process.stderr.write(`mcp-spy: ${sanitize(unknown)}\n`);
   return exitCodes.ok;
 }

@@ -1,4 +1,6 @@
+import { read } from 'node:fs';
 import { open } from 'node:fs/promises';
+import { promisify } from 'node:util';
 import { setTimeout as sleep } from 'node:timers/promises';
 import { defaultMaxFrame } from '../wire/limits.js';
 import { openFailure } from './reader.js';
@@ -18,6 +20,10 @@ export interface LineSourceOptions {
   chunkSize?: number;
   /** Lines longer than this many bytes are counted, not read (`defaultMaxLine`). */
   maxLine?: number;
+  /** With `follow`: told once that the file does not exist yet and is waited for. */
+  onWaiting?: () => void;
+  /** With `follow`: awaited once, when the lines already written have all been given. */
+  onCaughtUp?: () => void | Promise<void>;
 }
 
 /** A line of the file: its text, or for a line over the limit only its size. */
@@ -65,37 +71,82 @@ function createLineBuffer(maxLine: number) {
 
 const isBlank = (item: SourceLine) => item.line !== undefined && item.line.trim() === '';
 
+const pause = async (options: LineSourceOptions): Promise<boolean> => {
+  try {
+    await sleep(options.pollMs ?? 200, undefined, { signal: options.signal });
+    return true;
+  } catch {
+    return false;
+  }
+};
+
+/** Where the bytes come from: a file, read at a position, or standard input, read in order. */
+interface ByteSource {
+  read(chunk: Buffer, position: number): Promise<number>;
+  close(): Promise<void>;
+}
+
+const readFd = promisify(read);
+
+/**
+ * Standard input by its descriptor: a pipe from a shell, a file, or the socket a parent process gives
+ * (which cannot be opened again as /dev/stdin).
+ */
+const stdinSource: ByteSource = {
+  read: async (chunk) => (await readFd(0, chunk, 0, chunk.length, null)).bytesRead,
+  close: async () => {},
+};
+
+/** Opens the file; with `follow`, a file not yet created is waited for (undefined: stopped first). */
+async function openWhenThere(path: string, options: LineSourceOptions): Promise<ByteSource | undefined> {
+  if (path === '-' || path === '/dev/stdin') return stdinSource;
+  let told = false;
+  for (;;) {
+    try {
+      const handle = await open(path, 'r');
+      // Something that is not a file (a FIFO, a device) cannot be read at a position: read it in order.
+      const seekable = await handle.stat().then((stat) => stat.isFile(), () => false);
+      return {
+        read: async (chunk, position) => (await handle.read(chunk, 0, chunk.length, seekable ? position : null)).bytesRead,
+        close: () => handle.close(),
+      };
+    } catch (error) {
+      if (!options.follow || (error as NodeJS.ErrnoException).code !== 'ENOENT') throw openFailure(path, error);
+    }
+    if (!told) options.onWaiting?.();
+    told = true;
+    if (!(await pause(options))) return undefined;
+  }
+}
+
 /**
  * Reads a file line by line in flat memory (one chunk and at most one line of `maxLine` bytes at a
  * time), numbering lines from 1 and skipping blank ones. With `follow` it tails the file: a line is
  * given once its newline has been written, so a record being appended to is never read half-written.
  */
 export async function* readLines(path: string, options: LineSourceOptions = {}): AsyncGenerator<SourceLine> {
-  let handle;
-  try {
-    handle = await open(path, 'r');
-  } catch (error) {
-    throw openFailure(path, error);
-  }
+  const source = await openWhenThere(path, options);
+  if (!source) return;
   const chunk = Buffer.allocUnsafe(options.chunkSize ?? 256 * 1024);
   const line = createLineBuffer(options.maxLine ?? defaultMaxLine);
   let position = 0;
   let lineNo = 0;
+  let caughtUp = false;
   try {
     for (;;) {
       let bytesRead: number;
       try {
-        ({ bytesRead } = await handle.read(chunk, 0, chunk.length, position));
+        bytesRead = await source.read(chunk, position);
       } catch (error) {
         throw openFailure(path, error);
       }
       if (bytesRead === 0) {
-        if (!options.follow || options.signal?.aborted) break;
-        try {
-          await sleep(options.pollMs ?? 200, undefined, { signal: options.signal });
-        } catch {
-          break;
+        if (options.follow && !caughtUp) {
+          caughtUp = true;
+          await options.onCaughtUp?.();
         }
+        if (!options.follow || options.signal?.aborted) break;
+        if (!(await pause(options))) break;
         continue;
       }
       position += bytesRead;
@@ -117,6 +168,6 @@ export async function* readLines(path: string, options: LineSourceOptions = {}):
       if (!isBlank(item)) yield item;
     }
   } finally {
-    await handle.close();
+    await source.close();
   }
 }

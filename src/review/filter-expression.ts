@@ -1,6 +1,7 @@
 import { lookup } from '../protocol/own-table.js';
 import type { RecordEntry } from '../record/schema.js';
 import { fieldNames, filterFields, type FieldValue } from './filter-fields.js';
+import { parseTimePoint, type TimePoint } from './time-point.js';
 
 type Token = { type: 'word' | 'string' | 'number' | 'op' | 'paren'; text: string; column: number };
 
@@ -11,7 +12,8 @@ type Node =
   | { type: 'and' | 'or'; left: Node; right: Node }
   | { type: 'not'; operand: Node }
   | { type: 'has'; field: string }
-  | { type: 'compare'; field: string; op: Operator; value: string | number };
+  | { type: 'compare'; field: string; op: Operator; value: string | number }
+  | { type: 'time'; op: Operator; point: Extract<TimePoint, { ok: true }> };
 
 export type ParsedFilter = { ok: true; test: (entry: RecordEntry) => boolean } | { ok: false; message: string };
 
@@ -69,7 +71,7 @@ function tokenize(source: string): Token[] {
   return tokens;
 }
 
-function parse(tokens: Token[], source: string): Node {
+function parse(tokens: Token[], source: string, local: boolean): Node {
   let at = 0;
   const peek = () => tokens[at];
   const end = source.length + 1;
@@ -98,6 +100,12 @@ function parse(tokens: Token[], source: string): Node {
       return fail(`expected a value after '${op.text}'`, value?.column ?? end);
     }
     at++;
+    // `time` means what --since and --until mean: a UTC clock time or date, not the ISO text.
+    if (field === 'time' && op.text !== '~' && op.text !== '!~') {
+      const point = parseTimePoint(value.text, local);
+      if (!point.ok) return fail(`time ${op.text} ${value.text}: ${point.message}`, value.column);
+      return { type: 'time', op: op.text as Operator, point };
+    }
     return { type: 'compare', field, op: op.text as Operator, value: value.type === 'number' ? Number(value.text) : value.text };
   }
 
@@ -167,6 +175,8 @@ function evaluate(node: Node, entry: RecordEntry): boolean {
       return filterFields[node.field]!(entry) !== undefined;
     case 'compare':
       return compare(filterFields[node.field]!(entry), node.op, node.value);
+    case 'time':
+      return compare(node.point.read(entry.t), node.op, node.point.at);
   }
 }
 
@@ -174,9 +184,9 @@ function evaluate(node: Node, entry: RecordEntry): boolean {
  * Parses a filter expression such as `tool = "search" and latency > 500`. A pure stage: a bad
  * expression is a value saying what is wrong and where, never an exception.
  */
-export function parseFilter(source: string): ParsedFilter {
+export function parseFilter(source: string, options: { local?: boolean } = {}): ParsedFilter {
   try {
-    const tree = parse(tokenize(source), source);
+    const tree = parse(tokenize(source), source, options.local ?? false);
     return { ok: true, test: (entry) => evaluate(tree, entry) };
   } catch (error) {
     if (error instanceof ParseFailure) return { ok: false, message: error.message };

@@ -1,6 +1,7 @@
 import { eventKinds, type RecordEntry } from '../record/schema.js';
 import { frameKinds } from '../wire/kinds.js';
 import { parseFilter } from './filter-expression.js';
+import { parseTimePoint } from './time-point.js';
 
 /** What `view` (and `stats`) may select by; every option narrows, lists within one option widen. */
 export interface FilterOptions {
@@ -15,22 +16,14 @@ export interface FilterOptions {
   until?: string;
   text?: string;
   filter?: string;
+  /** Times given (and shown) in the machine's time zone instead of UTC. */
+  local?: boolean;
 }
 
 export type EntryTest = (entry: RecordEntry) => boolean;
 export type BuiltFilter = { ok: true; test: EntryTest } | { ok: false; message: string };
 
 const knownKinds: readonly string[] = [...frameKinds, ...eventKinds];
-const timeOfDay = /^\d\d:\d\d(:\d\d(\.\d{1,3})?)?$/;
-
-/** A time bound: a time of day (compared with the entry's clock time) or a full date. */
-function timeBound(value: string, name: string): { ok: true; key: (entry: RecordEntry) => string | number | undefined; at: string | number } | { ok: false; message: string } {
-  if (timeOfDay.test(value)) return { ok: true, key: (e) => (typeof e.t === 'string' ? e.t.slice(11, 11 + value.length) : undefined), at: value };
-  const at = Date.parse(value);
-  if (Number.isNaN(at)) return { ok: false, message: `--${name} ${value}: expected a time such as 14:05, 14:05:30.250 or 2026-07-28T14:05:00Z` };
-  return { ok: true, key: (e) => (typeof e.t === 'string' ? Date.parse(e.t) : undefined), at };
-}
-
 const oneOf = (values: string[] | undefined, read: (entry: RecordEntry) => unknown): EntryTest | undefined =>
   values && values.length > 0 ? (entry) => values.includes(String(read(entry))) : undefined;
 
@@ -58,10 +51,10 @@ export function buildFilter(options: FilterOptions): BuiltFilter {
   }
   for (const [name, value, after] of [['since', options.since, true], ['until', options.until, false]] as const) {
     if (value === undefined) continue;
-    const bound = timeBound(value, name);
-    if (!bound.ok) return bound;
+    const bound = parseTimePoint(value, options.local);
+    if (!bound.ok) return { ok: false, message: `--${name} ${value}: ${bound.message}` };
     tests.push((entry) => {
-      const key = bound.key(entry);
+      const key = bound.read(entry.t);
       return key !== undefined && (after ? key >= bound.at : key <= bound.at);
     });
   }
@@ -70,7 +63,7 @@ export function buildFilter(options: FilterOptions): BuiltFilter {
     tests.push((entry) => typeof entry.raw === 'string' && entry.raw.toLowerCase().includes(needle));
   }
   if (options.filter !== undefined) {
-    const parsed = parseFilter(options.filter);
+    const parsed = parseFilter(options.filter, { local: options.local });
     if (!parsed.ok) return { ok: false, message: `bad filter expression: ${parsed.message}` };
     tests.push(parsed.test);
   }

@@ -14,6 +14,8 @@ export interface ViewOptions {
   color?: boolean;
   /** Text only: a terminal's width, which each line fits (unless `full`). */
   width?: number;
+  /** Text only: times in the machine's time zone instead of UTC. */
+  local?: boolean;
 }
 
 const indent = '    ';
@@ -30,6 +32,16 @@ export function fullFrame(entry: RecordEntry): string {
   return `${text.split('\n').map((line) => indent + line).join('\n')}\n`;
 }
 
+/**
+ * The entry with its time moved to the machine's clock, for --local: the renderer prints the clock
+ * part of `t` as it stands, and wire.log stays UTC.
+ */
+function inLocalTime(entry: RecordEntry): RecordEntry {
+  const at = typeof entry.t === 'string' ? Date.parse(entry.t) : Number.NaN;
+  if (Number.isNaN(at)) return entry;
+  return { ...entry, t: new Date(at - new Date(at).getTimezoneOffset() * 60_000).toISOString() };
+}
+
 const isFrame = (entry: RecordEntry) => entry.dir === 'c2s' || entry.dir === 's2c';
 
 /**
@@ -41,7 +53,9 @@ export function createViewWriter(output: Output, options: ViewOptions) {
   const writers: Record<ViewFormat, (entry: RecordEntry) => string> = {
     // Like wire.log, text leaves out routine entries unless it shows everything.
     text: (entry) =>
-      !options.full && isRoutine(entry) ? '' : `${renderLine(entry, { color: options.color, width: options.full ? undefined : options.width })}\n${options.full && isFrame(entry) ? fullFrame(entry) : ''}`,
+      !options.full && isRoutine(entry)
+        ? ''
+        : `${renderLine(options.local ? inLocalTime(entry) : entry, { color: options.color, width: options.full ? undefined : options.width })}\n${options.full && isFrame(entry) ? fullFrame(entry) : ''}`,
     json: (entry) => `${count === 1 ? '[\n' : ',\n'}${printableJson(entry)}`,
     jsonl: (entry) => `${printableJson(entry)}\n`,
   };
