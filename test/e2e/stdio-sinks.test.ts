@@ -21,7 +21,9 @@ describe('the record and the log', () => {
   it('take whole lines from several spies writing at once', async () => {
     const dir = tempDir().dir;
     const burst = Array.from({ length: 3000 }, (_, index) => ping(index)).join('');
-    await Promise.all(Array.from({ length: 4 }, () => runBin(['-q', '--', 'cat'], { cwd: dir, input: burst })));
+    // All of it is to be recorded: finishing may take as long as it needs (on a loaded machine
+    // the default 2 s would end it with a gap, as it should).
+    await Promise.all(Array.from({ length: 4 }, () => runBin(['-q', '--drain-timeout', '60s', '--', 'cat'], { cwd: dir, input: burst })));
     const lines = readFileSync(join(dir, 'wire.jsonl'), 'utf8').split('\n').filter((line) => line !== '');
     const entries = lines.map((line) => JSON.parse(line) as { session: string; kind: string });
     const sessions = new Set(entries.map((entry) => entry.session));
