@@ -13,6 +13,8 @@ export interface HttpOptions extends SpyOptions, TimeoutOptions {
   listen: string;
   redactHeader: string[];
   redact: boolean;
+  allowHost: string[];
+  allowOrigin: string[];
 }
 
 const listenProblems: Record<string, string> = {
@@ -49,7 +51,7 @@ export async function runHttpSpy(server: string[] | undefined, options: HttpOpti
   };
   let spy: Awaited<ReturnType<typeof startHttpSession>>;
   try {
-    spy = await startHttpSession({ target, listen, timeouts, observer, version });
+    spy = await startHttpSession({ target, listen, timeouts, observer, version, allowHosts: options.allowHost, allowOrigins: options.allowOrigin });
   } catch (error) {
     const code = (error as NodeJS.ErrnoException).code ?? '';
     await finish(exitCodes.unavailable);

@@ -1,7 +1,7 @@
 import type { IncomingHttpHeaders } from 'node:http';
 import { isStatelessRevision } from '../protocol/revisions.js';
 import type { RecordEntry } from '../record/schema.js';
-import type { EndpointRewrite, ExchangeFailure, ExchangeObserver, ExchangeStart } from '../transports/http-proxy.js';
+import type { AuthRewrite, EndpointRewrite, ExchangeFailure, ExchangeObserver, ExchangeStart } from '../transports/http-proxy.js';
 import { headerMismatches, mcpHeadersOf, type HeaderBag } from '../wire/mcp-headers.js';
 import { createSseFramer, type SseEvent } from '../wire/sse-framer.js';
 import { createBodyCollector } from './body-collector.js';
@@ -48,6 +48,8 @@ export function observeExchange(start: ExchangeStart, deps: ExchangeDeps): Excha
   let framer: ReturnType<typeof createSseFramer> | undefined;
   let json = false;
   let rewrite: EndpointRewrite | undefined;
+  // What the spy changed for authorization: the record keeps what each side said.
+  const authRewrites: AuthRewrite[] = [];
   let ownsLegacySession = false;
 
   const recordRequest = () => {
@@ -82,6 +84,7 @@ export function observeExchange(start: ExchangeStart, deps: ExchangeDeps): Excha
     const headers: Record<string, HeaderRecord> = { request: deps.redact(start.headers) };
     if (facts.response) headers.response = deps.redact(facts.response);
     const fields: Partial<RecordEntry> = { httpMethod: start.method, path: start.path, headers, summary: summarizeExchange(facts), ...extra };
+    if (authRewrites.length > 0) fields.rewrites = [...authRewrites];
     if (facts.status !== undefined) fields.status = facts.status;
     if (facts.reason !== undefined) fields.reason = facts.reason;
     recorder.event(choice?.session, 'http', fields);
@@ -163,6 +166,10 @@ export function observeExchange(start: ExchangeStart, deps: ExchangeDeps): Excha
     },
     endpointRewritten(value) {
       rewrite = value;
+    },
+    authRewritten(value) {
+      authRewrites.push(value);
+      facts.rewrites = authRewrites.length;
     },
     failed(failure: ExchangeFailure, timeMs = nowMs()) {
       choice ??= sessions.perExchange();

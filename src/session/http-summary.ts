@@ -10,6 +10,8 @@ export interface ExchangeFacts {
   stream?: boolean;
   reason?: string;
   endpoint?: { from: string; to?: string };
+  /** How many URLs the spy moved between the server's origin and its own (authorization). */
+  rewrites?: number;
 }
 
 function header(headers: HeaderBag | undefined, name: string): string | undefined {
@@ -32,6 +34,7 @@ const clauses: ((facts: ExchangeFacts) => string | undefined)[] = [
     return last !== undefined ? `resuming after event ${last}` : undefined;
   },
   (f) => (f.endpoint ? `endpoint ${f.endpoint.from}${f.endpoint.to ? ` (given to the client as ${f.endpoint.to})` : ''}` : undefined),
+  (f) => (f.rewrites ? `${f.rewrites} URL${f.rewrites > 1 ? 's' : ''} moved between the server's origin and the spy's (rewrites)` : undefined),
   (f) => f.reason,
 ];
 
@@ -45,7 +48,7 @@ export function summarizeExchange(facts: ExchangeFacts): string {
 
 /** Whether an exchange earns an `http` event: all but a plain 200 to a POST (its frames say it all). */
 export function isNotable(facts: ExchangeFacts): boolean {
-  if (facts.method !== 'POST' || facts.status !== 200 || facts.reason !== undefined) return true;
+  if (facts.method !== 'POST' || facts.status !== 200 || facts.reason !== undefined || facts.rewrites) return true;
   const given = header(facts.response, 'mcp-session-id');
   return (given !== undefined && given !== header(facts.request, 'mcp-session-id')) || header(facts.request, 'last-event-id') !== undefined;
 }
