@@ -71,6 +71,15 @@ export function isDiscoveryPath(path: string): boolean {
   return /\/\.well-known\/(?:oauth-protected-resource|oauth-authorization-server|openid-configuration)(?:[/?]|$)/.test(path);
 }
 
+/** The path of the metadata a challenge names (`resource_metadata`) when it is on the target: a discovery document too. */
+export function challengedMetadataPath(challenge: string, origins: Origins): string | undefined {
+  const named = /resource_metadata="([^"]*)"/i.exec(challenge)?.[1];
+  const moved = named === undefined ? undefined : toSpy(named, origins);
+  if (moved === undefined || !URL.canParse(moved)) return undefined;
+  const url = new URL(moved);
+  return `${url.pathname}${url.search}`;
+}
+
 /** A JSON document with every string that is a URL of the target moved to the spy; undefined when none is. */
 export function rewriteMetadata(body: Buffer, origins: Origins, note: (rewrite: AuthRewrite) => void): Buffer | undefined {
   let document: unknown;

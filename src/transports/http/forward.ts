@@ -1,7 +1,7 @@
 import type { Agent, IncomingHttpHeaders, IncomingMessage, RequestOptions, ServerResponse } from 'node:http';
 import { request as httpRequest } from 'node:http';
 import { request as httpsRequest } from 'node:https';
-import { originsOf, rewriteRequestPath, rewriteResponseHeaders, type AuthRewrite, type Origins } from './auth-rewrite.js';
+import { challengedMetadataPath, isDiscoveryPath, originsOf, rewriteRequestPath, rewriteResponseHeaders, type AuthRewrite, type Origins } from './auth-rewrite.js';
 import { createEndpointRewriter, type EndpointRewrite } from './endpoint-rewrite.js';
 import { createMetadataHolder, isHeldForm, rewriteForm, withContentLength } from './held-body.js';
 import { forwardableHeaders, headerText } from './headers.js';
@@ -48,6 +48,8 @@ export interface ForwardOptions {
   observe: (start: ExchangeStart) => ExchangeObserver;
   /** Set once the spy closes the connection itself: what ends then is not the client's doing. */
   closedBySpy: () => SpyClosed | undefined;
+  /** Paths of the target that challenges named as protected-resource metadata (shared by all exchanges). */
+  metadataPaths: Set<string>;
 }
 
 /** Only the path and query of the request target: the spy never forwards anywhere but the target. */
@@ -143,7 +145,10 @@ function relayExchange(req: IncomingMessage, res: ServerResponse, options: Forwa
       : undefined;
     const headers = forwardableHeaders(rewriteResponseHeaders(upRes.rawHeaders, origins, note));
     // Discovery metadata is held to its end when its URLs may need to name the spy.
-    const metadata = createMetadataHolder(path, upRes, headers, origins, note, (sent) => res.writeHead(status, upRes.statusMessage, sent));
+    const named = challengedMetadataPath(headerText(upRes.headers, 'www-authenticate') ?? '', origins);
+    if (named !== undefined && options.metadataPaths.size < 1000) options.metadataPaths.add(named);
+    const discovery = isDiscoveryPath(path) || options.metadataPaths.has(path);
+    const metadata = createMetadataHolder(discovery, upRes, headers, origins, note, (sent) => res.writeHead(status, upRes.statusMessage, sent));
     if (!metadata) res.writeHead(status, upRes.statusMessage, headers);
     // A stream's head must reach the client now, even if no event follows for a while; when its
     // first bytes are already here, they carry the head with them in one write.

@@ -1,5 +1,5 @@
 import type { IncomingHttpHeaders, IncomingMessage } from 'node:http';
-import { isDiscoveryPath, rewriteMetadata, rewriteResourceParams, type AuthRewrite, type Origins } from './auth-rewrite.js';
+import { rewriteMetadata, rewriteResourceParams, type AuthRewrite, type Origins } from './auth-rewrite.js';
 import { headerText } from './headers.js';
 
 /** Discovery documents are a few KiB; one larger than this passes as it came. */
@@ -32,10 +32,10 @@ export function rewriteForm(body: Buffer, origins: Origins, note: (rewrite: Auth
  * A discovery document on its way to the client: held to its end, its target URLs moved to the
  * spy, then sent with its new length. Anything else (or a document too large) is undefined: it streams.
  */
-export function createMetadataHolder(path: string, response: IncomingMessage, headers: string[], origins: Origins, note: (rewrite: AuthRewrite) => void, writeHead: (headers: string[]) => void) {
+export function createMetadataHolder(discovery: boolean, response: IncomingMessage, headers: string[], origins: Origins, note: (rewrite: AuthRewrite) => void, writeHead: (headers: string[]) => void) {
   const status = response.statusCode ?? 0;
   const encoded = (headerText(response.headers, 'content-encoding') ?? 'identity') !== 'identity';
-  if (status < 200 || status >= 300 || encoded || !isDiscoveryPath(path) || !headerText(response.headers, 'content-type')?.includes('json')) return undefined;
+  if (status < 200 || status >= 300 || encoded || !discovery || !headerText(response.headers, 'content-type')?.includes('json')) return undefined;
   let held: Buffer[] | undefined = [];
   let length = 0;
   return {
