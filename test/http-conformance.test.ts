@@ -15,8 +15,12 @@ const suite = join(root, 'node_modules', '@modelcontextprotocol', 'conformance',
 const shim = pathToFileURL(join(root, 'test', 'conformance', 'node20-fs-glob.mjs')).href;
 const client = `${node} ${fixture('clients', 'conformance-client.js')}`;
 const throughSpy = `${node} ${fixture('clients', 'through-spy.js')} ${client}`;
-/** The auth suite, and two scenarios without auth. */
-const selections = [['--suite', 'auth'], ['--scenario', 'initialize'], ['--scenario', 'tools_call']];
+/**
+ * Every client scenario: the suite runs them in parallel. sse-retry measures how soon the client
+ * reconnects against a tolerance of 200 ms, which a loaded machine misses with or without the spy.
+ */
+const selection = ['--suite', 'all'];
+const timingOnly = new Set(['sse-retry']);
 
 /** Runs the suite's client scenarios with `command` as the client, writing results under `out`. */
 function runSuite(command: string, selection: string[], out: string, env: NodeJS.ProcessEnv = {}): Promise<void> {
@@ -30,6 +34,7 @@ function checksOf(out: string): Map<string, string[]> {
   const scenarios = new Map<string, string[]>();
   for (const file of readdirSync(out, { recursive: true, encoding: 'utf8' }).filter((name) => name.endsWith('checks.json'))) {
     const scenario = relative(out, dirname(join(out, file))).replace(/-\d{4}-\d\d-\d\dT[\d-]+Z$/, '');
+    if (timingOnly.has(scenario)) continue;
     const checks = JSON.parse(readFileSync(join(out, file), 'utf8')) as { id: string; status: string }[];
     scenarios.set(scenario, checks.filter((check) => check.status !== 'INFO').map((check) => `${check.id} ${check.status}`).sort());
   }
@@ -47,31 +52,31 @@ describe('conformance client scenarios, direct and through the spy', () => {
 
   beforeAll(async () => {
     for (const key of Object.keys(dirs) as (keyof typeof dirs)[]) dirs[key] = mkdtempSync(join(tmpdir(), `mcp-spy-conformance-${key}-`));
-    await Promise.all(selections.flatMap((selection) => [
-      runSuite(client, selection, dirs.direct),
-      runSuite(throughSpy, selection, dirs.spy, { MCP_SPY_DIR: dirs.records }),
-    ]));
+    // One after the other: on a small machine two parallel suites miss their own timeouts.
+    await runSuite(client, selection, dirs.direct);
+    await runSuite(throughSpy, selection, dirs.spy, { MCP_SPY_DIR: dirs.records });
     direct = checksOf(dirs.direct);
     spied = checksOf(dirs.spy);
-    records = readdirSync(dirs.records).flatMap((spy) => readEntries(join(dirs.records, spy, 'wire.jsonl')));
-  }, 150_000);
+    // Every spy appends to the one record there.
+    records = readEntries(join(dirs.records, 'wire.jsonl'));
+  }, 200_000);
   afterAll(() => {
     for (const dir of Object.values(dirs)) if (dir) rmSync(dir, { recursive: true, force: true });
   });
 
-  it('runs the auth scenarios, initialize and tools_call, most of them passing direct', () => {
-    expect([...direct.keys()]).toEqual(expect.arrayContaining(['initialize', 'tools_call', 'auth/metadata-default', 'auth/token-endpoint-auth-post', 'auth/pre-registration']));
-    expect(passing(direct).length).toBeGreaterThanOrEqual(18);
+  it('runs every auth scenario, initialize and tools_call, most of them passing direct', () => {
+    expect([...direct.keys()]).toEqual(expect.arrayContaining(['initialize', 'tools_call', 'auth/metadata-default', 'auth/metadata-var3', 'auth/token-endpoint-auth-post', 'auth/pre-registration', 'auth/2025-03-26-oauth-metadata-backcompat', 'auth/client-credentials-basic']));
+    expect([...direct.keys()].filter((name) => name.startsWith('auth/')).length).toBeGreaterThanOrEqual(22);
+    expect(passing(direct).length).toBeGreaterThanOrEqual(20);
   });
 
   it('gives every check through the spy the outcome it has direct', () => {
     expect(new Map([...spied].sort())).toEqual(new Map([...direct].sort()));
   });
 
-  it('records what it rewrote: the metadata, the challenge and the resource the server got back', () => {
+  it('records what it rewrote: the metadata and the challenge, as the server said them and as the client got them', () => {
     const rewrites = records.flatMap((entry) => (entry.kind === 'http' && Array.isArray(entry.rewrites) ? (entry.rewrites as { at: string; from: string; to: string }[]) : []));
     expect(rewrites).toContainEqual({ at: 'metadata', from: expect.stringMatching(/^http:\/\/localhost:\d+\/mcp$/), to: expect.stringMatching(/^http:\/\/127\.0\.0\.1:\d+\/mcp$/) });
     expect(rewrites).toContainEqual({ at: 'www-authenticate', from: expect.stringContaining('resource_metadata="http://localhost:'), to: expect.stringContaining('resource_metadata="http://127.0.0.1:') });
-    expect(rewrites).toContainEqual({ at: 'form', from: expect.stringMatching(/^http:\/\/127\.0\.0\.1:\d+\/mcp$/), to: expect.stringMatching(/^http:\/\/localhost:\d+\/mcp$/) });
   });
 });

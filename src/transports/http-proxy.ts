@@ -76,7 +76,7 @@ export async function startHttpProxy(options: HttpProxyOptions): Promise<HttpPro
   let stopping = false;
   const stopped: SpyClosed = { message: 'the spy stopped before the response ended' };
   // Metadata documents at paths of the server's choosing, learnt from its challenges.
-  const metadataPaths = new Set<string>();
+  const auth = { metadataPaths: new Set<string>() };
   // Known once the port is: until then no request can arrive.
   let policy: HostPolicy | undefined;
   const server = createServer({ noDelay: true, ...serverTimeoutOptions(timeouts) }, (req, res) => {
@@ -84,7 +84,7 @@ export async function startHttpProxy(options: HttpProxyOptions): Promise<HttpPro
     exchanges.set(req.socket, exchange);
     const refusal = refusalOf(req.headers, policy!);
     if (refusal !== undefined) return refuseExchange(req, res, options.observe, refusal);
-    forwardExchange(req, res, { target, agent, observe: options.observe, closedBySpy: () => (stopping ? stopped : exchange.closed), metadataPaths });
+    forwardExchange(req, res, { target, agent, observe: options.observe, closedBySpy: () => (stopping ? stopped : exchange.closed), auth });
   });
   server.on('connection', (socket) => {
     sockets.add(socket);

@@ -22,11 +22,15 @@ export interface Origins {
 
 const loopbackNames = ['localhost', '127.0.0.1', '[::1]'];
 
-/** The origins for an exchange whose client named the spy `host` (its Host header). */
-export function originsOf(target: URL, host: string): Origins {
+/**
+ * The origins for an exchange whose client named the spy `host` (its Host header). `named` is the
+ * origin the server last called itself by (localhost where the target says 127.0.0.1): what it
+ * expects back.
+ */
+export function originsOf(target: URL, host: string, named?: string): Origins {
   const names = loopbackNames.includes(target.hostname) ? loopbackNames : [target.hostname];
   const port = target.port ? `:${target.port}` : '';
-  return { target: names.map((name) => `${target.protocol}//${name}${port}`), targetOrigin: target.origin, spy: `http://${host.toLowerCase()}` };
+  return { target: names.map((name) => `${target.protocol}//${name}${port}`), targetOrigin: named ?? target.origin, spy: `http://${host.toLowerCase()}` };
 }
 
 /** `value` with its origin moved from one of `from` to `to`; undefined when it is a URL elsewhere, or none. */

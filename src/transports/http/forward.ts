@@ -48,8 +48,14 @@ export interface ForwardOptions {
   observe: (start: ExchangeStart) => ExchangeObserver;
   /** Set once the spy closes the connection itself: what ends then is not the client's doing. */
   closedBySpy: () => SpyClosed | undefined;
-  /** Paths of the target that challenges named as protected-resource metadata (shared by all exchanges). */
+  /** What the spy learns of the server's authorization, shared by all exchanges. */
+  auth: AuthLearnt;
+}
+
+/** Paths of the target that challenges named as protected-resource metadata; the origin the server calls itself by. */
+export interface AuthLearnt {
   metadataPaths: Set<string>;
+  serverOrigin?: string;
 }
 
 /** Only the path and query of the request target: the spy never forwards anywhere but the target. */
@@ -81,8 +87,12 @@ export function forwardExchange(req: IncomingMessage, res: ServerResponse, optio
   const path = pathOf(req.url);
   const method = req.method ?? 'GET';
   const observer = options.observe({ method, path, headers: req.headers });
-  const origins = originsOf(options.target, req.headers.host ?? options.target.host);
-  const context = { path, method, observer, origins, note: (rewrite: AuthRewrite) => observer.authRewritten(rewrite) };
+  const origins = originsOf(options.target, req.headers.host ?? options.target.host, options.auth.serverOrigin);
+  const note = (rewrite: AuthRewrite) => {
+    if (rewrite.at === 'metadata' && URL.canParse(rewrite.from)) options.auth.serverOrigin = new URL(rewrite.from).origin;
+    observer.authRewritten(rewrite);
+  };
+  const context = { path, method, observer, origins, note };
   if (!isHeldForm(method, req.headers)) return relayExchange(req, res, options, context);
   // A form's new length must be in its head: it is read whole before anything goes to the server.
   const chunks: Buffer[] = [];
@@ -146,8 +156,8 @@ function relayExchange(req: IncomingMessage, res: ServerResponse, options: Forwa
     const headers = forwardableHeaders(rewriteResponseHeaders(upRes.rawHeaders, origins, note));
     // Discovery metadata is held to its end when its URLs may need to name the spy.
     const named = challengedMetadataPath(headerText(upRes.headers, 'www-authenticate') ?? '', origins);
-    if (named !== undefined && options.metadataPaths.size < 1000) options.metadataPaths.add(named);
-    const discovery = isDiscoveryPath(path) || options.metadataPaths.has(path);
+    if (named !== undefined && options.auth.metadataPaths.size < 1000) options.auth.metadataPaths.add(named);
+    const discovery = isDiscoveryPath(path) || options.auth.metadataPaths.has(path);
     const metadata = createMetadataHolder(discovery, upRes, headers, origins, note, (sent) => res.writeHead(status, upRes.statusMessage, sent));
     if (!metadata) res.writeHead(status, upRes.statusMessage, headers);
     // A stream's head must reach the client now, even if no event follows for a while; when its
