@@ -99,10 +99,15 @@ describe('--allow-host and --allow-origin', () => {
   });
 
   it('refuse a value that is not a host or an origin, in one line', async () => {
-    for (const flags of [['--allow-host', 'http://x.test'], ['--allow-origin', 'app.example.test']]) {
+    const cases: [string[], string][] = [
+      [['--allow-host', 'http://x.test'], 'expected a host name or host:port'],
+      [['--allow-origin', 'app.example.test'], 'expected an origin such as https://app.example.com'],
+    ];
+    for (const [flags, says] of cases) {
       const result = await runSpyOnce(['http', '--target', 'http://127.0.0.1:9/mcp', ...flags]);
       expect(result.code).toBe(2);
       expect(result.stderr.trim().split('\n')).toHaveLength(1);
+      expect(result.stderr).toContain(says);
     }
   });
 });
