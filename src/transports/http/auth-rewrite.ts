@@ -57,14 +57,16 @@ const responseHeaders: Record<string, (value: string, origins: Origins) => strin
 };
 
 /** The raw header list (name, value, ...) with the target's URLs given to the client as the spy's. */
-export function rewriteResponseHeaders(raw: readonly string[], origins: Origins, note: (rewrite: AuthRewrite) => void): string[] {
-  const out = [...raw];
-  for (let i = 0; i < out.length; i += 2) {
-    const name = out[i]!.toLowerCase();
+export function rewriteResponseHeaders(raw: string[], origins: Origins, note: (rewrite: AuthRewrite) => void): string[] {
+  // Copied only when something moves: this runs for every exchange.
+  let out = raw;
+  for (let i = 0; i < raw.length; i += 2) {
+    const name = raw[i]!.toLowerCase();
     if (!Object.hasOwn(responseHeaders, name)) continue;
-    const to = responseHeaders[name]!(out[i + 1]!, origins);
+    const to = responseHeaders[name]!(raw[i + 1]!, origins);
     if (to === undefined) continue;
-    note({ at: name as AuthRewrite['at'], from: out[i + 1]!, to });
+    note({ at: name as AuthRewrite['at'], from: raw[i + 1]!, to });
+    if (out === raw) out = [...raw];
     out[i + 1] = to;
   }
   return out;

@@ -10,7 +10,7 @@ import { gatewayError } from './gateway-error.js';
 /** What the spy knows of an exchange when the client's request head arrives. */
 export interface ExchangeStart {
   method: string;
-  /** Path and query as forwarded (an absolute-form request target is reduced to these). */
+  /** Path and query as the client sent them (an absolute-form request target is reduced to these). */
   path: string;
   headers: IncomingHttpHeaders;
 }
