@@ -52,14 +52,15 @@ describe('conformance client scenarios, direct and through the spy', () => {
 
   beforeAll(async () => {
     for (const key of Object.keys(dirs) as (keyof typeof dirs)[]) dirs[key] = mkdtempSync(join(tmpdir(), `mcp-spy-conformance-${key}-`));
-    // One after the other: on a small machine two parallel suites miss their own timeouts.
+    // One after the other: on a small machine two parallel suites miss their own timeouts. Alone this
+    // takes about two minutes; beside the other test files on two cores, up to twice that.
     await runSuite(client, selection, dirs.direct);
     await runSuite(throughSpy, selection, dirs.spy, { MCP_SPY_DIR: dirs.records });
     direct = checksOf(dirs.direct);
     spied = checksOf(dirs.spy);
     // Every spy appends to the one record there.
     records = readEntries(join(dirs.records, 'wire.jsonl'));
-  }, 200_000);
+  }, 400_000);
   afterAll(() => {
     for (const dir of Object.values(dirs)) if (dir) rmSync(dir, { recursive: true, force: true });
   });
