@@ -100,6 +100,7 @@ describe('OAuth through the spy', () => {
       { at: 'form', from: spy.url, to: `${server}/mcp` },
     ]));
     expect(JSON.stringify(spy.entries())).toContain(`\\"resource\\":\\"${server}/mcp\\"`);
-    expect(spy.log()).toContain('moved between the server\'s origin and the spy\'s');
+    // The log is written a moment after the record.
+    await eventually(() => spy.log().includes('moved between the server\'s origin and the spy\'s'));
   });
 });

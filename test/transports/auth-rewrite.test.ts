@@ -65,6 +65,8 @@ describe('host guard', () => {
     [{ host: 'LOCALHOST:7000' }, true],
     [{ host: '[::1]:7000' }, true],
     [{ host: 'localhost:7001' }, false],
+    [{ host: '127.0.0.1' }, true],
+    [{ host: 'evil.example.com' }, false],
     [{ host: 'evil.example.com:7000' }, false],
     [{ host: 'spy.example.test:8443' }, true],
     [{}, false],

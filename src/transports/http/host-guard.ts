@@ -5,6 +5,8 @@ import { hostPort, type ListenAddress } from './target.js';
 export interface HostPolicy {
   /** `host:port`, or a bare host name that any port goes with; lower case. */
   hosts: Set<string>;
+  /** The spy's own host names: a Host without a port (an HTTP/1.0 habit) names the spy too. */
+  names: Set<string>;
   /** Origins beyond the loopback ones, lower case, without a trailing slash. */
   origins: Set<string>;
 }
@@ -19,10 +21,12 @@ const loopbackHosts = new Set([...loopbackNames, '::1']);
  */
 export function hostPolicy(listen: ListenAddress, allowHosts: readonly string[] = [], allowOrigins: readonly string[] = []): HostPolicy {
   const { port } = listen;
-  const hosts = new Set([...loopbackNames.map((name) => `${name}:${port}`), hostPort(listen.host, port).toLowerCase()]);
+  const own = hostPort(listen.host, port).toLowerCase();
+  const hosts = new Set([...loopbackNames.map((name) => `${name}:${port}`), own]);
+  const names = new Set([...loopbackNames, own.slice(0, own.lastIndexOf(':'))]);
   for (const host of allowHosts) hosts.add(host.toLowerCase());
   const origins = new Set(allowOrigins.map((origin) => origin.toLowerCase().replace(/\/+$/, '')));
-  return { hosts, origins };
+  return { hosts, names, origins };
 }
 
 function hostnameOf(host: string): string | undefined {
@@ -47,7 +51,8 @@ export function refusalOf(headers: IncomingHttpHeaders, policy: HostPolicy): str
   const host = headers.host?.toLowerCase();
   if (host === undefined || host === '') return 'the request has no Host header';
   const hostname = hostnameOf(host);
-  if (!policy.hosts.has(host) && (hostname === undefined || !policy.hosts.has(hostname))) {
+  const named = policy.hosts.has(host) || (hostname !== undefined && (policy.hosts.has(hostname) || (hostname === host && policy.names.has(host))));
+  if (!named) {
     return `Host ${host} is not the spy's own address (a DNS rebinding attempt?); allow it with --allow-host ${hostname ?? host}`;
   }
   const origin = headers.origin?.toLowerCase().replace(/\/+$/, '');
