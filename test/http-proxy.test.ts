@@ -168,7 +168,8 @@ describe('a transparent and safe proxy', () => {
     const { port } = new URL(plain.url);
     const reply = await new Promise<string>((resolve, reject) => {
       const socket = connect({ host: '127.0.0.1', port: Number(port) }, () => {
-        socket.write('GET http://example.com/elsewhere?q=1 HTTP/1.1\r\nHost: example.com\r\nConnection: close\r\n\r\n');
+        // The Host is the spy's own: any other is refused before the request target is even read.
+        socket.write(`GET http://example.com/elsewhere?q=1 HTTP/1.1\r\nHost: 127.0.0.1:${port}\r\nConnection: close\r\n\r\n`);
       });
       let text = '';
       socket.on('data', (chunk) => (text += chunk));

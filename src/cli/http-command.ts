@@ -14,6 +14,8 @@ export interface HttpOptions extends SpyOptions, TimeoutOptions {
   listen: string;
   redactHeader: string[];
   redact: boolean;
+  allowHost: string[];
+  allowOrigin: string[];
 }
 
 /** Resolves when one of the stop signals arrives, with a way to stop listening for them. */
@@ -43,7 +45,7 @@ export async function runHttpSpy(server: string[] | undefined, options: HttpOpti
   };
   let spy: Awaited<ReturnType<typeof startHttpSession>>;
   try {
-    spy = await startHttpSession({ target, listen, timeouts, observer, version });
+    spy = await startHttpSession({ target, listen, timeouts, observer, version, allowHosts: options.allowHost, allowOrigins: options.allowOrigin });
   } catch (error) {
     await finish(exitCodes.unavailable);
     throw listenFailure(listen.host, listen.port, error);

@@ -55,3 +55,21 @@ export interface TimeoutOptions {
 export function clientTimeoutsOf(options: TimeoutOptions): ClientTimeouts {
   return { headersMs: options.headersTimeout, requestMs: options.requestTimeout, keepAliveMs: options.keepAliveTimeout };
 }
+
+/** `--allow-host`, repeatable: a host name (any port) or host:port, as a Host header carries it. */
+export function collectAllowHost(value: string, previous: string[]): string[] {
+  if (!/^(?:\[[0-9a-fA-F:.]+\]|[^\s:/[\]@]+)(?::\d{1,5})?$/.test(value)) throw new InvalidArgumentError('expected a host name or host:port, as in a Host header (e.g. spy.internal or spy.internal:7000)');
+  return [...previous, value];
+}
+
+/** `--allow-origin`, repeatable: an origin as a browser sends it, scheme://host[:port]. */
+export function collectAllowOrigin(value: string, previous: string[]): string[] {
+  let url: URL | undefined;
+  try {
+    url = new URL(value);
+  } catch {
+    url = undefined;
+  }
+  if (url === undefined || url.origin === 'null' || url.origin !== value.toLowerCase().replace(/\/$/, '')) throw new InvalidArgumentError('expected an origin such as https://app.example.com (scheme, host and port only)');
+  return [...previous, url.origin];
+}

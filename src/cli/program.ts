@@ -5,7 +5,7 @@ import { statsFormats } from '../review/stats-format.js';
 import { viewFormats } from '../review/view.js';
 import { checkFormats, collectRule } from './check-options.js';
 import { runHttpSpy } from './http-command.js';
-import { withTimeoutOptions } from './http-options.js';
+import { collectAllowHost, collectAllowOrigin, withTimeoutOptions } from './http-options.js';
 import { defaultMaxLine } from '../record/line-source.js';
 import { checkJsonPath } from '../wire/json-path.js';
 import { defaultMaxFrame, frameLimitBounds, lineLimitBounds } from '../wire/limits.js';
@@ -220,7 +220,9 @@ export function buildProgram(context: ProgramContext): Command {
         .requiredOption('--target <url>', 'the server\'s MCP endpoint, e.g. http://127.0.0.1:3000/mcp; the spy forwards to its origin only')
         .option('--listen <[host:]port>', 'where the spy listens', '127.0.0.1:0')
         .option('--redact-header <name>', 'also hide this header\'s value in the record and log (repeatable)', collect, [])
-        .option('--no-redact', 'record Authorization, Proxy-Authorization, Cookie and Set-Cookie values and the secrets of OAuth bodies as sent'),
+        .option('--no-redact', 'record Authorization, Proxy-Authorization, Cookie and Set-Cookie values and the secrets of OAuth bodies as sent')
+        .option('--allow-host <host>', 'also accept requests whose Host is this (host or host:port; repeatable); by default only the spy\'s own address', collectAllowHost, [])
+        .option('--allow-origin <origin>', 'also accept requests from this Origin (repeatable); by default only none or a loopback one', collectAllowOrigin, []),
     ),
   )
     .addHelpText('after', httpExamples)

@@ -1,7 +1,7 @@
 import type { IncomingHttpHeaders } from 'node:http';
 import { isStatelessRevision } from '../protocol/revisions.js';
 import type { RecordEntry } from '../record/schema.js';
-import type { EndpointRewrite, ExchangeFailure, ExchangeObserver, ExchangeStart } from '../transports/http-proxy.js';
+import type { AuthRewrite, EndpointRewrite, ExchangeFailure, ExchangeObserver, ExchangeStart } from '../transports/http-proxy.js';
 import { headerMismatches, mcpHeadersOf, type HeaderBag } from '../wire/mcp-headers.js';
 import type { FrameBytes } from '../wire/observe.js';
 import { createSseFramer, type SseEvent } from '../wire/sse-framer.js';
@@ -72,6 +72,8 @@ export function observeExchange(start: ExchangeStart, deps: ExchangeDeps): Excha
   let framer: ReturnType<typeof createSseFramer> | undefined;
   let json = false;
   let rewrite: EndpointRewrite | undefined;
+  // What the spy changed for authorization: the record keeps what each side said.
+  const authRewrites: AuthRewrite[] = [];
   let ownsLegacySession = false;
   let challengeFields: Partial<RecordEntry> = {};
   // Copied for the record as they arrive: masking them teaches the secrets a body may echo.
@@ -143,6 +145,9 @@ export function observeExchange(start: ExchangeStart, deps: ExchangeDeps): Excha
     if (responseHeaders) headers.response = responseHeaders;
     const path = deps.learn ? maskUrl(start.path, deps.learn) : start.path;
     const fields: Partial<RecordEntry> = { httpMethod: start.method, path, headers, summary: summarizeExchange(facts), ...extra };
+    // What the spy moved between origins, masked like the path (a redirect may carry a code).
+    const mask = (url: string) => (deps.learn ? maskUrl(url, deps.learn) : url);
+    if (authRewrites.length > 0) fields.rewrites = authRewrites.map((rewrite) => ({ ...rewrite, from: mask(rewrite.from), to: mask(rewrite.to) }));
     if (facts.status !== undefined) fields.status = facts.status;
     if (facts.reason !== undefined) fields.reason = facts.reason;
     recorder.event(choice?.session, 'http', fields, timeMs);
@@ -234,6 +239,10 @@ export function observeExchange(start: ExchangeStart, deps: ExchangeDeps): Excha
     },
     endpointRewritten(value) {
       rewrite = value;
+    },
+    authRewritten(value) {
+      authRewrites.push(value);
+      facts.rewrites = authRewrites.length;
     },
     failed(failure: ExchangeFailure, timeMs = nowMs()) {
       choice ??= sessions.perExchange();

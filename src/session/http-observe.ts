@@ -30,6 +30,7 @@ export function observeHttp(config: HttpObserverConfig, recorder: Recorder) {
       exchanges.delete(m.x);
     },
     rewrite: (m) => of(m.x)?.endpointRewritten(m.rewrite),
+    'auth-rewrite': (m) => of(m.x)?.authRewritten(m.rewrite),
     failed: (m) => {
       const { answered, ...failure } = m.failure;
       of(m.x)?.failed(answered ? { ...failure, answered: { status: answered.status, body: bufferOf(answered.body) } } : failure, m.t);

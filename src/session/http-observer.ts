@@ -32,6 +32,7 @@ export function startHttpObserver(config: HttpObserverConfig, options: ChannelOp
       responseChunk: (chunk, t = nowMs()) => bytes('response-chunk', chunk, t),
       responseEnd: (t = nowMs()) => last({ type: 'response-end', x, t }),
       endpointRewritten: (rewrite) => lost === 0 && push({ type: 'rewrite', x, rewrite }),
+      authRewritten: (rewrite) => lost === 0 && push({ type: 'auth-rewrite', x, rewrite }),
       failed: (failure, t = nowMs()) => last({ type: 'failed', x, t, failure }),
     };
   }

@@ -7,6 +7,9 @@ export interface HttpSessionOptions {
   listen: ListenAddress;
   /** How long a client may take to send a request, or idle between requests (default: Node's). */
   timeouts?: ClientTimeouts;
+  /** Host and Origin values accepted beyond the spy's own and loopback ones. */
+  allowHosts?: readonly string[];
+  allowOrigins?: readonly string[];
   /** Where the exchanges go to be recorded (on the observer thread). */
   observer: HttpObserver;
   version: string;
@@ -18,8 +21,8 @@ export interface HttpSessionOptions {
  */
 export async function startHttpSession(options: HttpSessionOptions) {
   const { observer } = options;
-  const { target, listen, timeouts } = options;
-  const proxy = await startHttpProxy({ target, listen, timeouts, observe: observer.observe });
+  const { target, listen, timeouts, allowHosts, allowOrigins } = options;
+  const proxy = await startHttpProxy({ target, listen, timeouts, allowHosts, allowOrigins, observe: observer.observe });
   observer.event('http', {
     summary: `listening on ${proxy.url}, forwarding to ${options.target.href}`,
     transport: 'http',

@@ -18,6 +18,8 @@ export interface ExchangeFacts {
   redirect?: string;
   /** The auth challenge a 401 (or 403) answered with, in words. */
   challenge?: string;
+  /** How many URLs the spy moved between the server's origin and its own (authorization). */
+  rewrites?: number;
 }
 
 function header(headers: HeaderBag | undefined, name: string): string | undefined {
@@ -47,6 +49,7 @@ const clauses: ((facts: ExchangeFacts) => string | undefined)[] = [
   (f) => (f.endpoint ? `endpoint ${f.endpoint.from}${f.endpoint.to ? ` (given to the client as ${f.endpoint.to})` : ''}` : undefined),
   (f) => (f.redirect !== undefined ? `redirect to ${f.redirect}` : undefined),
   (f) => f.challenge,
+  (f) => (f.rewrites ? `${f.rewrites} URL${f.rewrites > 1 ? 's' : ''} moved between the server's origin and the spy's (rewrites)` : undefined),
   (f) => f.reason,
 ];
 
@@ -60,7 +63,7 @@ export function summarizeExchange(facts: ExchangeFacts): string {
 
 /** Whether an exchange earns an `http` event: all but a plain 200 to a POST (its frames say it all). */
 export function isNotable(facts: ExchangeFacts): boolean {
-  if (facts.mediaType !== undefined || facts.challenge !== undefined) return true;
+  if (facts.mediaType !== undefined || facts.challenge !== undefined || facts.rewrites) return true;
   if (facts.method !== 'POST' || facts.status !== 200 || facts.reason !== undefined) return true;
   const given = header(facts.response, 'mcp-session-id');
   return (given !== undefined && given !== header(facts.request, 'mcp-session-id')) || header(facts.request, 'last-event-id') !== undefined;

@@ -1,6 +1,6 @@
 import type { IncomingHttpHeaders } from 'node:http';
 import type { RecordEntry } from '../record/schema.js';
-import type { EndpointRewrite } from '../transports/http-proxy.js';
+import type { AuthRewrite, EndpointRewrite } from '../transports/http-proxy.js';
 
 /** Where and how the observer writes: the record, the log, the live view on stderr. */
 export interface ObserverOutputs {
@@ -54,7 +54,7 @@ export type ObserverMessage =
 
 /** A failure as it crosses threads: an answer's body arrives as a Uint8Array. */
 export interface FailureMessage {
-  stage: 'connect' | 'response' | 'client';
+  stage: 'connect' | 'response' | 'client' | 'refused';
   message: string;
   answered?: { status: number; body: Uint8Array };
 }
@@ -68,6 +68,7 @@ export type HttpMessage =
   | { type: 'response-chunk'; x: number; t: number; data: Uint8Array }
   | { type: 'response-end'; x: number; t: number }
   | { type: 'rewrite'; x: number; rewrite: EndpointRewrite }
+  | { type: 'auth-rewrite'; x: number; rewrite: AuthRewrite }
   | { type: 'failed'; x: number; t: number; failure: FailureMessage }
   /** The exchange's bytes outran the observer: it is a gap in the record, not half an exchange. */
   | { type: 'lost'; x: number; t: number; bytes: number }

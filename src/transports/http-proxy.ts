@@ -3,10 +3,13 @@ import { Agent as HttpsAgent } from 'node:https';
 import type { AddressInfo, Socket } from 'node:net';
 import { clientErrorAnswer, defaultClientTimeouts, requestTimeoutReason, serverTimeoutOptions, type ClientTimeouts } from './http/client-timeouts.js';
 import { forwardExchange, type ExchangeObserver, type ExchangeStart, type SpyClosed } from './http/forward.js';
+import { hostPolicy, refusalOf, type HostPolicy } from './http/host-guard.js';
+import { refuseExchange } from './http/refuse.js';
 import { hostPort, type ListenAddress } from './http/target.js';
 
 export type { ExchangeObserver, ExchangeStart, ExchangeFailure } from './http/forward.js';
 export type { EndpointRewrite } from './http/endpoint-rewrite.js';
+export type { AuthRewrite } from './http/auth-rewrite.js';
 export type { ClientTimeouts } from './http/client-timeouts.js';
 
 export interface HttpProxyOptions {
@@ -15,6 +18,10 @@ export interface HttpProxyOptions {
   observe: (start: ExchangeStart) => ExchangeObserver;
   /** How long a client may take to send its request, or stay idle between requests (default: Node's). */
   timeouts?: ClientTimeouts;
+  /** Host values accepted beyond the spy's own address (`host` for any port, or `host:port`). */
+  allowHosts?: readonly string[];
+  /** Origin values accepted beyond the loopback ones. */
+  allowOrigins?: readonly string[];
 }
 
 export interface HttpProxy {
@@ -68,10 +75,16 @@ export async function startHttpProxy(options: HttpProxyOptions): Promise<HttpPro
   const exchanges = new WeakMap<Socket, Exchange>();
   let stopping = false;
   const stopped: SpyClosed = { message: 'the spy stopped before the response ended' };
+  // Metadata documents at paths of the server's choosing, learnt from its challenges.
+  const auth = { metadataPaths: new Set<string>() };
+  // Known once the port is: until then no request can arrive.
+  let policy: HostPolicy | undefined;
   const server = createServer({ noDelay: true, ...serverTimeoutOptions(timeouts) }, (req, res) => {
     const exchange: Exchange = { req, res };
     exchanges.set(req.socket, exchange);
-    forwardExchange(req, res, { target, agent, observe: options.observe, closedBySpy: () => (stopping ? stopped : exchange.closed) });
+    const refusal = refusalOf(req.headers, policy!);
+    if (refusal !== undefined) return refuseExchange(req, res, options.observe, refusal);
+    forwardExchange(req, res, { target, agent, observe: options.observe, closedBySpy: () => (stopping ? stopped : exchange.closed), auth });
   });
   server.on('connection', (socket) => {
     sockets.add(socket);
@@ -84,6 +97,7 @@ export async function startHttpProxy(options: HttpProxyOptions): Promise<HttpPro
   });
   const bound = await listen(server, options.listen);
   const address = { host: options.listen.host, port: bound.port };
+  policy = hostPolicy(address, options.allowHosts, options.allowOrigins);
   return {
     url: `http://${hostPort(address.host, address.port)}${target.pathname}${target.search}`,
     address,

@@ -1,21 +1,23 @@
 import type { Agent, IncomingHttpHeaders, IncomingMessage, RequestOptions, ServerResponse } from 'node:http';
 import { request as httpRequest } from 'node:http';
 import { request as httpsRequest } from 'node:https';
+import { challengedMetadataPath, isDiscoveryPath, originsOf, rewriteRequestPath, rewriteResponseHeaders, type AuthRewrite, type Origins } from './auth-rewrite.js';
 import { createEndpointRewriter, type EndpointRewrite } from './endpoint-rewrite.js';
+import { createMetadataHolder, isHeldForm, rewriteForm, withContentLength } from './held-body.js';
 import { forwardableHeaders, headerText } from './headers.js';
 import { gatewayError } from './gateway-error.js';
 
 /** What the spy knows of an exchange when the client's request head arrives. */
 export interface ExchangeStart {
   method: string;
-  /** Path and query as forwarded (an absolute-form request target is reduced to these). */
+  /** Path and query as the client sent them (an absolute-form request target is reduced to these). */
   path: string;
   headers: IncomingHttpHeaders;
 }
 
 /** Why an exchange did not complete. `answered` is what the spy itself sent the client instead. */
 export interface ExchangeFailure {
-  stage: 'connect' | 'response' | 'client';
+  stage: 'connect' | 'response' | 'client' | 'refused';
   message: string;
   answered?: { status: number; body: Buffer };
 }
@@ -32,6 +34,8 @@ export interface ExchangeObserver {
   responseChunk(chunk: Buffer, timeMs?: number): void;
   responseEnd(timeMs?: number): void;
   endpointRewritten(rewrite: EndpointRewrite): void;
+  /** A URL moved between the server's origin and the spy's for authorization (before its bytes pass). */
+  authRewritten(rewrite: AuthRewrite): void;
   failed(failure: ExchangeFailure, timeMs?: number): void;
 }
 
@@ -44,6 +48,14 @@ export interface ForwardOptions {
   observe: (start: ExchangeStart) => ExchangeObserver;
   /** Set once the spy closes the connection itself: what ends then is not the client's doing. */
   closedBySpy: () => SpyClosed | undefined;
+  /** What the spy learns of the server's authorization, shared by all exchanges. */
+  auth: AuthLearnt;
+}
+
+/** Paths of the target that challenges named as protected-resource metadata; the origin the server calls itself by. */
+export interface AuthLearnt {
+  metadataPaths: Set<string>;
+  serverOrigin?: string;
 }
 
 /** Only the path and query of the request target: the spy never forwards anywhere but the target. */
@@ -61,31 +73,66 @@ function relay(chunk: Buffer, from: IncomingMessage, to: NodeJS.WritableStream) 
   }
 }
 
+/** What an exchange needs once its request head is read. */
+interface ExchangeContext {
+  path: string;
+  method: string;
+  observer: ExchangeObserver;
+  origins: Origins;
+  note: (rewrite: AuthRewrite) => void;
+}
+
 /** Forwards one exchange to the target and back, streaming both ways, and tells the observer. */
 export function forwardExchange(req: IncomingMessage, res: ServerResponse, options: ForwardOptions): void {
-  const { target } = options;
   const path = pathOf(req.url);
   const method = req.method ?? 'GET';
   const observer = options.observe({ method, path, headers: req.headers });
+  const origins = originsOf(options.target, req.headers.host ?? options.target.host, options.auth.serverOrigin);
+  const note = (rewrite: AuthRewrite) => {
+    if (rewrite.at === 'metadata' && URL.canParse(rewrite.from)) options.auth.serverOrigin = new URL(rewrite.from).origin;
+    observer.authRewritten(rewrite);
+  };
+  const context = { path, method, observer, origins, note };
+  if (!isHeldForm(method, req.headers)) return relayExchange(req, res, options, context);
+  // A form's new length must be in its head: it is read whole before anything goes to the server.
+  const chunks: Buffer[] = [];
+  req.on('data', (chunk: Buffer) => {
+    chunks.push(chunk);
+    observer.requestChunk(chunk);
+  });
+  req.on('end', () => {
+    observer.requestEnd();
+    relayExchange(req, res, options, context, rewriteForm(Buffer.concat(chunks), origins, context.note));
+  });
+  req.on('close', () => req.complete || observer.failed({ stage: 'client', message: 'the client closed the connection before its request ended', ...options.closedBySpy() }));
+}
+
+/** Forwards the exchange; `held` is the request body when it was read whole (and the observer told) already. */
+function relayExchange(req: IncomingMessage, res: ServerResponse, options: ForwardOptions, context: ExchangeContext, held?: Buffer): void {
+  const { target } = options;
+  const { path, method, observer, origins, note } = context;
+  const head = forwardableHeaders(req.rawHeaders, target.host);
   const send = target.protocol === 'https:' ? httpsRequest : httpRequest;
   const upstream = send({
     protocol: target.protocol,
     hostname: target.hostname.replace(/^\[|\]$/g, ''),
     port: target.port || undefined,
     method,
-    path,
-    headers: forwardableHeaders(req.rawHeaders, target.host),
+    path: rewriteRequestPath(path, origins, note),
+    headers: held ? withContentLength(head, held.length) : head,
     setHost: false,
     agent: options.agent,
   } as unknown as RequestOptions);
 
   upstream.on('socket', (socket) => socket.setNoDelay(true));
-  let requestEnded = false;
+  let requestEnded = held !== undefined;
   // The request's first bytes, kept for a 502's JSON-RPC id: joined only if it comes to that.
-  const requestHead: Buffer[] = [];
+  const requestHead: Buffer[] = held ? [held] : [];
   let headLength = 0;
   let settled = false;
 
+  // A held request has ended already: the listeners below never fire for it.
+  if (held) upstream.end(held);
   req.on('data', (chunk: Buffer) => {
     if (!upstream.destroyed) relay(chunk, req, upstream);
     if (headLength < 65536) {
@@ -106,19 +153,25 @@ export function forwardExchange(req: IncomingMessage, res: ServerResponse, optio
     const rewriter = method === 'GET' && streams && upRes.headers['content-length'] === undefined
       ? createEndpointRewriter(target.origin, `http://${req.headers.host ?? target.host}`, (rewrite) => observer.endpointRewritten(rewrite))
       : undefined;
-    res.writeHead(status, upRes.statusMessage, forwardableHeaders(upRes.rawHeaders));
+    const headers = forwardableHeaders(rewriteResponseHeaders(upRes.rawHeaders, origins, note));
+    // Discovery metadata is held to its end when its URLs may need to name the spy.
+    const named = challengedMetadataPath(headerText(upRes.headers, 'www-authenticate') ?? '', origins);
+    if (named !== undefined && options.auth.metadataPaths.size < 1000) options.auth.metadataPaths.add(named);
+    const discovery = isDiscoveryPath(path) || options.auth.metadataPaths.has(path);
+    const metadata = createMetadataHolder(discovery, upRes, headers, origins, note, (sent) => res.writeHead(status, upRes.statusMessage, sent));
+    if (!metadata) res.writeHead(status, upRes.statusMessage, headers);
     // A stream's head must reach the client now, even if no event follows for a while; when its
     // first bytes are already here, they carry the head with them in one write.
     if (streams) setImmediate(() => res.headersSent || res.destroyed || res.flushHeaders());
     observer.response(status, upRes.headers);
     upRes.on('data', (chunk: Buffer) => {
-      relay(rewriter ? rewriter.push(chunk) : chunk, upRes, res);
+      relay(rewriter ? rewriter.push(chunk) : metadata ? metadata.push(chunk) : chunk, upRes, res);
       observer.responseChunk(chunk);
     });
     upRes.on('end', () => {
       settled = true;
       if (rewriter) res.write(rewriter.flush());
-      res.end();
+      res.end(metadata?.flush());
       observer.responseEnd();
     });
     upRes.on('error', () => {});

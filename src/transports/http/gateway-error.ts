@@ -10,8 +10,12 @@ function requestIdOf(body: Buffer): string | number | null {
   }
 }
 
-/** The body of the spy's 502: a JSON-RPC error the client's SDK can show, saying why. */
+/** The body of an answer the spy gives itself: a JSON-RPC error the client's SDK can show, saying why. */
+export function spyErrorBody(requestBody: Buffer, code: number, message: string): Buffer {
+  return Buffer.from(JSON.stringify({ jsonrpc: '2.0', id: requestIdOf(requestBody), error: { code, message } }));
+}
+
+/** The body of the spy's 502. */
 export function gatewayError(requestBody: Buffer, message: string): Buffer {
-  const error = { code: -32603, message: `Bad Gateway: mcp-spy ${message}` };
-  return Buffer.from(JSON.stringify({ jsonrpc: '2.0', id: requestIdOf(requestBody), error }));
+  return spyErrorBody(requestBody, -32603, `Bad Gateway: mcp-spy ${message}`);
 }

@@ -1,0 +1,85 @@
+// The MCP conformance suite's client scenarios (its own test servers, with their own OAuth
+// authorization servers) run twice with the same SDK client: direct, and with the HTTP spy in
+// between. Every check must come out the same: discovery, registration, authorization, token and
+// the authorized MCP calls all work through the spy, and the record says what the spy rewrote.
+import { spawn } from 'node:child_process';
+import { mkdtempSync, readdirSync, readFileSync, rmSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { dirname, join, relative } from 'node:path';
+import { pathToFileURL } from 'node:url';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import type { RecordEntry } from '../src/record/schema.js';
+import { fixture, node, readEntries, root } from './helpers/spy.js';
+
+const suite = join(root, 'node_modules', '@modelcontextprotocol', 'conformance', 'dist', 'index.js');
+const shim = pathToFileURL(join(root, 'test', 'conformance', 'node20-fs-glob.mjs')).href;
+const client = `${node} ${fixture('clients', 'conformance-client.js')}`;
+const throughSpy = `${node} ${fixture('clients', 'through-spy.js')} ${client}`;
+/**
+ * Every client scenario: the suite runs them in parallel. sse-retry measures how soon the client
+ * reconnects against a tolerance of 200 ms, which a loaded machine misses with or without the spy.
+ */
+const selection = ['--suite', 'all'];
+const timingOnly = new Set(['sse-retry']);
+
+/** Runs the suite's client scenarios with `command` as the client, writing results under `out`. */
+function runSuite(command: string, selection: string[], out: string, env: NodeJS.ProcessEnv = {}): Promise<void> {
+  const args = [suite, 'client', '--command', command, ...selection, '-o', out, '--timeout', '30000'];
+  const child = spawn(node, args, { cwd: out, env: { ...process.env, ...env, NODE_OPTIONS: `--import ${shim}` }, stdio: 'ignore' });
+  return new Promise((resolve) => child.once('exit', () => resolve()));
+}
+
+/** Each scenario's checks as `id status`, sorted; INFO lines only narrate the traffic. */
+function checksOf(out: string): Map<string, string[]> {
+  const scenarios = new Map<string, string[]>();
+  for (const file of readdirSync(out, { recursive: true, encoding: 'utf8' }).filter((name) => name.endsWith('checks.json'))) {
+    const scenario = relative(out, dirname(join(out, file))).replace(/-\d{4}-\d\d-\d\dT[\d-]+Z$/, '');
+    if (timingOnly.has(scenario)) continue;
+    const checks = JSON.parse(readFileSync(join(out, file), 'utf8')) as { id: string; status: string }[];
+    scenarios.set(scenario, checks.filter((check) => check.status !== 'INFO').map((check) => `${check.id} ${check.status}`).sort());
+  }
+  return scenarios;
+}
+
+const passing = (scenarios: Map<string, string[]>) =>
+  [...scenarios].filter(([, checks]) => checks.length > 0 && checks.every((check) => check.endsWith(' SUCCESS'))).map(([name]) => name).sort();
+
+describe('conformance client scenarios, direct and through the spy', () => {
+  const dirs = { direct: '', spy: '', records: '' };
+  let direct: Map<string, string[]>;
+  let spied: Map<string, string[]>;
+  let records: RecordEntry[];
+
+  beforeAll(async () => {
+    for (const key of Object.keys(dirs) as (keyof typeof dirs)[]) dirs[key] = mkdtempSync(join(tmpdir(), `mcp-spy-conformance-${key}-`));
+    // One after the other: on a small machine two parallel suites miss their own timeouts. Alone this
+    // takes about two minutes; beside the other test files on two cores, up to twice that.
+    await runSuite(client, selection, dirs.direct);
+    await runSuite(throughSpy, selection, dirs.spy, { MCP_SPY_DIR: dirs.records });
+    direct = checksOf(dirs.direct);
+    spied = checksOf(dirs.spy);
+    // Every spy appends to the one record there.
+    records = readEntries(join(dirs.records, 'wire.jsonl'));
+  }, 400_000);
+  afterAll(() => {
+    for (const dir of Object.values(dirs)) if (dir) rmSync(dir, { recursive: true, force: true });
+  });
+
+  it('runs every auth scenario, initialize and tools_call, most of them passing direct', () => {
+    expect([...direct.keys()]).toEqual(expect.arrayContaining(['initialize', 'tools_call', 'auth/metadata-default', 'auth/metadata-var3', 'auth/token-endpoint-auth-post', 'auth/pre-registration', 'auth/2025-03-26-oauth-metadata-backcompat', 'auth/client-credentials-basic']));
+    expect([...direct.keys()].filter((name) => name.startsWith('auth/')).length).toBeGreaterThanOrEqual(22);
+    expect(passing(direct).length).toBeGreaterThanOrEqual(20);
+  });
+
+  it('gives every check through the spy the outcome it has direct', () => {
+    expect([...spied.keys()].sort()).toEqual([...direct.keys()].sort());
+    // One scenario at a time, so that a failure names it.
+    for (const [scenario, checks] of direct) expect(spied.get(scenario), scenario).toEqual(checks);
+  });
+
+  it('records what it rewrote: the metadata and the challenge, as the server said them and as the client got them', () => {
+    const rewrites = records.flatMap((entry) => (entry.kind === 'http' && Array.isArray(entry.rewrites) ? (entry.rewrites as { at: string; from: string; to: string }[]) : []));
+    expect(rewrites).toContainEqual({ at: 'metadata', from: expect.stringMatching(/^http:\/\/localhost:\d+\/mcp$/), to: expect.stringMatching(/^http:\/\/127\.0\.0\.1:\d+\/mcp$/) });
+    expect(rewrites).toContainEqual({ at: 'www-authenticate', from: expect.stringContaining('resource_metadata="http://localhost:'), to: expect.stringContaining('resource_metadata="http://127.0.0.1:') });
+  });
+});
