@@ -96,7 +96,8 @@ describe('OAuth through the spy', () => {
       { at: 'metadata', from: `${server}/mcp`, to: spy.url },
       { at: 'metadata', from: `${server}/token`, to: `${spyOrigin}/token` },
       { at: 'query', from: spy.url, to: `${server}/mcp` },
-      { at: 'location', from: `${server}/callback?code=c1`, to: `${spyOrigin}/callback?code=c1` },
+      // The code in the redirect is a secret: masked in the record like everywhere else.
+      { at: 'location', from: `${server}/callback?code=[redacted]`, to: `${spyOrigin}/callback?code=[redacted]` },
       { at: 'form', from: spy.url, to: `${server}/mcp` },
     ]));
     expect(JSON.stringify(spy.entries())).toContain(`\\"resource\\":\\"${server}/mcp\\"`);
