@@ -30,8 +30,10 @@ describe('streaming through the spy', () => {
     const doneAt = Number(/done at (\d+)/.exec(JSON.stringify(result))?.[1]);
     await client.close();
     expect(arrivals).toHaveLength(1);
-    expect(arrivals[0]!.at - arrivals[0]!.sentAt).toBeLessThan(50);
-    expect(doneAt - arrivals[0]!.at).toBeGreaterThan(900);
+    // Order, not milliseconds: the progress reached the client before the server had even made
+    // its result (a second later), so the spy passed the event on as it came.
+    expect(arrivals[0]!.at).toBeGreaterThanOrEqual(arrivals[0]!.sentAt);
+    expect(arrivals[0]!.at).toBeLessThan(doneAt);
   });
 
   it('records a session expiring (404) and the client starting again', async () => {
