@@ -1,12 +1,31 @@
 import { defineConfig } from 'vitest/config';
 
+/** Tests of the pure stages and small modules: no process spawned, seconds in all (`npm run test:unit`). */
+const unit = [
+  'test/wire/**/*.test.ts',
+  'test/render/**/*.test.ts',
+  'test/transports/**/*.test.ts',
+  'test/cli/**/*.test.ts',
+  'test/record/**/*.test.ts',
+  'test/check/rules*.test.ts',
+  'test/review/{filter-expression,stats,time-point}.test.ts',
+  'test/session/{http-summary,last-words}.test.ts',
+  'test/layers.test.ts',
+  'test/replay-units.test.ts',
+  'test/replay-value-map.test.ts',
+];
+
 export default defineConfig({
   test: {
-    include: ['test/**/*.test.ts'],
     testTimeout: 60_000,
     hookTimeout: 60_000,
     pool: 'forks',
     maxWorkers: 2,
     env: { FORCE_COLOR: '0' },
+    projects: [
+      { extends: true, test: { name: 'unit', include: unit } },
+      // End to end: the built binary between real peers, fault injection, real recordings.
+      { extends: true, test: { name: 'e2e', include: ['test/**/*.test.ts'], exclude: unit } },
+    ],
   },
 });
