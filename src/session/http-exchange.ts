@@ -87,20 +87,23 @@ export function observeExchange(start: ExchangeStart, deps: ExchangeDeps): Excha
     if (!frame || !requestIsFrame) return;
     const { session } = choice;
     const version = text(start.headers, 'mcp-protocol-version');
+    const { negotiated } = recorder.correlator(session);
     if (version) recorder.correlator(session).setRevision(version);
     const headers = mcpHeadersOf(start.headers);
     const fields = Object.keys(headers).length > 0 ? { headers } : undefined;
     const entries = recorder.frame(session, 'c2s', frame, requestEndMs, fields);
     requestEntries = entries;
     const first = entries[0];
-    if (!first || frame.truncated || !(isStatelessRevision(version) || 'mcp-method' in start.headers)) return;
-    let message: unknown;
-    try {
-      message = JSON.parse(frame.bytes.toString('utf8'));
-    } catch {
-      return;
+    if (!first || frame.truncated) return;
+    // Before 2026-07-28 only the version header is checked, against what initialize agreed on.
+    const mismatches = version !== undefined && negotiated !== undefined && !isStatelessRevision(negotiated) && version !== negotiated ? [`mcp-protocol-version "${version}" but the session negotiated "${negotiated}"`] : [];
+    if (isStatelessRevision(version) || 'mcp-method' in start.headers) {
+      try {
+        mismatches.push(...headerMismatches(start.headers, JSON.parse(frame.bytes.toString('utf8'))));
+      } catch {
+        // Not JSON: the frame is recorded as invalid, and has no body to compare.
+      }
     }
-    const mismatches = headerMismatches(start.headers, message);
     if (mismatches.length === 0) return;
     const related = { seq: first.seq, id: first.id ?? null, method: first.method ?? '' };
     recorder.event(session, 'note', { notes: ['header-mismatch'], text: `header and body disagree: ${mismatches.join('; ')}`, related });

@@ -81,6 +81,8 @@ export function createCorrelator() {
   const usedIds = new Set<string>();
   const progressTokens = new Map<string, string>();
   let revision: string | undefined;
+  /** The revision initialize agreed on, whatever headers say later. */
+  let negotiated: string | undefined;
   let clientClosed = false;
 
   const keyOf = (dir: Direction, id: JsonRpcId) => `${dir}|${idKey(id)}`;
@@ -130,7 +132,10 @@ export function createCorrelator() {
     out.related = relatedOf(request);
     if (out.kind === 'tool-error' && request.method !== 'tools/call') out.kind = 'response';
     const result = pick(message, 'result');
-    if (request.method === 'initialize') noteRevision(pickString(result, 'protocolVersion'));
+    if (request.method === 'initialize') {
+      negotiated = pickString(result, 'protocolVersion') ?? negotiated;
+      noteRevision(negotiated);
+    }
     if (request.method === 'server/discover' && revision === undefined) {
       const versions = pick(result, 'supportedVersions');
       if (Array.isArray(versions)) noteRevision(versions.find((v) => typeof v === 'string'));
@@ -178,6 +183,10 @@ export function createCorrelator() {
     },
     get revision() {
       return revision;
+    },
+    /** The revision the session's initialize agreed on, if it had one. */
+    get negotiated() {
+      return negotiated;
     },
     /**
      * Takes back a request its receiver never took (an HTTP auth challenge refused it): it is not
