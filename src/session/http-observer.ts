@@ -1,15 +1,52 @@
 import type { RecordEntry } from '../record/schema.js';
 import type { ExchangeObserver, ExchangeStart } from '../transports/http-proxy.js';
 import type { HttpMessage, HttpObserverConfig } from './observer-protocol.js';
+import { isObserved } from './observed.js';
 import { nowMs } from './recorder.js';
-import { openObserverChannel, type ChannelOptions } from './worker-channel.js';
+import { openObserverChannel, type ChannelOptions, type FinishOutcome } from './worker-channel.js';
+
+/** The HTTP spy's observer: each exchange is announced to it, and the spy's own events. */
+export interface HttpObserver {
+  observe(start: ExchangeStart): ExchangeObserver;
+  /** An event of the spy itself, outside any session. */
+  event(kind: 'http' | 'spawn' | 'exit', fields: Partial<RecordEntry>): void;
+  /** The proxy stopped: every open session ends. */
+  stopped(): void;
+  finish(timeoutMs?: number): Promise<FinishOutcome>;
+  hurry(): void;
+}
+
+const ignoreExchange: ExchangeObserver = {
+  requestChunk: () => {},
+  requestEnd: () => {},
+  response: () => {},
+  responseChunk: () => {},
+  responseEnd: () => {},
+  endpointRewritten: () => {},
+  authRewritten: () => {},
+  failed: () => {},
+};
+
+/** Nothing records, logs or shows: no thread, no copy; finishing has nothing to wait for. */
+const idleHttpObserver: HttpObserver = {
+  observe: () => ignoreExchange,
+  event: () => {},
+  stopped: () => {},
+  finish: () => Promise.resolve({ closed: true }),
+  hurry: () => {},
+};
+
+/** The HTTP spy's side of the observer thread, or an idle one when nothing would come of observing. */
+export function startHttpObserver(config: HttpObserverConfig, options: ChannelOptions): HttpObserver {
+  return isObserved(config) ? openHttpObserver(config, options) : idleHttpObserver;
+}
 
 /**
  * The HTTP spy's side of the observer thread: each exchange's head, bytes and end go over as
  * they pass, stamped with the time the spy forwarded them. When the observer is too far behind,
  * the rest of that exchange is counted, not handed over, and it becomes one `gap` in the record.
  */
-export function startHttpObserver(config: HttpObserverConfig, options: ChannelOptions) {
+function openHttpObserver(config: HttpObserverConfig, options: ChannelOptions): HttpObserver {
   const channel = openObserverChannel<HttpMessage>({ kind: 'http', ...config }, options);
   const { push } = channel;
   let exchanges = 0;
@@ -39,11 +76,9 @@ export function startHttpObserver(config: HttpObserverConfig, options: ChannelOp
 
   return {
     observe,
-    /** An event of the spy itself, outside any session. */
     event(kind: 'http' | 'spawn' | 'exit', fields: Partial<RecordEntry>) {
       push({ type: 'event', kind, t: nowMs(), fields });
     },
-    /** The proxy stopped: every open session ends. */
     stopped() {
       push({ type: 'stopped' });
     },
@@ -51,5 +86,3 @@ export function startHttpObserver(config: HttpObserverConfig, options: ChannelOp
     hurry: channel.hurry,
   };
 }
-
-export type HttpObserver = ReturnType<typeof startHttpObserver>;

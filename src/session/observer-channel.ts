@@ -1,13 +1,40 @@
 import type { RecordEntry } from '../record/schema.js';
 import type { ObserverConfig, ObserverMessage, StdioStream } from './observer-protocol.js';
+import { isObserved } from './observed.js';
 import { nowMs } from './recorder.js';
-import { openObserverChannel, type ChannelOptions } from './worker-channel.js';
+import { openObserverChannel, type ChannelOptions, type FinishOutcome } from './worker-channel.js';
+
+/** The stdio spy's observer: every chunk, stream end and event of the session goes through it. */
+export interface ObserverChannel {
+  /** Bytes handed over and not yet observed. */
+  readonly behind: number;
+  chunk(stream: StdioStream, chunk: Buffer): void;
+  end(stream: StdioStream): void;
+  event(kind: 'spawn' | 'exit' | 'note', fields: Partial<RecordEntry>): void;
+  finish(timeoutMs?: number): Promise<FinishOutcome>;
+  hurry(): void;
+}
+
+/** Nothing records, logs or shows: no thread, no copy; finishing has nothing to wait for. */
+const idleObserver: ObserverChannel = {
+  behind: 0,
+  chunk: () => {},
+  end: () => {},
+  event: () => {},
+  finish: () => Promise.resolve({ closed: true }),
+  hurry: () => {},
+};
+
+/** The stdio spy's side of the observer, or an idle one when nothing would come of observing. */
+export function startObserver(config: ObserverConfig, options: ChannelOptions): ObserverChannel {
+  return isObserved(config) ? openStdioObserver(config, options) : idleObserver;
+}
 
 /**
- * The stdio spy's side of the observer: hands each chunk over, and never waits. When the observer
- * is too far behind, bytes are counted, not queued; past the parse limit, only lengths go over.
+ * Hands each chunk over to the observer thread, and never waits. When the observer is too far
+ * behind, bytes are counted, not queued; past the parse limit, only lengths go over.
  */
-export function startObserver(config: ObserverConfig, options: ChannelOptions) {
+function openStdioObserver(config: ObserverConfig, options: ChannelOptions): ObserverChannel {
   const channel = openObserverChannel<ObserverMessage>({ kind: 'stdio', ...config }, options);
   const { push } = channel;
   const lost: Record<StdioStream, number> = { c2s: 0, s2c: 0, stderr: 0 };
@@ -60,5 +87,3 @@ export function startObserver(config: ObserverConfig, options: ChannelOptions) {
     hurry: channel.hurry,
   };
 }
-
-export type ObserverChannel = ReturnType<typeof startObserver>;

@@ -3,6 +3,7 @@ import type { NoteId } from '../protocol/notes.js';
 import { isStatelessRevision, metaKeys } from '../protocol/revisions.js';
 import type { Classified } from './classify.js';
 import { oppositeOf, type Direction, type FrameKind } from './kinds.js';
+import { createRecentIds, type RecentIds } from './recent-ids.js';
 
 /** A request still waiting for its response. */
 export interface PendingRequest {
@@ -72,13 +73,22 @@ function relatedOf(request: PendingRequest): NonNullable<Correlation['related']>
 }
 
 /**
+ * How many request ids per direction are remembered to catch a `duplicate-id`, most recent first
+ * kept: ids may never be reused within a session before 2026, but remembering every one costs ~58
+ * bytes a request, without end in a long session. A duplicate of a pending or recent id is still
+ * caught; reuse of one older than this many requests goes unnoticed.
+ */
+export const rememberedIds = 10_000;
+
+/**
  * Pairs responses with requests in both directions, measures latency, links progress and
  * cancellation to their requests, and follows the protocol revision of one session.
  * Synchronous and total: every input gets a result, peer mistakes become notes.
  */
 export function createCorrelator() {
   const pending = new Map<string, PendingRequest>();
-  const usedIds = new Set<string>();
+  /** The ids last requested in each direction. */
+  const recentIds: Record<Direction, RecentIds> = { c2s: createRecentIds(rememberedIds), s2c: createRecentIds(rememberedIds) };
   const progressTokens = new Map<string, string>();
   let revision: string | undefined;
   /** The revision initialize agreed on, whatever headers say later. */
@@ -99,9 +109,11 @@ export function createCorrelator() {
     noteRevision(pickString(params, '_meta', metaKeys.protocolVersion));
     if (classified.method === 'initialize' && revision === undefined) noteRevision(pickString(params, 'protocolVersion'));
     const key = keyOf(dir, id);
-    const reused = isStatelessRevision(revision) ? pending.has(key) : usedIds.has(key);
+    // From 2026 an id is unique among outstanding requests only: once answered it may come again.
+    const stateless = isStatelessRevision(revision);
+    const reused = pending.has(key) || (!stateless && recentIds[dir].has(key));
     if (reused && id !== null) out.notes.push('duplicate-id');
-    usedIds.add(key);
+    if (!stateless) recentIds[dir].remember(key);
     const request: PendingRequest = { dir, id, method: classified.method!, seq: input.seq, timeMs: input.timeMs };
     if (out.tool !== undefined) request.tool = out.tool;
     if (clientClosed && dir === 's2c') {
@@ -196,13 +208,17 @@ export function createCorrelator() {
       const key = keyOf(dir, id);
       const request = pending.get(key);
       pending.delete(key);
-      usedIds.delete(key);
+      recentIds[dir].forget(key);
       if (request?.progressToken !== undefined) progressTokens.delete(request.progressToken);
       return request;
     },
     /** The client closed its input (stdio): server requests from now on cannot be answered. */
     clientClosed() {
       clientClosed = true;
+    },
+    /** How many entries each of its tables holds: what the correlator keeps in memory. */
+    held() {
+      return { pending: pending.size, progressTokens: progressTokens.size, recentIds: recentIds.c2s.size + recentIds.s2c.size };
     },
     /** Requests never answered that were owed an answer, oldest first. */
     unanswered(): PendingRequest[] {

@@ -1,0 +1,68 @@
+// The correlator's memory stays flat over a long session, and a duplicate of a recent id is still caught.
+import { describe, expect, it } from 'vitest';
+import { classifyMessage } from '../../src/wire/classify.js';
+import { createCorrelator, rememberedIds, type Correlator } from '../../src/wire/correlate.js';
+import type { Direction } from '../../src/wire/kinds.js';
+
+let seq = 0;
+function send(correlator: Correlator, dir: Direction, body: object) {
+  const message = { jsonrpc: '2.0', ...body };
+  seq += 1;
+  return correlator.observe({ dir, classified: classifyMessage(message), message, seq, timeMs: seq });
+}
+
+const pairs = 1_000_000;
+
+/** A session of `pairs` answered client requests, ids 1..pairs, under the revision `initialize` agrees to. */
+function longSession(revision: string) {
+  const correlator = createCorrelator();
+  send(correlator, 'c2s', { id: 'init', method: 'initialize', params: { protocolVersion: revision } });
+  send(correlator, 's2c', { id: 'init', result: { protocolVersion: revision } });
+  for (let id = 1; id <= pairs; id++) {
+    send(correlator, 'c2s', { id, method: 'tools/list', params: { _meta: { progressToken: id } } });
+    send(correlator, 's2c', { id, result: { tools: [] } });
+  }
+  return correlator;
+}
+
+const duplicateNote = (correlator: Correlator, id: number) =>
+  send(correlator, 'c2s', { id, method: 'ping' }).notes.includes('duplicate-id');
+
+describe('the correlator over a million requests', () => {
+  const table = [
+    // Ids unique in the whole session: the most recent are remembered, no more.
+    { revision: '2025-11-25', recentDuplicate: true, maxHeld: rememberedIds },
+    // Ids unique among outstanding requests: an answered id is free again and is not remembered.
+    { revision: '2026-07-28', recentDuplicate: false, maxHeld: 0 },
+  ];
+  it.each(table)('$revision: holds at most $maxHeld ids; a recent id again is a duplicate: $recentDuplicate', ({ revision, recentDuplicate, maxHeld }) => {
+    const correlator = longSession(revision);
+    expect(correlator.revision).toBe(revision);
+    const held = correlator.held();
+    expect(held.pending).toBe(0);
+    expect(held.progressTokens).toBe(0);
+    expect(held.recentIds).toBeLessThanOrEqual(maxHeld);
+    expect(duplicateNote(correlator, pairs - 5)).toBe(recentDuplicate);
+    expect(duplicateNote(correlator, pairs + 1)).toBe(false);
+  });
+
+  it('still notes a duplicate of a pending request under either revision', () => {
+    for (const revision of ['2025-11-25', '2026-07-28']) {
+      const correlator = createCorrelator();
+      send(correlator, 'c2s', { id: 'init', method: 'initialize', params: { protocolVersion: revision } });
+      expect(send(correlator, 'c2s', { id: 'open', method: 'tools/list' }).notes).toEqual([]);
+      expect(send(correlator, 'c2s', { id: 'open', method: 'tools/list' }).notes).toContain('duplicate-id');
+    }
+  });
+
+  it('forgets an id only once more than the remembered number of requests came after it', () => {
+    const correlator = createCorrelator();
+    for (let id = 1; id <= rememberedIds + 1; id++) {
+      send(correlator, 'c2s', { id, method: 'ping' });
+      send(correlator, 's2c', { id, result: {} });
+    }
+    expect(correlator.held().recentIds).toBe(rememberedIds);
+    expect(duplicateNote(correlator, 2)).toBe(true);
+    expect(duplicateNote(correlator, 1)).toBe(false);
+  });
+});
