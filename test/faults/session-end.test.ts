@@ -1,4 +1,5 @@
 import { spawn } from 'node:child_process';
+import { existsSync } from 'node:fs';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { isAlive, readRecord, request, waitUntil } from '../helpers/faults.js';
@@ -15,8 +16,10 @@ describe('when the client dies', () => {
     let heartbeats = 0;
     spy.stdout.on('data', () => heartbeats++);
     await waitUntil(() => heartbeats >= 3, 10_000, 'heartbeats');
-    const spawned = readRecord(join(dir, 'wire.jsonl')).find((entry) => entry.kind === 'spawn');
-    serverPid = Number(spawned?.pid);
+    // The record is written a moment after the bytes pass: wait for the spawn entry.
+    const spawnedOf = () => (existsSync(join(dir, 'wire.jsonl')) ? readRecord(join(dir, 'wire.jsonl')).find((entry) => entry.kind === 'spawn') : undefined);
+    await waitUntil(() => spawnedOf() !== undefined, 10_000, 'the spawn entry');
+    serverPid = Number(spawnedOf()?.pid);
     expect(isAlive(serverPid)).toBe(true);
     // The client goes away: its ends of the pipes close.
     spy.stdout.destroy();
