@@ -54,7 +54,8 @@ function latencyTable(bySetup) {
   const lines = ['setup        p50 ms med  p99 ms med  added p50 ms  p50 vs tee min/med  added vs pass min/med  CPU us/rt  vs pass  peak RSS MiB  recorded'];
   for (const [name, runs] of bySetup) {
     const vsTee = perRep(runs, tee, (run, base) => p50(run) / p50(base));
-    const addedVsPass = runs.map((run, rep) => added(run, rep) / added(pass[rep], rep));
+    // A repetition where the pass-through added nothing measurable gives no ratio (it would explode).
+    const addedVsPass = runs.map((run, rep) => (added(pass[rep], rep) > 0.002 ? added(run, rep) / added(pass[rep], rep) : NaN));
     const cpu = runs.map(cpuPerExchangeUs);
     const vsPass = perRep(runs, pass, (run, base) => cpuPerExchangeUs(run) / cpuPerExchangeUs(base));
     lines.push(`${name.padEnd(12)} ${cell(median(runs.map(p50)), 3, 10)} ${cell(median(runs.map((run) => percentile(run.times, 0.99))), 3, 11)} ${cell(median(runs.map(added)), 3, 13)} ${cell(min(vsTee), 2, 11)} /${cell(median(vsTee), 2, 5)}  ${cell(min(addedVsPass), 2, 14)} /${cell(median(addedVsPass), 2, 5)}  ${cell(median(cpu), 1, 9)} ${cell(median(vsPass), 2, 8)} ${cell(peakRssMiB(runs), 1, 13)}  ${recorded(runs)}`);
@@ -72,7 +73,8 @@ export function renderReport(workloads, results, reps, loads) {
     out.push(...(workload.kind === 'latency' ? latencyTable(bySetup) : throughputTable(workload, bySetup)));
   }
   out.push('', 'vs tee: tee time / setup time for throughput (>1 is faster than tee); p50 ratio for latency (<1 is faster).');
-  out.push('added: p50 round trip minus direct p50; vs pass: against the Node pass-through in the same repetition.');
+  out.push('added: p50 round trip minus direct p50; vs pass: against the Node pass-through in the same repetition');
+  out.push('(added vs pass leaves out repetitions where the pass-through added under 2 us).');
   out.push('CPU and peak RSS (VmHWM) are the spy\'s own (both tee processes for tee), read from /proc before it exits.');
   return out.join('\n');
 }

@@ -20,10 +20,10 @@ const n = (count) => Math.max(1, Math.round(count * scale));
 const MiB = 1024 * 1024;
 
 const workloads = [
-  { name: 'mcp', kind: 'throughput', requestBytes: 300, responseBytes: 2048, window: 64, count: n(40_000) },
-  { name: 'small', kind: 'throughput', requestBytes: 100, responseBytes: 100, count: n(200_000) },
-  { name: 'large', kind: 'throughput', requestBytes: MiB, responseBytes: MiB, count: n(80) },
-  { name: 'rtt', kind: 'latency', requestBytes: 300, responseBytes: 2048, count: n(1500) },
+  { name: 'mcp', kind: 'throughput', requestBytes: 300, responseBytes: 2048, window: 64, count: n(120_000) },
+  { name: 'small', kind: 'throughput', requestBytes: 100, responseBytes: 100, count: n(600_000) },
+  { name: 'large', kind: 'throughput', requestBytes: MiB, responseBytes: MiB, count: n(240) },
+  { name: 'rtt', kind: 'latency', requestBytes: 300, responseBytes: 2048, count: n(4000) },
 ];
 for (const w of workloads) {
   const size = (b) => (b >= MiB ? `${b / MiB} MiB` : b >= 1024 ? `${b / 1024} KiB` : `${b} B`);
