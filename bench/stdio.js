@@ -1,168 +1,68 @@
 #!/usr/bin/env node
-// Benchmark of the stdio spy against a plain pipe and a `tee` sandwich, measured in one run.
-//   npm run bench:stdio            (BENCH_QUICK=1 for a short run)
-// Prints round-trip latency (p50/p99) for 100-byte frames, pipelined throughput for 100-byte and
-// 1 MiB frames, and mcp-spy's peak RSS while 500 MiB pass through and while one 64 MiB frame passes.
-import { spawn } from 'node:child_process';
-import { mkdtempSync, readFileSync, rmSync } from 'node:fs';
-import { tmpdir } from 'node:os';
+// Benchmark of the stdio spy. In every repetition each workload runs through five setups, in an
+// order that rotates between repetitions: direct, a `tee` sandwich, a Node pass-through (the floor of
+// any Node spy), mcp-spy recording, and mcp-spy writing nothing. The server parses no JSON.
+//   npm run bench:stdio     (BENCH_REPS=5 by default; BENCH_QUICK=1 for a short run)
+// Prints one table per workload on stdout and nothing else; it asserts nothing.
+import { mkdtempSync, rmSync } from 'node:fs';
+import { loadavg, tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { fileURLToPath } from 'node:url';
+import { oneAtATime, pipelined, startSetup } from './stdio-drive.js';
+import { watchProcesses } from './proc-stats.js';
+import { countRecord } from './record-count.js';
+import { renderReport } from './stdio-report.js';
+import { stdioSetups } from './stdio-setups.js';
 
-const root = fileURLToPath(new URL('..', import.meta.url));
-const bin = join(root, 'bin', 'mcp-spy.js');
-const echo = join(root, 'fixtures', 'servers', 'echo-server.js');
 const quick = process.env.BENCH_QUICK === '1';
-const only = process.env.BENCH_ONLY; // 'speed' or 'rss' to run one half
-const node = process.execPath;
+const reps = Number(process.env.BENCH_REPS ?? (quick ? 2 : 5));
+const scale = quick ? 0.1 : 1;
+const n = (count) => Math.max(1, Math.round(count * scale));
+const MiB = 1024 * 1024;
 
-/** The three ways of running the echo server: the command line a client would start. */
-function setups(dir) {
-  return {
-    direct: [node, echo],
-    tee: ['sh', '-c', `tee ${join(dir, 'in.log')} | ${node} ${echo} | tee ${join(dir, 'out.log')}`],
-    'mcp-spy': [node, bin, '-q', '--record', join(dir, 'wire.jsonl'), '--log', join(dir, 'wire.log'), '--', node, echo],
-  };
+const workloads = [
+  { name: 'mcp', kind: 'throughput', requestBytes: 300, responseBytes: 2048, window: 64, count: n(120_000) },
+  { name: 'small', kind: 'throughput', requestBytes: 100, responseBytes: 100, count: n(600_000) },
+  { name: 'large', kind: 'throughput', requestBytes: MiB, responseBytes: MiB, count: n(240) },
+  { name: 'rtt', kind: 'latency', requestBytes: 300, responseBytes: 2048, count: n(4000) },
+];
+for (const w of workloads) {
+  const size = (b) => (b >= MiB ? `${b / MiB} MiB` : b >= 1024 ? `${b / 1024} KiB` : `${b} B`);
+  w.title = w.kind === 'latency'
+    ? `round trip, one ${size(w.requestBytes)} request at a time (${size(w.responseBytes)} answers), ${w.count} per run`
+    : `${w.count} x ${size(w.requestBytes)} requests, ${size(w.responseBytes)} answers, ${w.window ? `${w.window} in flight` : 'all pipelined'}`;
 }
 
-function start(command) {
-  const child = spawn(command[0], command.slice(1), { stdio: ['pipe', 'pipe', 'inherit'] });
-  let buffered = Buffer.alloc(0);
-  let onLine = () => {};
-  child.stdout.on('data', (chunk) => {
-    buffered = buffered.length ? Buffer.concat([buffered, chunk]) : chunk;
-    let newline = buffered.indexOf(10);
-    while (newline !== -1) {
-      onLine(newline);
-      buffered = buffered.subarray(newline + 1);
-      newline = buffered.indexOf(10);
-    }
-  });
-  const exited = new Promise((resolve) => child.on('exit', resolve));
-  return { child, setOnLine: (fn) => (onLine = fn), exited };
+/** One run of a workload through a setup: its timing, the spy's CPU and peak RSS, and its record. */
+async function runOnce(setup, workload, dir) {
+  const running = startSetup(setup.command);
+  await oneAtATime(running, { count: 1, requestBytes: workload.requestBytes }); // the server is up
+  const watch = watchProcesses(setup.spyPids(running.child.pid));
+  watch.baseline();
+  const run = { exchanges: workload.count, framesSent: 2 * (workload.count + 1) };
+  if (workload.kind === 'latency') run.times = await oneAtATime(running, workload);
+  else run.seconds = await pipelined(running, workload);
+  running.child.stdin.end();
+  await running.exited;
+  run.usage = watch.stop();
+  if (setup.record) run.record = await countRecord(setup.record);
+  for (const file of ['in.log', 'out.log', 'wire.jsonl', 'wire.log']) rmSync(join(dir, file), { force: true });
+  return run;
 }
 
-function frameOf(id, size) {
-  const head = `{"jsonrpc":"2.0","id":${id},"method":"bench/echo","params":{"d":"`;
-  const tail = '"}}\n';
-  return head + 'x'.repeat(Math.max(0, size - head.length - tail.length)) + tail;
-}
-
-async function latency(command, count) {
-  const { child, setOnLine, exited } = start(command);
-  const times = [];
-  let sentAt = 0;
-  let resolveOne;
-  setOnLine(() => resolveOne());
-  for (let id = 0; id < count; id++) {
-    const answered = new Promise((resolve) => (resolveOne = resolve));
-    sentAt = performance.now();
-    child.stdin.write(frameOf(id, 100));
-    await answered;
-    if (id >= 50) times.push(performance.now() - sentAt);
-  }
-  child.stdin.end();
-  await exited;
-  times.sort((a, b) => a - b);
-  const at = (q) => times[Math.min(times.length - 1, Math.floor(q * times.length))];
-  return { p50: at(0.5), p99: at(0.99) };
-}
-
-async function throughput(command, size, count) {
-  const { child, setOnLine, exited } = start(command);
-  let answered = 0;
-  const done = new Promise((resolve) => setOnLine(() => ++answered === count && resolve()));
-  const started = performance.now();
-  for (let id = 0; id < count; id++) {
-    if (!child.stdin.write(frameOf(id, size))) await new Promise((resolve) => child.stdin.once('drain', resolve));
-  }
-  await done;
-  const seconds = (performance.now() - started) / 1000;
-  child.stdin.end();
-  await exited;
-  return { mibPerSecond: (size * count) / seconds / 1024 / 1024, framesPerSecond: count / seconds };
-}
-
-/** Peak RSS of the spy (VmHWM) while `total` bytes in frames of `size` go through it and back. */
-async function peakRss(dir, size, total) {
-  const command = [node, bin, '-q', '--record', join(dir, 'rss.jsonl'), '--log', join(dir, 'rss.log'), '--', 'cat'];
-  const { child, setOnLine, exited } = start(command);
-  const count = Math.ceil(total / size);
-  let answered = 0;
-  let peak = 0;
-  const poll = setInterval(() => {
-    try {
-      const match = /VmHWM:\s+(\d+) kB/.exec(readFileSync(`/proc/${child.pid}/status`, 'utf8'));
-      if (match) peak = Math.max(peak, Number(match[1]) * 1024);
-    } catch {}
-  }, 20);
-  const done = new Promise((resolve) => setOnLine(() => ++answered === count && resolve()));
-  const frame = frameOf(0, size);
-  const started = performance.now();
-  for (let id = 0; id < count; id++) {
-    if (!child.stdin.write(frame)) await new Promise((resolve) => child.stdin.once('drain', resolve));
-  }
-  await done;
-  const seconds = (performance.now() - started) / 1000;
-  await new Promise((resolve) => setTimeout(resolve, 100));
-  child.stdin.end();
-  await exited;
-  clearInterval(poll);
-  let gaps = 0;
-  let frames = 0;
-  for (const line of readFileSync(join(dir, 'rss.jsonl'), 'utf8').split('\n')) {
-    if (line.includes('"kind":"gap"')) gaps++;
-    else if (line.includes('"dir":"')) frames++;
-  }
-  rmSync(join(dir, 'rss.jsonl'), { force: true });
-  rmSync(join(dir, 'rss.log'), { force: true });
-  return { peakMiB: peak / 1024 / 1024, mibPerSecond: (size * count) / seconds / 1024 / 1024, gaps, frames, sent: count };
-}
-
-const fmt = (n, digits = 1) => n.toFixed(digits).padStart(9);
+const loadAtStart = loadavg()[0];
 const dir = mkdtempSync(join(tmpdir(), 'mcp-spy-bench-'));
 try {
-  const commands = setups(dir);
-  const rounds = quick ? 300 : 3000;
-  const small = quick ? 20_000 : 200_000;
-  const large = quick ? 20 : 200;
-  const results = {};
-  for (const [name, command] of only === 'rss' ? [] : Object.entries(commands)) {
-    results[name] = {
-      latency: await latency(command, rounds),
-      small: await throughput(command, 100, small),
-      large: await throughput(command, 1024 * 1024, large),
-    };
+  const results = new Map(workloads.map((w) => [w.name, new Map()]));
+  for (let rep = 0; rep < reps; rep++) {
+    for (const workload of workloads) {
+      const setups = stdioSetups(dir, workload.responseBytes);
+      const order = setups.map((_, i) => setups[(i + rep) % setups.length]);
+      const bySetup = results.get(workload.name);
+      for (const setup of setups) if (!bySetup.has(setup.name)) bySetup.set(setup.name, []);
+      for (const setup of order) bySetup.get(setup.name)[rep] = await runOnce(setup, workload, dir);
+    }
   }
-  if (only !== 'rss') report(results, rounds, small, large);
-  if (only !== 'speed') await memory(dir);
+  console.log(renderReport(workloads, results, reps, [loadAtStart, loadavg()[0]]));
 } finally {
   rmSync(dir, { recursive: true, force: true });
-}
-
-function report(results, rounds, small, large) {
-  console.log(`stdio benchmark (node ${process.version}; ${rounds} round trips, ${small} x 100 B, ${large} x 1 MiB pipelined)\n`);
-  console.log('setup        rtt p50 ms  rtt p99 ms   100B MiB/s  100B frames/s   1MiB MiB/s');
-  for (const [name, r] of Object.entries(results)) {
-    console.log(`${name.padEnd(10)} ${fmt(r.latency.p50, 3)}   ${fmt(r.latency.p99, 3)}    ${fmt(r.small.mibPerSecond)}    ${fmt(r.small.framesPerSecond, 0)}    ${fmt(r.large.mibPerSecond)}`);
-  }
-  const spy = results['mcp-spy'];
-  const tee = results.tee;
-  const direct = results.direct;
-  console.log('\nratios (mcp-spy against tee; against direct in brackets):');
-  console.log(`  added latency p50: ${fmt((spy.latency.p50 - direct.latency.p50) / (tee.latency.p50 - direct.latency.p50), 2)}x the tee sandwich's added latency`);
-  console.log(`  latency p50:       ${fmt(spy.latency.p50 / tee.latency.p50, 2)}x  [${(spy.latency.p50 / direct.latency.p50).toFixed(2)}x]`);
-  console.log(`  latency p99:       ${fmt(spy.latency.p99 / tee.latency.p99, 2)}x  [${(spy.latency.p99 / direct.latency.p99).toFixed(2)}x]`);
-  console.log(`  throughput 100 B:  ${fmt(spy.small.mibPerSecond / tee.small.mibPerSecond, 2)}x  [${(spy.small.mibPerSecond / direct.small.mibPerSecond).toFixed(2)}x]`);
-  console.log(`  throughput 1 MiB:  ${fmt(spy.large.mibPerSecond / tee.large.mibPerSecond, 2)}x  [${(spy.large.mibPerSecond / direct.large.mibPerSecond).toFixed(2)}x]`);
-
-}
-
-async function memory(dir) {
-  const session = await peakRss(dir, 4096, (quick ? 50 : 500) * 1024 * 1024);
-  const bigFrame = await peakRss(dir, 64 * 1024 * 1024, 64 * 1024 * 1024);
-  console.log(`\nmcp-spy peak RSS (record and log on, server = cat):`);
-  console.log(`  ${quick ? 50 : 500} MiB in 4 KiB frames each way: ${fmt(session.peakMiB)} MiB  (${session.mibPerSecond.toFixed(1)} MiB/s)`);
-  console.log(`  one 64 MiB frame each way:       ${fmt(bigFrame.peakMiB)} MiB`);
-  console.log(`  (the record of the ${quick ? 50 : 500} MiB session: ${session.gaps} gap event(s), ${session.frames} frames recorded of ${session.sent * 2} sent)`);
 }

@@ -1,0 +1,80 @@
+// Turns the runs of every repetition into the printed tables: medians, and same-repetition ratios
+// (against the tee sandwich for speed, against the Node pass-through for CPU and added latency).
+import { cpus } from 'node:os';
+
+const MiB = 1024 * 1024;
+const sorted = (values) => values.filter((v) => Number.isFinite(v)).sort((a, b) => a - b);
+const median = (values) => {
+  const s = sorted(values);
+  return s.length === 0 ? NaN : s.length % 2 ? s[(s.length - 1) / 2] : (s[s.length / 2 - 1] + s[s.length / 2]) / 2;
+};
+const min = (values) => sorted(values)[0] ?? NaN;
+const max = (values) => sorted(values).at(-1) ?? NaN;
+const percentile = (values, p) => {
+  const s = sorted(values);
+  return s[Math.min(s.length - 1, Math.floor(s.length * p))];
+};
+const cell = (value, digits, width) => (Number.isFinite(value) ? value.toFixed(digits) : '-').padStart(width);
+const perRep = (runs, base, f) => runs.map((run, rep) => (base ? f(run, base[rep]) : NaN));
+
+/** Share of the frames sent (both ways) that the record holds, over the repetitions; gaps and the bytes they lost, in all. */
+function recorded(runs) {
+  if (runs[0].record === undefined) return '-';
+  const shares = runs.map((run) => run.record.frames / run.framesSent);
+  const gaps = runs.reduce((sum, run) => sum + run.record.gaps, 0);
+  const lost = runs.reduce((sum, run) => sum + run.record.lost, 0);
+  const share = (value) => `${(value * 100).toFixed(1)}%`;
+  return `${share(min(shares))} min / ${share(median(shares))} med, ${gaps} gap(s)${lost ? ` (${(lost / MiB).toFixed(1)} MiB unrecorded)` : ''}`;
+}
+
+const cpuPerExchangeUs = (run) => (run.usage ? (run.usage.cpuMs * 1000) / run.exchanges : NaN);
+const peakRssMiB = (runs) => max(runs.map((run) => (run.usage ? run.usage.peakRssBytes / MiB : NaN)));
+
+function throughputTable(workload, bySetup) {
+  const tee = bySetup.get('tee');
+  const pass = bySetup.get('node pass');
+  const lines = ['setup         MiB/s med  exch/s med  vs tee min  vs tee med  CPU us/exch  vs pass  peak RSS MiB  recorded'];
+  for (const [name, runs] of bySetup) {
+    const mib = runs.map((run) => (run.exchanges * (workload.requestBytes + workload.responseBytes)) / run.seconds / MiB);
+    const rate = runs.map((run) => run.exchanges / run.seconds);
+    const vsTee = perRep(runs, tee, (run, base) => base.seconds / run.seconds);
+    const cpu = runs.map(cpuPerExchangeUs);
+    const vsPass = perRep(runs, pass, (run, base) => cpuPerExchangeUs(run) / cpuPerExchangeUs(base));
+    lines.push(`${name.padEnd(12)} ${cell(median(mib), 1, 10)} ${cell(median(rate), 0, 11)} ${cell(min(vsTee), 2, 11)} ${cell(median(vsTee), 2, 11)} ${cell(median(cpu), 1, 12)} ${cell(median(vsPass), 2, 8)} ${cell(peakRssMiB(runs), 1, 13)}  ${recorded(runs)}`);
+  }
+  return lines;
+}
+
+function latencyTable(bySetup) {
+  const p50 = (run) => percentile(run.times, 0.5);
+  const direct = bySetup.get('direct');
+  const tee = bySetup.get('tee');
+  const pass = bySetup.get('node pass');
+  const added = (run, rep) => p50(run) - p50(direct[rep]);
+  const lines = ['setup        p50 ms med  p99 ms med  added p50 ms  p50 vs tee min/med  added vs pass min/med  CPU us/rt  vs pass  peak RSS MiB  recorded'];
+  for (const [name, runs] of bySetup) {
+    const vsTee = perRep(runs, tee, (run, base) => p50(run) / p50(base));
+    // A repetition where the pass-through added nothing measurable gives no ratio (it would explode).
+    const addedVsPass = runs.map((run, rep) => (added(pass[rep], rep) > 0.002 ? added(run, rep) / added(pass[rep], rep) : NaN));
+    const cpu = runs.map(cpuPerExchangeUs);
+    const vsPass = perRep(runs, pass, (run, base) => cpuPerExchangeUs(run) / cpuPerExchangeUs(base));
+    lines.push(`${name.padEnd(12)} ${cell(median(runs.map(p50)), 3, 10)} ${cell(median(runs.map((run) => percentile(run.times, 0.99))), 3, 11)} ${cell(median(runs.map(added)), 3, 13)} ${cell(min(vsTee), 2, 11)} /${cell(median(vsTee), 2, 5)}  ${cell(min(addedVsPass), 2, 14)} /${cell(median(addedVsPass), 2, 5)}  ${cell(median(cpu), 1, 9)} ${cell(median(vsPass), 2, 8)} ${cell(peakRssMiB(runs), 1, 13)}  ${recorded(runs)}`);
+  }
+  return lines;
+}
+
+/** The printed report: one table per workload. `results`: workload name -> setup name -> runs by repetition. */
+export function renderReport(workloads, results, reps, loads) {
+  const out = [`stdio benchmark: node ${process.version}, ${reps} repetitions; ratios are taken within a repetition, then min/median`];
+  out.push(`${cpus().length} CPUs; load average ${loads.map((load) => load.toFixed(1)).join(' at the start, ')} at the end`);
+  for (const workload of workloads) {
+    out.push('', `${workload.title}`);
+    const bySetup = results.get(workload.name);
+    out.push(...(workload.kind === 'latency' ? latencyTable(bySetup) : throughputTable(workload, bySetup)));
+  }
+  out.push('', 'vs tee: tee time / setup time for throughput (>1 is faster than tee); p50 ratio for latency (<1 is faster).');
+  out.push('added: p50 round trip minus direct p50; vs pass: against the Node pass-through in the same repetition');
+  out.push('(added vs pass leaves out repetitions where the pass-through added under 2 us).');
+  out.push('CPU and peak RSS (VmHWM) are the spy\'s own (both tee processes for tee), read from /proc before it exits.');
+  return out.join('\n');
+}

@@ -1,0 +1,33 @@
+// The ways the benchmark runs the line server: each a command line a client would start, and which of
+// the processes it starts are "the spy" whose CPU and memory are measured.
+import { join } from 'node:path';
+import { fileURLToPath } from 'node:url';
+import { childrenNamed } from './proc-stats.js';
+
+const root = fileURLToPath(new URL('..', import.meta.url));
+const node = process.execPath;
+const bin = join(root, 'bin', 'mcp-spy.js');
+const passThrough = join(root, 'bench', 'pass-through.js');
+const lineServer = join(root, 'bench', 'line-server.js');
+
+/** Setups in table order; `spyPids(pid)` names the measured processes, given the spawned one. */
+export function stdioSetups(dir, responseBytes) {
+  const server = [node, lineServer, String(responseBytes)];
+  const quoted = server.map((word) => `'${word}'`).join(' ');
+  return [
+    { name: 'direct', command: server, spyPids: () => [] },
+    {
+      name: 'tee',
+      command: ['sh', '-c', `tee '${join(dir, 'in.log')}' | ${quoted} | tee '${join(dir, 'out.log')}'`],
+      spyPids: (pid) => childrenNamed(pid, 'tee'),
+    },
+    { name: 'node pass', command: [node, passThrough, ...server], spyPids: (pid) => [pid] },
+    {
+      name: 'spy record',
+      command: [node, bin, '-q', '--record', join(dir, 'wire.jsonl'), '--log', join(dir, 'wire.log'), '--', ...server],
+      spyPids: (pid) => [pid],
+      record: join(dir, 'wire.jsonl'),
+    },
+    { name: 'spy no-rec', command: [node, bin, '-q', '--no-record', '--no-log', '--', ...server], spyPids: (pid) => [pid] },
+  ];
+}
