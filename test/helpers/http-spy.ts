@@ -32,7 +32,7 @@ export interface Running {
   exited: Promise<number>;
 }
 
-/** Starts a process and resolves once its stdout or stderr matches `ready` (rejects if it exits first or takes 15 s). */
+/** Starts a process and resolves once its stdout or stderr matches `ready` (rejects if it exits first or takes 30 s, and stops it). */
 export async function run(command: string, args: string[], ready: RegExp, options: { cwd?: string; env?: NodeJS.ProcessEnv } = {}): Promise<Running> {
   const child = spawn(command, args, { cwd: options.cwd, env: { ...process.env, ...options.env }, stdio: ['ignore', 'pipe', 'pipe'] });
   const seen = { out: '', err: '' };
@@ -46,7 +46,11 @@ export async function run(command: string, args: string[], ready: RegExp, option
     child.stdout!.on('data', watch('out'));
     child.stderr!.on('data', watch('err'));
     void exited.then((code) => reject(new Error(`${command} ${args.join(' ')} exited with ${code} before it was ready:\n${seen.out}\n${seen.err}`)));
-    setTimeout(() => reject(new Error(`${command} ${args.join(' ')} not ready after 15s:\n${seen.out}\n${seen.err}`)), 15_000).unref();
+    // A loaded machine may take a while to start a server; one that never gets ready is not left behind.
+    setTimeout(() => {
+      child.kill('SIGKILL');
+      reject(new Error(`${command} ${args.join(' ')} not ready after 30s:\n${seen.out}\n${seen.err}`));
+    }, 30_000).unref();
   });
   return {
     child,
