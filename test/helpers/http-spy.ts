@@ -48,7 +48,7 @@ export async function run(command: string, args: string[], ready: RegExp, option
     void exited.then((code) => reject(new Error(`${command} ${args.join(' ')} exited with ${code} before it was ready:\n${seen.out}\n${seen.err}`)));
     // A loaded machine may take a while to start a server; one that never gets ready is not left behind.
     setTimeout(() => {
-      child.kill('SIGKILL');
+      child.kill('SIGTERM');
       reject(new Error(`${command} ${args.join(' ')} not ready after 30s:\n${seen.out}\n${seen.err}`));
     }, 30_000).unref();
   });
