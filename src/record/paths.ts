@@ -95,7 +95,7 @@ export function resolveOutputPaths(choice: OutputChoice, cwd: string, env: NodeJ
     const here = env.MCP_SPY_DIR ? undefined : canAppendTo(join(cwd, probeName));
     if (!here?.ok) {
       dir = stateDirectory(env);
-      const reason = env.MCP_SPY_DIR ? 'MCP_SPY_DIR' : here && !here.ok ? `${here.why}` : '';
+      const reason = here && !here.ok ? here.why : 'MCP_SPY_DIR';
       unavailable = tryDirectory(dir, probeName);
       if (unavailable) dir = undefined;
       else movedTo = { dir, reason };

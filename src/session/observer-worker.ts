@@ -111,11 +111,11 @@ function handle(batch: (Message | FinishMessage)[], from = 0): number {
   return -1;
 }
 
-/** The deadline passed: what waits is counted, not observed; events (the exit) are still written. */
-function abandon(rest: (Message | FinishMessage)[]) {
+/** The deadline passed: what waits (from `from` of `batch` on) is counted, not observed; events (the exit) are still written. */
+function abandon(batch: (Message | FinishMessage)[], from: number) {
   abandoned = true;
   pacing = false;
-  handle(rest);
+  handle(batch, from);
   while (waiting.length > 0) handle(waiting.shift()!);
 }
 
@@ -123,7 +123,7 @@ function drain() {
   while (!pacing && waiting.length > 0) {
     const batch = waiting.shift()!;
     const stopped = handle(batch);
-    if (stopped !== -1) return abandon(batch.slice(stopped));
+    if (stopped !== -1) return abandon(batch, stopped);
     if (!abandoned && recorder.backlog() > maxBacklog) {
       pacing = true;
       void recorder.caughtUp(maxBacklog / 4).then(() => {
@@ -147,7 +147,7 @@ port.on('message', (batch: (Message | FinishMessage)[]) => {
       // Finish at the lower priority.
     }
     deadlineWatch = setInterval(() => {
-      if (!abandoned && overdue()) abandon([]);
+      if (!abandoned && overdue()) abandon([], 0);
     }, 20);
   }
   drain();

@@ -49,9 +49,10 @@ export async function runStdioSession(options: StdioSessionOptions): Promise<Std
   let drainMs = options.drainTimeoutMs;
   if (early) {
     // Stopped before the server ran: it is not started, and the record says so.
-    observer.event('spawn', { transport: 'stdio', command, cwd: process.cwd(), spy: options.version, reason: `${early} arrived before the server was started` });
+    const reason = `${early} arrived before the server was started`;
+    observer.event('spawn', { transport: 'stdio', command, cwd: process.cwd(), spy: options.version, reason });
     outcome = { started: false, errorCode: early, why: `stopped by ${early} before it started`, exitCode: 128 + constants.signals[early] };
-    observer.event('exit', { code: null, signal: early, reason: `${early} arrived before the server was started` });
+    observer.event('exit', { code: null, signal: early, reason });
   } else {
     proxy = startStdioProxy({
       command: options.command,

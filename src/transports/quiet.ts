@@ -6,17 +6,19 @@ const quietMs = 50;
 /**
  * Resolves once every stream has ended, or has been quiet for a moment while not paused (what a
  * pipe still held is read at once; a writer that lives on, a child of the server, is not waited
- * for), and in any case after `maxMs`.
+ * for), and in any case after `maxMs` or once `until` resolves.
  */
-export function waitForQuiet(streams: Readable[], maxMs: number): Promise<void> {
+export function waitForQuiet(streams: Readable[], maxMs: number, until?: Promise<void>): Promise<void> {
   const open = streams.filter((stream) => !stream.readableEnded && !stream.destroyed);
   if (open.length === 0) return Promise.resolve();
   return new Promise((resolve) => {
     let lastData = performance.now();
     const onData = () => (lastData = performance.now());
-    const timers: NodeJS.Timeout[] = [];
+    let waiting = true;
     const done = () => {
-      for (const timer of timers) clearTimeout(timer);
+      if (!waiting) return;
+      waiting = false;
+      clearTimeout(deadline);
       clearInterval(poll);
       for (const stream of open) {
         stream.off('data', onData);
@@ -37,7 +39,8 @@ export function waitForQuiet(streams: Readable[], maxMs: number): Promise<void> 
         if (seen === lastData) done();
       });
     }, quietMs / 2);
-    timers.push(setTimeout(done, Math.max(0, maxMs)));
+    const deadline = setTimeout(done, Math.max(0, maxMs));
+    void until?.then(done);
     for (const stream of open) {
       stream.on('data', onData);
       stream.on('end', check);

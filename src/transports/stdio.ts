@@ -151,7 +151,7 @@ export function startStdioProxy(options: StdioProxyOptions): StdioProxy {
     stopInput();
     // The server's exit ends the session, as it does without the spy: what its pipes still hold
     // is passed on, but a child of the server that keeps them open is not waited for.
-    await Promise.race([waitForQuiet([serverOut, serverErr], options.settleMs), hurried]);
+    await waitForQuiet([serverOut, serverErr], options.settleMs, hurried);
     if (!serverOut.readableEnded) serverOut.destroy();
     if (!serverErr.readableEnded) serverErr.destroy();
     return { started: true, pid: child.pid, code, signal, exitCode: exitCodeOf(code, signal) };
