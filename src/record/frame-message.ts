@@ -18,3 +18,13 @@ export function messageOf(entry: RecordEntry): unknown {
   }
   return Array.isArray(value) && entry.batch ? value[0] : value;
 }
+
+/**
+ * The frame's text exactly as it crossed the wire (without its line ending), or undefined when the
+ * entry has none (a later member of a batch, bytes that are not UTF-8). Readers use this, never a
+ * field of the entry, so that they read every record version alike.
+ */
+export function frameText(entry: RecordEntry): string | undefined {
+  if (!isFrameEntry(entry)) return undefined;
+  return typeof entry.raw === 'string' ? entry.raw : undefined;
+}
