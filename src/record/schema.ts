@@ -1,7 +1,7 @@
 import type { FrameObservation } from '../wire/observe.js';
 
 /** The record format version this build writes; readers accept this and older. */
-export const RECORD_VERSION = 1;
+export const RECORD_VERSION = 2;
 
 /** Kinds of record entries that are not frames. */
 export const eventKinds = ['spawn', 'exit', 'stderr', 'gap', 'unanswered', 'http', 'note'] as const;

@@ -22,13 +22,10 @@ const indent = '    ';
 
 /** A frame's content for people: JSON pretty-printed, anything else as sanitised text. */
 export function fullFrame(entry: RecordEntry): string {
-  if (typeof entry.raw !== 'string') return typeof entry.rawBase64 === 'string' ? `${indent}<not UTF-8, base64> ${entry.rawBase64}\n` : '';
   let text: string;
-  try {
-    text = printableJson(JSON.parse(entry.raw), 2);
-  } catch {
-    text = sanitize(entry.raw);
-  }
+  if (entry.msg !== undefined) text = printableJson(entry.msg, 2);
+  else if (typeof entry.raw === 'string') text = sanitize(entry.raw);
+  else return typeof entry.rawBase64 === 'string' ? `${indent}<not UTF-8, base64> ${entry.rawBase64}\n` : '';
   return `${text.split('\n').map((line) => indent + line).join('\n')}\n`;
 }
 

@@ -5,6 +5,8 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import type { RecordEntry } from '../../src/record/schema.js';
+import { parseRecordLine } from '../../src/record/reader.js';
+import { RECORD_VERSION } from '../../src/record/schema.js';
 
 export const root = fileURLToPath(new URL('../..', import.meta.url));
 export const bin = join(root, 'bin', 'mcp-spy.js');
@@ -84,11 +86,22 @@ export function runBinSync(args: string[], options: Pick<RunOptions, 'input' | '
   return { code: result.status, signal: result.signal, stdout: result.stdout, text: result.stdout.toString('utf8'), stderr: result.stderr.toString('utf8'), durationMs: performance.now() - started };
 }
 
+/**
+ * One line of a record the spy wrote, read as every reader reads it (so `frameText` works on it);
+ * a line that is not a valid entry of the current version fails the test.
+ */
+export function readLine(line: string, lineNo: number, path: string): RecordEntry {
+  const item = parseRecordLine(line, lineNo, path);
+  if (!item.ok) throw new Error(`${path}:${lineNo}: ${item.reason}`);
+  if (JSON.parse(line).v !== RECORD_VERSION) throw new Error(`${path}:${lineNo}: written as version ${JSON.parse(line).v}, not ${RECORD_VERSION}`);
+  return item.entry;
+}
+
 export function readEntries(path: string): RecordEntry[] {
   return readFileSync(path, 'utf8')
     .split('\n')
     .filter((line) => line !== '')
-    .map((line) => JSON.parse(line) as RecordEntry);
+    .map((line, index) => readLine(line, index + 1, path));
 }
 
 /** Frames only (entries with a direction). */
