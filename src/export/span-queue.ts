@@ -23,12 +23,15 @@ export function createSpanQueue(send: (spans: SpanData[]) => Promise<SendResult>
   const delayMs = options.delayMs ?? 500;
   let waiting: SpanData[] = [];
   let inFlight: Promise<void> | undefined;
+  let inFlightCount = 0;
+  let closed = false;
   let timer: NodeJS.Timeout | undefined;
   let dropped = 0;
   let lastReason: string | undefined;
   let failed = false;
 
   const fail = (count: number, reason: string) => {
+    if (closed) return;
     dropped += count;
     lastReason = reason;
     if (!failed) options.onFirstFailure(reason);
@@ -40,6 +43,7 @@ export function createSpanQueue(send: (spans: SpanData[]) => Promise<SendResult>
     timer = undefined;
     if (inFlight || waiting.length === 0) return;
     const spans = waiting.splice(0, batch);
+    inFlightCount = spans.length;
     inFlight = send(spans).then(
       (result) => {
         if (!result.ok) fail(spans.length, result.reason);
@@ -47,6 +51,7 @@ export function createSpanQueue(send: (spans: SpanData[]) => Promise<SendResult>
       (error: Error) => fail(spans.length, error.message),
     ).finally(() => {
       inFlight = undefined;
+      inFlightCount = 0;
       if (waiting.length >= batch) pump();
       else if (waiting.length > 0) schedule();
     });
@@ -76,7 +81,9 @@ export function createSpanQueue(send: (spans: SpanData[]) => Promise<SendResult>
         await Promise.race([inFlight, new Promise((resolve) => setTimeout(resolve, Math.max(0, left)).unref())]);
       }
       clearTimeout(timer);
-      if (waiting.length > 0 || inFlight) fail(waiting.length, lastReason ?? `the collector did not answer within ${timeoutMs} ms`);
+      // Spans still waiting, or sent without an answer yet, are counted as dropped: the spy does not wait longer.
+      if (waiting.length > 0 || inFlight) fail(waiting.length + (inFlight ? inFlightCount : 0), lastReason ?? `the collector did not answer within ${timeoutMs} ms`);
+      closed = true;
       waiting = [];
       return lastReason === undefined ? { dropped } : { dropped, reason: lastReason };
     },
