@@ -1,10 +1,10 @@
-import { writeFileSync } from 'node:fs';
 import { ExportFailure, exportRecording } from '../export/export-recording.js';
 import { recordToHar } from '../export/har-export.js';
 import { otlpSettingsOf } from '../export/otlp-config.js';
 import { SpyError, exitCodes } from './errors.js';
 import { recordingEntries } from './recording-input.js';
 import { version } from './version.js';
+import { writeOutput } from './write-output.js';
 
 export interface ExportOtlpOptions {
   endpoint?: string;
@@ -38,13 +38,6 @@ export interface ExportHarOptions {
 export async function runExportHar(file: string, options: ExportHarOptions): Promise<number> {
   const har = await recordToHar(recordingEntries(file, { strict: options.strict, maxLine: options.maxLine }), version);
   const text = `${JSON.stringify(har, null, 2)}\n`;
-  if (options.output === undefined || options.output === '-') process.stdout.write(text);
-  else {
-    try {
-      writeFileSync(options.output, text);
-    } catch (error) {
-      throw new SpyError(`cannot write ${options.output}: ${(error as Error).message}`);
-    }
-  }
+  writeOutput(options.output, text);
   return exitCodes.ok;
 }

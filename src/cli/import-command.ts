@@ -1,6 +1,7 @@
-import { readFileSync, writeFileSync } from 'node:fs';
+import { readFileSync } from 'node:fs';
 import { harProblem, harToEntries } from '../export/har-import.js';
 import { SpyError, exitCodes } from './errors.js';
+import { writeOutput } from './write-output.js';
 
 export interface ImportOptions {
   output?: string;
@@ -28,14 +29,7 @@ function readHar(file: string): { log: { entries: unknown[] } } {
 export async function runImport(file: string, options: ImportOptions): Promise<number> {
   const entries = harToEntries(readHar(file));
   const text = entries.map((entry) => `${JSON.stringify(entry)}\n`).join('');
-  if (options.output === undefined || options.output === '-') process.stdout.write(text);
-  else {
-    try {
-      writeFileSync(options.output, text);
-    } catch (error) {
-      throw new SpyError(`cannot write ${options.output}: ${(error as Error).message}`);
-    }
-  }
+  writeOutput(options.output, text);
   process.stderr.write(`mcp-spy: ${entries.length} entr${entries.length === 1 ? 'y' : 'ies'} imported from ${file}\n`);
   return exitCodes.ok;
 }

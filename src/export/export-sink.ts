@@ -77,7 +77,12 @@ export function createExportSink(config: ExportConfig, deps: SinkDeps): Sink {
 
   return {
     entry(entry, message) {
-      take(model.add(entry, message));
+      try {
+        take(model.add(entry, message));
+      } catch (error) {
+        // The exports are a reader like the log: their trouble stops them, never the record.
+        deps.warn(`the OpenTelemetry export stopped: ${(error as Error).message}`);
+      }
     },
     async close() {
       take(model.finish());
