@@ -21,6 +21,8 @@ export interface RecorderOptions {
   transport: 'stdio' | 'http';
   /** JSONPaths (--redact) whose values are masked in every frame before it is written. */
   redactPaths?: string[];
+  /** More readers of every entry, after redaction (the OpenTelemetry exports). */
+  sinks?: { entry(entry: RecordEntry, message?: unknown): void }[];
 }
 
 export function nowMs(): number {
@@ -105,6 +107,7 @@ export function createRecorder(options: RecorderOptions) {
     if (json !== undefined) entry.msg = message;
     if (sinks.log && !isRoutine(entry)) sinks.log.write(`${renderLine(entry, { message })}\n`);
     if (isShownLive(entry)) options.live?.(entry, message);
+    if (options.sinks) for (const sink of options.sinks) sink.entry(entry, message);
   }
 
   function correlatorOf(session: string): Correlator {
