@@ -2,6 +2,7 @@ import { readFileSync } from 'node:fs';
 import { harProblem, harToEntries } from '../export/har-import.js';
 import { SpyError, exitCodes } from './errors.js';
 import { writeOutput } from './write-output.js';
+import { recordLineOf } from '../record/record-line.js';
 
 export interface ImportOptions {
   output?: string;
@@ -28,7 +29,7 @@ function readHar(file: string): { log: { entries: unknown[] } } {
 /** `mcp-spy import FILE.har`: a HAR as a record (wire.jsonl), to a file or stdout. */
 export async function runImport(file: string, options: ImportOptions): Promise<number> {
   const entries = harToEntries(readHar(file));
-  const text = entries.map((entry) => `${JSON.stringify(entry)}\n`).join('');
+  const text = entries.map(recordLineOf).join('');
   writeOutput(options.output, text);
   process.stderr.write(`mcp-spy: ${entries.length} entr${entries.length === 1 ? 'y' : 'ies'} imported from ${file}\n`);
   return exitCodes.ok;

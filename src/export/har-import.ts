@@ -1,4 +1,5 @@
 import { createParser } from 'eventsource-parser';
+import { entryOfObserved } from '../record/record-line.js';
 import { RECORD_VERSION, type RecordEntry } from '../record/schema.js';
 import { createCorrelator, type Correlator } from '../wire/correlate.js';
 import type { Direction } from '../wire/kinds.js';
@@ -121,13 +122,7 @@ export function harToEntries(har: { log: { entries: unknown[] } }): RecordEntry[
     let correlator = correlators.get(item.session);
     if (!correlator) correlators.set(item.session, (correlator = createCorrelator()));
     const results = observeFrame({ bytes: Buffer.from(item.text, 'utf8') }, { dir: item.dir, correlator, nextSeq: () => ++seq, timeMs: item.timeMs, transport: item.transport });
-    for (const { seq: entrySeq, observation } of results) {
-      const { raw, rawBase64, ...annotations } = observation;
-      const entry = { v: RECORD_VERSION, seq: entrySeq, t, session: item.session, ...annotations } as RecordEntry;
-      if (raw !== undefined) entry.raw = raw;
-      if (rawBase64 !== undefined) entry.rawBase64 = rawBase64;
-      out.push(entry);
-    }
+    for (const observed of results) out.push(entryOfObserved({ v: RECORD_VERSION, seq: observed.seq, t, session: item.session }, observed, item.text));
   }
   return out;
 }
