@@ -88,7 +88,7 @@ export function createExportSink(config: ExportConfig, deps: SinkDeps): Sink {
       take(model.finish());
       const outcome = await queue?.close(closeMs);
       if (outcome && outcome.dropped > 0) {
-        deps.note({ text: `OTLP export to ${config.otlp!.shownUrl} failed (${outcome.reason ?? 'unknown'}): ${outcome.dropped} span(s) dropped`, lost: outcome.dropped, reason: outcome.reason });
+        deps.note({ notes: ['spans-dropped'], text: `OTLP export to ${config.otlp!.shownUrl} failed (${outcome.reason ?? 'unknown'}): ${outcome.dropped} span(s) dropped`, lost: outcome.dropped, reason: outcome.reason });
       }
       const bounded = (work: Promise<unknown>) => Promise.race([work.catch(() => {}), new Promise((resolve) => setTimeout(resolve, closeMs).unref())]);
       if (metrics) await bounded(metrics.shutdown());

@@ -142,6 +142,8 @@ export const noteEntry = z.strictObject({
   notes,
   text: z.string(),
   related: related.optional(),
+  lost: count.optional().describe('spans-dropped: how many'),
+  reason: z.string().optional().describe('spans-dropped: what the collector said'),
 });
 
 /** One line of the record: a frame or an event, told apart by `kind`. */
