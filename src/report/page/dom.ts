@@ -5,7 +5,8 @@ type Child = Node | string | number | undefined | null | false;
 type Attributes = Record<string, string | number | boolean | undefined>;
 
 function fill(element: Element, attributes: Attributes, children: Child[]): void {
-  for (const [name, value] of Object.entries(attributes)) {
+  for (const name in attributes) {
+    const value = attributes[name];
     if (value === undefined || value === false) continue;
     element.setAttribute(name, value === true ? '' : String(value));
   }
@@ -39,4 +40,22 @@ export function section(id: string, title: string, ...children: Child[]): HTMLEl
 /** Text cut to `max` characters, with an ellipsis. */
 export function clip(text: string, max: number): string {
   return text.length > max ? `${text.slice(0, max - 1)}…` : text;
+}
+
+/** Items per block of a long list or diagram: the browser lays out and paints only the blocks near the view. */
+export const blockSize = 400;
+
+/**
+ * A long run of items as blocks of `blockSize`, each skipped by layout and paint while off screen
+ * (`content-visibility: auto`), sized in advance at `height(count)` px so the scroll bar is right.
+ */
+export function blocks<T>(items: readonly T[], height: (count: number) => number, build: (slice: readonly T[], first: number) => Element): HTMLElement[] {
+  const out: HTMLElement[] = [];
+  for (let first = 0; first < items.length; first += blockSize) {
+    const slice = items.slice(first, first + blockSize);
+    const block = h('div', { class: 'block' }, build(slice, first));
+    block.style.containIntrinsicSize = `auto ${height(slice.length)}px`;
+    out.push(block);
+  }
+  return out;
 }

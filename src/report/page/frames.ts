@@ -1,7 +1,7 @@
 import { parseFilter } from '../../review/filter-expression.js';
 import type { RecordEntry } from '../../record/schema.js';
 import type { ReportEvent, ReportFrame, ReportRecording } from '../report-types.js';
-import { clip, h, section } from './dom.js';
+import { blocks, blockSize, clip, h, section } from './dom.js';
 import { payloadBlock, prettyText } from './payload.js';
 import { clockOf, formatBytes } from './time.js';
 
@@ -56,11 +56,18 @@ function rowOf(item: ListItem): HTMLElement {
   return h('div', { class: `row ${item.kind}`, 'data-seq': item.seq, 'data-line': item.line, 'data-session': item.session }, head);
 }
 
-/** The frame list: the filter language of `view --filter`, the kinds as toggles, each row expandable. */
+const rowHeight = 22;
+
+/**
+ * The frame list: the filter language of `view --filter`, the kinds as toggles, each row expandable.
+ * Rows are made a block at a time as they come near the view (the first block at once), so a long
+ * recording costs only what is looked at; the filter works on the items, made or not.
+ */
 export function frameList(recording: ReportRecording) {
   const items: ListItem[] = [...recording.frames, ...recording.events].sort((a, b) => a.line - b.line);
+  const indexOf = new Map(items.map((item, index) => [item.line, index]));
   const rows = new Map<number, HTMLElement>();
-  const list = h('div', { class: 'rows' });
+  const shownItems = items.map(() => true);
   const byRequest = (seq: number, session: string) => items.find((item) => item.seq === seq && item.session === session);
   const toggle = (item: ListItem, row: HTMLElement, open?: boolean) => {
     const detail = row.querySelector(':scope > .detail');
@@ -72,9 +79,9 @@ export function frameList(recording: ReportRecording) {
     }));
     row.classList.toggle('open', opening);
   };
-  const fragment = document.createDocumentFragment();
-  for (const item of items) {
+  const makeRow = (item: ListItem, index: number) => {
     const row = rowOf(item);
+    row.hidden = !shownItems[index];
     rows.set(item.line, row);
     const head = row.firstElementChild as HTMLElement;
     head.addEventListener('click', () => toggle(item, row));
@@ -84,9 +91,27 @@ export function frameList(recording: ReportRecording) {
         toggle(item, row);
       }
     });
-    fragment.append(row);
-  }
-  list.append(fragment);
+    return row;
+  };
+  const made = new Set<number>();
+  const listBlocks = blocks(items, (count) => count * rowHeight, () => h('div', { class: 'block-rows' }));
+  const build = (block: number) => {
+    if (made.has(block)) return;
+    made.add(block);
+    const first = block * blockSize;
+    const fragment = document.createDocumentFragment();
+    items.slice(first, first + blockSize).forEach((item, offset) => fragment.append(makeRow(item, first + offset)));
+    listBlocks[block]!.firstElementChild!.append(fragment);
+  };
+  const observer = new IntersectionObserver((entries) => {
+    for (const entry of entries) {
+      if (!entry.isIntersecting) continue;
+      build(listBlocks.indexOf(entry.target as HTMLElement));
+      observer.unobserve(entry.target);
+    }
+  }, { rootMargin: '1500px 0px' });
+  listBlocks.forEach((block, index) => (index === 0 ? build(0) : observer.observe(block)));
+  const list = h('div', { class: 'rows' }, ...listBlocks);
 
   const kinds = [...new Set(items.map((item) => item.kind))];
   const shownKinds = new Set(kinds);
@@ -95,13 +120,18 @@ export function frameList(recording: ReportRecording) {
   const count = h('span', { class: 'count' });
   let test: (entry: RecordEntry) => boolean = () => true;
   const apply = () => {
-    let shown = 0;
-    for (const item of items) {
-      const visible = shownKinds.has(item.kind) && test(item as unknown as RecordEntry);
-      rows.get(item.line)!.hidden = !visible;
-      if (visible) shown++;
-    }
-    count.textContent = `${shown} of ${items.length} shown`;
+    items.forEach((item, index) => {
+      shownItems[index] = shownKinds.has(item.kind) && test(item as unknown as RecordEntry);
+      const row = rows.get(item.line);
+      if (row) row.hidden = !shownItems[index];
+    });
+    // A block sized for the rows it shows, so the scroll bar stays right while it is skipped.
+    listBlocks.forEach((block, index) => {
+      const visible = shownItems.slice(index * blockSize, (index + 1) * blockSize).filter(Boolean).length;
+      block.hidden = visible === 0;
+      block.style.containIntrinsicSize = `auto ${visible * rowHeight}px`;
+    });
+    count.textContent = `${shownItems.filter(Boolean).length} of ${items.length} shown`;
   };
   input.addEventListener('input', () => {
     const source = input.value.trim();
@@ -130,9 +160,11 @@ export function frameList(recording: ReportRecording) {
     element: section('frames', 'Frames', h('div', { class: 'filter-bar' }, input, count, problem), toggles, list),
     /** Shows a frame's row opened and scrolled into view, clearing what hides it. */
     open(line: number) {
-      const row = rows.get(line);
-      const item = items.find((candidate) => candidate.line === line);
-      if (!row || !item) return;
+      const index = indexOf.get(line);
+      if (index === undefined) return;
+      build(Math.floor(index / blockSize));
+      const row = rows.get(line)!;
+      const item = items[index]!;
       if (row.hidden) {
         input.value = '';
         test = () => true;

@@ -71,7 +71,13 @@ function start(): void {
     main.replaceChildren(header, body);
     renderRecording(body, first!);
   }
-  document.body.dataset.ready = 'true';
+  // Once the first frame is painted (after the next animation frame), say when, by the page's clock.
+  requestAnimationFrame(() =>
+    setTimeout(() => {
+      document.body.dataset.readyMs = String(Math.round(performance.now()));
+      document.body.dataset.ready = 'true';
+    }),
+  );
 }
 
 start();
