@@ -3,6 +3,7 @@
 import { execFileSync } from 'node:child_process';
 import { pathToFileURL } from 'node:url';
 import { chromium, type Browser, type Page } from 'playwright-core';
+import { afterAll, beforeAll } from 'vitest';
 
 function findChromium(): string | undefined {
   try {
@@ -19,6 +20,18 @@ if (!chromiumPath) console.warn('chromium is not installed: the report page test
 export function launchBrowser(): Promise<Browser> {
   // As root (containers, CI), Chromium runs only without its sandbox.
   return chromium.launch({ executablePath: chromiumPath!, args: process.getuid?.() === 0 ? ['--no-sandbox'] : [] });
+}
+
+/** For a describe block: one browser, launched before its tests and closed after them. */
+export function sharedBrowser(): { browser: Browser } {
+  const state = {} as { browser: Browser };
+  beforeAll(async () => {
+    state.browser = await launchBrowser();
+  });
+  afterAll(async () => {
+    await state.browser?.close();
+  });
+  return state;
 }
 
 export interface OpenedReport {

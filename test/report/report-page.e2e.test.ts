@@ -3,9 +3,8 @@
 import { chmodSync, existsSync, readFileSync, statSync, writeFileSync } from 'node:fs';
 import { availableParallelism, loadavg } from 'node:os';
 import { join } from 'node:path';
-import type { Browser } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { chromiumPath, launchBrowser, openReport } from '../helpers/browser.js';
+import { chromiumPath, openReport, sharedBrowser } from '../helpers/browser.js';
 import { waitUntil } from '../helpers/faults.js';
 import { readEntries, runBin, runBinSync, tempDir } from '../helpers/spy.js';
 
@@ -86,18 +85,12 @@ describe('mcp-spy report, the command', () => {
 });
 
 describe.skipIf(!chromiumPath)('the report page', () => {
-  let browser: Browser;
-  beforeAll(async () => {
-    browser = await launchBrowser();
-  });
-  afterAll(async () => {
-    await browser?.close();
-  });
+  const shared = sharedBrowser();
 
   it('shows a hostile payload as text and runs none of it', async () => {
     const record = recordOf('hostile', hostile);
     runBinSync(['report', record]);
-    const { page, errors, requests } = await openReport(browser, join(temp.dir, 'hostile.html'));
+    const { page, errors, requests } = await openReport(shared.browser, join(temp.dir, 'hostile.html'));
     for (const seq of [1, 2, 3, 4]) await page.locator(`#sequence .arrow[data-seq="${seq}"]`).click();
     expect(await page.locator('#frames .row[data-seq="2"] .exact').textContent()).toContain('<img src=x onerror=\\"window.__pwned=2\\">');
     expect(await page.locator('#frames .row[data-seq="3"] .label').textContent()).toContain('__proto__');
@@ -112,7 +105,7 @@ describe.skipIf(!chromiumPath)('the report page', () => {
     expect((await runBin(['report', record])).code).toBe(0);
     const html = join(temp.dir, 'big.html');
     expect(statSync(html).size).toBeLessThan(3 * statSync(record).size);
-    const { page, errors, readyMs } = await openReport(browser, html);
+    const { page, errors, readyMs } = await openReport(shared.browser, html);
     expect(await page.locator('#sequence .arrow[data-seq]').count()).toBe(10_000);
     expect(await page.locator('#waterfall .bar').count()).toBe(5000);
     // Under 2 s on a machine of its own; a loaded one (other tests, CI neighbours) gets its share.
@@ -126,7 +119,7 @@ describe.skipIf(!chromiumPath)('the report page', () => {
     const record = recordOf('limited', bigCapture(50));
     const out = join(temp.dir, 'limited.html');
     expect(runBinSync(['report', record, '-o', out, '--max-frames', '30', '--max-text', '2k']).code).toBe(0);
-    const { page } = await openReport(browser, out);
+    const { page } = await openReport(shared.browser, out);
     expect(await page.locator('#sequence .arrow[data-seq]').count()).toBe(30);
     expect(await page.textContent('#left-out')).toMatch(/70 entries past the first 30 .*the text of \d+ frames .* was left out past 2\.0 KiB/);
     expect(await page.$eval('[data-kind="request"]', (badge) => badge.getAttribute('data-count'))).toBe('50');
@@ -138,7 +131,7 @@ describe.skipIf(!chromiumPath)('the report page', () => {
   it('cuts a large payload and shows all of it on request', async () => {
     const record = recordOf('large', frame('->', { id: 1, method: 'ping' }) + frame('<-', { id: 1, result: { blob: 'y'.repeat(60_000) } }));
     runBinSync(['report', record]);
-    const { page } = await openReport(browser, join(temp.dir, 'large.html'));
+    const { page } = await openReport(shared.browser, join(temp.dir, 'large.html'));
     await page.locator('#sequence .arrow[data-seq="2"]').click();
     const exact = page.locator('#frames .row[data-seq="2"] .exact');
     expect((await exact.textContent())!.length).toBe(20_000);
@@ -159,7 +152,7 @@ describe.skipIf(!chromiumPath)('the report page', () => {
     const after = temp.file('after.jsonl', `${changed.map((entry) => JSON.stringify(entry)).join('\n')}\n`);
     const made = runBinSync(['report', before, after]);
     expect(made.text).toBe(`${join(temp.dir, 'wire-vs-after.html')}\n`);
-    const { page, errors } = await openReport(browser, join(temp.dir, 'wire-vs-after.html'));
+    const { page, errors } = await openReport(shared.browser, join(temp.dir, 'wire-vs-after.html'));
     expect(await page.$$eval('#comparison tr.pair', (rows) => rows.map((row) => [row.getAttribute('data-tool'), row.getAttribute('data-status')]))).toEqual([['add', 'same'], ['divide', 'only-before']]);
     const changedPairs = page.locator('#comparison details.pair[data-status="changed"]');
     expect(await changedPairs.count()).toBe(2);

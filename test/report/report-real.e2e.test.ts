@@ -4,9 +4,8 @@
 import { copyFileSync, existsSync, readFileSync, statSync } from 'node:fs';
 import { join } from 'node:path';
 import mermaid from 'mermaid';
-import type { Browser } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { chromiumPath, launchBrowser, openReport } from '../helpers/browser.js';
+import { chromiumPath, openReport, sharedBrowser } from '../helpers/browser.js';
 import { everythingHttp, recordHttp } from '../helpers/http-spy.js';
 import { recordEverything, recordV2 } from '../helpers/recordings.js';
 import { framesOf, readEntries, root, runBin, runBinSync, tempDir } from '../helpers/spy.js';
@@ -47,19 +46,13 @@ describe('view --format mermaid', () => {
 });
 
 describe.skipIf(!chromiumPath)('the report in a browser', () => {
-  let browser: Browser;
-  beforeAll(async () => {
-    browser = await launchBrowser();
-  });
-  afterAll(async () => {
-    await browser?.close();
-  });
+  const shared = sharedBrowser();
 
   it.each(names)('of the %s recording: an arrow per frame, a bar per request, the counts of stats, no error, no request', async (name) => {
     const record = records[name]!;
     const frames = framesOf(readEntries(record));
     const stats = JSON.parse(runBinSync(['stats', record, '--format', 'json']).text) as { kinds: Record<string, number>; frames: number };
-    const { page, errors, requests } = await openReport(browser, record.replace(/\.jsonl$/, '.html'));
+    const { page, errors, requests } = await openReport(shared.browser, record.replace(/\.jsonl$/, '.html'));
     const arrows = await page.$$eval('#sequence .arrow[data-seq]:not(.stderr)', (elements) => elements.map((element) => `${element.getAttribute('data-session')}|${element.getAttribute('data-seq')}`));
     expect(arrows).toEqual(frames.map((frame) => `${frame.session}|${frame.seq}`));
     const bars = await page.$$eval('#waterfall .bar', (elements) => elements.map((element) => `${element.getAttribute('data-session')}|${element.getAttribute('data-seq')}`));
@@ -73,7 +66,7 @@ describe.skipIf(!chromiumPath)('the report in a browser', () => {
   });
 
   it('draws server-to-client requests right to left and progress on the bar of its request', async () => {
-    const { page } = await openReport(browser, records.stdio!.replace(/\.jsonl$/, '.html'));
+    const { page } = await openReport(shared.browser, records.stdio!.replace(/\.jsonl$/, '.html'));
     const serverRequest = page.locator('#sequence .arrow.request.s2c').first();
     const [from, to] = await serverRequest.locator('path').evaluate((path) => (path.getAttribute('d')!.match(/^M(\d+) \d+H(\d+)/) ?? []).slice(1).map(Number));
     expect(from).toBeGreaterThan(to!);
@@ -86,7 +79,7 @@ describe.skipIf(!chromiumPath)('the report in a browser', () => {
 
   it('opens the frame of an arrow clicked, filters the list with the language of view --filter, and toggles kinds', async () => {
     const record = records.demo!;
-    const { page, errors } = await openReport(browser, record.replace(/\.jsonl$/, '.html'));
+    const { page, errors } = await openReport(shared.browser, record.replace(/\.jsonl$/, '.html'));
     const call = framesOf(readEntries(record)).find((frame) => frame.kind === 'tool-error')!;
     await page.locator(`#sequence .arrow[data-seq="${call.seq}"]`).click();
     const row = page.locator(`#frames .row[data-seq="${call.seq}"]`);
@@ -114,7 +107,7 @@ describe.skipIf(!chromiumPath)('the report in a browser', () => {
     const lines = readEntries(records.demo!).map((entry) => JSON.stringify(entry.kind === 'spawn' ? { ...entry, command: ['node', 'server.js'], cwd: '.' } : entry));
     const record = temp.file('wire.jsonl', `${lines.join('\n')}\n`);
     expect((await runBin(['report', record])).code).toBe(0);
-    const { page } = await openReport(browser, record.replace(/\.jsonl$/, '.html'), { width: 1200, height: 1500 });
+    const { page } = await openReport(shared.browser, record.replace(/\.jsonl$/, '.html'), { width: 1200, height: 1500 });
     const shot = join(temp.dir, 'report.png');
     await page.screenshot({ path: shot });
     expect(readFileSync(shot).subarray(1, 4).toString()).toBe('PNG');

@@ -6,7 +6,7 @@ const rowHeight = 18;
 const top = 30;
 const labelWidth = 250;
 const width = 900;
-const chart = width - labelWidth - 20;
+const chart = width - labelWidth - 70;
 
 function spanLabel(span: ReportSpan): string {
   const subject = span.tool ? ` ${span.tool}` : '';
