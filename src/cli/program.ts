@@ -11,6 +11,7 @@ import { defaultMaxLine } from '../record/line-source.js';
 import { checkJsonPath } from '../wire/json-path.js';
 import { defaultMaxFrame, frameLimitBounds, lineLimitBounds } from '../wire/limits.js';
 import { sizeParser } from './options.js';
+import { reportHelp, withReportOptions } from './report-options.js';
 import { runStats } from './stats-command.js';
 import { parseCount, runView } from './view-command.js';
 import { parseListen, runMock } from './mock-command.js';
@@ -49,7 +50,8 @@ Examples:
   mcp-spy view wire.jsonl --kind tool-error,protocol-error --method tools/call
   mcp-spy view wire.jsonl --filter 'tool = "search" and latency > 500'
   mcp-spy view wire.jsonl --id 7 --full                     one request and its response, in full
-  mcp-spy view wire.jsonl --follow                          a session being recorded by another mcp-spy`;
+  mcp-spy view wire.jsonl --follow                          a session being recorded by another mcp-spy
+  mcp-spy view wire.jsonl --format mermaid                  a sequence diagram as Mermaid text, for Markdown`;
 
 const checkExamples = `
 Examples:
@@ -170,6 +172,19 @@ export function buildProgram(context: ProgramContext): Command {
     .action(async (file, options) => {
       const { runCheck } = await import('./check-command.js');
       context.setExitCode(await runCheck(file, options));
+    });
+
+  withReportOptions(
+    program
+      .command('report')
+      .description('a single-file HTML report of a recording (or two side by side): sequence diagram, waterfall, latency, findings, frames')
+      .argument('<files...>', 'the record (wire.jsonl) or a capture; two to compare'),
+  )
+    .addOption(lineLimitOption())
+    .addHelpText('after', reportHelp)
+    .action(async (files: string[], options) => {
+      const { runReport } = await import('./report-command.js');
+      context.setExitCode(await runReport(files, options));
     });
 
   program
