@@ -30,3 +30,12 @@ export async function stop(running) {
 export function stopAll() {
   for (const child of started) child.kill('SIGTERM');
 }
+
+/** Runs a benchmark's main: a failure is one line on stderr and exit status 1, with every process stopped. */
+export function runBenchmark(name, main) {
+  main().catch((error) => {
+    console.error(`${name}: ${error.message}`);
+    stopAll();
+    process.exitCode = 1;
+  });
+}

@@ -10,7 +10,7 @@ import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { parseArgs } from 'node:util';
-import { startListening, stop, stopAll } from './bench-processes.js';
+import { runBenchmark, startListening, stop, stopAll } from './bench-processes.js';
 import { closedLoop, initialize, openClient } from './http-drive.js';
 import { httpSetups, listening, serverModes } from './http-setups.js';
 import { loadNow } from './figures.js';
@@ -85,8 +85,4 @@ async function main() {
   }
 }
 
-main().catch((error) => {
-  console.error(`bench/http.js: ${error.message}`);
-  stopAll();
-  process.exitCode = 1;
-});
+runBenchmark('bench/http.js', main);

@@ -8,7 +8,7 @@ import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { parseArgs } from 'node:util';
-import { stop, stopAll } from './bench-processes.js';
+import { runBenchmark, stop, stopAll } from './bench-processes.js';
 import { loadNow, machineLine, MiB } from './figures.js';
 import { httpTrial, startHttpServer, stdioTrial } from './rate-trials.js';
 
@@ -90,8 +90,4 @@ async function main() {
   }
 }
 
-main().catch((error) => {
-  console.error(`bench/rate.js: ${error.message}`);
-  stopAll();
-  process.exitCode = 1;
-});
+runBenchmark('bench/rate.js', main);
