@@ -21,6 +21,7 @@ export const noteTexts = {
   'header-mismatch': 'an MCP HTTP header disagrees with the body',
   'client-gone': 'the client closed its end of the stdio stream while the server still wrote to it',
   'client-closed': 'a server request sent after the client closed its input: no one could answer it',
+  'spans-dropped': 'spans the OTLP collector did not take were dropped (the record itself is complete)',
 } as const;
 
 export type NoteId = keyof typeof noteTexts;

@@ -1,4 +1,5 @@
 import type { IncomingHttpHeaders } from 'node:http';
+import type { ExportConfig } from '../export/export-sink.js';
 import type { RecordEntry } from '../record/schema.js';
 import type { AuthRewrite, EndpointRewrite } from '../transports/http-proxy.js';
 
@@ -16,6 +17,8 @@ export interface ObserverOutputs {
   maxFrame: number;
   /** JSONPaths (--redact) masked in every frame before it is written. */
   redactPaths?: string[];
+  /** --otlp, --metrics: the OpenTelemetry exports, run on the observer thread. */
+  export?: ExportConfig;
 }
 
 /** The streams of a stdio spy the observer frames: the two directions and the server's stderr. */
