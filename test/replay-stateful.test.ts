@@ -50,13 +50,6 @@ describe('replay of a stateful server', () => {
     expect(result.code).toBe(0);
   }, 30_000);
 
-  it('a --map path that is not JSONPath is bad use', async () => {
-    const result = await runBin(['replay', pages, '--map', 'result..[', '--', ...paged]);
-    expect(result.stderr).toMatch(/^mcp-spy: bad --map path result\.\.\[: /);
-    expect(result.stderr.trim().split('\n')).toHaveLength(1);
-    expect(result.code).toBe(2);
-  });
-
   it('with --notifications waits for the timer-driven log message the client waited for before going on', async () => {
     const ignores = ['--ignore', 'params.level', '--ignore', 'params.data'];
     const result = await runBin(['replay', waits, '--notifications', ...ignores, '--', ...everything]);

@@ -1,31 +1,19 @@
-// What a new user trips over on the command line: help, --debug, a busy port, a non-record, the demo's hint, the package.
+// What a new user trips over on the command line: --debug, a busy port, nobody listening, the demo's hint, the package.
 import { execFileSync } from 'node:child_process';
 import { mkdirSync, readFileSync, symlinkSync } from 'node:fs';
 import { createServer } from 'node:net';
 import { join } from 'node:path';
 import { afterAll, describe, expect, it } from 'vitest';
 import { freePort } from '../helpers/http-spy.js';
-import { bin, fixture, root, runBin, runBinSync, tempDir } from '../helpers/spy.js';
+import { bin, root, runBin, runBinSync, tempDir } from '../helpers/spy.js';
 
 const temp = tempDir();
 afterAll(() => temp.remove());
 
 const ping = `${JSON.stringify({ v: 1, seq: 1, t: '2026-07-28T10:00:00.000Z', session: 's1', dir: 'c2s', kind: 'request', method: 'ping', id: 1, raw: '{"jsonrpc":"2.0","id":1,"method":"ping"}' })}\n`;
 
-describe('help and --debug', () => {
-  it('mcp-spy help and mcp-spy help view print what --help prints', () => {
-    const help = runBinSync(['help']);
-    expect(help.code).toBe(0);
-    expect(help.text).toBe(runBinSync(['--help']).text);
-    const view = runBinSync(['help', 'view']);
-    expect(view.code).toBe(0);
-    expect(view.text).toBe(runBinSync(['view', '--help']).text);
-  });
-
-  it.each(['view', 'stats', 'check', 'replay', 'mock', 'demo'])('%s accepts --debug', (command) => {
-    expect(runBinSync([command, '--help']).text).toContain('--debug');
-  });
-
+// Help, --debug on every command and a human log given to replay or mock: in-process, test/cli/bad-use-*.test.ts.
+describe('--debug', () => {
   it('view --debug views', () => {
     const record = temp.file('debug.jsonl', ping);
     const result = runBinSync(['view', record, '--debug']);
@@ -51,15 +39,7 @@ describe('a port in use', () => {
   });
 });
 
-describe('replay and mock on what is not a record', () => {
-  it('say the rendered wire.log is for people, as view does', async () => {
-    const log = temp.file('wire.log', '10:00:00.000 -> request     ping #1\n');
-    const line = `mcp-spy: ${log} is a human log (wire.log), which cannot be read back; use the record written beside it (wire.jsonl)\n`;
-    expect(runBinSync(['view', log])).toMatchObject({ code: 2, stderr: line });
-    expect(await runBin(['replay', log, '--', process.execPath, fixture('servers', 'echo-server.js')])).toMatchObject({ code: 2, stderr: line });
-    expect(await runBin(['mock', log])).toMatchObject({ code: 2, stderr: line });
-  });
-
+describe('replay where nobody listens', () => {
   it('replay --target where nobody listens says so at once', async () => {
     const port = await freePort();
     const record = temp.file('unreachable.jsonl', ping);

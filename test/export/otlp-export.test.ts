@@ -175,22 +175,3 @@ describe('a collector that is down', () => {
     }
   });
 });
-
-describe('bad use', () => {
-  it.each([
-    [['--otlp', 'ftp://x', '--', 'true'], /bad --otlp "ftp:\/\/x": OTLP\/HTTP needs an http or https URL/],
-    [['--metrics', 'nope:port', '--', 'true'], /bad --metrics "nope:port"/],
-    [['export', 'otlp', 'missing.jsonl'], /no collector: give --endpoint URL/],
-  ])('%j is one clear line and exit 2', async (args, message) => {
-    const result = await runBin(args, { env: { OTEL_EXPORTER_OTLP_ENDPOINT: '' } });
-    expect(result.code).toBe(2);
-    expect(result.stderr).toMatch(message);
-    expect(result.stderr.trim().split('\n')).toHaveLength(1);
-  });
-
-  it('refuses grpc with what to use instead', async () => {
-    const result = await runBin(['--otlp', 'http://127.0.0.1:1', '--', 'true'], { env: { OTEL_EXPORTER_OTLP_PROTOCOL: 'grpc' } });
-    expect(result.code).toBe(2);
-    expect(result.stderr).toMatch(/OTEL_EXPORTER_OTLP_PROTOCOL "grpc" is not spoken here; use http\/protobuf or http\/json/);
-  });
-});

@@ -96,15 +96,6 @@ describe('terminal controls recorded from the wire', () => {
     else expect(diff.text).toContain(format === 'junit' ? '&quot;then\\u009b31m&quot;' : '"then\\u009b31m"');
   });
 
-  it('replay and mock errors quote them on one printable line', async () => {
-    for (const command of ['replay', 'mock']) {
-      const result = await runBin([command, record, '--session', 'nope', ...(command === 'replay' ? ['--', ...echoServer] : [])]);
-      expectPrintable(result);
-      expect(result.stderr).toBe(`mcp-spy: no session nope in ${record} (sessions: s\\u001b]0;pwned\\u0007)\n`);
-      expect(result.code).toBe(2);
-    }
-  });
-
   it("mock's lines on stderr quote a client's request safely", async () => {
     const input = `${JSON.stringify({ jsonrpc: '2.0', id: 1, method: `unknown${csi}` })}\n`;
     const result = await runBin(['mock', record, '--on-miss', 'close'], { input });

@@ -1,5 +1,6 @@
 // The report page with recordings made to test it: hostile payloads, 10,000 frames, the limits, two
-// recordings compared; and the command's own behaviour (where it writes, --open, bad use).
+// recordings compared; and the command's own behaviour (where it writes, --open; its bad use is in
+// test/cli/bad-use-review.test.ts).
 import { chmodSync, existsSync, readFileSync, statSync, writeFileSync } from 'node:fs';
 import { loadavg } from 'node:os';
 import { join } from 'node:path';
@@ -38,22 +39,6 @@ function bigCapture(pairs: number): string {
 }
 
 describe('mcp-spy report, the command', () => {
-  it('refuses bad use with one line and status 2', () => {
-    const record = recordOf('small', frame('->', { id: 1, method: 'ping' }));
-    for (const [args, message] of [
-      [['report', 'a.jsonl', 'b.jsonl', 'c.jsonl'], /one recording, or two to compare/],
-      [['report', join(temp.dir, 'missing.jsonl')], /cannot read .*missing\.jsonl/],
-      [['report', '-'], /needs a file to write: -o/],
-      [['report', record, '-o', record], /would overwrite its recording/],
-      [['report', record, '--max-frames', '0'], /1 or more/],
-    ] as const) {
-      const result = runBinSync([...args]);
-      expect(result.code, args.join(' ')).toBe(2);
-      expect(result.stderr.trim().split('\n'), args.join(' ')).toHaveLength(1);
-      expect(result.stderr).toMatch(message);
-    }
-  });
-
   it('writes beside the recording, or where -o says, and reads standard input with -o', () => {
     const record = recordOf('beside', frame('->', { id: 1, method: 'ping' }));
     expect(runBinSync(['report', record]).text).toBe(`${join(temp.dir, 'beside.html')}\n`);

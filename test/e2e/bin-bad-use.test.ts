@@ -1,0 +1,26 @@
+// Bad use is tested in-process through main(argv) (test/cli/bad-use-*.test.ts); this proves, once per
+// command, that the built binary runs main and hands its one line and its exit status to the shell.
+import { describe, expect, it } from 'vitest';
+import { runBin } from '../helpers/spy.js';
+
+describe('the binary passes bad use on to the shell: one line on stderr, nothing on stdout, exit 2', () => {
+  it.each([
+    ['the stdio spy', ['--bogus', '--', 'cat'], "mcp-spy: unknown option '--bogus' (see mcp-spy --help)\n"],
+    ['http', ['http', '--target', 'ftp://x/mcp'], 'mcp-spy: bad --target "ftp://x/mcp": ftp: is not http: or https:; expected a URL such as http://127.0.0.1:3000/mcp\n'],
+    ['view', ['view', 'missing.jsonl'], 'mcp-spy: cannot read missing.jsonl: no such file\n'],
+    ['stats', ['stats', 'missing.jsonl'], 'mcp-spy: cannot read missing.jsonl: no such file\n'],
+    ['check', ['check', 'missing.jsonl'], 'mcp-spy: cannot read missing.jsonl: no such file\n'],
+    ['report', ['report', 'a.jsonl', 'b.jsonl', 'c.jsonl'], 'mcp-spy: report takes one recording, or two to compare: mcp-spy report before.jsonl after.jsonl\n'],
+    ['replay', ['replay', 'missing.jsonl'], 'mcp-spy: give the server command after -- or --target URL (one of them)\n'],
+    ['mock', ['mock', 'missing.jsonl'], 'mcp-spy: cannot read missing.jsonl: no such file\n'],
+    ['export otlp', ['export', 'otlp', 'missing.jsonl', '--endpoint', 'ftp://x'], 'mcp-spy: bad --otlp "ftp://x": OTLP/HTTP needs an http or https URL, not ftp:; expected a collector URL such as http://127.0.0.1:4318\n'],
+    ['export har', ['export', 'har', 'missing.jsonl'], 'mcp-spy: cannot read missing.jsonl: no such file\n'],
+    ['import', ['import', 'missing.har'], 'mcp-spy: cannot read missing.har: no such file\n'],
+    ['demo', ['demo', '--bogus'], "mcp-spy demo: unknown option '--bogus' (see mcp-spy demo --help)\n"],
+  ])('%s', async (_name, args, line) => {
+    const result = await runBin(args);
+    expect(result.stderr).toBe(line);
+    expect(result.text).toBe('');
+    expect(result.code).toBe(2);
+  });
+});
