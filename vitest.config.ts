@@ -9,7 +9,7 @@ const unit = [
   'test/record/**/*.test.ts',
   'test/check/rules*.test.ts',
   'test/review/{filter-expression,stats,time-point}.test.ts',
-  'test/session/{http-summary,last-words}.test.ts',
+  'test/sinks/last-words.test.ts',
   'test/layers.test.ts',
   'test/replay-units.test.ts',
   'test/replay-value-map.test.ts',

@@ -1,0 +1,47 @@
+import type { RecordEntry } from '../record/schema.js';
+
+/**
+ * One place the observed entries go: the record, the human log, the live view, an exporter. Each
+ * gets every entry in record order; a sink that fails stops on its own and says so once, and the
+ * traffic is not its business.
+ */
+export interface Sink {
+  /**
+   * One entry. For a frame that is JSON, `message` is it parsed and `json` its exact text (what
+   * the record splices in as `msg`); the entry itself does not hold `msg` while the sinks see it.
+   */
+  entry(entry: RecordEntry, message?: unknown, json?: Buffer | string): void;
+  /** Another sink failed: a sink that keeps a lasting copy writes down the gap it left. */
+  failed?(gap: RecordEntry): void;
+  /** What waits to be written, in characters: the observer paces itself on it. */
+  backlog(): number;
+  /** Resolves once no more than `limit` characters wait. */
+  caughtUp(limit: number): Promise<void>;
+  /** Writes out what waits, then closes. */
+  close(): Promise<void>;
+  /** Closes at once, writing what is queued if it is taken without waiting. */
+  closeNow(): void;
+}
+
+/** What the observing side gives every sink it opens. */
+export interface SinkContext {
+  /** Problems of the spy itself, said once each on stderr. */
+  warn: (message: string) => void;
+  /** A new `gap` entry, numbered in the record's sequence, outside any session. */
+  gap(reason: string, lost?: number): RecordEntry;
+  /** `from` failed: the other sinks that keep a lasting copy write down `gap`. */
+  failed(from: Sink, gap: RecordEntry): void;
+}
+
+/** Where and how the entries are kept and shown: the record, the log, the live view on stderr. */
+export interface SinkOutputs {
+  recordPath?: string;
+  logPath?: string;
+  /** Whether the user named the path (it may then be a link, a FIFO or a device) or it is a default. */
+  recordNamed?: boolean;
+  logNamed?: boolean;
+  live: boolean;
+  color: boolean;
+  /** The terminal's width when stderr is one: each live line fits it. */
+  liveWidth?: number;
+}
