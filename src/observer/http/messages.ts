@@ -1,5 +1,5 @@
 import type { RecordEntry } from '../../record/schema.js';
-import type { AuthRewrite, EndpointRewrite } from '../../wire/exchange-observer.js';
+import type { AuthRewrite, EndpointRewrite, ExchangeFailure } from '../../wire/exchange-observer.js';
 import type { HeaderBag } from '../../wire/mcp-headers.js';
 import type { ObserverOutputs } from '../thread-config.js';
 
@@ -13,11 +13,7 @@ export interface HttpObserverConfig extends ObserverOutputs {
 }
 
 /** A failure as it crosses threads: an answer's body arrives as a Uint8Array. */
-export interface FailureMessage {
-  stage: 'connect' | 'response' | 'client' | 'refused';
-  message: string;
-  answered?: { status: number; body: Uint8Array };
-}
+export type FailureMessage = Omit<ExchangeFailure, 'answered'> & { answered?: { status: number; body: Uint8Array } };
 
 /** The HTTP spy's messages: each names its exchange by `x`, a number the forwarding side gives. */
 export type HttpMessage =
