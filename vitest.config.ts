@@ -10,6 +10,7 @@ const unit = [
   'test/check/rules*.test.ts',
   'test/review/{filter-expression,stats,time-point}.test.ts',
   'test/sinks/last-words.test.ts',
+  'test/observer/recorder.test.ts',
   'test/layers.test.ts',
   'test/replay-units.test.ts',
   'test/replay-value-map.test.ts',

@@ -153,7 +153,8 @@ export function createRecorder(options: RecorderOptions) {
     /** The last sequence number given. */
     lastSeq: () => seq,
     async close() {
-      await Promise.all(sinks.map((sink) => sink.close()));
+      await Promise.all(sinks.map((sink) => sink.flush()));
+      for (const sink of sinks) sink.closeNow();
     },
     /** Closes the sinks at once, writing what is queued if they take it without waiting. */
     closeNow() {

@@ -24,10 +24,7 @@ export function openFileSink(name: string, path: string, named: boolean, lines: 
     failed: (gap) => file.write(lines.gapLine(gap)),
     backlog: () => file.queued,
     caughtUp: (limit) => file.whenBelow(limit),
-    async close() {
-      await file.flush();
-      file.closeSync();
-    },
+    flush: () => file.flush(),
     closeNow: () => file.closeSync(),
   };
   // Opened after the sink exists: a file that cannot be opened fails at once, and says so as this sink.

@@ -14,7 +14,7 @@ export const liveView = {
       },
       backlog: () => 0,
       caughtUp: () => Promise.resolve(),
-      close: () => Promise.resolve(),
+      flush: () => Promise.resolve(),
       closeNow: () => {},
     };
   },

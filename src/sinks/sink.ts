@@ -17,8 +17,11 @@ export interface Sink {
   backlog(): number;
   /** Resolves once no more than `limit` characters wait. */
   caughtUp(limit: number): Promise<void>;
-  /** Writes out what waits, then closes. */
-  close(): Promise<void>;
+  /**
+   * Resolves once what waits has been written. The sinks are closed only when all have flushed:
+   * a sink that fails meanwhile still has its gap written by the others.
+   */
+  flush(): Promise<void>;
   /** Closes at once, writing what is queued if it is taken without waiting. */
   closeNow(): void;
 }
