@@ -1,4 +1,4 @@
-import { ListenFailed, runHttpSpy } from '../spy/http-spy.js';
+import { ListenFailed, runHttpSpy, targetAddressOf } from '../spy/http-spy.js';
 import { parseListen, parseTarget } from '../transports/http/target.js';
 import { SpyError, exitCodes } from './errors.js';
 import { clientTimeoutsOf, type TimeoutOptions } from './http-options.js';
@@ -26,7 +26,7 @@ function checkOptions(options: HttpOptions) {
 /** The HTTP spy: `mcp-spy http --target URL [--listen HOST:PORT] [-- server command]`. */
 export async function runHttpCommand(server: string[] | undefined, options: HttpOptions): Promise<number> {
   const { target, listen, timeouts } = checkOptions(options);
-  const { outputs, stderrOut, warn } = openOutputs(options);
+  const { outputs, stderrOut, warn } = openOutputs(options, { transport: 'http', server: targetAddressOf(target) });
   try {
     const serverExit = await runHttpSpy({
       target,

@@ -5,6 +5,7 @@ import { statsFormats } from '../review/stats-format.js';
 import { viewFormats } from '../review/view.js';
 import { checkFormats, collectRule } from './check-options.js';
 import { runHttpCommand } from './http-command.js';
+import { withExportOptions } from './export-options.js';
 import { collectAllowHost, collectAllowOrigin, withTimeoutOptions } from './http-options.js';
 import { defaultMaxLine } from '../record/line-source.js';
 import { checkJsonPath } from '../wire/json-path.js';
@@ -146,6 +147,41 @@ export function buildProgram(context: ProgramContext): Command {
       context.setExitCode(await runMock(record, options));
     });
 
+  const exporting = program.command('export').description('send or write a recording in the formats other tools speak (OTLP, HAR)');
+  exporting
+    .command('otlp')
+    .description('send a recording\'s spans and metrics to an OpenTelemetry collector over OTLP/HTTP')
+    .argument('<file>', 'the record (wire.jsonl) or a capture')
+    .option('--endpoint <url>', 'the collector, e.g. http://127.0.0.1:4318 (default: OTEL_EXPORTER_OTLP_ENDPOINT)')
+    .option('--otlp-content', 'put tool arguments and results on the spans')
+    .option('--strict', 'a line that cannot be read is an error instead of being skipped')
+    .addOption(lineLimitOption())
+    .action(async (file: string, options) => {
+      const { runExportOtlp } = await import('./export-command.js');
+      context.setExitCode(await runExportOtlp(file, options));
+    });
+  exporting
+    .command('har')
+    .description('write a recording as HAR 1.2 (HTTP exchanges as entries, a stdio session as WebSocket-style messages)')
+    .argument('<file>', 'the record (wire.jsonl) or a capture')
+    .option('-o, --output <file>', 'where to write the HAR (default: standard output)')
+    .option('--strict', 'a line that cannot be read is an error instead of being skipped')
+    .addOption(lineLimitOption())
+    .action(async (file: string, options) => {
+      const { runExportHar } = await import('./export-command.js');
+      context.setExitCode(await runExportHar(file, options));
+    });
+
+  program
+    .command('import')
+    .description('read a HAR (a browser\'s network panel, mitmproxy, export har) into a record for view, check, replay and stats')
+    .argument('<file>', 'the HAR file; - for standard input')
+    .option('-o, --output <file>', 'where to write the record (default: standard output)')
+    .action(async (file: string, options) => {
+      const { runImport } = await import('./import-command.js');
+      context.setExitCode(await runImport(file, options));
+    });
+
   withTimeoutOptions(
     withSpyOptions(
       program
@@ -175,7 +211,7 @@ function lineLimitOption(): Option {
 
 /** The options every spying command shares: where the record and log go, the live view, limits. */
 function withSpyOptions(command: Command): Command {
-  return command
+  command
     .option('--record <file>', 'the record, JSON Lines (default: wire.jsonl)')
     .option('--no-record', 'write no record')
     .option('--log <file>', 'the human log (default: wire.log)')
@@ -190,6 +226,7 @@ function withSpyOptions(command: Command): Command {
     )
     .addOption(redactOption())
     .option('--debug', 'show stack traces of internal errors');
+  return withExportOptions(command);
 }
 
 /** `--redact PATH`: its value is kept apart from the HTTP spy's `--no-redact`, which commander would merge with it. */

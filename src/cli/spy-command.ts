@@ -2,12 +2,14 @@ import { checkNamedPath, resolveOutputPaths } from '../record/paths.js';
 import type { ObserverOutputs } from '../observer/thread-config.js';
 import { createStderrOut, warnOnce } from '../sinks/stderr-out.js';
 import { runStdioSpy } from '../spy/stdio-spy.js';
+import type { SessionPlace } from '../export/mcp-attributes.js';
 import { takeEarlySignal } from './early-signals.js';
+import { exportConfigOf, type ExportOptions } from './export-options.js';
 import { SpyError } from './errors.js';
 import { wantsColor } from './options.js';
 import { version } from './version.js';
 
-export interface SpyOptions {
+export interface SpyOptions extends ExportOptions {
   record: string | boolean;
   log: string | boolean;
   quiet?: boolean;
@@ -39,7 +41,8 @@ export function prepareOutputs(options: Pick<SpyOptions, 'record' | 'log'>) {
  * The outputs as the options ask (written on the observer thread), and a stderr on this thread
  * where problems are said once each.
  */
-export function openOutputs(options: SpyOptions) {
+export function openOutputs(options: SpyOptions, place: SessionPlace = { transport: 'stdio' }) {
+  const exported = exportConfigOf(options, place);
   const paths = prepareOutputs(options);
   const stderrOut = createStderrOut();
   const color = wantsColor(options.color, process.env, process.stderr.isTTY === true);
@@ -58,6 +61,7 @@ export function openOutputs(options: SpyOptions) {
     maxFrame: options.maxFrame,
     redactPaths: options.redactPath,
   };
+  if (exported) outputs.export = exported;
   return { outputs, stderrOut, warn };
 }
 

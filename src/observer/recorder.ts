@@ -69,6 +69,7 @@ export function createRecorder(options: RecorderOptions) {
     failed(from, gap) {
       for (const sink of sinks) if (sink !== from) sink.failed?.(gap);
     },
+    note: (fields) => recorder.event(undefined, 'note', fields),
   };
   // One by one: a sink that fails as it opens tells those opened before it.
   for (const open of options.sinks) sinks.push(open(context));
@@ -88,7 +89,7 @@ export function createRecorder(options: RecorderOptions) {
     return correlator;
   }
 
-  return {
+  const recorder = {
     /**
      * Observes one frame, complete at `timeMs`; returns its entries (several for a batch).
      * `fields` adds what the transport knows of it (HTTP: the MCP headers, the SSE event id).
@@ -152,6 +153,10 @@ export function createRecorder(options: RecorderOptions) {
     },
     /** The last sequence number given. */
     lastSeq: () => seq,
+    /** The observing is over: the sinks that send elsewhere finish, while every sink is still open. */
+    async end() {
+      await Promise.all(sinks.map((sink) => sink.end?.()));
+    },
     async close() {
       await Promise.all(sinks.map((sink) => sink.flush()));
       for (const sink of sinks) sink.closeNow();
@@ -161,6 +166,7 @@ export function createRecorder(options: RecorderOptions) {
       for (const sink of sinks) sink.closeNow();
     },
   };
+  return recorder;
 }
 
 export type Recorder = ReturnType<typeof createRecorder>;

@@ -21,8 +21,9 @@ try {
   // Not permitted or not supported here: observe at normal priority.
 }
 const stderrOut = createStderrOut();
+// A sink may be loaded on use (the exports); messages wait in the port meanwhile.
 const recorder = createRecorder({
-  sinks: sinksFor(config, stderrOut),
+  sinks: await sinksFor(config, stderrOut),
   warn: warnOnce(stderrOut),
   transport: config.kind,
   redactPaths: config.redactPaths,

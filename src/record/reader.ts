@@ -37,6 +37,7 @@ export function parseRecordLine(line: string, lineNo: number, source = 'record')
       `${source}:${lineNo}: record version ${entry.v} is newer than this mcp-spy reads (${RECORD_VERSION}); upgrade mcp-spy`,
     );
   }
+  const written = entry.v;
   let current: RecordEntry;
   try {
     current = migrateEntry(entry);
@@ -44,6 +45,6 @@ export function parseRecordLine(line: string, lineNo: number, source = 'record')
     if (error instanceof MissingMigrationError) throw new RecordReadError(`${source}:${lineNo}: ${error.message}`);
     throw error;
   }
-  if (entry.v === RECORD_VERSION) rememberLine(current, line);
+  if (written === RECORD_VERSION) rememberLine(current, line);
   return { ok: true, lineNo, entry: current };
 }

@@ -1,4 +1,6 @@
+import type { ExportConfig } from '../export/export-sink.js';
 import type { RecordEntry } from '../record/schema.js';
+import type { StderrOut } from './stderr-out.js';
 
 /**
  * One place the observed entries go: the record, the human log, the live view, an exporter. Each
@@ -13,6 +15,11 @@ export interface Sink {
   entry(entry: RecordEntry, message?: unknown, json?: Buffer | string): void;
   /** Another sink failed: a sink that keeps a lasting copy writes down the gap it left. */
   failed?(gap: RecordEntry): void;
+  /**
+   * The observing is over: a sink that sends elsewhere finishes sending, and may still put in the
+   * record what it could not send (the other sinks are open until every sink has ended).
+   */
+  end?(): Promise<void>;
   /** What waits to be written, in characters: the observer paces itself on it. */
   backlog(): number;
   /** Resolves once no more than `limit` characters wait. */
@@ -34,6 +41,8 @@ export interface SinkContext {
   gap(reason: string, lost?: number): RecordEntry;
   /** `from` failed: the other sinks that keep a lasting copy write down `gap`. */
   failed(from: Sink, gap: RecordEntry): void;
+  /** A `note` of the spy itself in the record, outside any session (what an exporter dropped). */
+  note(fields: Partial<RecordEntry>): void;
 }
 
 /** Where and how the entries are kept and shown: the record, the log, the live view on stderr. */
@@ -47,4 +56,15 @@ export interface SinkOutputs {
   color: boolean;
   /** The terminal's width when stderr is one: each live line fits it. */
   liveWidth?: number;
+  /** --otlp, --metrics: the OpenTelemetry exports. */
+  export?: ExportConfig;
+}
+
+/** Opens one sink on the observer thread. */
+export type OpenSink = (outputs: SinkOutputs, context: SinkContext, stderr: StderrOut) => Sink;
+
+/** A kind of sink: whether the outputs ask for it, and its opener, loaded on use (OpenTelemetry's SDK is large). */
+export interface SinkKind {
+  wanted(outputs: SinkOutputs): boolean;
+  load(): Promise<OpenSink>;
 }

@@ -33,6 +33,11 @@ export class ListenFailed extends Error {
   }
 }
 
+/** The address and port the target listens on, as the server command must open them. */
+export function targetAddressOf(target: URL): { address: string; port: number } {
+  return { address: target.hostname.replace(/^\[|\]$/g, ''), port: Number(target.port || (target.protocol === 'https:' ? 443 : 80)) };
+}
+
 /**
  * Starts the reverse proxy, its exchanges observed on another thread into the record, one session
  * per Mcp-Session-Id, legacy endpoint, or stateless exchange. Rejects when it cannot listen.
@@ -83,7 +88,8 @@ export async function runHttpSpy(options: HttpSpyOptions): Promise<number | unde
   void Promise.race([child?.outcome ?? new Promise(() => {}), stop.signalled]).then(() => (over = true));
   if (child) {
     observer.event('spawn', { transport: 'http', command: server, pid: child.pid, cwd: process.cwd(), spy: version });
-    const up = await waitForPort(target.hostname.replace(/^\[|\]$/g, ''), Number(target.port || (target.protocol === 'https:' ? 443 : 80)), 30_000, Promise.race([child.outcome, stop.signalled]));
+    const behind = targetAddressOf(target);
+    const up = await waitForPort(behind.address, behind.port, 30_000, Promise.race([child.outcome, stop.signalled]));
     if (!up && !over) warn(`the server does not accept connections at ${target.host} yet; forwarding anyway`);
   }
   if (!over) {

@@ -1,8 +1,11 @@
 // The layout's rules (DESIGN.md, Layout), checked on the text of one source file.
 import { posix } from 'node:path';
 
-/** The rooms of src/, in order: a folder imports only folders listed above it (or itself). */
-export const layerOrder = ['protocol', 'wire', 'record', 'render', 'transports', 'sinks', 'observer', 'spy', 'review', 'check', 'replay', 'report', 'export', 'cli'];
+/**
+ * The rooms of src/, in order: a folder imports only folders listed above it (or itself). export/
+ * stands above sinks/: its live exporters (OpenTelemetry) are sinks.
+ */
+export const layerOrder = ['protocol', 'wire', 'record', 'render', 'transports', 'export', 'sinks', 'observer', 'spy', 'review', 'check', 'replay', 'report', 'cli'];
 
 /** The pure stages: they compute, and never read, write, listen, connect or spawn. */
 const pureLayers = ['protocol', 'wire', 'render'];

@@ -15,6 +15,8 @@ export interface ObservingSide<M> {
 
 /** Where the observed entries go: the files pace the observer, and are closed at the end. */
 export interface ObservedOutput {
+  /** The observing is over: what sends elsewhere finishes, and may still add to the record. */
+  end(): Promise<void>;
   backlog(): number;
   caughtUp(limit: number): Promise<void>;
   lastSeq(): number;
@@ -41,6 +43,7 @@ export function serveObserverChannel<M extends ChannelMessage>(port: MessagePort
   async function finish() {
     clearInterval(deadlineWatch);
     observer.end();
+    await output.end();
     // The files get what is queued, but not for ever: a reader that stopped reading a FIFO must
     // not keep the spy from exiting.
     await Promise.race([output.close(), new Promise((resolve) => setTimeout(resolve, 500).unref())]);
