@@ -62,4 +62,19 @@ describe('the recorder and its sinks', () => {
     await recorder.close();
     expect(calls).toEqual(['a flushed', 'b flushed', 'a closed', 'b closed']);
   });
+
+  it('ends the sinks that send elsewhere while all are open: what an exporter dropped is a note every sink gets', async () => {
+    const calls: string[] = [];
+    const record = fakeSink('record', calls);
+    const exporter = fakeSink('exporter', calls);
+    exporter.sink.end = async () => {
+      calls.push('exporter ended');
+      exporter.context().note({ text: 'OTLP export failed: 2 span(s) dropped', lost: 2 });
+    };
+    const recorder = createRecorder({ sinks: [record.open, exporter.open], warn: () => {}, transport: 'stdio' });
+    await recorder.end();
+    await recorder.close();
+    expect(record.entries.map(({ entry }) => [entry.seq, entry.kind, entry.text])).toEqual([[1, 'note', 'OTLP export failed: 2 span(s) dropped']]);
+    expect(calls).toEqual(['exporter ended', 'record flushed', 'exporter flushed', 'record closed', 'exporter closed']);
+  });
 });
