@@ -11,7 +11,7 @@ describe('the observer thread', () => {
     const dir = tempDir().dir;
     const record = join(dir, 'r.jsonl');
     const observer = startStdioObserver({ session: 's1', recordPath: record, live: false, color: false, maxFrame: 1024 }, { warn: () => {} });
-    observer.event('spawn', { command: ['x'] });
+    observer.event('spawn', { transport: 'stdio', command: ['x'] });
     observer.chunk('c2s', line(1).subarray(0, 10));
     observer.chunk('c2s', Buffer.concat([line(1).subarray(10), line(2)]));
     observer.chunk('stderr', Buffer.from('warning: x\n'));
