@@ -1,4 +1,4 @@
-import { onStopSignals } from '../session/signals.js';
+import { onStopSignals } from '../spy/signals.js';
 
 // Loaded before the rest of the CLI: a client may stop a stdio spy while it is still starting
 // (loading its modules takes a moment), and that stop must end in a record, not in silence.

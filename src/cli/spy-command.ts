@@ -1,7 +1,7 @@
 import { checkNamedPath, resolveOutputPaths } from '../record/paths.js';
-import type { ObserverOutputs } from '../session/observer-protocol.js';
-import { createStderrOut, warnOnce } from '../session/stderr-out.js';
-import { runStdioSession } from '../session/stdio-session.js';
+import type { ObserverOutputs } from '../observer/thread-config.js';
+import { createStderrOut, warnOnce } from '../sinks/stderr-out.js';
+import { runStdioSpy } from '../spy/stdio-spy.js';
 import type { SessionPlace } from '../export/mcp-attributes.js';
 import { takeEarlySignal } from './early-signals.js';
 import { exportConfigOf, type ExportOptions } from './export-options.js';
@@ -72,7 +72,7 @@ export async function runSpy(server: string[] | undefined, options: SpyOptions):
   }
   const { outputs, stderrOut, warn } = openOutputs(options);
   const [command, ...args] = server as [string, ...string[]];
-  const outcome = await runStdioSession({
+  const outcome = await runStdioSpy({
     command,
     args,
     observer: outputs,
