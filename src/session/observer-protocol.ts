@@ -1,5 +1,6 @@
 import type { IncomingHttpHeaders } from 'node:http';
 import type { RecordEntry } from '../record/schema.js';
+import type { ToolPins } from '../wire/tool-pin.js';
 import type { AuthRewrite, EndpointRewrite } from '../transports/http-proxy.js';
 
 /** Where and how the observer writes: the record, the log, the live view on stderr. */
@@ -16,6 +17,8 @@ export interface ObserverOutputs {
   maxFrame: number;
   /** JSONPaths (--redact) masked in every frame before it is written. */
   redactPaths?: string[];
+  /** Pinned tool definitions (--baseline): a listed tool that differs is noted on its frame. */
+  pins?: ToolPins;
 }
 
 /** The streams of a stdio spy the observer frames: the two directions and the server's stderr. */

@@ -29,6 +29,7 @@ const recorder = createRecorder({
   warn: warnOnce(stderrOut),
   transport: config.kind,
   redactPaths: config.redactPaths,
+  pins: config.pins,
 });
 type Message = ObserverMessage | HttpMessage;
 const observer = (config.kind === 'stdio' ? observeStdio(config, recorder) : observeHttp(config, recorder)) as {
