@@ -18,6 +18,7 @@ import { collect, parseDuration, parseSpeed } from './replay-options.js';
 import { runSpy } from './spy-command.js';
 import { version } from './version.js';
 import { binPath, shellWord } from './invocation.js';
+import { addDriftCommands } from './drift-program.js';
 
 const examples = `
 Examples:
@@ -163,6 +164,7 @@ export function buildProgram(context: ProgramContext): Command {
     .addOption(new Option('--format <format>', 'output format (junit for CI test reporters, sarif for code scanning)').choices(checkFormats).default('text'))
     .option('--rule <ID=level>', 'set a rule to off, warn or error (repeatable)', collectRule)
     .option('--list-rules', 'list the rules with their levels and stop')
+    .option('--baseline <file>', 'also fail on tools that differ from their pins in this baseline (mcp-spy baseline)')
     .option('--strict', 'a line that cannot be read is an error instead of being skipped')
     .addOption(lineLimitOption())
     .addHelpText('after', checkExamples)
@@ -211,6 +213,8 @@ export function buildProgram(context: ProgramContext): Command {
       context.setExitCode(await runMock(record, options));
     });
 
+  addDriftCommands(program, context);
+
   withTimeoutOptions(
     withSpyOptions(
       program
@@ -254,6 +258,7 @@ function withSpyOptions(command: Command): Command {
         .default(2000, '2s'),
     )
     .addOption(redactOption())
+    .option('--baseline <file>', 'note each listed tool that differs from its pin in this baseline (mcp-spy baseline)')
     .option('--debug', 'show stack traces of internal errors');
 }
 

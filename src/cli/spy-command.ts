@@ -4,6 +4,7 @@ import { createStderrOut, warnOnce } from '../session/stderr-out.js';
 import { runStdioSession } from '../session/stdio-session.js';
 import { takeEarlySignal } from './early-signals.js';
 import { SpyError } from './errors.js';
+import { loadPins } from './baseline-option.js';
 import { wantsColor } from './options.js';
 import { version } from './version.js';
 
@@ -17,6 +18,8 @@ export interface SpyOptions {
   drainTimeout: number;
   /** --redact: JSONPaths masked in every frame before it is written. */
   redactPath: string[];
+  /** --baseline: pinned tools; a listed tool that differs is noted on its frame. */
+  baseline?: string;
 }
 
 /** `false` from commander's --no-x, a string from --x FILE, `true` when neither was given. */
@@ -57,6 +60,7 @@ export function openOutputs(options: SpyOptions) {
     liveWidth: process.stderr.isTTY ? process.stderr.columns : undefined,
     maxFrame: options.maxFrame,
     redactPaths: options.redactPath,
+    ...(options.baseline !== undefined ? { pins: loadPins(options.baseline) } : {}),
   };
   return { outputs, stderrOut, warn };
 }

@@ -42,7 +42,7 @@ const describe = (item: Change) => `${item.area} ${item.subject}: ${item.message
 function counts(report: DiffReport): string {
   const by = (klass: ChangeClass) => report.changes.filter((item) => item.class === klass).length;
   const answers = `${plural(report.compared, 'answer')} compared${report.unmatched > 0 ? `, ${report.unmatched} without a match` : ''}`;
-  return `${changeClasses.map((klass) => `${by(klass)} ${klass}`).join(', ')} (${answers})`;
+  return `${changeClasses.map((klass) => `${by(klass)} ${klass}`).join(', ')}; ${answers}`;
 }
 
 /** The diff as the findings of a check: a change that fails the diff is an error, the others warnings. */

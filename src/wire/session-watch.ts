@@ -11,9 +11,9 @@ function subjectOf(method: string, out: Correlation): string {
 }
 
 function originOf(request: PendingRequest): CallOrigin {
-  const origin: CallOrigin = { seq: request.seq, id: request.id, method: request.method, round: 1 };
-  if (request.tool !== undefined) origin.tool = request.tool;
-  return origin;
+  return request.tool === undefined
+    ? { seq: request.seq, id: request.id, method: request.method, round: 1 }
+    : { seq: request.seq, id: request.id, method: request.method, tool: request.tool, round: 1 };
 }
 
 /**
