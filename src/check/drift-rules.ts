@@ -48,6 +48,9 @@ function checkAgainstBaseline(context: EntryContext, baseline: BaselineTools, to
   for (const tool of tools.filter(isObject)) {
     const drift = pinDrift(Object.fromEntries(Object.entries(pinned).map(([name, pin]) => [name, pin.sha256])), tool);
     const name = String(tool.name);
+    // Said once per tool and session: a client that lists again is told nothing new.
+    if (drift === undefined || context.state.reported.has(`pin|${name}`)) continue;
+    context.state.reported.add(`pin|${name}`);
     if (drift === 'not-pinned') context.report('tool-definition-changed', `tool ${name} is not in the baseline: it is new since the baseline was written`);
     else if (drift === 'changed') context.report('tool-definition-changed', `tool ${name} differs from its pin: ${describeDefinitionChange(pinned[name]!.definition, tool as JsonObject)}`);
   }

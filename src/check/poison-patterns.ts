@@ -30,7 +30,7 @@ export function hiddenCharacters(text: string): { count: number; kinds: string[]
     count++;
     kinds.add(kind.name);
     // A tag character mirrors ASCII: U+E0041 is an invisible "A".
-    if (code > 0xe0020 && code < 0xe007f) spelled += String.fromCharCode(code - 0xe0000);
+    if (code >= 0xe0020 && code < 0xe007f) spelled += String.fromCharCode(code - 0xe0000);
   });
   return count === 0 ? undefined : { count, kinds: [...kinds], spelled };
 }
