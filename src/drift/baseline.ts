@@ -46,12 +46,18 @@ function pinnedTool(where: string, value: unknown): PinnedTool {
 
 /** Reads a baseline file; anything wrong with it is a BaselineError that names the place. */
 export function readBaseline(path: string): BaselineTools {
-  let document: unknown;
+  let text: string;
   try {
-    document = JSON.parse(readFileSync(path, 'utf8'));
+    text = readFileSync(path, 'utf8');
   } catch (error) {
     const code = (error as NodeJS.ErrnoException).code;
     throw new BaselineError(`cannot read baseline ${path}: ${code === 'ENOENT' ? 'no such file' : code ?? (error as Error).message}`);
+  }
+  let document: unknown;
+  try {
+    document = JSON.parse(text);
+  } catch (error) {
+    throw new BaselineError(`${path} is not an mcp-spy baseline (not JSON: ${(error as Error).message})`);
   }
   if (!isObject(document) || document.mcpSpyBaseline === undefined || !isObject(document.servers)) throw new BaselineError(`${path} is not an mcp-spy baseline (write one with mcp-spy baseline wire.jsonl -o ${path})`);
   if (document.mcpSpyBaseline !== baselineVersion) throw new BaselineError(`${path}: baseline format ${String(document.mcpSpyBaseline)} is newer than this mcp-spy reads (${baselineVersion}); update mcp-spy`);
