@@ -44,9 +44,14 @@ const instructionPatterns: readonly RegExp[] = [
   /\byou\s+are\s+now\b|\bnew\s+instructions\s*:/i,
 ];
 
-/** A reference to secrets or credentials: key files, .env, tokens, passwords. */
-const secretPattern =
-  /~\/\.ssh\b|\.ssh\/|\bid_(?:rsa|dsa|ecdsa|ed25519)\b|(?:^|[\s'"`(/])\.env\b|\.aws\/credentials|\.netrc\b|\.npmrc\b|\.pgpass\b|\bmcp\.json\b|\b(?:api[_ -]?keys?|access[_ -]?tokens?|secret[_ -]?keys?|auth(?:entication)?[_ -]?tokens?|bearer\s+tokens?|private\s+keys?|passwords?|credentials)\b/i;
+/** Files that hold secrets: named in a tool description, they are what a poisoned tool asks for. */
+const secretFiles = /~\/\.ssh\b|\.ssh\/|\bid_(?:rsa|dsa|ecdsa|ed25519)\b|(?:^|[\s'"`(/])\.env\b|\.aws\/credentials|\.netrc\b|\.npmrc\b|\.pgpass\b|\bmcp\.json\b/i;
+/**
+ * Secrets by name, when the text asks to take them somewhere ("send your API key"): a login tool
+ * may well speak of its password argument, and that is no trick.
+ */
+const secretTaken =
+  /\b(?:read|send|include|pass|share|upload|forward|copy|extract|collect|leak|post|provide|attach|append|reveal|print|output)\b[^.\n]{0,60}?\b(?:api[_ -]?keys?|access[_ -]?tokens?|secret[_ -]?keys?|auth(?:entication)?[_ -]?tokens?|bearer\s+tokens?|private\s+keys?|passwords?|credentials|secrets)\b/i;
 
 /** The first match of a pattern, as a short quote. */
 function quote(text: string, match: RegExpExecArray | null): string | undefined {
@@ -64,7 +69,7 @@ export function instructionLike(text: string): string | undefined {
 }
 
 export function secretReference(text: string): string | undefined {
-  return quote(text, secretPattern.exec(text));
+  return quote(text, secretFiles.exec(text)) ?? quote(text, secretTaken.exec(text));
 }
 
 /** Data a tool has no business asking for: what the model holds, or files, or secrets. */
