@@ -13,6 +13,7 @@ const unit = [
   'test/layers.test.ts',
   'test/replay-units.test.ts',
   'test/replay-value-map.test.ts',
+  'test/export/telemetry-model.test.ts',
   'test/report/report-units.test.ts',
 ];
 

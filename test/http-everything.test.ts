@@ -5,6 +5,7 @@ import { describe, expect, it } from 'vitest';
 import type { RecordEntry } from '../src/record/schema.js';
 import { eventually, everythingHttp, spyInFront } from './helpers/http-spy.js';
 import { framesOf } from './helpers/spy.js';
+import { frameText } from '../src/record/frame-message.js';
 
 /** A client that can answer the server's sampling and elicitation requests. */
 function newClient(name: string) {
@@ -137,7 +138,7 @@ describe('mcp-spy http in front of server-everything (Streamable HTTP)', () => {
       const own = frames.filter((entry) => entry.session === sessions[index]);
       const echoes = own.filter((entry) => entry.tool === 'echo');
       expect(echoes).toHaveLength(10);
-      for (const entry of echoes) expect(entry.raw).toMatch(new RegExp(`${name}-\\d`));
+      for (const entry of echoes) expect(frameText(entry)).toMatch(new RegExp(`${name}-\\d`));
       expect(echoes.filter((entry) => entry.kind === 'response').every((entry) => entry.related !== undefined)).toBe(true);
       expect(own[0]).toMatchObject({ method: 'initialize', dir: 'c2s' });
     });

@@ -4,7 +4,7 @@ import { describe, expect, it } from 'vitest';
 import { root } from './helpers/spy.js';
 
 /** DESIGN.md, Layout: a folder imports only folders listed above it. */
-const order = ['protocol', 'wire', 'record', 'render', 'transports', 'session', 'review', 'check', 'replay', 'drift', 'cli'];
+const order = ['protocol', 'wire', 'record', 'render', 'transports', 'export', 'session', 'review', 'check', 'replay', 'drift', 'report', 'cli'];
 /** Pure layers: no terminal colour, no process spawning, no file system. */
 const forbidden: Record<string, string[]> = {
   protocol: ['chalk', 'execa', 'node:fs', 'fs'],

@@ -4,6 +4,7 @@ import { Client } from '@modelcontextprotocol/sdk/client/index.js';
 import { StdioClientTransport } from '@modelcontextprotocol/sdk/client/stdio.js';
 import { afterEach, describe, expect, it } from 'vitest';
 import { bin, fixture, framesOf, node, readEntries, runBin, tempDir } from './helpers/spy.js';
+import { frameText } from '../src/record/frame-message.js';
 
 const key = 'sk-live-4f9a0c2e7b1d';
 
@@ -39,10 +40,10 @@ describe('--redact on the stdio spy', () => {
     const call = frames.find((entry) => entry.method === 'tools/call' && entry.kind === 'request')!;
     expect(call.redacted).toEqual(["$['params']['arguments']['apiKey']"]);
     // bytes is the size on the wire: the SDK writes JSON.stringify, so the key's length stands where [redacted] is.
-    expect(call.bytes).toBe(Buffer.byteLength(String(call.raw)) - '[redacted]'.length + key.length);
+    expect(call.bytes).toBe(Buffer.byteLength(String(frameText(call))) - '[redacted]'.length + key.length);
     const answer = frames.find((entry) => entry.method === 'tools/call' && entry.kind === 'response')!;
     expect(answer.redacted).toEqual(["$['result']['content'][0]['text']"]);
-    expect(answer.raw).toContain('(asked with key [redacted])');
+    expect(frameText(answer)).toContain('(asked with key [redacted])');
     const stderr = readEntries(record).find((entry) => entry.kind === 'stderr');
     expect(stderr).toMatchObject({ raw: 'weather for Oslo with key [redacted]', redacted: ['$'] });
   });

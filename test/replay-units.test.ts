@@ -7,9 +7,12 @@ import type { RecordedFrame, RecordedSession } from '../src/replay/load.js';
 import { createMatcher } from '../src/replay/matcher.js';
 import { initializeAnswer, missAnswer } from '../src/replay/mock-answers.js';
 
-function frame(seq: number, dir: 'c2s' | 's2c', message: Record<string, unknown>): RecordedFrame {
+/** A recorded frame; a response names the seq of its request (`related`), as the spy records it. */
+function frame(seq: number, dir: 'c2s' | 's2c', message: Record<string, unknown>, related?: number): RecordedFrame {
   const kind = 'method' in message ? ('id' in message ? 'request' : 'notification') : 'response';
-  return { lineNo: seq, seq, t: seq * 10, dir, kind, message, raw: JSON.stringify(message), entry: { v: 1, seq, t: '', kind }, ...(typeof message.method === 'string' ? { method: message.method } : {}), ...('id' in message ? { id: message.id as number } : {}) };
+  const entry: RecordedFrame['entry'] = { v: 2, seq, t: '', kind };
+  if (related !== undefined) entry.related = { seq: related, id: message.id as number, method: 'm' };
+  return { lineNo: seq, seq, t: seq * 10, dir, kind, message, raw: JSON.stringify(message), entry, ...(typeof message.method === 'string' ? { method: message.method } : {}), ...('id' in message ? { id: message.id as number } : {}) };
 }
 const session = (frames: RecordedFrame[]): RecordedSession => ({ id: 's', transport: 'stdio', probe: false, frames });
 
@@ -58,9 +61,9 @@ describe('ignore paths', () => {
 describe('createMatcher', () => {
   const frames = [
     frame(1, 'c2s', { jsonrpc: '2.0', id: 1, method: 'tools/call', params: { name: 'a', arguments: { n: 1 }, _meta: { progressToken: 5 } } }),
-    frame(2, 's2c', { jsonrpc: '2.0', id: 1, result: { n: 1 } }),
+    frame(2, 's2c', { jsonrpc: '2.0', id: 1, result: { n: 1 } }, 1),
     frame(3, 'c2s', { jsonrpc: '2.0', id: 2, method: 'tools/call', params: { name: 'a', arguments: { n: 1 } } }),
-    frame(4, 's2c', { jsonrpc: '2.0', id: 2, result: { n: 2 } }),
+    frame(4, 's2c', { jsonrpc: '2.0', id: 2, result: { n: 2 } }, 3),
   ];
   const { client } = buildExchanges(session(frames));
   it('uses matches in recorded order, ignoring _meta, then reports them used up', () => {
@@ -90,8 +93,8 @@ describe('buildExchanges', () => {
       frame(2, 's2c', { jsonrpc: '2.0', method: 'notifications/tools/list_changed' }),
       frame(3, 'c2s', { jsonrpc: '2.0', id: 0, method: 'tools/call', params: { name: 'ask' } }),
       frame(4, 's2c', { jsonrpc: '2.0', id: 0, method: 'sampling/createMessage', params: {} }),
-      frame(5, 'c2s', { jsonrpc: '2.0', id: 0, result: { content: 'ok' } }),
-      frame(6, 's2c', { jsonrpc: '2.0', id: 0, result: { done: true } }),
+      frame(5, 'c2s', { jsonrpc: '2.0', id: 0, result: { content: 'ok' } }, 4),
+      frame(6, 's2c', { jsonrpc: '2.0', id: 0, result: { done: true } }, 3),
     ];
     const { client, server } = buildExchanges(session(frames));
     expect(client.map((exchange) => [exchange.request.seq, exchange.response?.seq, exchange.during.map((f) => f.seq), exchange.after.map((f) => f.seq)])).toEqual([
@@ -99,6 +102,22 @@ describe('buildExchanges', () => {
       [3, 6, [4], []],
     ]);
     expect(server.map((exchange) => [exchange.request.seq, exchange.response?.seq])).toEqual([[4, 5]]);
+  });
+
+  it('pairs as the record says (related.seq), not by id again: a reused id and an orphan', () => {
+    const frames = [
+      frame(1, 'c2s', { jsonrpc: '2.0', id: 7, method: 'tools/list' }),
+      frame(2, 'c2s', { jsonrpc: '2.0', id: 7, method: 'ping' }),
+      // The answer to the first request, though the second shares its id.
+      frame(3, 's2c', { jsonrpc: '2.0', id: 7, result: { tools: [] } }, 1),
+      // A response the spy paired with nothing (an orphan): it answers neither.
+      frame(4, 's2c', { jsonrpc: '2.0', id: 7, result: {} }),
+    ];
+    const { client } = buildExchanges(session(frames));
+    expect(client.map((exchange) => [exchange.request.seq, exchange.response?.seq])).toEqual([
+      [1, 3],
+      [2, undefined],
+    ]);
   });
 });
 

@@ -1,4 +1,5 @@
 import { metaKeys } from '../protocol/revisions.js';
+import { RECORD_VERSION } from '../record/schema.js';
 
 // Builders for the recordings in the rule table: short, real capture lines, so docs/rules.md shows
 // exactly what the tests check.
@@ -28,7 +29,7 @@ export const ping = (id: number) => [c2s({ id, method: 'ping' }), s2c({ id, resu
 
 /** A record line (for what a capture cannot hold: HTTP headers, events, bytes that are not UTF-8). */
 export function recordLine(seq: number, fields: object, message?: object): string {
-  const entry: Record<string, unknown> = { v: 1, seq, t: `2026-07-28T10:00:0${seq}.000Z`, session: 's1', ...fields };
-  if (message) entry.raw = JSON.stringify({ jsonrpc: '2.0', ...message });
+  const entry: Record<string, unknown> = { v: RECORD_VERSION, seq, t: `2026-07-28T10:00:0${seq}.000Z`, session: 's1', ...fields };
+  if (message) entry.msg = { jsonrpc: '2.0', ...message };
   return JSON.stringify(entry);
 }

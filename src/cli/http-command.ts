@@ -36,7 +36,8 @@ function checkOptions(options: HttpOptions) {
 /** The HTTP spy: `mcp-spy http --target URL [--listen HOST:PORT] [-- server command]`. */
 export async function runHttpSpy(server: string[] | undefined, options: HttpOptions): Promise<number> {
   const { target, listen, timeouts } = checkOptions(options);
-  const { outputs, stderrOut, warn } = openOutputs(options);
+  const behind = { address: target.hostname.replace(/^\[|\]$/g, ''), port: Number(target.port || (target.protocol === 'https:' ? 443 : 80)) };
+  const { outputs, stderrOut, warn } = openOutputs(options, { transport: 'http', server: behind });
   const observer = startHttpObserver({ ...outputs, redactHeaders: options.redactHeader, redact: options.redact, mcpPath: target.pathname }, { warn });
   const finish = async (code: number) => {
     await observer.finish(options.drainTimeout);
@@ -57,7 +58,7 @@ export async function runHttpSpy(server: string[] | undefined, options: HttpOpti
   void Promise.race([child?.outcome ?? new Promise(() => {}), stop.signalled]).then(() => (over = true));
   if (child) {
     observer.event('spawn', { transport: 'http', command: server, pid: child.pid, cwd: process.cwd(), spy: version });
-    const up = await waitForPort(target.hostname.replace(/^\[|\]$/g, ''), Number(target.port || (target.protocol === 'https:' ? 443 : 80)), 30_000, Promise.race([child.outcome, stop.signalled]));
+    const up = await waitForPort(behind.address, behind.port, 30_000, Promise.race([child.outcome, stop.signalled]));
     if (!up && !over) warn(`the server does not accept connections at ${target.host} yet; forwarding anyway`);
   }
   if (!over) {

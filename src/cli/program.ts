@@ -5,11 +5,13 @@ import { statsFormats } from '../review/stats-format.js';
 import { viewFormats } from '../review/view.js';
 import { checkFormats, collectRule } from './check-options.js';
 import { runHttpSpy } from './http-command.js';
+import { withExportOptions } from './export-options.js';
 import { collectAllowHost, collectAllowOrigin, withTimeoutOptions } from './http-options.js';
 import { defaultMaxLine } from '../record/line-source.js';
 import { checkJsonPath } from '../wire/json-path.js';
 import { defaultMaxFrame, frameLimitBounds, lineLimitBounds } from '../wire/limits.js';
 import { sizeParser } from './options.js';
+import { reportHelp, withReportOptions } from './report-options.js';
 import { runStats } from './stats-command.js';
 import { parseCount, runView } from './view-command.js';
 import { parseListen, runMock } from './mock-command.js';
@@ -49,7 +51,8 @@ Examples:
   mcp-spy view wire.jsonl --kind tool-error,protocol-error --method tools/call
   mcp-spy view wire.jsonl --filter 'tool = "search" and latency > 500'
   mcp-spy view wire.jsonl --id 7 --full                     one request and its response, in full
-  mcp-spy view wire.jsonl --follow                          a session being recorded by another mcp-spy`;
+  mcp-spy view wire.jsonl --follow                          a session being recorded by another mcp-spy
+  mcp-spy view wire.jsonl --format mermaid                  a sequence diagram as Mermaid text, for Markdown`;
 
 const checkExamples = `
 Examples:
@@ -173,6 +176,19 @@ export function buildProgram(context: ProgramContext): Command {
       context.setExitCode(await runCheck(file, options));
     });
 
+  withReportOptions(
+    program
+      .command('report')
+      .description('a single-file HTML report of a recording (or two side by side): sequence diagram, waterfall, latency, findings, frames')
+      .argument('<files...>', 'the record (wire.jsonl) or a capture; two to compare'),
+  )
+    .addOption(lineLimitOption())
+    .addHelpText('after', reportHelp)
+    .action(async (files: string[], options) => {
+      const { runReport } = await import('./report-command.js');
+      context.setExitCode(await runReport(files, options));
+    });
+
   program
     .command('replay')
     .description('re-drive a real server with a recording and compare its answers with the recorded ones')
@@ -214,6 +230,40 @@ export function buildProgram(context: ProgramContext): Command {
     });
 
   addDriftCommands(program, context);
+  const exporting = program.command('export').description('send or write a recording in the formats other tools speak (OTLP, HAR)');
+  exporting
+    .command('otlp')
+    .description('send a recording\'s spans and metrics to an OpenTelemetry collector over OTLP/HTTP')
+    .argument('<file>', 'the record (wire.jsonl) or a capture')
+    .option('--endpoint <url>', 'the collector, e.g. http://127.0.0.1:4318 (default: OTEL_EXPORTER_OTLP_ENDPOINT)')
+    .option('--otlp-content', 'put tool arguments and results on the spans')
+    .option('--strict', 'a line that cannot be read is an error instead of being skipped')
+    .addOption(lineLimitOption())
+    .action(async (file: string, options) => {
+      const { runExportOtlp } = await import('./export-command.js');
+      context.setExitCode(await runExportOtlp(file, options));
+    });
+  exporting
+    .command('har')
+    .description('write a recording as HAR 1.2 (HTTP exchanges as entries, a stdio session as WebSocket-style messages)')
+    .argument('<file>', 'the record (wire.jsonl) or a capture')
+    .option('-o, --output <file>', 'where to write the HAR (default: standard output)')
+    .option('--strict', 'a line that cannot be read is an error instead of being skipped')
+    .addOption(lineLimitOption())
+    .action(async (file: string, options) => {
+      const { runExportHar } = await import('./export-command.js');
+      context.setExitCode(await runExportHar(file, options));
+    });
+
+  program
+    .command('import')
+    .description('read a HAR (a browser\'s network panel, mitmproxy, export har) into a record for view, check, replay and stats')
+    .argument('<file>', 'the HAR file; - for standard input')
+    .option('-o, --output <file>', 'where to write the record (default: standard output)')
+    .action(async (file: string, options) => {
+      const { runImport } = await import('./import-command.js');
+      context.setExitCode(await runImport(file, options));
+    });
 
   withTimeoutOptions(
     withSpyOptions(
@@ -244,7 +294,7 @@ function lineLimitOption(): Option {
 
 /** The options every spying command shares: where the record and log go, the live view, limits. */
 function withSpyOptions(command: Command): Command {
-  return command
+  command
     .option('--record <file>', 'the record, JSON Lines (default: wire.jsonl)')
     .option('--no-record', 'write no record')
     .option('--log <file>', 'the human log (default: wire.log)')
@@ -260,6 +310,7 @@ function withSpyOptions(command: Command): Command {
     .addOption(redactOption())
     .option('--baseline <file>', 'note each listed tool that differs from its pin in this baseline (mcp-spy baseline)')
     .option('--debug', 'show stack traces of internal errors');
+  return withExportOptions(command);
 }
 
 /** `--redact PATH`: its value is kept apart from the HTTP spy's `--no-redact`, which commander would merge with it. */

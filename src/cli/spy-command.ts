@@ -2,13 +2,15 @@ import { checkNamedPath, resolveOutputPaths } from '../record/paths.js';
 import type { ObserverOutputs } from '../session/observer-protocol.js';
 import { createStderrOut, warnOnce } from '../session/stderr-out.js';
 import { runStdioSession } from '../session/stdio-session.js';
+import type { SessionPlace } from '../export/mcp-attributes.js';
 import { takeEarlySignal } from './early-signals.js';
+import { exportConfigOf, type ExportOptions } from './export-options.js';
 import { SpyError } from './errors.js';
 import { loadPins } from './baseline-option.js';
 import { wantsColor } from './options.js';
 import { version } from './version.js';
 
-export interface SpyOptions {
+export interface SpyOptions extends ExportOptions {
   record: string | boolean;
   log: string | boolean;
   quiet?: boolean;
@@ -42,7 +44,8 @@ export function prepareOutputs(options: Pick<SpyOptions, 'record' | 'log'>) {
  * The outputs as the options ask (written on the observer thread), and a stderr on this thread
  * where problems are said once each.
  */
-export function openOutputs(options: SpyOptions) {
+export function openOutputs(options: SpyOptions, place: SessionPlace = { transport: 'stdio' }) {
+  const exported = exportConfigOf(options, place);
   const paths = prepareOutputs(options);
   const stderrOut = createStderrOut();
   const color = wantsColor(options.color, process.env, process.stderr.isTTY === true);
@@ -62,6 +65,7 @@ export function openOutputs(options: SpyOptions) {
     redactPaths: options.redactPath,
     ...(options.baseline !== undefined ? { pins: loadPins(options.baseline) } : {}),
   };
+  if (exported) outputs.export = exported;
   return { outputs, stderrOut, warn };
 }
 

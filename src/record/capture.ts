@@ -1,5 +1,6 @@
 import { createCorrelator } from '../wire/correlate.js';
 import { observeFrame } from '../wire/observe.js';
+import { entryOfObserved } from './record-line.js';
 import type { ReadItem } from './reader.js';
 import { RECORD_VERSION, type RecordEntry } from './schema.js';
 
@@ -28,11 +29,9 @@ export function createCaptureReader(session = 'capture') {
       { bytes: Buffer.from(match[2]!, 'utf8') },
       { dir, correlator, nextSeq: () => ++seq, timeMs: 0, transport: 'stdio' },
     );
-    return results.map(({ seq: entrySeq, observation }) => {
-      const { raw, rawBase64, latencyMs, ...annotations } = observation;
-      const entry = { v: RECORD_VERSION, seq: entrySeq, session, ...annotations } as RecordEntry;
-      if (raw !== undefined) entry.raw = raw;
-      if (rawBase64 !== undefined) entry.rawBase64 = rawBase64;
+    return results.map((observed) => {
+      // A capture has no times: no latency either.
+      const entry = entryOfObserved({ v: RECORD_VERSION, seq: observed.seq, session } as RecordEntry, observed, match[2]!, ['latencyMs']);
       if (entry.rev !== undefined && entry.rev !== revision) {
         revision = entry.rev;
         entry.revChanged = true;

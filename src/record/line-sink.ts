@@ -18,6 +18,38 @@ export interface LineSinkOptions {
   onReopened?: () => string | undefined;
 }
 
+/**
+ * One line to write: its text, or its pieces in order (a record entry's metadata, the frame's own
+ * bytes spliced in unescaped, the closing brace), so a frame is never copied into a string.
+ */
+export type Line = string | readonly (string | Buffer)[];
+
+/** A line's size for the queue's accounting: characters of text plus bytes of buffers (about its bytes). */
+function weightOf(line: Line): number {
+  if (typeof line === 'string') return line.length;
+  let weight = 0;
+  for (const piece of line) weight += piece.length;
+  return weight;
+}
+
+/** Encodes lines `from`..`to` of the queue into one buffer, each piece copied once. */
+function encodeLines(queue: readonly Line[], from: number, to: number): Buffer {
+  let size = 0;
+  for (let index = from; index < to; index++) {
+    const line = queue[index]!;
+    if (typeof line === 'string') size += Buffer.byteLength(line);
+    else for (const piece of line) size += typeof piece === 'string' ? Buffer.byteLength(piece) : piece.length;
+  }
+  const data = Buffer.allocUnsafe(size);
+  let at = 0;
+  for (let index = from; index < to; index++) {
+    const line = queue[index]!;
+    if (typeof line === 'string') at += data.write(line, at);
+    else for (const piece of line) at += typeof piece === 'string' ? data.write(piece, at) : (data.set(piece, at), piece.length);
+  }
+  return data;
+}
+
 /** How often a file being written is checked for having been deleted under the spy. */
 const deletedCheckMs = 1000;
 /** How long to wait before writing again to a FIFO or device that is full. */
@@ -35,7 +67,7 @@ export function openLineSink(path: string, options: LineSinkOptions = {}) {
   let timer: NodeJS.Timeout | undefined;
   let fd: number | undefined;
   let failed = false;
-  let queue: string[] = [];
+  let queue: Line[] = [];
   let queued = 0;
   let writing = false;
   let dropped = 0;
@@ -87,7 +119,7 @@ export function openLineSink(path: string, options: LineSinkOptions = {}) {
     const note = options.onReopened?.();
     if (note) {
       queue.splice(head, 0, note);
-      queued += note.length;
+      queued += weightOf(note);
     }
   }
 
@@ -125,8 +157,8 @@ export function openLineSink(path: string, options: LineSinkOptions = {}) {
     // queue is never copied whole.
     let end = head;
     let size = 0;
-    while (end < queue.length && (end === head || size + queue[end]!.length <= writeBytes)) size += queue[end++]!.length;
-    const data = Buffer.from(end === head + 1 ? queue[head]! : queue.slice(head, end).join(''));
+    while (end < queue.length && (end === head || size + weightOf(queue[end]!) <= writeBytes)) size += weightOf(queue[end++]!);
+    const data = encodeLines(queue, head, end);
     if (end === queue.length) {
       queue = [];
       head = 0;
@@ -170,15 +202,16 @@ export function openLineSink(path: string, options: LineSinkOptions = {}) {
       return queued;
     },
     /** Queues one line (its newline included by the caller). */
-    write(line: string) {
+    write(line: Line) {
       if (failed || fd === undefined) return;
+      const weight = weightOf(line);
       // One line always fits when nothing waits: a frame as large as the parse limit is not lost.
-      if (queued > 0 && queued + line.length > maxQueued) {
+      if (queued > 0 && queued + weight > maxQueued) {
         dropped++;
         return;
       }
       queue.push(line);
-      queued += line.length;
+      queued += weight;
       if (writing) return;
       if (queued >= batchBytes) setImmediate(pump);
       else if (!timer) timer = setTimeout(pump, batchMs);
@@ -201,7 +234,7 @@ export function openLineSink(path: string, options: LineSinkOptions = {}) {
       if (timer) clearTimeout(timer);
       if (fd === undefined) return;
       try {
-        if (!failed && queue.length > head) writeSync(fd, queue.slice(head).join(''));
+        if (!failed && queue.length > head) writeSync(fd, encodeLines(queue, head, queue.length));
       } catch (error) {
         fail(error as NodeJS.ErrnoException);
       }

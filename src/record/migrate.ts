@@ -1,18 +1,41 @@
+import { isFrameEntry, rememberText } from './frame-message.js';
 import { RECORD_VERSION, type RecordEntry } from './schema.js';
 
 /**
- * One step per older record version, turning an entry of version n into one of version n + 1.
- * Version 1 is the first, so the table is empty; a later version adds its step here, and every
- * reader (view, stats, check, replay) keeps reading old records unchanged.
+ * Version 1 held every frame's text as the string `raw`; version 2 holds a frame that is JSON as
+ * the object `msg` (its bytes spliced into the line). The text stays readable through `frameText`.
  */
-export const migrations: Readonly<Record<number, (entry: RecordEntry) => RecordEntry>> = {};
+function v1ToV2(entry: RecordEntry): RecordEntry {
+  if (isFrameEntry(entry) && typeof entry.raw === 'string' && !entry.truncated) {
+    try {
+      const msg: unknown = JSON.parse(entry.raw);
+      rememberText(entry, entry.raw);
+      delete entry.raw;
+      entry.msg = msg;
+    } catch {
+      // Not JSON: it stays `raw`, as in version 2.
+    }
+  }
+  entry.v = 2;
+  return entry;
+}
+
+/**
+ * One step per older record version, turning an entry of version n into one of version n + 1.
+ * Every reader (view, stats, check, replay, mock, the library) reads through these steps, so it
+ * sees entries of the version this build writes whatever version the file holds.
+ */
+export const migrations: Readonly<Record<number, (entry: RecordEntry) => RecordEntry>> = { 1: v1ToV2 };
+
+/** A version no step leads from: reading on would misread the entry. */
+export class MissingMigrationError extends Error {}
 
 /** Brings an entry of an older version up to the version this build writes. */
 export function migrateEntry(entry: RecordEntry, steps = migrations): RecordEntry {
   let current = entry;
   while (current.v < RECORD_VERSION) {
     const step = steps[current.v];
-    if (!step) break;
+    if (!step) throw new MissingMigrationError(`record version ${current.v} cannot be read: no step from it to version ${RECORD_VERSION}`);
     current = step(current);
   }
   return current;

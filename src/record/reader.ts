@@ -1,4 +1,5 @@
-import { migrateEntry } from './migrate.js';
+import { rememberLine } from './frame-message.js';
+import { MissingMigrationError, migrateEntry } from './migrate.js';
 import { RECORD_VERSION, type RecordEntry } from './schema.js';
 
 /** A record that cannot be read at all (missing, unreadable, from a newer mcp-spy). */
@@ -36,5 +37,14 @@ export function parseRecordLine(line: string, lineNo: number, source = 'record')
       `${source}:${lineNo}: record version ${entry.v} is newer than this mcp-spy reads (${RECORD_VERSION}); upgrade mcp-spy`,
     );
   }
-  return { ok: true, lineNo, entry: migrateEntry(entry) };
+  const written = entry.v;
+  let current: RecordEntry;
+  try {
+    current = migrateEntry(entry);
+  } catch (error) {
+    if (error instanceof MissingMigrationError) throw new RecordReadError(`${source}:${lineNo}: ${error.message}`);
+    throw error;
+  }
+  if (written === RECORD_VERSION) rememberLine(current, line);
+  return { ok: true, lineNo, entry: current };
 }

@@ -1,37 +1,33 @@
-import type { FrameObservation } from '../wire/observe.js';
+import type { z } from 'zod';
+import type { exitEntry, frameEntry, gapEntry, httpEntry, noteEntry, recordEntry, spawnEntry, stderrEntry, unansweredEntry } from './entry-schema.js';
 
 /** The record format version this build writes; readers accept this and older. */
-export const RECORD_VERSION = 1;
+export const RECORD_VERSION = 2;
 
 /** Kinds of record entries that are not frames. */
 export const eventKinds = ['spawn', 'exit', 'stderr', 'gap', 'unanswered', 'http', 'note'] as const;
 export type EventKind = (typeof eventKinds)[number];
 
+// One line of the record (wire.jsonl), a union by `kind`: the types come from the one definition
+// in entry-schema.ts, which docs/record.schema.json is generated from.
+export type FrameEntry = z.infer<typeof frameEntry>;
+export type SpawnEntry = z.infer<typeof spawnEntry>;
+export type ExitEntry = z.infer<typeof exitEntry>;
+export type StderrEntry = z.infer<typeof stderrEntry>;
+export type GapEntry = z.infer<typeof gapEntry>;
+export type UnansweredEntry = z.infer<typeof unansweredEntry>;
+export type HttpEntry = z.infer<typeof httpEntry>;
+export type NoteEntry = z.infer<typeof noteEntry>;
+/** An entry as the spy writes it: exactly one of the kinds above. */
+export type WrittenEntry = z.infer<typeof recordEntry>;
+
+type KeysOfUnion<T> = T extends unknown ? keyof T : never;
+type FieldOf<T, K extends PropertyKey> = T extends unknown ? (K extends keyof T ? Exclude<T[K], undefined> : never) : never;
+
 /**
- * One line of the record (wire.jsonl). The field names are a public contract: add, never rename.
- * Frames carry the FrameObservation fields; events carry the fields of their kind.
+ * An entry as a reader holds it: every field of every kind, each optional and typed as the
+ * definition types it (a file may hold anything, so readers look before they use). No other field.
  */
-export interface RecordEntry extends Omit<Partial<FrameObservation>, 'kind'> {
-  v: number;
-  seq: number;
-  /** ISO 8601 UTC with milliseconds. */
-  t: string;
-  kind: FrameObservation['kind'] | EventKind;
-  session?: string;
-  /** spawn: the server command line, its pid and working directory, and the spy's version. */
-  command?: string[];
-  pid?: number;
-  cwd?: string;
-  spy?: string;
-  transport?: 'stdio' | 'http';
-  /** exit: the server's exit code or the signal that ended it. */
-  code?: number | null;
-  signal?: string | null;
-  /** gap: what the spy lost and why. */
-  reason?: string;
-  lost?: number;
-  /** unanswered: requests still pending when the session ended. */
-  requests?: { seq: number; dir: string; id: unknown; method: string; tool?: string }[];
-  /** Event kinds of later issues add their own fields. */
-  [field: string]: unknown;
-}
+export type RecordEntry = { v: number; seq: number; t: string; kind: WrittenEntry['kind'] } & {
+  [K in Exclude<KeysOfUnion<WrittenEntry>, 'v' | 'seq' | 't' | 'kind'>]?: FieldOf<WrittenEntry, K>;
+};

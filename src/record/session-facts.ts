@@ -37,11 +37,17 @@ export function newSessionFacts(session: string): SessionFacts {
 /** Methods whose frames tell something about the session. */
 const telling = new Set(['initialize', 'server/discover', 'tools/list', 'notifications/initialized']);
 
+/** Whether a message carries `_meta` of the protocol's own (`io.modelcontextprotocol/...`), as 2026-07-28 requests do. */
+function hasMcpMeta(message: unknown): boolean {
+  const meta = pick(pick(message, 'params') ?? pick(message, 'result'), '_meta');
+  return isObject(meta) && Object.keys(meta).some((key) => key.startsWith('io.modelcontextprotocol/'));
+}
+
 /** Whether an entry may add to the facts (so a reader parses only the frames that matter). */
 export function mayTell(entry: RecordEntry, facts: SessionFacts): boolean {
   if (entry.dir !== 'c2s' && entry.dir !== 's2c') return false;
   if (typeof entry.method === 'string' && telling.has(entry.method)) return true;
-  return typeof entry.raw === 'string' && entry.raw.includes('io.modelcontextprotocol/') && (!facts.client || !facts.server);
+  return (!facts.client || !facts.server) && hasMcpMeta(entry.msg);
 }
 
 /** Adds what one frame says to its session's facts. Total: a frame of the wrong shape adds nothing. */

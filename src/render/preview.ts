@@ -4,8 +4,6 @@ import { boundedJson } from './bounded-json.js';
 import { truncate } from './sanitize.js';
 import { summarize } from './summaries.js';
 
-/** Frames larger than this are previewed from their raw text, not parsed again. */
-const parseLimit = 64 * 1024;
 
 function withoutMeta(value: unknown): unknown {
   if (!isObject(value) || !('_meta' in value)) return value;
@@ -34,19 +32,13 @@ function withoutSubject(entry: RecordEntry, params: unknown): unknown {
  * has it; without it the raw text is parsed here.
  */
 export function previewOf(entry: RecordEntry, max: number, message?: unknown): string {
-  if (typeof entry.raw !== 'string') {
+  message ??= entry.msg;
+  if (message === undefined) {
+    if (typeof entry.raw === 'string') return truncate(entry.raw, max);
     return typeof entry.rawBase64 === 'string' ? `<${entry.bytes ?? '?'} bytes, not UTF-8>` : '';
   }
-  if (entry.kind === 'invalid' || (message === undefined && entry.raw.length > parseLimit)) return truncate(entry.raw, max);
-  if (message === undefined) {
-    try {
-      message = JSON.parse(entry.raw);
-    } catch {
-      return truncate(entry.raw, max);
-    }
-  }
   if (Array.isArray(message)) message = message[0];
-  if (!isObject(message)) return truncate(entry.raw, max);
+  if (entry.kind === 'invalid' || !isObject(message)) return boundedJson(message, max);
   if (entry.kind === 'protocol-error') return isObject(message.error) && 'data' in message.error ? boundedJson(message.error.data, max) : '';
   const side = 'params' in message || 'method' in message ? 'request' : 'response';
   const body = side === 'request' ? message.params : message.result;

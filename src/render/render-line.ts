@@ -70,7 +70,7 @@ const eventDetails: Record<string, (entry: RecordEntry) => string[]> = {
   gap: (e) => [sanitize(String(e.reason ?? 'lost data')), e.lost !== undefined ? `lost=${e.lost}` : ''],
   unanswered: (e) => [
     `${Array.isArray(e.requests) ? e.requests.length : 0} request(s) never answered:`,
-    (Array.isArray(e.requests) ? e.requests : []).map((r) => `${idText(r.id)} ${sanitize(r.method)}${r.tool ? ` tool=${sanitize(r.tool)}` : ''}`).join(', '),
+    (Array.isArray(e.requests) ? e.requests : []).map((r) => `${idText(r.id)} ${sanitize(r.method)}${'tool' in r && r.tool ? ` tool=${sanitize(r.tool)}` : ''}`).join(', '),
   ],
   http: (e) => [
     sanitize(String(e.httpMethod ?? '')),

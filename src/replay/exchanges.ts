@@ -1,5 +1,4 @@
-import { idKey, isObject, type JsonRpcId } from '../protocol/jsonrpc.js';
-import { oppositeOf } from '../wire/kinds.js';
+import { isObject } from '../protocol/jsonrpc.js';
 import type { RecordedFrame, RecordedSession } from './load.js';
 
 /**
@@ -29,11 +28,15 @@ function relatedSeq(frame: RecordedFrame): number | undefined {
 
 const isMessageWithMethod = (frame: RecordedFrame) => frame.kind === 'request' || frame.kind === 'notification';
 
-/** Pairs requests with responses (by direction and id) and places each unsolicited server frame. */
+/**
+ * Pairs requests with responses and places each unsolicited server frame. A response names its
+ * request in the record (`related.seq`, set by the correlator when it was recorded), so pairs are
+ * read, not worked out again: a response the spy could not pair (an orphan) pairs with nothing.
+ */
 export function buildExchanges(session: RecordedSession): SessionExchanges {
   const client: Exchange[] = [];
   const server: Exchange[] = [];
-  const pending = new Map<string, Exchange>();
+  const requests = new Map<number, Exchange>();
   const open: Exchange[] = [];
   let lastClient: Exchange | undefined;
 
@@ -47,7 +50,7 @@ export function buildExchanges(session: RecordedSession): SessionExchanges {
   for (const frame of session.frames) {
     if (isMessageWithMethod(frame)) {
       const exchange: Exchange = { session: session.id, request: frame, during: [], after: [] };
-      if (frame.kind === 'request') pending.set(`${frame.dir}/${idKey(frame.id as JsonRpcId)}`, exchange);
+      if (frame.kind === 'request') requests.set(frame.seq, exchange);
       if (frame.dir === 'c2s') {
         client.push(exchange);
         lastClient = exchange;
@@ -58,11 +61,10 @@ export function buildExchanges(session: RecordedSession): SessionExchanges {
       place(frame);
       continue;
     }
-    const key = `${oppositeOf(frame.dir)}/${idKey((frame.id ?? null) as JsonRpcId)}`;
-    const exchange = pending.get(key);
-    if (!exchange) continue;
+    const seq = relatedSeq(frame);
+    const exchange = seq === undefined ? undefined : requests.get(seq);
+    if (!exchange || exchange.response || exchange.request.dir === frame.dir) continue;
     exchange.response = frame;
-    pending.delete(key);
     const at = open.indexOf(exchange);
     if (at !== -1) open.splice(at, 1);
   }

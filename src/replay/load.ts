@@ -1,6 +1,7 @@
 import { isObject, type JsonObject, type JsonRpcId } from '../protocol/jsonrpc.js';
 import { isStatelessRevision } from '../protocol/revisions.js';
 import { readRecording, type SkippedLine } from '../record/open-recording.js';
+import { frameText, messageOf } from '../record/frame-message.js';
 import { RecordReadError } from '../record/reader.js';
 import type { RecordEntry } from '../record/schema.js';
 import { classifyMessage } from '../wire/classify.js';
@@ -57,16 +58,11 @@ interface SessionDraft {
 }
 
 function messagesOf(entry: RecordEntry): { message: JsonObject; raw: string } | undefined {
-  if (typeof entry.raw !== 'string' || entry.truncated || entry.kind === 'invalid') return undefined;
-  let value: unknown;
-  try {
-    value = JSON.parse(entry.raw);
-  } catch {
-    return undefined;
-  }
-  if (entry.batch && Array.isArray(value)) value = value[entry.batch.index];
+  if (entry.truncated || entry.kind === 'invalid') return undefined;
+  const value = messageOf(entry);
   if (!isObject(value)) return undefined;
-  return { message: value, raw: entry.batch ? JSON.stringify(value) : entry.raw };
+  const raw = entry.batch ? JSON.stringify(value) : frameText(entry);
+  return raw === undefined ? undefined : { message: value, raw };
 }
 
 function toFrame(lineNo: number, entry: RecordEntry): RecordedFrame | undefined {

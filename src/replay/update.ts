@@ -3,6 +3,8 @@ import { rename, rm, stat } from 'node:fs/promises';
 import { once } from 'node:events';
 import { basename, dirname, join } from 'node:path';
 import type { Writable } from 'node:stream';
+import { msgTextOf, splicedLine } from '../record/record-line.js';
+import { RECORD_VERSION } from '../record/schema.js';
 import { classifyMessage } from '../wire/classify.js';
 import { errorCodeName } from '../protocol/error-codes.js';
 import { ReplayError } from './errors.js';
@@ -18,9 +20,11 @@ function updatedEntry(line: string, frame: RecordedFrame, live: FrameChange): st
   const sameId = live.message.id === frame.id || frame.id === undefined;
   const raw = sameId && live.raw !== undefined ? live.raw : JSON.stringify(frame.id === undefined ? live.message : withId(live.message, frame.id));
   const classified = classifyMessage(live.message);
+  entry.v = RECORD_VERSION;
   entry.kind = classified.kind;
-  entry.raw = raw;
   entry.bytes = Buffer.byteLength(raw);
+  delete entry.raw;
+  delete entry.msg;
   delete entry.rawBase64;
   delete entry.truncated;
   if (classified.error) {
@@ -32,7 +36,10 @@ function updatedEntry(line: string, frame: RecordedFrame, live: FrameChange): st
     delete entry.error;
     delete entry.errorName;
   }
-  return bom + JSON.stringify(entry);
+  const { json, keepRaw } = msgTextOf(raw, live.message);
+  if (keepRaw) entry.raw = raw;
+  const [head, msg, end] = splicedLine(entry, json);
+  return bom + head + msg + end.trimEnd();
 }
 
 const LF = 0x0a;

@@ -1,3 +1,4 @@
+import { textOf } from '../record/frame-message.js';
 import type { RecordEntry } from '../record/schema.js';
 
 /** What a field of the filter language reads from an entry: a string, a number, a list, or nothing. */
@@ -24,7 +25,7 @@ export const filterFields: Record<string, (entry: RecordEntry) => FieldValue> = 
   bytes: (e) => number(e.bytes),
   time: (e) => text(e.t),
   note: (e) => (Array.isArray(e.notes) ? e.notes.map(String) : undefined),
-  text: (e) => text(e.raw),
+  text: (e) => textOf(e),
 };
 
 export const fieldNames = Object.keys(filterFields);

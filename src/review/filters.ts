@@ -1,3 +1,4 @@
+import { textOf } from '../record/frame-message.js';
 import { eventKinds, type RecordEntry } from '../record/schema.js';
 import { frameKinds } from '../wire/kinds.js';
 import { parseFilter } from './filter-expression.js';
@@ -60,7 +61,7 @@ export function buildFilter(options: FilterOptions): BuiltFilter {
   }
   if (options.text !== undefined) {
     const needle = options.text.toLowerCase();
-    tests.push((entry) => typeof entry.raw === 'string' && entry.raw.toLowerCase().includes(needle));
+    tests.push((entry) => textOf(entry)?.toLowerCase().includes(needle) === true);
   }
   if (options.filter !== undefined) {
     const parsed = parseFilter(options.filter, { local: options.local });

@@ -1,10 +1,11 @@
 import type { RecordEntry } from '../record/schema.js';
+import { createMermaidWriter } from '../render/mermaid.js';
 import { renderLine } from '../render/render-line.js';
 import { printableJson, sanitize } from '../render/sanitize.js';
 import { isRoutine } from '../render/visibility.js';
 import type { Output } from './output.js';
 
-export const viewFormats = ['text', 'json', 'jsonl'] as const;
+export const viewFormats = ['text', 'json', 'jsonl', 'mermaid'] as const;
 export type ViewFormat = (typeof viewFormats)[number];
 
 export interface ViewOptions {
@@ -22,13 +23,10 @@ const indent = '    ';
 
 /** A frame's content for people: JSON pretty-printed, anything else as sanitised text. */
 export function fullFrame(entry: RecordEntry): string {
-  if (typeof entry.raw !== 'string') return typeof entry.rawBase64 === 'string' ? `${indent}<not UTF-8, base64> ${entry.rawBase64}\n` : '';
   let text: string;
-  try {
-    text = printableJson(JSON.parse(entry.raw), 2);
-  } catch {
-    text = sanitize(entry.raw);
-  }
+  if (entry.msg !== undefined) text = printableJson(entry.msg, 2);
+  else if (typeof entry.raw === 'string') text = sanitize(entry.raw);
+  else return typeof entry.rawBase64 === 'string' ? `${indent}<not UTF-8, base64> ${entry.rawBase64}\n` : '';
   return `${text.split('\n').map((line) => indent + line).join('\n')}\n`;
 }
 
@@ -46,10 +44,11 @@ const isFrame = (entry: RecordEntry) => entry.dir === 'c2s' || entry.dir === 's2
 
 /**
  * Prints entries as they come. Text is exactly `renderLine(entry) + "\n"`, what wire.log holds;
- * json is one array; jsonl is the record itself, one entry a line.
+ * json is one array; jsonl is the record itself, one entry a line; mermaid is a sequence diagram.
  */
 export function createViewWriter(output: Output, options: ViewOptions) {
   let count = 0;
+  const mermaid = createMermaidWriter();
   const writers: Record<ViewFormat, (entry: RecordEntry) => string> = {
     // Like wire.log, text leaves out routine entries unless it shows everything.
     text: (entry) =>
@@ -58,6 +57,7 @@ export function createViewWriter(output: Output, options: ViewOptions) {
         : `${renderLine(options.local ? inLocalTime(entry) : entry, { color: options.color, width: options.full ? undefined : options.width })}\n${options.full && isFrame(entry) ? fullFrame(entry) : ''}`,
     json: (entry) => `${count === 1 ? '[\n' : ',\n'}${printableJson(entry)}`,
     jsonl: (entry) => `${printableJson(entry)}\n`,
+    mermaid: (entry) => `${count === 1 ? mermaid.header : ''}${mermaid.entry(entry)}`,
   };
   return {
     entry(entry: RecordEntry): Promise<void> {
@@ -66,6 +66,7 @@ export function createViewWriter(output: Output, options: ViewOptions) {
     },
     async end(): Promise<void> {
       if (options.format === 'json') await output.write(count === 0 ? '[]\n' : '\n]\n');
+      if (options.format === 'mermaid' && count === 0) await output.write(mermaid.header);
       await output.end();
     },
     get count() {

@@ -127,7 +127,7 @@ export function observeExchange(start: ExchangeStart, deps: ExchangeDeps): Excha
     const correlator = recorder.correlator(choice.session);
     const requests = requestEntries
       .filter((entry) => entry.kind === 'request' && entry.dir === 'c2s')
-      .flatMap((entry) => (correlator.withdraw('c2s', entry.id ?? null) ? [{ seq: entry.seq, dir: 'c2s', id: entry.id ?? null, method: entry.method ?? '' }] : []));
+      .flatMap((entry) => (correlator.withdraw('c2s', entry.id ?? null) ? [{ seq: entry.seq, dir: 'c2s' as const, id: entry.id ?? null, method: entry.method ?? '' }] : []));
     facts.challenge = describeChallenge(challenge, requests.map((request) => `${request.method} #${JSON.stringify(request.id)}`));
     return requests.length > 0 ? { challenge, requests } : { challenge };
   };
@@ -144,7 +144,7 @@ export function observeExchange(start: ExchangeStart, deps: ExchangeDeps): Excha
     if (httpRecorded) return;
     httpRecorded = true;
     if (!isNotable(facts)) return;
-    const headers: Record<string, HeaderRecord> = { request: requestHeaders };
+    const headers: { request: HeaderRecord; response?: HeaderRecord } = { request: requestHeaders };
     if (responseHeaders) headers.response = responseHeaders;
     const path = deps.learn ? maskUrl(start.path, deps.learn) : start.path;
     const fields: Partial<RecordEntry> = { httpMethod: start.method, path, headers, summary: summarizeExchange(facts), ...extra };

@@ -5,5 +5,5 @@ import type { ObserverOutputs } from './observer-protocol.js';
  * spy starts no observer thread and copies no byte for one (the forwarding stays all there is).
  */
 export function isObserved(outputs: ObserverOutputs): boolean {
-  return outputs.recordPath !== undefined || outputs.logPath !== undefined || outputs.live;
+  return outputs.recordPath !== undefined || outputs.logPath !== undefined || outputs.live || outputs.export !== undefined;
 }

@@ -1,4 +1,5 @@
 import type { IncomingHttpHeaders } from 'node:http';
+import type { ExportConfig } from '../export/export-sink.js';
 import type { RecordEntry } from '../record/schema.js';
 import type { ToolPins } from '../wire/tool-pin.js';
 import type { AuthRewrite, EndpointRewrite } from '../transports/http-proxy.js';
@@ -19,6 +20,8 @@ export interface ObserverOutputs {
   redactPaths?: string[];
   /** Pinned tool definitions (--baseline): a listed tool that differs is noted on its frame. */
   pins?: ToolPins;
+  /** --otlp, --metrics: the OpenTelemetry exports, run on the observer thread. */
+  export?: ExportConfig;
 }
 
 /** The streams of a stdio spy the observer frames: the two directions and the server's stderr. */

@@ -20,16 +20,22 @@ try {
 }
 const port = parentPort!;
 const stderrOut = createStderrOut();
+const warn = warnOnce(stderrOut);
+// The exports are loaded only when asked for; messages wait in the port meanwhile.
+const exportSink = config.export
+  ? (await import('../export/export-sink.js')).createExportSink(config.export, { warn, note: (fields) => recorder.event(undefined, 'note', fields) })
+  : undefined;
 const recorder = createRecorder({
   recordPath: config.recordPath,
   logPath: config.logPath,
   recordNamed: config.recordNamed,
   logNamed: config.logNamed,
   live: config.live ? (entry, message) => stderrOut.line(renderLine(entry, { color: config.color, message, width: config.liveWidth })) : undefined,
-  warn: warnOnce(stderrOut),
+  warn,
   transport: config.kind,
   redactPaths: config.redactPaths,
   pins: config.pins,
+  sinks: exportSink ? [exportSink] : undefined,
 });
 type Message = ObserverMessage | HttpMessage;
 const observer = (config.kind === 'stdio' ? observeStdio(config, recorder) : observeHttp(config, recorder)) as {
@@ -51,6 +57,7 @@ function overdue(): boolean {
 async function finish() {
   clearInterval(deadlineWatch);
   observer.end();
+  await exportSink?.close();
   // The files get what is queued, but not for ever: a reader that stopped reading a FIFO must
   // not keep the spy from exiting.
   await Promise.race([recorder.close(), new Promise((resolve) => setTimeout(resolve, 500).unref())]);

@@ -1,4 +1,5 @@
 import { openLineSink, type LineSink } from '../record/line-sink.js';
+import { splicedLine } from '../record/record-line.js';
 import { RECORD_VERSION, type EventKind, type RecordEntry } from '../record/schema.js';
 import { renderLine } from '../render/render-line.js';
 import { isRoutine, isShownLive } from '../render/visibility.js';
@@ -23,6 +24,8 @@ export interface RecorderOptions {
   redactPaths?: string[];
   /** Pinned tool definitions (--baseline), handed to each session's correlator. */
   pins?: ToolPins;
+  /** More readers of every entry, after redaction (the OpenTelemetry exports). */
+  sinks?: { entry(entry: RecordEntry, message?: unknown): void }[];
 }
 
 export function nowMs(): number {
@@ -101,10 +104,13 @@ export function createRecorder(options: RecorderOptions) {
   if (options.recordPath) sinks.record = openSink('record', options.recordPath, options.recordNamed ?? false, () => sinks.log);
   if (options.logPath) sinks.log = openSink('log', options.logPath, options.logNamed ?? false, () => sinks.record);
 
-  function emit(entry: RecordEntry, message?: unknown) {
-    sinks.record?.write(`${JSON.stringify(entry)}\n`);
-    if (!isRoutine(entry)) sinks.log?.write(`${renderLine(entry, { message })}\n`);
+  function emit(entry: RecordEntry, message?: unknown, json?: Buffer | string) {
+    if (sinks.record) sinks.record.write(json === undefined ? `${JSON.stringify(entry)}\n` : splicedLine(entry, json));
+    // In memory a frame's entry reads as it will from the record: its message as `msg`.
+    if (json !== undefined) entry.msg = message;
+    if (sinks.log && !isRoutine(entry)) sinks.log.write(`${renderLine(entry, { message })}\n`);
     if (isShownLive(entry)) options.live?.(entry, message);
+    if (options.sinks) for (const sink of options.sinks) sink.entry(entry, message);
   }
 
   function correlatorOf(session: string): Correlator {
@@ -130,14 +136,14 @@ export function createRecorder(options: RecorderOptions) {
         transport: options.transport,
         ...(redactPaths.length > 0 || secrets.size > 0 ? { redact, scrub } : {}),
       });
-      return results.map(({ seq: entrySeq, observation, message }) => {
+      return results.map(({ seq: entrySeq, observation, message, json }) => {
         const entry = (fields ? withFields(envelope(session, timeMs), observation, fields) : Object.assign(envelope(session, timeMs), observation)) as RecordEntry;
         entry.seq = entrySeq;
         if (entry.rev !== undefined && lastRevision.get(session) !== entry.rev) {
           lastRevision.set(session, entry.rev);
           entry.revChanged = true;
         }
-        emit(entry, message);
+        emit(entry, message, json);
         return entry;
       });
     },

@@ -13,6 +13,7 @@ import type { Redaction } from './redact-frame.js';
 export interface FrameObservation {
   dir: Direction;
   kind: FrameKind;
+  /** The frame's text, only when it is not JSON (or holds a line break, see `Observed.json`). */
   raw?: string;
   rawBase64?: string;
   /** The line ending when it was not a plain LF ("\r\n", or "" for a last line without one). */
@@ -35,7 +36,7 @@ export interface FrameObservation {
   notes?: NoteId[];
   /** On a truncated frame: the envelope keys its kept part did not hold, so it could not be classified. */
   unread?: string[];
-  /** Where values were masked before recording (JSONPath); `raw` is then the masked message, re-serialized. */
+  /** Where values were masked before recording (JSONPath); `msg` is then the masked message, re-serialized. */
   redacted?: string[];
 }
 
@@ -68,6 +69,8 @@ interface FrameBase {
   truncated?: true;
   raw?: string;
   rawBase64?: string;
+  /** A frame that is JSON: what the record splices in as `msg` (see `Observed.json`). */
+  json?: Buffer | string;
   batch?: FrameObservation['batch'];
   unread?: string[];
   redacted?: string[];
@@ -118,6 +121,12 @@ export interface Observed {
   seq: number;
   observation: FrameObservation;
   message?: unknown;
+  /**
+   * For a frame that is JSON, the text the record holds as its `msg`, spliced in unescaped: the
+   * frame's own bytes, or, where the record cannot hold them as they are (a line break inside, a
+   * masked value, a later member of a batch), the message re-serialized.
+   */
+  json?: Buffer | string;
 }
 
 /**
@@ -125,21 +134,23 @@ export interface Observed {
  * masked message re-serialized (the wire's bytes held the secret), `bytes` stays the size on the wire.
  * A batch is masked member by member; its first member, which carries the whole line, lists every place.
  */
-function redactFrame(message: unknown, base: FrameBase, context: ObserveContext): { message: unknown; members?: (string[] | undefined)[] } {
+function redactFrame(message: unknown, text: string | undefined, base: FrameBase, context: ObserveContext): { message: unknown; members?: (string[] | undefined)[] } {
   const { redact } = context;
-  if (!redact || base.raw === undefined) return { message };
-  const raw = base.raw;
+  if (!redact || text === undefined) return { message };
+  const raw = text;
   if (!Array.isArray(message)) {
     const redaction = redact(message, raw);
     if (!redaction) return { message };
-    base.raw = JSON.stringify(redaction.message);
+    base.json = JSON.stringify(redaction.message);
+    delete base.raw;
     base.redacted = redaction.paths;
     return { message: redaction.message };
   }
   const redactions = message.map((member) => redact(member, raw));
   if (redactions.every((redaction) => redaction === undefined)) return { message };
   const masked = message.map((member, index) => redactions[index]?.message ?? member);
-  base.raw = JSON.stringify(masked);
+  base.json = JSON.stringify(masked);
+  delete base.raw;
   base.redacted = redactions.flatMap((redaction, index) => (redaction?.paths ?? []).map((path) => `$[${index}]${path.slice(1)}`));
   return { message: masked, members: redactions.map((redaction) => redaction?.paths) };
 }
@@ -149,7 +160,15 @@ export function observeFrame(frame: FrameBytes, context: ObserveContext): Observ
   const base: FrameBase = { dir, bytes: frame.size ?? frame.bytes.length };
   if (frame.eol !== undefined && frame.eol !== '\n') base.eol = frame.eol;
   const decoded = decodeFrame(frame.bytes, frame.truncated === true);
-  if ('text' in decoded && decoded.text !== undefined) base.raw = decoded.text;
+  if (decoded.ok) {
+    // The record holds a frame that is JSON as it came, unless a line break inside would split
+    // its line: then as re-serialized JSON, with the exact text kept beside it.
+    if (frame.bytes.indexOf(0x0a) === -1) base.json = frame.bytes;
+    else {
+      base.json = JSON.stringify(decoded.value);
+      base.raw = decoded.text;
+    }
+  } else if ('text' in decoded && decoded.text !== undefined) base.raw = decoded.text;
   else if ('base64' in decoded && decoded.base64 !== undefined) base.rawBase64 = decoded.base64;
   const stdioNoise = dir === 's2c' && context.transport === 'stdio';
 
@@ -191,10 +210,12 @@ export function observeFrame(frame: FrameBytes, context: ObserveContext): Observ
       notes = [...notes, 'batch-forbidden'];
       kind = 'invalid';
     }
-    return { seq, observation: assemble(memberBase, kind, classified, correlation, notes), message };
+    const observed: Observed = { seq, observation: assemble(memberBase, kind, classified, correlation, notes), message };
+    if (memberBase.json !== undefined) observed.json = memberBase.json;
+    return observed;
   }
 
-  const value = redactFrame(decoded.value, base, context);
+  const value = redactFrame(decoded.value, decoded.text, base, context);
   if (!Array.isArray(value.message) || value.message.length === 0) return [single(value.message, base, true)];
   const allowed = revisionAllowsBatch(correlator.revision);
   const count = value.message.length;
@@ -202,7 +223,8 @@ export function observeFrame(frame: FrameBytes, context: ObserveContext): Observ
     // The frame's exact bytes stay on the first member; the others carry their own JSON.
     const memberBase: FrameBase = { ...base, batch: { index, count } };
     if (index > 0) {
-      memberBase.raw = JSON.stringify(member);
+      memberBase.json = JSON.stringify(member);
+      delete memberBase.raw;
       const masked = value.members?.[index];
       if (masked) memberBase.redacted = masked;
       else if (memberBase.redacted) delete memberBase.redacted;

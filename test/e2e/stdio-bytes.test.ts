@@ -2,6 +2,7 @@ import { createHash } from 'node:crypto';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { framesOf, readEntries, runBin, tempDir } from '../helpers/spy.js';
+import { frameText } from '../../src/record/frame-message.js';
 
 const sha = (bytes: Buffer) => createHash('sha256').update(bytes).digest('hex');
 
@@ -26,7 +27,7 @@ describe('the stdio spy forwards bytes untouched', () => {
       ['request', ''],
     ]);
     expect(seen[1]).toMatchObject({ rawBase64: Buffer.from([0xff, 0xfe, 0x41]).toString('base64'), notes: ['not-utf8'] });
-    expect(seen[0]!.raw).toBe('{"jsonrpc":"2.0","id":1,"method":"ping"}');
+    expect(frameText(seen[0]!)).toBe('{"jsonrpc":"2.0","id":1,"method":"ping"}');
   });
 
   it('forwards a 64 MB line whole and records it in part, without stalling', async () => {
@@ -40,7 +41,7 @@ describe('the stdio spy forwards bytes untouched', () => {
     const seen = framesOf(readEntries(join(dir, 'r.jsonl'))).filter((entry) => entry.dir === 'c2s');
     // Its envelope is read from the part kept: still a request, with its id and method.
     expect(seen[0]).toMatchObject({ kind: 'request', id: 1, method: 'big', truncated: true, bytes: big.length - 1, notes: ['frame-too-large'] });
-    expect((seen[0]!.raw as string).length).toBe(16 * 1024 * 1024);
+    expect(frameText(seen[0]!)!.length).toBe(16 * 1024 * 1024);
     expect(seen[1]).toMatchObject({ kind: 'request', method: 'after' });
   });
 

@@ -6,6 +6,7 @@ import { StdioClientTransport } from '@modelcontextprotocol/sdk/client/stdio.js'
 import { CreateMessageRequestSchema, ElicitRequestSchema, ListRootsRequestSchema } from '@modelcontextprotocol/sdk/types.js';
 import { describe, expect, it } from 'vitest';
 import { bin, everythingServer, fixture, framesOf, readEntries, tempDir } from '../helpers/spy.js';
+import { frameText } from '../../src/record/frame-message.js';
 
 const sha = (path: string) => createHash('sha256').update(readFileSync(path)).digest('hex');
 
@@ -62,8 +63,8 @@ describe('the SDK client and server-everything, through the spy', () => {
     const seen = framesOf(entries);
     // Every line that crossed, in order, is a frame of the record with its exact text.
     const lines = (path: string) => readFileSync(path, 'utf8').split('\n').filter((line) => line !== '');
-    expect(seen.filter((entry) => entry.dir === 'c2s').map((entry) => entry.raw)).toEqual(lines(join(dir, 'server.in')));
-    expect(seen.filter((entry) => entry.dir === 's2c').map((entry) => entry.raw)).toEqual(lines(join(dir, 'server.out')));
+    expect(seen.filter((entry) => entry.dir === 'c2s').map((entry) => frameText(entry))).toEqual(lines(join(dir, 'server.in')));
+    expect(seen.filter((entry) => entry.dir === 's2c').map((entry) => frameText(entry))).toEqual(lines(join(dir, 'server.out')));
     expect(entries[0]).toMatchObject({ kind: 'spawn', seq: 1 });
     expect(entries.map((entry) => entry.seq)).toEqual(entries.map((_, index) => index + 1));
     expect(new Set(entries.map((entry) => entry.session)).size).toBe(1);

@@ -50,7 +50,7 @@ describe('names such as toString, constructor and __proto__ on the wire', () => 
       expect(result.text).toContain(`-> request     prompts/get #4 prompt=${name} {"arguments":{"${name}":"x"}}`);
       expect(result.text).toContain(`-> notify      ${name} {"${name}":true}`);
       expect(result.text).toContain(`<- INVALID     !${name},stdout-noise ${name}`);
-      expect(result.text).toMatch(new RegExp(`\\*\\* ${name.padEnd(11)} \\{"v":1,.*"kind":"${name}","note":"${name}"\\}`));
+      expect(result.text).toMatch(new RegExp(`\\*\\* ${name.padEnd(11)} \\{"v":2,.*"kind":"${name}","note":"${name}"\\}`));
     }
     expect(result.text).not.toMatch(/\[object|function /);
   });

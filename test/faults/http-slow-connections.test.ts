@@ -5,6 +5,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { eventually, freePort, runSpyOnce, startSpy, type Spy } from '../helpers/http-spy.js';
 import { allClosed, openSlow, requestHead, statusLines, trickle } from '../helpers/slow-clients.js';
 import { fixture } from '../helpers/spy.js';
+import { frameText } from '../../src/record/frame-message.js';
 
 // Lowered so that the test takes seconds; every long-lived exchange below outlasts all three.
 const timeouts = ['--headers-timeout', '1s', '--request-timeout', '4s', '--keep-alive-timeout', '1s'];
@@ -68,7 +69,7 @@ describe('slow connections to the HTTP spy', () => {
 
     const entries = await eventually(() => {
       const all = spy.entries();
-      return all.some((entry) => entry.kind === 'response' && entry.tool === 'echo' && (entry.raw ?? '').includes('after')) ? all : undefined;
+      return all.some((entry) => entry.kind === 'response' && entry.tool === 'echo' && (frameText(entry) ?? '').includes('after')) ? all : undefined;
     });
     // The slow connections never became exchanges: nothing forwarded, nothing recorded.
     expect(entries.filter((entry) => entry.path === '/slowloris')).toEqual([]);

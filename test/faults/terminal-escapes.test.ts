@@ -64,7 +64,7 @@ describe('terminal controls recorded from the wire', () => {
     const entries = format === 'json' ? JSON.parse(result.text) : result.text.trim().split('\n').map((line) => JSON.parse(line));
     expect(entries[1].method).toBe(method);
     expect(entries[0].session).toBe(session);
-    expect(JSON.parse(entries[3].raw).params).toEqual(params);
+    expect(entries[3].msg.params).toEqual(params);
   });
 
   it.each(['text', 'markdown', 'json'])('stats --format %s', async (format) => {

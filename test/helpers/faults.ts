@@ -1,6 +1,7 @@
 // For the fault-injection tests: what a record accounts for, whether a process lives, waiting for a condition.
 import { readFileSync } from 'node:fs';
 import type { RecordEntry } from '../../src/record/schema.js';
+import { readLine } from './spy.js';
 
 /** Every line of a record, each required to be one JSON object (a torn or mixed line fails the test). */
 export function readRecord(path: string): RecordEntry[] {
@@ -11,9 +12,9 @@ export function readRecord(path: string): RecordEntry[] {
     .filter((line) => line !== '')
     .map((line, index) => {
       try {
-        return JSON.parse(line) as RecordEntry;
-      } catch {
-        throw new Error(`${path}:${index + 1} is not JSON: ${line.slice(0, 80)}`);
+        return readLine(line, index + 1, path);
+      } catch (error) {
+        throw new Error(`${path}:${index + 1} is not a record entry: ${(error as Error).message}: ${line.slice(0, 80)}`);
       }
     });
 }

@@ -5,6 +5,9 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import type { RecordEntry } from '../../src/record/schema.js';
+import { Ajv2020, type ValidateFunction } from 'ajv/dist/2020.js';
+import { recordEntry } from '../../src/record/entry-schema.js';
+import { parseRecordLine } from '../../src/record/reader.js';
 
 export const root = fileURLToPath(new URL('../..', import.meta.url));
 export const bin = join(root, 'bin', 'mcp-spy.js');
@@ -84,11 +87,40 @@ export function runBinSync(args: string[], options: Pick<RunOptions, 'input' | '
   return { code: result.status, signal: result.signal, stdout: result.stdout, text: result.stdout.toString('utf8'), stderr: result.stderr.toString('utf8'), durationMs: performance.now() - started };
 }
 
+/**
+ * One line of a record the spy wrote, read as every reader reads it (so `frameText` works on it);
+ * a line that is not a valid entry of the current version fails the test.
+ */
+export function readLine(line: string, lineNo: number, path: string): RecordEntry {
+  const item = parseRecordLine(line, lineNo, path);
+  if (!item.ok) throw new Error(`${path}:${lineNo}: ${item.reason}`);
+  const written: unknown = JSON.parse(line);
+  if (!validEntry(written)) throw new Error(`${path}:${lineNo}: not a valid entry of docs/record.schema.json: ${schemaErrors(written)}`);
+  return item.entry;
+}
+
+let compiled: ValidateFunction | undefined;
+
+/** Whether a written line holds to the published record schema (docs/record.schema.json). */
+function validEntry(value: unknown): boolean {
+  compiled ??= new Ajv2020({ strict: false }).compile(JSON.parse(readFileSync(join(root, 'docs', 'record.schema.json'), 'utf8')));
+  return compiled(value);
+}
+
+/** The reasons a line fails the schema, for the entry kind it claims (oneOf reports every branch). */
+function schemaErrors(value: unknown): string {
+  const kind = (value as { kind?: unknown }).kind;
+  const branch = recordEntry.options.find((option) => option.shape.kind.safeParse(kind).success);
+  if (!branch) return `unknown kind ${JSON.stringify(kind)}`;
+  const result = branch.safeParse(value);
+  return result.success ? 'valid for its kind, yet not for the whole schema' : result.error.issues.map((issue) => `${issue.path.join('.')}: ${issue.message}`).join('; ');
+}
+
 export function readEntries(path: string): RecordEntry[] {
   return readFileSync(path, 'utf8')
     .split('\n')
     .filter((line) => line !== '')
-    .map((line) => JSON.parse(line) as RecordEntry);
+    .map((line, index) => readLine(line, index + 1, path));
 }
 
 /** Frames only (entries with a direction). */

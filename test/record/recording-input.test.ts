@@ -2,6 +2,7 @@ import { writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { afterAll, describe, expect, it } from 'vitest';
 import { readLines } from '../../src/record/line-source.js';
+import { frameText } from '../../src/record/frame-message.js';
 import { migrateEntry } from '../../src/record/migrate.js';
 import { readRecording } from '../../src/record/open-recording.js';
 import type { RecordEntry } from '../../src/record/schema.js';
@@ -34,10 +35,19 @@ describe('the line source', () => {
 describe('the record migration hook', () => {
   it('runs each step from an older version up to the current one', () => {
     const old = { v: 0, seq: 1, t: '', kind: 'spawn', oldName: 'x' } as unknown as RecordEntry;
-    const steps = { 0: (entry: RecordEntry) => ({ ...entry, v: 1, newName: entry.oldName }) as RecordEntry };
-    expect(migrateEntry(old, steps)).toMatchObject({ v: 1, newName: 'x' });
-    const current = { v: 1, seq: 1, t: '', kind: 'spawn' } as RecordEntry;
+    const steps = {
+      0: (entry: RecordEntry) => ({ ...entry, v: 1, newName: entry.oldName }) as RecordEntry,
+      1: (entry: RecordEntry) => ({ ...entry, v: 2 }) as RecordEntry,
+    };
+    expect(migrateEntry(old, steps)).toMatchObject({ v: 2, newName: 'x' });
+    const current = { v: 2, seq: 1, t: '', kind: 'spawn' } as RecordEntry;
     expect(migrateEntry(current, steps)).toBe(current);
+  });
+
+  it('refuses a version no step leads from, instead of passing it through', () => {
+    const old = { v: 0, seq: 1, t: '', kind: 'spawn' } as unknown as RecordEntry;
+    expect(() => migrateEntry(old)).toThrow(/record version 0 cannot be read/);
+    expect(() => migrateEntry({ ...old, v: 1.5 })).toThrow(/record version 1.5 cannot be read/);
   });
 });
 
@@ -55,7 +65,7 @@ describe('captures', () => {
     const path = temp.file('plain.log', '-> {"jsonrpc":"2.0","id":1,"method":"ping"}\n<- {"jsonrpc":"2.0","id":1,"result":{}}\n');
     const [, response] = await collect(readRecording(path));
     expect(response!.entry).toEqual({
-      v: 1,
+      v: 2,
       seq: 2,
       session: 'capture',
       dir: 's2c',
@@ -64,7 +74,8 @@ describe('captures', () => {
       method: 'ping',
       related: { seq: 1, id: 1, method: 'ping' },
       id: 1,
-      raw: '{"jsonrpc":"2.0","id":1,"result":{}}',
+      msg: { jsonrpc: '2.0', id: 1, result: {} },
     });
+    expect(frameText(response!.entry)).toBe('{"jsonrpc":"2.0","id":1,"result":{}}');
   });
 });

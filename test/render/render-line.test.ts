@@ -12,17 +12,17 @@ describe('renderLine', () => {
   it.each([
     [
       'a tool call',
-      frame({ method: 'tools/call', id: 2, tool: 'search', raw: '{"jsonrpc":"2.0","id":2,"method":"tools/call","params":{"name":"search","arguments":{"q":"x"}}}' }),
+      frame({ method: 'tools/call', id: 2, tool: 'search', msg: {"jsonrpc":"2.0","id":2,"method":"tools/call","params":{"name":"search","arguments":{"q":"x"}}} }),
       '10:20:30.456 -> request     tools/call #2 tool=search {"arguments":{"q":"x"}}',
     ],
     [
       'a tool error with its text',
-      frame({ dir: 's2c', kind: 'tool-error', method: 'tools/call', id: 2, tool: 'search', latencyMs: 12.5, raw: '{"jsonrpc":"2.0","id":2,"result":{"content":[{"type":"text","text":"boom"}],"isError":true}}' }),
+      frame({ dir: 's2c', kind: 'tool-error', method: 'tools/call', id: 2, tool: 'search', latencyMs: 12.5, msg: {"jsonrpc":"2.0","id":2,"result":{"content":[{"type":"text","text":"boom"}],"isError":true}} }),
       '10:20:30.456 <- tool-error  tools/call #2 tool=search 12.5ms "boom"',
     ],
     [
       'a protocol error with the name of its code',
-      frame({ dir: 's2c', kind: 'protocol-error', method: 'tools/fly', id: 'a', error: { code: -32601, message: 'Method not found' }, errorName: 'Method not found', raw: '{}' }),
+      frame({ dir: 's2c', kind: 'protocol-error', method: 'tools/fly', id: 'a', error: { code: -32601, message: 'Method not found' }, errorName: 'Method not found', msg: {} }),
       '10:20:30.456 <- proto-error tools/fly #"a" -32601 Method not found',
     ],
     [
@@ -55,13 +55,13 @@ describe('renderLine', () => {
 
   it('renders the same with the parsed message handed in as without', () => {
     const message = { jsonrpc: '2.0', id: 1, method: 'tools/call', params: { name: 't', arguments: { big: 'y'.repeat(5000), list: [1, 'a\n', null] } } };
-    const entry = frame({ method: 'tools/call', id: 1, tool: 't', raw: JSON.stringify(message) });
+    const entry = frame({ method: 'tools/call', id: 1, tool: 't', msg: message });
     expect(renderLine(entry, { message })).toBe(renderLine(entry));
     expect(renderLine(entry).length).toBeLessThan(400);
   });
 
   it('colours only when asked', () => {
-    const entry = frame({ method: 'ping', id: 1, raw: '{}' });
+    const entry = frame({ method: 'ping', id: 1, msg: {} });
     expect(renderLine(entry, { color: true })).toContain('\u001b[');
     expect(renderLine(entry, { color: false })).not.toContain('\u001b[');
   });

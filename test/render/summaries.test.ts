@@ -5,8 +5,8 @@ import { renderLine } from '../../src/render/render-line.js';
 const base = { v: 1, seq: 1, t: '2026-11-29T10:20:30.456Z', session: 's' };
 const frame = (dir: 'c2s' | 's2c', kind: string, method: string, message: object): RecordEntry =>
   kind === 'notification'
-    ? ({ ...base, dir, kind, method, raw: JSON.stringify({ jsonrpc: '2.0', ...message }) } as RecordEntry)
-    : ({ ...base, dir, kind, method, id: 1, raw: JSON.stringify({ jsonrpc: '2.0', id: 1, ...message }) } as RecordEntry);
+    ? ({ ...base, dir, kind, method, msg: { jsonrpc: '2.0', ...message } } as RecordEntry)
+    : ({ ...base, dir, kind, method, id: 1, msg: { jsonrpc: '2.0', id: 1, ...message } } as RecordEntry);
 const tail = (entry: RecordEntry, width?: number) => renderLine(entry, { width }).slice(28);
 
 describe('previews per method', () => {

@@ -59,7 +59,7 @@ describe('files that cannot be read: one clear line each, exit 2', () => {
     }, /^mcp-spy: cannot read .*a-dir: is a directory\n$/],
     ['an unknown format', () => temp.file('notes.txt', 'hello\nworld\n'), /^mcp-spy: .*notes\.txt: unknown format \(line 1\): expected an mcp-spy record \(wire\.jsonl\) or a "-> \{json\}" \/ "<- \{json\}" capture\n$/],
     ['a human log', () => temp.file('wire.log', '20:46:23.515 -> request     initialize #0\n'), /^mcp-spy: .*wire\.log is a human log \(wire\.log\), which cannot be read back; use the record written beside it \(wire\.jsonl\)\n$/],
-    ['a newer record version', () => temp.file('future.jsonl', '{"v":1,"seq":1,"t":"2026-07-28T10:00:00.000Z","kind":"spawn"}\n{"v":99,"seq":2,"t":"2026-07-28T10:00:01.000Z","kind":"spawn"}\n'), /^mcp-spy: .*future\.jsonl:2: record version 99 is newer than this mcp-spy reads \(1\); upgrade mcp-spy\n$/],
+    ['a newer record version', () => temp.file('future.jsonl', '{"v":1,"seq":1,"t":"2026-07-28T10:00:00.000Z","kind":"spawn"}\n{"v":99,"seq":2,"t":"2026-07-28T10:00:01.000Z","kind":"spawn"}\n'), /^mcp-spy: .*future\.jsonl:2: record version 99 is newer than this mcp-spy reads \(2\); upgrade mcp-spy\n$/],
   ];
   for (const [what, make, message] of cases) {
     it(`${what}`, () => {

@@ -4,6 +4,7 @@ import { describe, expect, it } from 'vitest';
 import { startHttpObserver } from '../../dist/session/http-observer.js';
 import type { RecordEntry } from '../../src/record/schema.js';
 import { readEntries, tempDir } from '../helpers/spy.js';
+import { frameText } from '../../src/record/frame-message.js';
 
 type Observer = ReturnType<typeof startHttpObserver>;
 
@@ -102,7 +103,7 @@ describe('--redact on the HTTP spy', () => {
     expect(text).not.toContain('key-0123456789');
     const [request, response] = entries.filter((entry) => entry.dir !== undefined);
     expect(request).toMatchObject({ redacted: ["$['params']['arguments']['apiKey']"], bytes: Buffer.byteLength(call) });
-    expect(JSON.parse(String(request!.raw))).toMatchObject({ params: { arguments: { apiKey: '[redacted]', q: 'mcp' } } });
+    expect(JSON.parse(String(frameText(request!)))).toMatchObject({ params: { arguments: { apiKey: '[redacted]', q: 'mcp' } } });
     expect(response).toMatchObject({ redacted: ["$['result']['content'][0]['text']"], bytes: Buffer.byteLength(answer) });
   });
 });

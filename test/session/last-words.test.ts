@@ -8,7 +8,7 @@ import { tempDir } from '../helpers/spy.js';
 describe('the last words of a record whose observer did not finish', () => {
   it('are a gap after the last entry written, then the exit, in the same session', () => {
     const { file } = tempDir();
-    const record = file('wire.jsonl', '{"v":1,"seq":7,"t":"2026-01-01T00:00:00.000Z","session":"s","kind":"request","dir":"c2s"}\n');
+    const record = file('wire.jsonl', '{"v":2,"seq":7,"t":"2026-01-01T00:00:00.000Z","session":"s","kind":"request","dir":"c2s","bytes":2,"msg":{}}\n');
     appendLastWords(record, { named: false, session: 's', lastSeq: 7, outcome: { started: true, pid: 1, code: 3, signal: null, exitCode: 3 } });
     const entries = readRecord(record);
     expect(entries.map((entry) => [entry.seq, entry.kind, entry.session])).toEqual([

@@ -8,13 +8,15 @@ function run(steps: [Direction, unknown, number?][], transport: 'stdio' | 'http'
   const correlator = createCorrelator();
   let seq = 0;
   const observations: FrameObservation[] = [];
+  const spliced: (string | undefined)[] = [];
   for (const [dir, message, timeMs = 0] of steps) {
     const text = typeof message === 'string' ? message : JSON.stringify(message);
-    for (const { observation } of observeFrame({ bytes: Buffer.from(text) }, { dir, correlator, nextSeq: () => ++seq, timeMs, transport })) {
+    for (const { observation, json } of observeFrame({ bytes: Buffer.from(text) }, { dir, correlator, nextSeq: () => ++seq, timeMs, transport })) {
       observations.push(observation);
+      spliced.push(json?.toString());
     }
   }
-  return { observations, correlator };
+  return { observations, correlator, spliced };
 }
 
 const init = (id: number, version = '2025-06-18') => ({ jsonrpc: '2.0', id, method: 'initialize', params: { protocolVersion: version, capabilities: {}, clientInfo: { name: 'c', version: '1' } } });
@@ -126,9 +128,11 @@ describe('observeFrame and the correlator', () => {
 
   it('classifies batch members one by one, and flags batches the revision forbids', () => {
     const batch = [{ jsonrpc: '2.0', id: 1, method: 'ping' }, { jsonrpc: '2.0', method: 'notifications/initialized' }];
-    const allowed = run([['c2s', batch]]).observations;
+    const { observations: allowed, spliced } = run([['c2s', batch]]);
     expect(allowed.map((o) => [o.kind, o.batch])).toEqual([['request', { index: 0, count: 2 }], ['notification', { index: 1, count: 2 }]]);
-    expect(allowed[0]!.raw).toBe(JSON.stringify(batch));
+    // The first member carries the frame's own text; the others their own JSON.
+    expect(spliced).toEqual([JSON.stringify(batch), JSON.stringify(batch[1])]);
+    expect(allowed[0]!.raw).toBeUndefined();
     const forbidden = run([['c2s', init(0)], ['s2c', result(0, { protocolVersion: '2025-06-18' })], ['c2s', batch]]).observations.slice(2);
     expect(forbidden.map((o) => o.kind)).toEqual(['invalid', 'invalid']);
     expect(forbidden[0]!.notes).toContain('batch-forbidden');

@@ -1,0 +1,65 @@
+import { spawn } from 'node:child_process';
+import { writeFile } from 'node:fs/promises';
+import { basename, dirname, extname, join, resolve } from 'node:path';
+import { sanitize } from '../render/sanitize.js';
+import type { ReportLimitOptions } from '../report/collect.js';
+import { ReportPageMissing, reportHtml } from '../report/html.js';
+import { buildReport } from '../report/report.js';
+import { ignoresFor } from '../replay/replay.js';
+import { exitCodes, SpyError } from './errors.js';
+import { recordingEntries } from './recording-input.js';
+import { asSpyError } from './replay-errors.js';
+import { version } from './version.js';
+
+export interface ReportCommandOptions extends ReportLimitOptions {
+  output?: string;
+  open?: boolean;
+  strict?: boolean;
+  maxLine?: number;
+  ignore: string[];
+  ignoreFile: boolean;
+}
+
+const stem = (file: string) => basename(file, extname(file));
+
+/** Where the report goes unless told: beside the recording (wire.jsonl -> wire.html), or for two, beside the second. */
+export function defaultOutput(files: string[]): string {
+  if (files.includes('-')) throw new SpyError('a report of standard input needs a file to write: -o report.html');
+  const last = files.at(-1)!;
+  return join(dirname(last), files.length === 1 ? `${stem(last)}.html` : `${stem(files[0]!)}-vs-${stem(last)}.html`);
+}
+
+/** The system's own way to open a file in the browser; a failure is said, not fatal: the report is written. */
+function openInBrowser(path: string): void {
+  const [command, ...args] = process.platform === 'darwin' ? ['open', path] : process.platform === 'win32' ? ['cmd', '/c', 'start', '""', path] : ['xdg-open', path];
+  const say = (why: string) => process.stderr.write(`mcp-spy: cannot open a browser (${command}: ${sanitize(why)}); open ${sanitize(path)} yourself\n`);
+  const child = spawn(command!, args, { detached: true, stdio: 'ignore' });
+  child.on('error', (error) => say(error.message));
+  child.unref();
+}
+
+/** `mcp-spy report FILE [FILE2]`: a single-file HTML report of a recording, or of two side by side. */
+export async function runReport(files: string[], options: ReportCommandOptions): Promise<number> {
+  if (files.length === 0 || files.length > 2) throw new SpyError('report takes one recording, or two to compare: mcp-spy report before.jsonl after.jsonl');
+  if (files.length === 2 && files.includes('-')) throw new SpyError('two recordings to compare must be files, not standard input');
+  const output = resolve(options.output ?? defaultOutput(files));
+  if (files.some((file) => file !== '-' && resolve(file) === output)) throw new SpyError(`the report would overwrite its recording ${output}; choose another file with -o`);
+  let html: string;
+  try {
+    const ignores = files.length === 2 ? ignoresFor(files[0]!, options.ignore, options.ignoreFile) : [];
+    const inputs = files.map((path) => ({ path, entries: recordingEntries(path, { strict: options.strict, maxLine: options.maxLine }) }));
+    const data = await buildReport(inputs, { spy: version, limits: { maxText: options.maxText, maxFrames: options.maxFrames }, ignores, maxLine: options.maxLine });
+    html = reportHtml(data);
+  } catch (error) {
+    if (error instanceof ReportPageMissing) throw new SpyError(error.message, exitCodes.badUse);
+    throw asSpyError(error);
+  }
+  try {
+    await writeFile(output, html, { mode: 0o600 });
+  } catch (error) {
+    throw new SpyError(`cannot write the report ${output}: ${(error as Error).message}`);
+  }
+  process.stdout.write(`${output}\n`);
+  if (options.open) openInBrowser(output);
+  return exitCodes.ok;
+}

@@ -1,0 +1,63 @@
+import { ExportResultCode } from '@opentelemetry/core';
+import { PeriodicExportingMetricReader } from '@opentelemetry/sdk-metrics';
+import type { RecordEntry } from '../record/schema.js';
+import { createMcpMetrics } from './mcp-metrics.js';
+import { createOtlpExporters, resourceOf, type OtlpSettings } from './otlp-config.js';
+import { readableSpanOf } from './readable-span.js';
+import { createTelemetryModel, type SpanData, type Telemetry } from './telemetry-model.js';
+
+/** The collector refused or could not be reached: nothing more is sent. */
+export class ExportFailure extends Error {}
+
+export interface RecordingExport {
+  spans: number;
+  sessions: number;
+}
+
+const batchSize = 512;
+
+/**
+ * Sends a recording to an OTLP collector after the fact: the same spans and metrics the live spy
+ * sends (the same model, the same ids), in batches, each waited for; the first failure ends it.
+ */
+export async function exportRecording(
+  entries: AsyncIterable<{ entry: RecordEntry }>,
+  settings: OtlpSettings,
+  options: { content: boolean; spyVersion: string },
+): Promise<RecordingExport> {
+  const model = createTelemetryModel({ content: options.content });
+  const resource = resourceOf(options.spyVersion);
+  const scope = { name: 'mcp-spy', version: options.spyVersion };
+  const exporters = createOtlpExporters(settings);
+  const metrics = createMcpMetrics(resource, scope, [new PeriodicExportingMetricReader({ exporter: exporters.metrics, exportIntervalMillis: 2 ** 31 - 1 })]);
+  let pending: SpanData[] = [];
+  const counts: RecordingExport = { spans: 0, sessions: 0 };
+
+  const send = async () => {
+    const spans = pending;
+    pending = [];
+    if (spans.length === 0) return;
+    const result = await new Promise<{ code: ExportResultCode; error?: Error }>((resolve) => exporters.spans.export(spans.map((span) => readableSpanOf(span, resource, scope)), resolve));
+    if (result.code !== ExportResultCode.SUCCESS) throw new ExportFailure(`cannot export spans to ${settings.shownUrl}: ${result.error?.message ?? 'export failed'}`);
+    counts.spans += spans.length;
+  };
+  const take = async (items: Telemetry[]) => {
+    for (const item of items) {
+      if (item.type === 'span') pending.push(item.span);
+      else metrics.record(item);
+      if (item.type === 'session') counts.sessions++;
+    }
+    if (pending.length >= batchSize) await send();
+  };
+
+  try {
+    for await (const { entry } of entries) await take(model.add(entry));
+    await take(model.finish());
+    await send();
+    await metrics.forceFlush();
+  } finally {
+    await metrics.shutdown().catch(() => {});
+    await exporters.spans.shutdown().catch(() => {});
+  }
+  return counts;
+}

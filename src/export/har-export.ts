@@ -1,0 +1,92 @@
+import { frameText, isFrameEntry } from '../record/frame-message.js';
+import type { RecordEntry } from '../record/schema.js';
+import { harEntryOf, type HarExchange, type HarMessage } from './har-entry.js';
+
+/** A HAR 1.2 log, as browsers, mitmproxy and `export har` write it. */
+export interface Har {
+  log: { version: '1.2'; creator: { name: string; version: string }; entries: unknown[] };
+}
+
+const timeOf = (entry: RecordEntry) => Date.parse(entry.t ?? '') || 0;
+
+function messageOf(entry: RecordEntry, data: string): HarMessage {
+  return { type: entry.dir === 'c2s' ? 'send' : 'receive', time: timeOf(entry) / 1000, opcode: 1, data, _seq: entry.seq };
+}
+
+/**
+ * A record as HAR 1.2. HTTP traffic becomes one entry per exchange: a client frame is the body of a
+ * POST; the server's frames go to the exchange of the request they answer (or the latest stream of
+ * their session); the `http` events give the heads (headers as recorded, so after redaction), the
+ * status and the other exchanges. A stdio session becomes one entry whose frames are its messages,
+ * in the form browsers use for WebSocket messages. Every frame is also listed with its time on its
+ * entry, so that `import` gives back the same frames in the same order.
+ */
+export async function recordToHar(entries: AsyncIterable<{ entry: RecordEntry }>, spyVersion: string): Promise<Har> {
+  const exchanges: HarExchange[] = [];
+  const stdio = new Map<string, HarExchange>();
+  const bySeq = new Map<number, HarExchange>();
+  const waitingHead = new Map<string, HarExchange>();
+  const latest = new Map<string, HarExchange>();
+  let target: string | undefined;
+  let transport: 'stdio' | 'http' = 'stdio';
+
+  const open = (session: string, startMs: number, kind: HarExchange['kind'], command?: string[]): HarExchange => {
+    const exchange: HarExchange = { kind, session, startMs, endMs: startMs, messages: [], stream: [], target, command };
+    exchanges.push(exchange);
+    return exchange;
+  };
+
+  for await (const { entry } of entries) {
+    if (entry.kind === 'http' && typeof entry.target === 'string') target = entry.target;
+    if ((entry.kind === 'spawn' || entry.kind === 'http') && entry.transport !== undefined) transport = entry.transport;
+    const session = entry.session;
+    if (session === undefined) continue;
+    const t = timeOf(entry);
+    if (entry.kind === 'spawn' && transport === 'stdio') {
+      stdio.set(session, open(session, t, 'stdio', entry.command));
+      continue;
+    }
+    if (entry.kind === 'http' && entry.httpMethod !== undefined) {
+      const head = entry.status !== undefined && entry.headers !== undefined;
+      const pending = waitingHead.get(session);
+      let exchange: HarExchange | undefined;
+      if (head && entry.httpMethod === 'POST' && pending) {
+        exchange = pending;
+        waitingHead.delete(session);
+      } else if (head && !(entry.reason !== undefined && latest.get(session)?.method === entry.httpMethod && latest.get(session)?.head)) {
+        exchange = open(session, t, 'http');
+      } else exchange = latest.get(session);
+      if (!exchange) continue;
+      exchange.endMs = Math.max(exchange.endMs, t);
+      if (head && !exchange.head) {
+        exchange.head = entry;
+        exchange.headMs = t;
+        exchange.method = String(entry.httpMethod);
+      }
+      if (!head && entry.sse !== undefined) exchange.stream.push({ fields: entry.sse as Record<string, unknown>, data: '' });
+      latest.set(session, exchange);
+      continue;
+    }
+    if (!isFrameEntry(entry)) continue;
+    const text = frameText(entry);
+    if (text === undefined || (entry.batch && entry.batch.index > 0)) continue;
+    let exchange: HarExchange | undefined;
+    if (transport === 'stdio') {
+      exchange = stdio.get(session) ?? open(session, t, 'stdio');
+      stdio.set(session, exchange);
+    } else if (entry.dir === 'c2s') {
+      exchange = open(session, t, 'http');
+      exchange.method = 'POST';
+      exchange.request = text;
+      waitingHead.set(session, exchange);
+      latest.set(session, exchange);
+    } else {
+      exchange = (entry.related ? bySeq.get(entry.related.seq) : undefined) ?? latest.get(session) ?? open(session, t, 'http');
+      exchange.stream.push({ fields: entry.sse as Record<string, unknown> | undefined, data: text });
+    }
+    bySeq.set(entry.seq, exchange);
+    exchange.messages.push(messageOf(entry, text));
+    exchange.endMs = Math.max(exchange.endMs, t);
+  }
+  return { log: { version: '1.2', creator: { name: 'mcp-spy', version: spyVersion }, entries: exchanges.map(harEntryOf) } };
+}

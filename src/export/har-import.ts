@@ -1,0 +1,128 @@
+import { createParser } from 'eventsource-parser';
+import { entryOfObserved } from '../record/record-line.js';
+import { RECORD_VERSION, type RecordEntry } from '../record/schema.js';
+import { createCorrelator, type Correlator } from '../wire/correlate.js';
+import type { Direction } from '../wire/kinds.js';
+import { observeFrame } from '../wire/observe.js';
+
+/** A frame or an exchange read from a HAR, before it is put in order. */
+type Item =
+  | { type: 'frame'; session: string; dir: Direction; timeMs: number; order: number; text: string; transport: 'stdio' | 'http' }
+  | { type: 'http'; session: string; timeMs: number; order: number; fields: Partial<RecordEntry> };
+
+type Json = Record<string, unknown>;
+const isObject = (value: unknown): value is Json => typeof value === 'object' && value !== null && !Array.isArray(value);
+const list = (value: unknown): unknown[] => (Array.isArray(value) ? value : []);
+const str = (value: unknown) => (typeof value === 'string' ? value : undefined);
+
+/** JSON-RPC 2.0 text: a message or a batch of them. */
+function isJsonRpc(text: string): boolean {
+  try {
+    const value: unknown = JSON.parse(text);
+    return (Array.isArray(value) ? value : [value]).every((item) => isObject(item) && item.jsonrpc === '2.0') && (!Array.isArray(value) || value.length > 0);
+  } catch {
+    return false;
+  }
+}
+
+/** `[{name, value}]` as the record keeps headers: name to value (several values as a list). */
+function headerRecord(headers: unknown): Record<string, string | string[]> {
+  const out: Record<string, string | string[]> = {};
+  for (const header of list(headers)) {
+    if (!isObject(header) || str(header.name) === undefined) continue;
+    const name = str(header.name)!.toLowerCase();
+    const value = String(header.value ?? '');
+    const had = Object.hasOwn(out, name) ? out[name] : undefined;
+    Object.defineProperty(out, name, { value: had === undefined ? value : [...(Array.isArray(had) ? had : [had]), value], enumerable: true, writable: true, configurable: true });
+  }
+  return out;
+}
+
+function bodyText(content: unknown): string | undefined {
+  if (!isObject(content)) return undefined;
+  const text = str(content.text);
+  if (text === undefined) return undefined;
+  return content.encoding === 'base64' ? Buffer.from(text, 'base64').toString('utf8') : text;
+}
+
+function sseData(text: string): string[] {
+  const data: string[] = [];
+  const parser = createParser({ onEvent: (event) => (event.data !== '' ? data.push(event.data) : undefined) });
+  parser.feed(text.endsWith('\n\n') ? text : `${text}\n\n`);
+  return data;
+}
+
+/** The items of one HAR entry: its messages when it lists them, else its JSON-RPC bodies, else an `http` event. */
+function itemsOf(entry: Json, index: number): Item[] {
+  const request = isObject(entry.request) ? entry.request : {};
+  const response = isObject(entry.response) ? entry.response : {};
+  const url = str(request.url) ?? '';
+  const requestHeaders = headerRecord(request.headers);
+  const responseHeaders = headerRecord(response.headers);
+  const sessionHeader = requestHeaders['mcp-session-id'] ?? responseHeaders['mcp-session-id'];
+  const started = Date.parse(str(entry.startedDateTime) ?? '') || 0;
+  const order = index * 1_000_000;
+  const messages = Array.isArray(entry._webSocketMessages) ? entry._webSocketMessages : Array.isArray(entry._mcpFrames) ? entry._mcpFrames : undefined;
+  const session = str(entry._mcpSession) ?? (typeof sessionHeader === 'string' ? sessionHeader : `${messages === entry._webSocketMessages && messages ? 'ws' : 'x'}-${index + 1}`);
+  if (messages) {
+    const transport = url.startsWith('stdio:') ? 'stdio' : 'http';
+    return messages.flatMap((message, k): Item[] => {
+      if (!isObject(message) || str(message.data) === undefined || (message.opcode !== undefined && message.opcode !== 1)) return [];
+      const timeMs = typeof message.time === 'number' ? Math.round(message.time * 1000) : started;
+      const seq = typeof message._seq === 'number' ? message._seq : order + k;
+      return [{ type: 'frame', session, dir: message.type === 'send' ? 'c2s' : 's2c', timeMs, order: seq, text: str(message.data)!, transport }];
+    });
+  }
+  const items: Item[] = [];
+  const posted = isObject(request.postData) ? str(request.postData.text) : undefined;
+  if (posted !== undefined && isJsonRpc(posted)) items.push({ type: 'frame', session, dir: 'c2s', timeMs: started, order, text: posted, transport: 'http' });
+  const body = bodyText(response.content);
+  const mime = isObject(response.content) ? (str(response.content.mimeType) ?? '') : '';
+  const ended = started + (typeof entry.time === 'number' && entry.time > 0 ? Math.round(entry.time) : 0);
+  if (body !== undefined && mime.includes('text/event-stream')) {
+    sseData(body).forEach((data, k) => items.push({ type: 'frame', session, dir: 's2c', timeMs: ended, order: order + 1 + k, text: data, transport: 'http' }));
+  } else if (body !== undefined && isJsonRpc(body)) items.push({ type: 'frame', session, dir: 's2c', timeMs: ended, order: order + 1, text: body, transport: 'http' });
+  if (items.length > 0) return items;
+  let path = url;
+  try {
+    const parsed = new URL(url);
+    path = `${parsed.pathname}${parsed.search}`;
+  } catch {
+    // Not a URL: kept as written.
+  }
+  const status = typeof response.status === 'number' ? response.status : 0;
+  const fields: Partial<RecordEntry> = { httpMethod: str(request.method) ?? 'GET', path, status, headers: { request: requestHeaders, response: responseHeaders }, summary: `${status} ${mime || 'no body'}` };
+  return [{ type: 'http', session, timeMs: started, order, fields }];
+}
+
+/** Why a parsed JSON value is not a HAR, or undefined. */
+export function harProblem(value: unknown): string | undefined {
+  if (!isObject(value) || !isObject(value.log)) return 'not a HAR file: no "log" object';
+  if (!Array.isArray(value.log.entries)) return 'not a HAR file: "log.entries" is not a list';
+  return undefined;
+}
+
+/**
+ * A HAR (from a browser's network panel, mitmproxy, or `export har`) as record entries: frames go
+ * through the same pipeline as live traffic, in the order of their times, so they are classified,
+ * paired and timed as if the spy had seen them; exchanges without JSON-RPC become `http` events.
+ */
+export function harToEntries(har: { log: { entries: unknown[] } }): RecordEntry[] {
+  const items = har.log.entries.flatMap((entry, index) => (isObject(entry) ? itemsOf(entry, index) : []));
+  items.sort((a, b) => a.timeMs - b.timeMs || a.order - b.order);
+  const correlators = new Map<string, Correlator>();
+  const out: RecordEntry[] = [];
+  let seq = 0;
+  for (const item of items) {
+    const t = new Date(item.timeMs).toISOString();
+    if (item.type === 'http') {
+      out.push({ v: RECORD_VERSION, seq: ++seq, t, session: item.session, kind: 'http', ...item.fields } as RecordEntry);
+      continue;
+    }
+    let correlator = correlators.get(item.session);
+    if (!correlator) correlators.set(item.session, (correlator = createCorrelator()));
+    const results = observeFrame({ bytes: Buffer.from(item.text, 'utf8') }, { dir: item.dir, correlator, nextSeq: () => ++seq, timeMs: item.timeMs, transport: item.transport });
+    for (const observed of results) out.push(entryOfObserved({ v: RECORD_VERSION, seq: observed.seq, t, session: item.session }, observed, item.text));
+  }
+  return out;
+}

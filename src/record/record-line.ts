@@ -1,0 +1,47 @@
+import type { Observed } from '../wire/observe.js';
+import { frameText, rememberText } from './frame-message.js';
+import type { RecordEntry } from './schema.js';
+
+/**
+ * A frame's record line: the entry's fields, then its JSON as `msg`, spliced in as the frame's own
+ * text (never escaped into a string), last, so the line reads as the facts followed by the bytes.
+ * `json` must be JSON text without a line break (the writer re-serializes a frame that has one).
+ */
+export function splicedLine(fields: object, json: Buffer | string): [string, Buffer | string, string] {
+  const head = JSON.stringify(fields);
+  return [`${head.slice(0, -1)},"msg":`, json, '}\n'];
+}
+
+/** What a record holds as `msg` for a frame's text: the text itself, or re-serialized when it holds a line break. */
+export function msgTextOf(text: string, message: unknown): { json: string; keepRaw: boolean } {
+  return text.includes('\n') ? { json: JSON.stringify(message), keepRaw: true } : { json: text, keepRaw: false };
+}
+
+/**
+ * The record line of an entry built outside the spy (an import, a capture): a frame's JSON spliced
+ * in from its exact text when it is known and fits on one line, else the entry as JSON.
+ */
+export function recordLineOf(entry: RecordEntry): string {
+  if (entry.msg === undefined) return `${JSON.stringify(entry)}\n`;
+  const text = frameText(entry);
+  if (text === undefined || entry.raw !== undefined || text.includes('\n')) return `${JSON.stringify(entry)}\n`;
+  const { msg: _msg, ...fields } = entry;
+  return splicedLine(fields, text).join('');
+}
+
+/**
+ * Turns what the pipeline made of one frame into a record entry: the envelope, the annotations, the
+ * frame's text (`raw`/`rawBase64` when it is not JSON; `msg` when it is, its exact text remembered).
+ */
+export function entryOfObserved(envelope: Pick<RecordEntry, 'v' | 'seq' | 't' | 'session'>, observed: Observed, text: string, drop: readonly string[] = []): RecordEntry {
+  const { raw, rawBase64, ...annotations } = observed.observation;
+  for (const name of drop) delete (annotations as Record<string, unknown>)[name];
+  const entry = { ...envelope, ...annotations } as RecordEntry;
+  if (raw !== undefined) entry.raw = raw;
+  if (rawBase64 !== undefined) entry.rawBase64 = rawBase64;
+  if (observed.json !== undefined) {
+    entry.msg = observed.message;
+    rememberText(entry, typeof observed.json === 'string' ? observed.json : text);
+  }
+  return entry;
+}

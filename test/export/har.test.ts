@@ -1,0 +1,142 @@
+import { readFileSync, writeFileSync } from 'node:fs';
+import { createRequire } from 'node:module';
+import { join } from 'node:path';
+import Ajv from 'ajv';
+import addFormats from 'ajv-formats';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import type { RecordEntry } from '../../src/record/schema.js';
+import { everythingHttp, recordHttp } from '../helpers/http-spy.js';
+import { recordEverything } from '../helpers/recordings.js';
+import { readEntries, runBin, runBinSync, tempDir } from '../helpers/spy.js';
+
+const require = createRequire(import.meta.url);
+const schemas = require('har-schema') as Record<string, { $id: string }>;
+
+/** A validator of HAR 1.2, from the har-schema package (JSON Schema draft-06). */
+function harValidator() {
+  const ajv = new Ajv({ strict: false, allErrors: true });
+  ajv.addMetaSchema(require('ajv/dist/refs/json-schema-draft-06.json'));
+  addFormats(ajv);
+  for (const [name, schema] of Object.entries(schemas)) if (name !== 'har') ajv.addSchema(schema);
+  return ajv.compile(schemas.har!);
+}
+
+/** The frames of a record as they crossed the wire: direction, kind and text, in order. */
+const framesOf = (entries: RecordEntry[]) =>
+  entries.filter((entry) => entry.dir !== undefined && !(entry.batch && entry.batch.index > 0)).map((entry) => `${entry.dir} ${entry.kind} ${String(entry.raw)}`);
+
+describe('HAR export and import', () => {
+  const dir = tempDir();
+  const validate = harValidator();
+  let stdio: string;
+  let http: string;
+
+  beforeAll(async () => {
+    stdio = (await recordEverything(dir.dir)).record;
+    const httpDir = tempDir();
+    http = join(dir.dir, 'http.jsonl');
+    const recorded = await recordHttp(httpDir.dir, '/mcp', everythingHttp('streamableHttp'), { script: 'everything-client.js', flag: '--url', env: { SCENARIO: 'review' } });
+    writeFileSync(http, readFileSync(recorded.record));
+    httpDir.remove();
+  });
+  afterAll(() => dir.remove());
+
+  it.each([['stdio'], ['http']])('a %s recording exports as valid HAR 1.2 and imports back to the same frames', async (which) => {
+    const record = which === 'stdio' ? stdio : http;
+    const harPath = join(dir.dir, `${which}.har`);
+    const exported = await runBin(['export', 'har', record, '-o', harPath]);
+    expect(exported.stderr).toBe('');
+    expect(exported.code).toBe(0);
+    const har = JSON.parse(readFileSync(harPath, 'utf8'));
+    expect(validate(har), JSON.stringify(validate.errors)).toBe(true);
+    const back = join(dir.dir, `${which}-back.jsonl`);
+    const imported = await runBin(['import', harPath, '-o', back]);
+    expect(imported.code).toBe(0);
+    expect(framesOf(readEntries(back))).toEqual(framesOf(readEntries(record)));
+    // The imported record is a record: check reads it, and pairs responses with requests as the spy did.
+    const latencies = (path: string) => readEntries(path).filter((entry) => entry.latencyMs !== undefined).map((entry) => entry.method);
+    expect(latencies(back)).toEqual(latencies(record));
+    expect(runBinSync(['check', back]).stderr).toBe('');
+  });
+
+  it('writes a stdio session as one entry with WebSocket-style messages, HTTP as exchanges with headers and SSE text', async () => {
+    const stdioHar = JSON.parse((await runBin(['export', 'har', stdio])).text);
+    expect(stdioHar.log.entries).toHaveLength(1);
+    const session = stdioHar.log.entries[0];
+    expect(session._resourceType).toBe('websocket');
+    expect(session._webSocketMessages[0]).toMatchObject({ type: 'send', opcode: 1 });
+    expect(JSON.parse(session._webSocketMessages[0].data).method).toBe('initialize');
+
+    const httpHar = JSON.parse((await runBin(['export', 'har', http])).text);
+    const initialize = httpHar.log.entries.find((entry: { request: { postData?: { text: string } } }) => entry.request.postData?.text.includes('"initialize"'));
+    expect(initialize.request.method).toBe('POST');
+    expect(initialize.request.url).toMatch(/^http:\/\/127\.0\.0\.1:\d+\/mcp$/);
+    expect(initialize.response.status).toBe(200);
+    expect(initialize.response.content.mimeType).toBe('text/event-stream');
+    expect(initialize.response.content.text).toMatch(/^id: .+\ndata: \n\nid: .+\ndata: \{"result":\{"protocolVersion"/);
+    expect(initialize.response.headers.some((header: { name: string }) => header.name === 'mcp-session-id')).toBe(true);
+  });
+
+  it('imports a HAR as a browser saves it (fetch POSTs, a JSON body, an SSE body, a page asset)', async () => {
+    const started = '2026-01-05T10:00:00.000Z';
+    const entry = (request: object, response: object, offsetMs: number) => ({
+      startedDateTime: new Date(Date.parse(started) + offsetMs).toISOString(),
+      time: 12.5,
+      request: { method: 'POST', url: 'http://127.0.0.1:3000/mcp', httpVersion: 'HTTP/1.1', cookies: [], queryString: [], headersSize: -1, bodySize: -1, ...request },
+      response: { status: 200, statusText: 'OK', httpVersion: 'HTTP/1.1', cookies: [], redirectURL: '', headersSize: -1, bodySize: -1, ...response },
+      cache: {},
+      timings: { blocked: -1, dns: -1, ssl: -1, connect: -1, send: 0.1, wait: 10, receive: 2.4 },
+      _initiator: { type: 'script' },
+      _priority: 'High',
+      _resourceType: 'fetch',
+    });
+    const headers = [{ name: 'Content-Type', value: 'application/json' }, { name: 'Mcp-Session-Id', value: 'browser-session' }];
+    const har = {
+      log: {
+        version: '1.2',
+        creator: { name: 'WebInspector', version: '537.36' },
+        pages: [],
+        entries: [
+          entry({ method: 'GET', url: 'http://127.0.0.1:3000/', headers: [] }, { headers: [{ name: 'Content-Type', value: 'text/html' }], content: { size: 15, mimeType: 'text/html', text: '<html></html>' } }, 0),
+          entry(
+            { headers, postData: { mimeType: 'application/json', text: JSON.stringify({ jsonrpc: '2.0', id: 1, method: 'tools/call', params: { name: 'echo', arguments: { message: '</script>' } } }) } },
+            { headers: [{ name: 'Content-Type', value: 'text/event-stream' }], content: { size: 100, mimeType: 'text/event-stream', text: `event: message\ndata: ${JSON.stringify({ jsonrpc: '2.0', method: 'notifications/progress', params: { progressToken: 1, progress: 1 } })}\n\nevent: message\ndata: ${JSON.stringify({ jsonrpc: '2.0', id: 1, result: { content: [], isError: true } })}\n\n` } },
+            100,
+          ),
+          entry(
+            { headers, postData: { mimeType: 'application/json', text: JSON.stringify({ jsonrpc: '2.0', id: 2, method: 'tools/list' }) } },
+            { headers: [{ name: 'Content-Type', value: 'application/json' }], content: { size: 50, mimeType: 'application/json', encoding: 'base64', text: Buffer.from(JSON.stringify({ jsonrpc: '2.0', id: 2, result: { tools: [] } })).toString('base64') } },
+            200,
+          ),
+        ],
+      },
+    };
+    const path = join(dir.dir, 'browser.har');
+    writeFileSync(path, JSON.stringify(har));
+    const result = await runBin(['import', path]);
+    expect(result.code).toBe(0);
+    const entries = result.text.trim().split('\n').map((line) => JSON.parse(line) as RecordEntry);
+    expect(entries.map((e) => `${e.kind} ${e.method ?? e.httpMethod} ${e.session}`)).toEqual([
+      'http GET x-1',
+      'request tools/call browser-session',
+      'notification notifications/progress browser-session',
+      'tool-error tools/call browser-session',
+      'request tools/list browser-session',
+      'response tools/list browser-session',
+    ]);
+    // The response came at the end of the exchange (12.5 ms, to the millisecond).
+    expect(entries[3]!.latencyMs).toBe(13);
+  });
+
+  it.each([
+    ['{"not": "har"}', /is not a HAR file: no "log" object/],
+    ['not json', /is not a HAR file: not JSON/],
+  ])('refuses %s in one line', async (text, message) => {
+    const path = join(dir.dir, 'bad.har');
+    writeFileSync(path, text);
+    const result = await runBin(['import', path]);
+    expect(result.code).toBe(2);
+    expect(result.stderr).toMatch(message);
+    expect(result.stderr.trim().split('\n')).toHaveLength(1);
+  });
+});

@@ -1,0 +1,166 @@
+// The report page with recordings made to test it: hostile payloads, 10,000 frames, the limits, two
+// recordings compared; and the command's own behaviour (where it writes, --open, bad use).
+import { chmodSync, existsSync, readFileSync, statSync, writeFileSync } from 'node:fs';
+import { loadavg } from 'node:os';
+import { join } from 'node:path';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { chromiumPath, openReport, sharedBrowser } from '../helpers/browser.js';
+import { waitUntil } from '../helpers/faults.js';
+import { readEntries, runBin, runBinSync, tempDir } from '../helpers/spy.js';
+
+const temp = tempDir('mcp-spy-report-page-');
+afterAll(() => temp.remove());
+
+const frame = (arrow: '->' | '<-', message: object) => `${arrow} ${JSON.stringify({ jsonrpc: '2.0', ...message })}\n`;
+
+/** A capture turned into a record by `view --format jsonl` (the pipeline annotates it), with times `stepMs` apart. */
+function recordOf(name: string, capture: string, stepMs = 1): string {
+  const lines = runBinSync(['view', temp.file(`${name}.log`, capture), '--format', 'jsonl']).text.split('\n').filter(Boolean);
+  const start = Date.UTC(2026, 6, 28, 10, 0, 0);
+  const timed = lines.map((line, index) => JSON.stringify({ ...JSON.parse(line), session: 's1', t: new Date(start + index * stepMs).toISOString() }));
+  return temp.file(`${name}.jsonl`, `${timed.join('\n')}\n`);
+}
+
+const hostile = [
+  frame('->', { id: 1, method: 'tools/call', params: { name: '</script><script>window.__pwned=1</script>', arguments: {} } }),
+  frame('<-', { id: 1, result: { isError: true, content: [{ type: 'text', text: '<img src=x onerror="window.__pwned=2"><script>window.__pwned=3</script></script><!--' }] } }),
+  frame('->', { id: '__proto__', method: '__proto__', params: { constructor: { prototype: { polluted: 1 } } } }),
+  frame('<-', { id: '__proto__', error: { code: -32601, message: '<b onmouseover="window.__pwned=4">\u001b[31mred</b>' } }),
+].join('');
+
+function bigCapture(pairs: number): string {
+  const parts: string[] = [];
+  for (let id = 1; id <= pairs; id++) {
+    parts.push(frame('->', { id, method: 'tools/call', params: { name: `tool-${id % 7}`, arguments: { query: `question ${id}` } } }));
+    parts.push(frame('<-', { id, result: { content: [{ type: 'text', text: `answer ${id} `.repeat(20) }], isError: id % 50 === 0 } }));
+  }
+  return parts.join('');
+}
+
+describe('mcp-spy report, the command', () => {
+  it('refuses bad use with one line and status 2', () => {
+    const record = recordOf('small', frame('->', { id: 1, method: 'ping' }));
+    for (const [args, message] of [
+      [['report', 'a.jsonl', 'b.jsonl', 'c.jsonl'], /one recording, or two to compare/],
+      [['report', join(temp.dir, 'missing.jsonl')], /cannot read .*missing\.jsonl/],
+      [['report', '-'], /needs a file to write: -o/],
+      [['report', record, '-o', record], /would overwrite its recording/],
+      [['report', record, '--max-frames', '0'], /1 or more/],
+    ] as const) {
+      const result = runBinSync([...args]);
+      expect(result.code, args.join(' ')).toBe(2);
+      expect(result.stderr.trim().split('\n'), args.join(' ')).toHaveLength(1);
+      expect(result.stderr).toMatch(message);
+    }
+  });
+
+  it('writes beside the recording, or where -o says, and reads standard input with -o', () => {
+    const record = recordOf('beside', frame('->', { id: 1, method: 'ping' }));
+    expect(runBinSync(['report', record]).text).toBe(`${join(temp.dir, 'beside.html')}\n`);
+    expect(statSync(join(temp.dir, 'beside.html')).mode & 0o777).toBe(0o600);
+    const out = join(temp.dir, 'from-stdin.html');
+    expect(runBinSync(['report', '-', '-o', out], { input: readFileSync(record) }).code).toBe(0);
+    expect(readFileSync(out, 'utf8')).toContain('"method":"ping"');
+  });
+
+  it.runIf(process.platform === 'linux')('--open hands the written report to xdg-open', async () => {
+    const said = join(temp.dir, 'opened.txt');
+    const bin = temp.file('xdg-open', `#!/bin/sh\nprintf '%s' "$1" > '${said}'\n`);
+    chmodSync(bin, 0o755);
+    const record = recordOf('opened', frame('->', { id: 1, method: 'ping' }));
+    const result = await runBin(['report', record, '--open'], { env: { PATH: `${temp.dir}:${process.env.PATH}` } });
+    expect(result.code).toBe(0);
+    await waitUntil(() => existsSync(said) && readFileSync(said, 'utf8') !== '', 10_000, 'xdg-open to be run');
+    expect(readFileSync(said, 'utf8')).toBe(join(temp.dir, 'opened.html'));
+  });
+
+  it('keeps what the wire sent from ending its script element', () => {
+    const record = recordOf('hostile-html', hostile);
+    runBinSync(['report', record]);
+    const html = readFileSync(join(temp.dir, 'hostile-html.html'), 'utf8');
+    expect(html.match(/<script/g)).toHaveLength(2);
+    expect(html.match(/<\/script>/g)).toHaveLength(2);
+    expect(html).toContain("Content-Security-Policy\" content=\"default-src 'none'; script-src 'sha256-");
+  });
+});
+
+describe.skipIf(!chromiumPath)('the report page', () => {
+  const shared = sharedBrowser();
+
+  it('shows a hostile payload as text and runs none of it', async () => {
+    const record = recordOf('hostile', hostile);
+    runBinSync(['report', record]);
+    const { page, errors, requests } = await openReport(shared.browser, join(temp.dir, 'hostile.html'));
+    for (const seq of [1, 2, 3, 4]) await page.locator(`#sequence .arrow[data-seq="${seq}"]`).click();
+    expect(await page.locator('#frames .row[data-seq="2"] .exact').textContent()).toContain('<img src=x onerror=\\"window.__pwned=2\\">');
+    expect(await page.locator('#frames .row[data-seq="3"] .label').textContent()).toContain('__proto__');
+    expect(await page.evaluate(() => [(window as { __pwned?: number }).__pwned, document.querySelectorAll('img, b, script').length, ({} as { polluted?: number }).polluted])).toEqual([undefined, 2, undefined]);
+    expect(errors).toEqual([]);
+    expect(requests).toEqual([]);
+    await page.close();
+  });
+
+  it('draws 10,000 frames (well within seconds), in a file under three times the record', async () => {
+    const record = recordOf('big', bigCapture(5000), 3);
+    expect((await runBin(['report', record])).code).toBe(0);
+    const html = join(temp.dir, 'big.html');
+    expect(statSync(html).size).toBeLessThan(3 * statSync(record).size);
+    const { page, errors, readyMs } = await openReport(shared.browser, html);
+    expect(await page.locator('#sequence .arrow[data-seq]').count()).toBe(10_000);
+    expect(await page.locator('#waterfall .bar').count()).toBe(5000);
+    // The target is 2 s on a quiet machine (measured, see the closing figures); a test bounds it
+    // loosely, so a loaded CI runner does not fail it, while drawing every row at once (~9 s) would.
+    expect(readyMs, `drawn in ${readyMs} ms, load average ${loadavg()[0]}`).toBeLessThan(8000);
+    expect(errors).toEqual([]);
+    await page.close();
+  });
+
+  it('past its limits draws the first frames, keeps annotations without text, and says what it left out', async () => {
+    const record = recordOf('limited', bigCapture(50));
+    const out = join(temp.dir, 'limited.html');
+    expect(runBinSync(['report', record, '-o', out, '--max-frames', '30', '--max-text', '2k']).code).toBe(0);
+    const { page } = await openReport(shared.browser, out);
+    expect(await page.locator('#sequence .arrow[data-seq]').count()).toBe(30);
+    expect(await page.textContent('#left-out')).toMatch(/70 entries past the first 30 .*the text of \d+ frames .* was left out past 2\.0 KiB/);
+    expect(await page.$eval('[data-kind="request"]', (badge) => badge.getAttribute('data-count'))).toBe('50');
+    await page.locator('#sequence .arrow[data-seq="30"]').click();
+    expect(await page.textContent('#frames .row[data-seq="30"] .left-out')).toMatch(/left out of the report \(size limit\)/);
+    await page.close();
+  });
+
+  it('cuts a large payload and shows all of it on request', async () => {
+    const record = recordOf('large', frame('->', { id: 1, method: 'ping' }) + frame('<-', { id: 1, result: { blob: 'y'.repeat(60_000) } }));
+    runBinSync(['report', record]);
+    const { page } = await openReport(shared.browser, join(temp.dir, 'large.html'));
+    await page.locator('#sequence .arrow[data-seq="2"]').click();
+    const exact = page.locator('#frames .row[data-seq="2"] .exact');
+    expect((await exact.textContent())!.length).toBe(20_000);
+    await page.locator('#frames .row[data-seq="2"] .payload:has(.exact) .expand').click();
+    expect(await exact.textContent()).toBe(readEntries(record).find((entry) => entry.seq === 2)!.raw);
+    await page.close();
+  });
+
+  it('compares two recordings: tools and the answers to matching requests, differences marked', async () => {
+    const before = runBinSync(['demo', '--dir', join(temp.dir, 'before')]) && join(temp.dir, 'before', 'wire.jsonl');
+    const changed = readEntries(before).map((entry) => {
+      if (typeof entry.raw !== 'string' || entry.dir !== 's2c' || entry.kind === 'invalid') return entry;
+      const message = JSON.parse(entry.raw);
+      if (entry.method === 'tools/list') message.result.tools = message.result.tools.filter((tool: { name: string }) => tool.name !== 'divide');
+      if (entry.method === 'tools/call' && entry.tool === 'add') message.result.content[0].text = '6';
+      return { ...entry, raw: JSON.stringify(message) };
+    });
+    const after = temp.file('after.jsonl', `${changed.map((entry) => JSON.stringify(entry)).join('\n')}\n`);
+    const made = runBinSync(['report', before, after]);
+    expect(made.text).toBe(`${join(temp.dir, 'wire-vs-after.html')}\n`);
+    const { page, errors } = await openReport(shared.browser, join(temp.dir, 'wire-vs-after.html'));
+    expect(await page.$$eval('#comparison tr.pair', (rows) => rows.map((row) => [row.getAttribute('data-tool'), row.getAttribute('data-status')]))).toEqual([['add', 'same'], ['divide', 'only-before']]);
+    const changedPairs = page.locator('#comparison details.pair[data-status="changed"]');
+    expect(await changedPairs.count()).toBe(2);
+    expect(await changedPairs.locator('tr.diff td:first-child').allTextContents()).toEqual(expect.arrayContaining(['result.content[0].text', 'result.tools[1]']));
+    expect(await page.locator('#comparison details.pair[data-status="same"]').count()).toBeGreaterThan(3);
+    await page.locator('.tabs .tab[data-recording="0"]').click();
+    expect(await page.textContent('#tools')).toContain('divide');
+    expect(errors).toEqual([]);
+    await page.close();
+  });
+});

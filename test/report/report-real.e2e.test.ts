@@ -1,0 +1,119 @@
+// `mcp-spy report` on real sessions recorded through the built spy (server-everything over stdio and
+// Streamable HTTP, a 2026-07-28 session, the demo), looked at in a real browser; and the Mermaid
+// text of the same recordings, read by Mermaid's own parser.
+import { copyFileSync, existsSync, readFileSync, statSync } from 'node:fs';
+import { join } from 'node:path';
+import mermaid from 'mermaid';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { chromiumPath, openReport, sharedBrowser } from '../helpers/browser.js';
+import { everythingHttp, recordHttp } from '../helpers/http-spy.js';
+import { recordEverything, recordV2 } from '../helpers/recordings.js';
+import { framesOf, readEntries, root, runBin, runBinSync, tempDir } from '../helpers/spy.js';
+
+const temp = tempDir('mcp-spy-report-');
+const records: Record<string, string> = {};
+
+beforeAll(async () => {
+  const dir = (name: string) => {
+    const path = join(temp.dir, name);
+    runBinSync(['demo', '--dir', path]);
+    return path;
+  };
+  records.demo = join(dir('demo'), 'wire.jsonl');
+  records.stdio = (await recordEverything(dir('stdio'))).record;
+  records.http = (await recordHttp(dir('http'), '/mcp', everythingHttp('streamableHttp'), { script: 'everything-client.js', flag: '--url', env: { SCENARIO: 'review' } })).record;
+  records.v2 = (await recordV2(dir('v2'))).record;
+  for (const record of Object.values(records)) {
+    const made = await runBin(['report', record]);
+    expect(made.stderr).toBe('');
+    expect(made.code).toBe(0);
+    expect(made.text).toBe(`${record.replace(/\.jsonl$/, '.html')}\n`);
+  }
+}, 180_000);
+
+afterAll(() => temp.remove());
+
+const names = ['demo', 'stdio', 'http', 'v2'] as const;
+
+describe('view --format mermaid', () => {
+  it.each(names)('of the %s recording is a sequence diagram Mermaid parses, one message per frame', async (name) => {
+    const result = runBinSync(['view', records[name]!, '--format', 'mermaid']);
+    expect(result.code).toBe(0);
+    await expect(mermaid.parse(result.text)).resolves.toMatchObject({ diagramType: 'sequence' });
+    const messages = result.text.split('\n').filter((line) => /^ {4}[CS]-/.test(line));
+    expect(messages).toHaveLength(framesOf(readEntries(records[name]!)).length);
+  });
+});
+
+describe.skipIf(!chromiumPath)('the report in a browser', () => {
+  const shared = sharedBrowser();
+
+  it.each(names)('of the %s recording: an arrow per frame, a bar per request, the counts of stats, no error, no request', async (name) => {
+    const record = records[name]!;
+    const frames = framesOf(readEntries(record));
+    const stats = JSON.parse(runBinSync(['stats', record, '--format', 'json']).text) as { kinds: Record<string, number>; frames: number };
+    const { page, errors, requests } = await openReport(shared.browser, record.replace(/\.jsonl$/, '.html'));
+    const arrows = await page.$$eval('#sequence .arrow[data-seq]:not(.stderr)', (elements) => elements.map((element) => `${element.getAttribute('data-session')}|${element.getAttribute('data-seq')}`));
+    expect(arrows).toEqual(frames.map((frame) => `${frame.session}|${frame.seq}`));
+    const bars = await page.$$eval('#waterfall .bar', (elements) => elements.map((element) => `${element.getAttribute('data-session')}|${element.getAttribute('data-seq')}`));
+    expect(bars.sort()).toEqual(frames.filter((frame) => frame.kind === 'request').map((frame) => `${frame.session}|${frame.seq}`).sort());
+    const counts = await page.$$eval('#summary .kind-counts [data-kind]', (elements) => Object.fromEntries(elements.map((element) => [element.getAttribute('data-kind'), Number(element.getAttribute('data-count'))])));
+    expect(counts).toEqual(stats.kinds);
+    expect(await page.$$eval('#frames .row', (rows) => rows.filter((row) => row.matches('.request,.response,.notification,.tool-error,.protocol-error,.invalid')).length)).toBe(stats.frames);
+    expect(errors).toEqual([]);
+    expect(requests).toEqual([]);
+    await page.close();
+  });
+
+  it('draws server-to-client requests right to left and progress on the bar of its request', async () => {
+    const { page } = await openReport(shared.browser, records.stdio!.replace(/\.jsonl$/, '.html'));
+    const serverRequest = page.locator('#sequence .arrow.request.s2c').first();
+    const [from, to] = await serverRequest.locator('path').evaluate((path) => (path.getAttribute('d')!.match(/^M(\d+) \d+H(\d+)/) ?? []).slice(1).map(Number));
+    expect(from).toBeGreaterThan(to!);
+    const progress = readEntries(records.stdio!).filter((entry) => entry.method === 'notifications/progress');
+    expect(progress.length).toBeGreaterThan(0);
+    const request = progress[0]!.related!.seq;
+    expect(await page.locator(`#waterfall .bar[data-seq="${request}"] .tick`).count()).toBe(progress.filter((entry) => entry.related?.seq === request).length);
+    await page.close();
+  });
+
+  it('opens the frame of an arrow clicked, filters the list with the language of view --filter, and toggles kinds', async () => {
+    const record = records.demo!;
+    const { page, errors } = await openReport(shared.browser, record.replace(/\.jsonl$/, '.html'));
+    const call = framesOf(readEntries(record)).find((frame) => frame.kind === 'tool-error')!;
+    await page.locator(`#sequence .arrow[data-seq="${call.seq}"]`).click();
+    const row = page.locator(`#frames .row[data-seq="${call.seq}"]`);
+    await expect.poll(() => row.getAttribute('class')).toContain('open');
+    expect(await row.locator('.pretty').textContent()).toContain('"isError": true');
+    expect(await row.locator('.exact').textContent()).toBe(call.raw);
+
+    await page.fill('#frames .filter', 'kind = request and method = "tools/*"');
+    const visible = () => page.$$eval('#frames .row', (rows) => rows.filter((row) => !(row as HTMLElement).hidden).map((row) => Number(row.getAttribute('data-seq'))));
+    expect(await visible()).toEqual(framesOf(readEntries(record)).filter((frame) => frame.kind === 'request' && frame.method?.startsWith('tools/')).map((frame) => frame.seq));
+    await page.fill('#frames .filter', 'latency >');
+    expect(await page.textContent('#frames .filter-error')).toMatch(/column/);
+    await page.fill('#frames .filter', '');
+    await page.locator('#frames .kinds input[data-kind="response"]').uncheck();
+    expect(await page.$$eval('#frames .row.response', (rows) => rows.every((row) => (row as HTMLElement).hidden))).toBe(true);
+
+    await page.locator('#findings .finding-link').first().click();
+    await expect.poll(() => page.locator('#frames .row.selected').count()).toBe(1);
+    expect(errors).toEqual([]);
+    await page.close();
+  });
+
+  it('takes a picture of the demo report (UPDATE_SCREENSHOTS=1 keeps it as docs/report.png)', async () => {
+    // The picture shows the server's command as a reader would type it, not where this test ran.
+    const lines = readEntries(records.demo!).map((entry) => JSON.stringify(entry.kind === 'spawn' ? { ...entry, command: ['node', 'server.js'], cwd: '.' } : entry));
+    const record = temp.file('wire.jsonl', `${lines.join('\n')}\n`);
+    expect((await runBin(['report', record])).code).toBe(0);
+    const { page } = await openReport(shared.browser, record.replace(/\.jsonl$/, '.html'), { width: 1200, height: 1500 });
+    const shot = join(temp.dir, 'report.png');
+    await page.screenshot({ path: shot });
+    expect(readFileSync(shot).subarray(1, 4).toString()).toBe('PNG');
+    expect(statSync(shot).size).toBeGreaterThan(20_000);
+    if (process.env.UPDATE_SCREENSHOTS === '1') copyFileSync(shot, join(root, 'docs', 'report.png'));
+    expect(existsSync(join(root, 'docs', 'report.png'))).toBe(true);
+    await page.close();
+  });
+});
