@@ -1,16 +1,18 @@
-// Reads a record back: how many frames it holds, and the gaps it admits to (with what they lost).
-import { createReadStream } from 'node:fs';
-import { createInterface } from 'node:readline';
+// Reads a record back, through mcp-spy's own reader (build first): how many frames it holds, and the
+// gaps it admits to (with the bytes they lost).
+import { readRecording } from '../dist/record/open-recording.js';
+import { isFrameEntry } from '../dist/record/frame-message.js';
+import { frameKinds } from '../dist/wire/kinds.js';
+
+const frameKind = new Set(frameKinds);
 
 export async function countRecord(path) {
   const counts = { frames: 0, gaps: 0, lost: 0 };
-  const lines = createInterface({ input: createReadStream(path), crlfDelay: Infinity });
-  for await (const line of lines) {
-    // Frame bodies sit in "raw" with their quotes escaped, so these keys only match the envelope.
-    if (line.includes('"kind":"gap"')) {
+  for await (const { entry } of readRecording(path)) {
+    if (entry.kind === 'gap') {
       counts.gaps++;
-      counts.lost += JSON.parse(line).lost ?? 0;
-    } else if (line.includes('"dir":"')) counts.frames++;
+      counts.lost += entry.lost ?? 0;
+    } else if (isFrameEntry(entry) && frameKind.has(entry.kind)) counts.frames++;
   }
   return counts;
 }

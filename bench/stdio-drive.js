@@ -26,19 +26,25 @@ export function startSetup(command) {
   return state;
 }
 
-/** Sends `count` requests, at most `window` unanswered, batched into writes of ~64 KiB; resolves with seconds. */
-export function pipelined(setup, { count, requestBytes, window = Infinity }) {
+/**
+ * Sends `count` requests, at most `window` unanswered and, with `rate`, no more than `rate` a second
+ * so far, batched into writes of ~64 KiB; resolves with seconds.
+ */
+export function pipelined(setup, { count, requestBytes, window = Infinity, rate = Infinity }) {
   const { child } = setup;
   let sent = 0;
   let answered = 0;
   let blocked = false;
+  let timer;
   const started = performance.now();
+  const due = () => (rate === Infinity ? count : Math.min(count, Math.floor(((performance.now() - started) * rate) / 1000) + 1));
   return new Promise((resolve) => {
     const pump = () => {
-      while (!blocked && sent < count && sent - answered < window) {
+      const allowed = due();
+      while (!blocked && sent < allowed && sent - answered < window) {
         const batch = [];
         let bytes = 0;
-        while (sent < count && sent - answered < window && bytes < 65536) {
+        while (sent < allowed && sent - answered < window && bytes < 65536) {
           const frame = requestFrame(setup.nextId++, requestBytes);
           batch.push(frame);
           bytes += frame.length;
@@ -49,6 +55,8 @@ export function pipelined(setup, { count, requestBytes, window = Infinity }) {
           child.stdin.once('drain', () => ((blocked = false), pump()));
         }
       }
+      // Paced: come back when the next request is due.
+      if (sent < count && sent >= allowed && timer === undefined) timer = setTimeout(() => ((timer = undefined), pump()), Math.max(1, 1000 / rate));
     };
     setup.onLines = (lines) => {
       answered += lines;

@@ -1,34 +1,6 @@
 // Turns the runs of every repetition into the printed tables: medians, and same-repetition ratios
 // (against the tee sandwich for speed, against the Node pass-through for CPU and added latency).
-import { cpus } from 'node:os';
-
-const MiB = 1024 * 1024;
-const sorted = (values) => values.filter((v) => Number.isFinite(v)).sort((a, b) => a - b);
-const median = (values) => {
-  const s = sorted(values);
-  return s.length === 0 ? NaN : s.length % 2 ? s[(s.length - 1) / 2] : (s[s.length / 2 - 1] + s[s.length / 2]) / 2;
-};
-const min = (values) => sorted(values)[0] ?? NaN;
-const max = (values) => sorted(values).at(-1) ?? NaN;
-const percentile = (values, p) => {
-  const s = sorted(values);
-  return s[Math.min(s.length - 1, Math.floor(s.length * p))];
-};
-const cell = (value, digits, width) => (Number.isFinite(value) ? value.toFixed(digits) : '-').padStart(width);
-const perRep = (runs, base, f) => runs.map((run, rep) => (base ? f(run, base[rep]) : NaN));
-
-/** Share of the frames sent (both ways) that the record holds, over the repetitions; gaps and the bytes they lost, in all. */
-function recorded(runs) {
-  if (runs[0].record === undefined) return '-';
-  const shares = runs.map((run) => run.record.frames / run.framesSent);
-  const gaps = runs.reduce((sum, run) => sum + run.record.gaps, 0);
-  const lost = runs.reduce((sum, run) => sum + run.record.lost, 0);
-  const share = (value) => `${(value * 100).toFixed(1)}%`;
-  return `${share(min(shares))} min / ${share(median(shares))} med, ${gaps} gap(s)${lost ? ` (${(lost / MiB).toFixed(1)} MiB unrecorded)` : ''}`;
-}
-
-const cpuPerExchangeUs = (run) => (run.usage ? (run.usage.cpuMs * 1000) / run.exchanges : NaN);
-const peakRssMiB = (runs) => max(runs.map((run) => (run.usage ? run.usage.peakRssBytes / MiB : NaN)));
+import { cell, cpuPerExchangeUs, machineLine, median, MiB, min, peakRssMiB, percentile, perRep, recorded } from './figures.js';
 
 function throughputTable(workload, bySetup) {
   const tee = bySetup.get('tee');
@@ -66,7 +38,7 @@ function latencyTable(bySetup) {
 /** The printed report: one table per workload. `results`: workload name -> setup name -> runs by repetition. */
 export function renderReport(workloads, results, reps, loads) {
   const out = [`stdio benchmark: node ${process.version}, ${reps} repetitions; ratios are taken within a repetition, then min/median`];
-  out.push(`${cpus().length} CPUs; load average ${loads.map((load) => load.toFixed(1)).join(' at the start, ')} at the end`);
+  out.push(machineLine(loads));
   for (const workload of workloads) {
     out.push('', `${workload.title}`);
     const bySetup = results.get(workload.name);

@@ -69,6 +69,8 @@ describe('host guard', () => {
     [{ host: 'evil.example.com' }, false],
     [{ host: 'evil.example.com:7000' }, false],
     [{ host: 'spy.example.test:8443' }, true],
+    [{ host: 'spy.example.test' }, true],
+    [{ host: 'not a host:7000' }, false],
     [{}, false],
     [{ host: '127.0.0.1:7000', origin: 'http://localhost:5173' }, true],
     [{ host: '127.0.0.1:7000', origin: 'https://app.example.test' }, true],

@@ -36,4 +36,14 @@ describe('forwardableHeaders', () => {
     expect(forwardableHeaders(raw, 'server:3000')).toEqual(['Host', 'server:3000', 'Accept', 'a', 'accept', 'b', 'Mcp-Session-Id', 's']);
     expect(forwardableHeaders(['Set-Cookie', 'a=1', 'Set-Cookie', 'b=2', 'Keep-Alive', 'timeout=5'])).toEqual(['Set-Cookie', 'a=1', 'Set-Cookie', 'b=2']);
   });
+
+  it.each([
+    { connection: ['Connection', ' Keep-Alive '], kept: ['X-Named', '1', 'X-Other', '2'] },
+    { connection: ['connection', 'close'], kept: ['X-Named', '1', 'X-Other', '2'] },
+    { connection: ['CONNECTION', 'close,x-named'], kept: ['X-Other', '2'] },
+    { connection: ['Connection', 'keep-alive', 'Connection', 'X-NAMED'], kept: ['X-Other', '2'] },
+    { connection: ['Connectionx', 'x-named'], kept: ['Connectionx', 'x-named', 'X-Named', '1', 'X-Other', '2'] },
+  ])('Connection $connection: keeps $kept', ({ connection, kept }) => {
+    expect(forwardableHeaders([...connection, 'X-Named', '1', 'X-Other', '2'])).toEqual(kept);
+  });
 });

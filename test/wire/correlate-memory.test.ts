@@ -66,3 +66,19 @@ describe('the correlator over a million requests', () => {
     expect(duplicateNote(correlator, 1)).toBe(false);
   });
 });
+
+describe('a correlator per stateless exchange', () => {
+  it('costs a few KiB while it has seen one request, not the room for every id it could remember', () => {
+    const before = process.memoryUsage().heapUsed;
+    const correlators = Array.from({ length: 1000 }, (_, id) => {
+      const correlator = createCorrelator();
+      send(correlator, 'c2s', { id, method: 'tools/call', params: { name: 'echo' } });
+      send(correlator, 's2c', { id, result: {} });
+      return correlator;
+    });
+    const perCorrelator = (process.memoryUsage().heapUsed - before) / correlators.length;
+    // Two rings of rememberedIds slots, allocated whole, were 160 KB.
+    expect(perCorrelator).toBeLessThan(16 * 1024);
+    expect(correlators.every((correlator) => correlator.held().recentIds === 1)).toBe(true);
+  });
+});

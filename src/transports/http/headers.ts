@@ -3,32 +3,36 @@ import type { IncomingHttpHeaders } from 'node:http';
 /** Headers that describe one connection, not the message: a proxy must not pass them on (RFC 9110 7.6.1). */
 const hopByHop = new Set(['connection', 'keep-alive', 'proxy-connection', 'transfer-encoding', 'te', 'trailer', 'upgrade']);
 
+/** The Connection values of nearly every exchange, which name no header beyond the hop-by-hop ones. */
+const plainConnection = /^\s*(?:keep-alive|close)\s*$/i;
+
 /** Names the Connection header lists as hop-by-hop too; undefined (the usual case) when there is none. */
-function connectionTokens(lower: string[], raw: string[]): Set<string> | undefined {
+function connectionTokens(raw: string[]): Set<string> | undefined {
   let named: Set<string> | undefined;
-  for (let i = 0; i < lower.length; i++) {
-    if (lower[i] !== 'connection') continue;
-    named ??= new Set();
-    for (const token of raw[2 * i + 1]!.split(',')) named.add(token.trim().toLowerCase());
+  for (let i = 0; i < raw.length; i += 2) {
+    // Both checks are cheap, and most names fail the first.
+    if (raw[i]!.length !== 10 || raw[i]!.toLowerCase() !== 'connection' || plainConnection.test(raw[i + 1]!)) continue;
+    for (const token of raw[i + 1]!.split(',')) {
+      const name = token.trim().toLowerCase();
+      if (!hopByHop.has(name)) (named ??= new Set()).add(name);
+    }
   }
   return named;
 }
 
 /**
  * The raw header list (name, value, name, value ...) with hop-by-hop headers left out and, when
- * given, Host replaced: names, case, order and repeats stay as the peer sent them.
+ * given, Host replaced: names, case, order and repeats stay as the peer sent them. This runs twice
+ * for every exchange: the usual Connection value costs no Set, and no list is made but this one.
  */
 export function forwardableHeaders(raw: string[], host?: string): string[] {
-  // Each name is lowered once: this runs twice for every exchange.
-  const lower: string[] = new Array(raw.length >> 1);
-  for (let i = 0; i < lower.length; i++) lower[i] = raw[2 * i]!.toLowerCase();
-  const named = connectionTokens(lower, raw);
+  const named = connectionTokens(raw);
   const out: string[] = host === undefined ? [] : ['Host', host];
-  for (let i = 0; i < lower.length; i++) {
-    const name = lower[i]!;
+  for (let i = 0; i < raw.length; i += 2) {
+    const name = raw[i]!.toLowerCase();
     if (hopByHop.has(name) || named?.has(name)) continue;
     if (host !== undefined && name === 'host') continue;
-    out.push(raw[2 * i]!, raw[2 * i + 1]!);
+    out.push(raw[i]!, raw[i + 1]!);
   }
   return out;
 }

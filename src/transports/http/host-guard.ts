@@ -50,8 +50,9 @@ function isLoopbackOrigin(origin: string): boolean {
 export function refusalOf(headers: IncomingHttpHeaders, policy: HostPolicy): string | undefined {
   const host = headers.host?.toLowerCase();
   if (host === undefined || host === '') return 'the request has no Host header';
-  const hostname = hostnameOf(host);
-  const named = policy.hosts.has(host) || (hostname !== undefined && (policy.hosts.has(hostname) || (hostname === host && policy.names.has(host))));
+  // The usual Host is the spy's own host:port, found without parsing it (this runs for every request).
+  const hostname = policy.hosts.has(host) ? undefined : hostnameOf(host);
+  const named = hostname === undefined ? policy.hosts.has(host) : policy.hosts.has(hostname) || (hostname === host && policy.names.has(host));
   if (!named) {
     return `Host ${host} is not the spy's own address (a DNS rebinding attempt?); allow it with --allow-host ${hostname ?? host}`;
   }
