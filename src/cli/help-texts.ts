@@ -39,7 +39,8 @@ Examples:
   mcp-spy check wire.jsonl                                  findings as text; exit 1 on errors
   mcp-spy check wire.jsonl --rule method-not-in-revision=off --rule unanswered-request=warn
   mcp-spy check wire.jsonl --format sarif > mcp.sarif       for code scanning
-  mcp-spy check wire.jsonl --format junit > mcp-check.xml   for CI test reporters`;
+  mcp-spy check wire.jsonl --format junit > mcp-check.xml   for CI test reporters
+  mcp-spy check wire.jsonl --baseline mcp-tools.lock.json   also fail on tools that changed since mcp-spy baseline`;
 
 export const replayHelp = `
 Each session of the recording is replayed in order, against a fresh server process (stdio) or a new

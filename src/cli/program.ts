@@ -20,6 +20,7 @@ import { collect, parseDuration, parseSpeed } from './replay-options.js';
 import { runSpy } from './spy-command.js';
 import { version } from './version.js';
 import { checkExamples, examples, httpExamples, mockHelp, replayHelp, viewExamples } from './help-texts.js';
+import { addDriftCommands } from './drift-program.js';
 
 /** Context every command may need: the server command line given after `--`. */
 export interface ProgramContext {
@@ -100,6 +101,7 @@ export function buildProgram(context: ProgramContext): Command {
     .addOption(new Option('--format <format>', 'output format (junit for CI test reporters, sarif for code scanning)').choices(checkFormats).default('text'))
     .option('--rule <ID=level>', 'set a rule to off, warn or error (repeatable)', collectRule)
     .option('--list-rules', 'list the rules with their levels and stop')
+    .option('--baseline <file>', 'also fail on tools that differ from their pins in this baseline (mcp-spy baseline)')
     .option('--strict', 'a line that cannot be read is an error instead of being skipped')
     .addOption(lineLimitOption())
     .addHelpText('after', checkExamples)
@@ -161,6 +163,7 @@ export function buildProgram(context: ProgramContext): Command {
       context.setExitCode(await runMock(record, options));
     });
 
+  addDriftCommands(program, context);
   const exporting = program.command('export').description('send or write a recording in the formats other tools speak (OTLP, HAR)');
   exporting
     .command('otlp')
@@ -239,6 +242,7 @@ function withSpyOptions(command: Command): Command {
         .default(2000, '2s'),
     )
     .addOption(redactOption())
+    .option('--baseline <file>', 'note each listed tool that differs from its pin in this baseline (mcp-spy baseline)')
     .option('--debug', 'show stack traces of internal errors');
   return withExportOptions(command);
 }

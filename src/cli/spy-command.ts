@@ -6,6 +6,7 @@ import type { SessionPlace } from '../export/mcp-attributes.js';
 import { takeEarlySignal } from './early-signals.js';
 import { exportConfigOf, type ExportOptions } from './export-options.js';
 import { SpyError } from './errors.js';
+import { loadPins } from './baseline-option.js';
 import { wantsColor } from './options.js';
 import { version } from './version.js';
 
@@ -19,6 +20,8 @@ export interface SpyOptions extends ExportOptions {
   drainTimeout: number;
   /** --redact: JSONPaths masked in every frame before it is written. */
   redactPath: string[];
+  /** --baseline: pinned tools; a listed tool that differs is noted on its frame. */
+  baseline?: string;
 }
 
 /** `false` from commander's --no-x, a string from --x FILE, `true` when neither was given. */
@@ -60,6 +63,7 @@ export function openOutputs(options: SpyOptions, place: SessionPlace = { transpo
     liveWidth: process.stderr.isTTY ? process.stderr.columns : undefined,
     maxFrame: options.maxFrame,
     redactPaths: options.redactPath,
+    ...(options.baseline !== undefined ? { pins: loadPins(options.baseline) } : {}),
   };
   if (exported) outputs.export = exported;
   return { outputs, stderrOut, warn };

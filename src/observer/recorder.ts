@@ -3,6 +3,7 @@ import type { Sink, SinkContext } from '../sinks/sink.js';
 import { createCorrelator, type Correlator } from '../wire/correlate.js';
 import type { Direction } from '../wire/kinds.js';
 import { nowMs } from '../wire/now.js';
+import type { ToolPins } from '../wire/tool-pin.js';
 import { observeFrame, type FrameBytes, type FrameObservation } from '../wire/observe.js';
 import { createSecrets, redactMessage } from '../wire/redact-frame.js';
 
@@ -14,6 +15,8 @@ export interface RecorderOptions {
   transport: 'stdio' | 'http';
   /** JSONPaths (--redact) whose values are masked in every frame before it is written. */
   redactPaths?: string[];
+  /** Pinned tool definitions (--baseline), handed to each session's correlator. */
+  pins?: ToolPins;
 }
 
 let lastStampMs = -1;
@@ -83,7 +86,7 @@ export function createRecorder(options: RecorderOptions) {
   function correlatorOf(session: string): Correlator {
     let correlator = correlators.get(session);
     if (!correlator) {
-      correlator = createCorrelator();
+      correlator = createCorrelator({ pins: options.pins });
       correlators.set(session, correlator);
     }
     return correlator;

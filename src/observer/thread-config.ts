@@ -1,3 +1,4 @@
+import type { ToolPins } from '../wire/tool-pin.js';
 import type { SinkOutputs } from '../sinks/sink.js';
 import type { HttpObserverConfig } from './http/messages.js';
 import type { StdioObserverConfig } from './stdio/messages.js';
@@ -7,6 +8,8 @@ export interface ObserverOutputs extends SinkOutputs {
   maxFrame: number;
   /** JSONPaths (--redact) masked in every frame before it is written. */
   redactPaths?: string[];
+  /** Pinned tool definitions (--baseline): a listed tool that differs is noted on its frame. */
+  pins?: ToolPins;
 }
 
 /** The observer thread's start-up data: which spy it observes for, and that spy's config. */
