@@ -1,16 +1,8 @@
 import { readdirSync, readFileSync } from 'node:fs';
 import { join, relative } from 'node:path';
 import { describe, expect, it } from 'vitest';
+import { layerProblems, modulesOf } from './helpers/layers.js';
 import { root } from './helpers/spy.js';
-
-/** DESIGN.md, Layout: a folder imports only folders listed above it. */
-const order = ['protocol', 'wire', 'record', 'render', 'transports', 'export', 'session', 'review', 'check', 'replay', 'report', 'cli'];
-/** Pure layers: no terminal colour, no process spawning, no file system. */
-const forbidden: Record<string, string[]> = {
-  protocol: ['chalk', 'execa', 'node:fs', 'fs'],
-  wire: ['chalk', 'execa', 'node:fs', 'fs'],
-  render: ['execa', 'node:fs', 'fs'],
-};
 
 function sourceFiles(dir: string): string[] {
   return readdirSync(dir, { withFileTypes: true }).flatMap((entry) =>
@@ -19,25 +11,54 @@ function sourceFiles(dir: string): string[] {
 }
 
 const src = join(root, 'src');
-const files = sourceFiles(src).map((file) => ({ file: relative(src, file), text: readFileSync(file, 'utf8') }));
+const files = sourceFiles(src).map((file) => ({ file: relative(src, file).split('\\').join('/'), text: readFileSync(file, 'utf8') }));
 
 describe('layers', () => {
   it('finds the source', () => {
     expect(files.length).toBeGreaterThan(20);
   });
 
-  it.each(files.filter(({ file }) => file.includes('/')).map(({ file, text }) => [file, text]))('%s imports only layers above it', (file, text) => {
-    const layer = file.split('/')[0]!;
-    const imports = [...text.matchAll(/from '([^']+)'/g)].map((match) => match[1]!);
-    for (const specifier of imports) {
-      if (specifier.startsWith('../')) {
-        const target = specifier.split('/')[1]!;
-        if (order.includes(target) && order.includes(layer)) {
-          expect(order.indexOf(target), `${file} imports ${specifier}`).toBeLessThanOrEqual(order.indexOf(layer));
-        }
-      }
-      expect(forbidden[layer] ?? [], `${file} imports ${specifier}`).not.toContain(specifier);
-    }
-    if (layer !== 'render' && layer !== 'cli') expect(imports, `${file}: chalk lives in render/`).not.toContain('chalk');
+  it.each(files.map(({ file, text }) => [file, text]))('%s keeps to the layout', (file, text) => {
+    expect(layerProblems(file, text)).toEqual([]);
+  });
+});
+
+describe('the layout checker', () => {
+  it.each([
+    ['an import from a room further down', 'wire/x.ts', "import { runSpy } from '../spy/stdio-spy.js';"],
+    ['a type import from a room further down', 'wire/x.ts', "import type { RecordEntry } from '../record/schema.js';"],
+    ['an import list over several lines', 'record/x.ts', "import {\n  a,\n  b,\n} from '../observer/recorder.js';"],
+    ['a side-effect import', 'wire/x.ts', "import '../cli/main.js';"],
+    ['a dynamic import', 'sinks/x.ts', "const { runSpy } = await import('../spy/stdio-spy.js');"],
+    ['a dynamic import of a computed name', 'cli/x.ts', 'const module = await import(name);'],
+    ['a ../../ path out of a subfolder', 'observer/stdio/x.ts', "import { SpyError } from '../../cli/errors.js';"],
+    ['a re-export', 'transports/x.ts', "export { runSpy } from '../spy/stdio-spy.js';"],
+    ['a re-export of everything', 'protocol/x.ts', "export * from '../wire/observe.js';"],
+    ['a room the layout does not have', 'session/x.ts', "import { nowMs } from '../wire/now.js';"],
+    ['an import of a room the layout does not have', 'spy/x.ts', "import { x } from '../session/y.js';"],
+    ['chalk outside render/', 'sinks/x.ts', "import chalk from 'chalk';"],
+    ['execa in a pure stage', 'protocol/x.ts', "import { execa } from 'execa';"],
+    ...['node:fs', 'fs', 'node:fs/promises', 'fs/promises', 'node:net', 'node:http', 'node:child_process', 'node:worker_threads'].map((name) => [`${name} in a pure stage`, 'wire/x.ts', `import { x } from '${name}';`]),
+    ['node:http types in a pure stage', 'render/x.ts', "import type { IncomingHttpHeaders } from 'node:http';"],
+    ['node:fs loaded dynamically in a pure stage', 'protocol/x.ts', "const fs = await import('node:fs');"],
+  ])('refuses %s', (_name, file, text) => {
+    expect(layerProblems(file, text)).toHaveLength(1);
+  });
+
+  it.each([
+    ['imports from rooms further up and its own', 'observer/stdio/x.ts', "import { a } from '../../wire/now.js';\nimport { b } from '../recorder.js';\nimport { c } from './messages.js';"],
+    ['Node modules that do no I/O in a pure stage', 'wire/x.ts', "import { isUtf8 } from 'node:buffer';\nimport { stripVTControlCharacters } from 'node:util';"],
+    ['node:fs outside the pure stages', 'record/x.ts', "import { openSync } from 'node:fs';"],
+    ['chalk in render/', 'render/x.ts', "import { Chalk } from 'chalk';"],
+    ['a dynamic import of its own room', 'cli/x.ts', "const { runDemo } = await import('./demo-command.js');"],
+    ['the library entry', 'index.ts', "export { renderLine } from './render/render-line.js';"],
+    ['a rule in words that names no module', 'wire/x.ts', '// frames come from the transport, import nothing'],
+  ])('allows %s', (_name, file, text) => {
+    expect(layerProblems(file, text)).toEqual([]);
+  });
+
+  it('reads every way a module is loaded', () => {
+    const text = "import a from './a.js';\nimport type { B } from './b.js';\nexport { c } from './c.js';\nimport './d.js';\nawait import('./e.js');";
+    expect(modulesOf(text).uses.map(({ specifier, how }) => `${how} ${specifier}`)).toEqual(['import ./a.js', 'import ./b.js', 'export ./c.js', 'side-effect ./d.js', 'dynamic ./e.js']);
   });
 });

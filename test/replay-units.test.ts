@@ -111,13 +111,18 @@ describe('buildExchanges', () => {
       // The answer to the first request, though the second shares its id.
       frame(3, 's2c', { jsonrpc: '2.0', id: 7, result: { tools: [] } }, 1),
       // A response the spy paired with nothing (an orphan): it answers neither.
-      frame(4, 's2c', { jsonrpc: '2.0', id: 7, result: {} }),
+      { ...frame(4, 's2c', { jsonrpc: '2.0', id: 7, result: {} }), entry: { v: 2, seq: 4, t: '', kind: 'response', notes: ['orphan-response'] } },
     ];
     const { client } = buildExchanges(session(frames));
     expect(client.map((exchange) => [exchange.request.seq, exchange.response?.seq])).toEqual([
       [1, 3],
       [2, undefined],
     ]);
+  });
+
+  it('pairs by direction and id only a response whose record says nothing of its request (written by hand)', () => {
+    const frames = [frame(1, 'c2s', { jsonrpc: '2.0', id: 'a', method: 'ping' }), frame(2, 's2c', { jsonrpc: '2.0', id: 'a', result: {} })];
+    expect(buildExchanges(session(frames)).client.map((exchange) => exchange.response?.seq)).toEqual([2]);
   });
 });
 

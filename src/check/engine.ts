@@ -2,7 +2,7 @@ import { messageOf, isFrameEntry } from '../record/frame-message.js';
 import type { RecordEntry } from '../record/schema.js';
 import { learnFromFrame, newSessionFacts } from '../record/session-facts.js';
 import { ruleById, ruleFamilies } from './rules.js';
-import type { Finding, Level, Report, SessionState } from './types.js';
+import type { CheckOptions, Finding, Level, Report, SessionState } from './types.js';
 
 export interface CheckSummary {
   entries: number;
@@ -18,10 +18,11 @@ const isExchangeSession = (session: string) => /^x-\d+$/.test(session);
  * Runs every rule over a recording, entry by entry, following each session's facts (revision,
  * capabilities, tools); session-level rules speak at the end. Levels from --rule override defaults.
  */
-export function createChecker(overrides: ReadonlyMap<string, Level> = new Map()) {
+export function createChecker(overrides: ReadonlyMap<string, Level> = new Map(), options: CheckOptions = {}) {
   const sessions = new Map<string, SessionState>();
   const findings: Finding[] = [];
   const said = new Set<string>();
+  const servers = new Map<string, Map<string, string>>();
   let entries = 0;
 
   const openInOtherExchange = (dir: string, id: unknown) => {
@@ -35,7 +36,7 @@ export function createChecker(overrides: ReadonlyMap<string, Level> = new Map())
   const stateOf = (session: string): SessionState => {
     let state = sessions.get(session);
     if (!state) {
-      state = { facts: newSessionFacts(session), open: new Map(), reported: new Set() };
+      state = { facts: newSessionFacts(session), open: new Map(), reported: new Set(), options, servers };
       if (isExchangeSession(session)) state.openInOtherExchange = openInOtherExchange;
       sessions.set(session, state);
     }

@@ -25,6 +25,7 @@ export function formatSarif(summary: CheckSummary, file: string, active: { rule:
               id: rule.id,
               shortDescription: { text: rule.summary },
               help: { text: `Breaks it:\n${rule.bad}\n\nDoes not:\n${rule.good}` },
+              ...(rule.source ? { helpUri: rule.source.url } : {}),
               defaultConfiguration: { level: sarifLevel[level] },
             })),
           },

@@ -1,9 +1,21 @@
 import { noteTexts, type NoteId } from '../protocol/notes.js';
-import { c2s, handshake, lines, ping, recordLine, s2c } from './examples.js';
+import { c2s, handshake, lines, meta2026, ping, recordLine, s2c } from './examples.js';
 import { pick } from '../protocol/jsonrpc.js';
 import type { EntryContext, RuleDefinition, RuleFamily } from './types.js';
 
 type NoteRule = Omit<RuleDefinition, 'summary'> & { id: NoteId };
+
+/** A 2026-07-28 call that needs the user's confirmation: `input_required`, then the retry echoing `requestState`. */
+function roundTrip(echoed: string): string {
+  const params = { name: 'deploy', arguments: { env: 'prod' }, _meta: meta2026 };
+  const confirm = { method: 'elicitation/create', params: { message: 'Deploy to prod?', requestedSchema: { type: 'object', properties: { confirm: { type: 'boolean' } } } } };
+  return lines(
+    c2s({ id: 1, method: 'tools/call', params }),
+    s2c({ id: 1, result: { resultType: 'input_required', inputRequests: { confirm }, requestState: 'deploy:prod' } }),
+    c2s({ id: 2, method: 'tools/call', params: { ...params, inputResponses: { confirm: { action: 'accept', content: { confirm: true } } }, requestState: echoed } }),
+    s2c({ id: 2, result: { content: [{ type: 'text', text: 'deployed to prod' }] } }),
+  );
+}
 
 // Facts the pipeline notes on each frame as it is recorded: `check` reports them under the same ids.
 const noteRules: NoteRule[] = [
@@ -62,6 +74,12 @@ const noteRules: NoteRule[] = [
       c2s({ id: 5, method: 'tools/call', params: { name: 'index', arguments: {} } }),
       c2s({ method: 'notifications/cancelled', params: { requestId: 5, reason: 'user gave up' } }),
     ),
+  },
+  {
+    id: 'request-state-mismatch',
+    severity: 'error',
+    bad: roundTrip('forged'),
+    good: roundTrip('deploy:prod'),
   },
 ];
 

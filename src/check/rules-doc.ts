@@ -8,7 +8,21 @@ const indented = (text: string) => text.split('\n').map((line) => `    ${line}`)
 export function renderRulesDoc(): string {
   const table = ['| rule | severity | what it finds |', '| --- | --- | --- |', ...rules.map((rule) => `| [\`${rule.id}\`](#${rule.id}) | ${rule.severity} | ${rule.summary.replace(/\|/g, '\\|')} |`)];
   const entries = rules.map((rule) =>
-    [`#### \`${rule.id}\``, '', `**${rule.severity}**: ${rule.summary}.`, '', 'Breaks it:', '', indented(rule.bad), '', 'Does not:', '', indented(rule.good)].join('\n'),
+    [
+      `#### \`${rule.id}\``,
+      '',
+      `**${rule.severity}**: ${rule.summary}.`,
+      '',
+      'Breaks it:',
+      '',
+      indented(rule.bad),
+      '',
+      'Does not:',
+      '',
+      indented(rule.good),
+      ...(rule.options?.baseline ? ['', 'Checked with `--baseline` of this baseline:', '', indented(JSON.stringify({ servers: rule.options.baseline }))] : []),
+      ...(rule.source ? ['', `Source: [${rule.source.title}](${rule.source.url})`] : []),
+    ].join('\n'),
   );
   return [rulesDocMarkers.start, '', ...table, '', ...entries.flatMap((entry) => [entry, '']), rulesDocMarkers.end].join('\n');
 }

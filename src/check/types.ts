@@ -1,5 +1,6 @@
 import type { RecordEntry } from '../record/schema.js';
 import type { SessionFacts } from '../record/session-facts.js';
+import type { BaselineTools } from '../wire/tool-pin.js';
 
 export type Severity = 'error' | 'warn';
 export type Level = Severity | 'off';
@@ -15,6 +16,16 @@ export interface RuleDefinition {
   summary: string;
   bad: string;
   good: string;
+  /** A public account of the attack or pattern the rule looks for. */
+  source?: { title: string; url: string };
+  /** What `check` is given besides the recording for its examples (a baseline). */
+  options?: CheckOptions;
+}
+
+/** What `check` may be given besides the recording. */
+export interface CheckOptions {
+  /** Pinned tool definitions (--baseline): a listed tool that differs is a finding. */
+  baseline?: BaselineTools;
 }
 
 /** One thing `check` found. */
@@ -53,6 +64,10 @@ export interface SessionState {
    * in another exchange of the recording, by direction and id.
    */
   openInOtherExchange?: (dir: string, id: unknown) => OpenRequest | undefined;
+  /** What check was given besides the recording. */
+  options: CheckOptions;
+  /** The tools each server listed so far in the whole recording, by server name: rules that compare servers read it. */
+  servers: Map<string, Map<string, string>>;
 }
 
 export type Report = (rule: string, message: string, at?: { seq?: number; lineNo?: number }) => void;

@@ -5,6 +5,7 @@ import { formatJson, formatText } from '../check/format-text.js';
 import { parseRuleSetting, rules } from '../check/rules.js';
 import type { Level, RuleDefinition } from '../check/types.js';
 import type { CheckFormat } from './check-options.js';
+import { loadBaseline } from './baseline-option.js';
 import { exitCodes, SpyError } from './errors.js';
 import { recordingEntries } from './recording-input.js';
 import { version } from './version.js';
@@ -16,6 +17,7 @@ export interface CheckCommandOptions {
   strict?: boolean;
   maxLine?: number;
   listRules?: boolean;
+  baseline?: string;
 }
 
 type Active = { rule: RuleDefinition; level: Level }[];
@@ -46,7 +48,7 @@ export async function runCheck(file: string | undefined, options: CheckCommandOp
     return exitCodes.ok;
   }
   if (!file) throw new SpyError('check needs a recording: mcp-spy check wire.jsonl');
-  const checker = createChecker(overrides);
+  const checker = createChecker(overrides, options.baseline === undefined ? {} : { baseline: loadBaseline(options.baseline) });
   for await (const { entry, lineNo } of recordingEntries(file, { strict: options.strict, maxLine: options.maxLine })) checker.add(entry, lineNo);
   const summary = checker.finish();
   process.stdout.write(formatters[options.format](summary, file, active.filter(({ level }) => level !== 'off')));

@@ -1,10 +1,10 @@
-import { onStopSignals } from '../session/signals.js';
+import { onStopSignals } from '../spy/signals.js';
 
 // Loaded before the rest of the CLI: a client may stop a stdio spy while it is still starting
 // (loading its modules takes a moment), and that stop must end in a record, not in silence.
 
 /** The commands that are not the stdio spy: they handle their signals themselves. */
-export const subcommands = ['demo', 'view', 'stats', 'check', 'replay', 'mock', 'http', 'export', 'import', 'report'] as const;
+export const subcommands = ['demo', 'view', 'stats', 'check', 'replay', 'mock', 'http', 'export', 'import', 'report', 'diff', 'baseline'] as const;
 
 let received: NodeJS.Signals | undefined;
 let release: (() => void) | undefined;

@@ -1,11 +1,12 @@
 import { checkNamedPath, resolveOutputPaths } from '../record/paths.js';
-import type { ObserverOutputs } from '../session/observer-protocol.js';
-import { createStderrOut, warnOnce } from '../session/stderr-out.js';
-import { runStdioSession } from '../session/stdio-session.js';
+import type { ObserverOutputs } from '../observer/thread-config.js';
+import { createStderrOut, warnOnce } from '../sinks/stderr-out.js';
+import { runStdioSpy } from '../spy/stdio-spy.js';
 import type { SessionPlace } from '../export/mcp-attributes.js';
 import { takeEarlySignal } from './early-signals.js';
 import { exportConfigOf, type ExportOptions } from './export-options.js';
 import { SpyError } from './errors.js';
+import { loadPins } from './baseline-option.js';
 import { wantsColor } from './options.js';
 import { version } from './version.js';
 
@@ -19,6 +20,8 @@ export interface SpyOptions extends ExportOptions {
   drainTimeout: number;
   /** --redact: JSONPaths masked in every frame before it is written. */
   redactPath: string[];
+  /** --baseline: pinned tools; a listed tool that differs is noted on its frame. */
+  baseline?: string;
 }
 
 /** `false` from commander's --no-x, a string from --x FILE, `true` when neither was given. */
@@ -60,6 +63,7 @@ export function openOutputs(options: SpyOptions, place: SessionPlace = { transpo
     liveWidth: process.stderr.isTTY ? process.stderr.columns : undefined,
     maxFrame: options.maxFrame,
     redactPaths: options.redactPath,
+    ...(options.baseline !== undefined ? { pins: loadPins(options.baseline) } : {}),
   };
   if (exported) outputs.export = exported;
   return { outputs, stderrOut, warn };
@@ -72,7 +76,7 @@ export async function runSpy(server: string[] | undefined, options: SpyOptions):
   }
   const { outputs, stderrOut, warn } = openOutputs(options);
   const [command, ...args] = server as [string, ...string[]];
-  const outcome = await runStdioSession({
+  const outcome = await runStdioSpy({
     command,
     args,
     observer: outputs,

@@ -21,6 +21,9 @@ export const noteTexts = {
   'header-mismatch': 'an MCP HTTP header disagrees with the body',
   'client-gone': 'the client closed its end of the stdio stream while the server still wrote to it',
   'client-closed': 'a server request sent after the client closed its input: no one could answer it',
+  'tool-changed-mid-session': 'the server changed its tools after the client had listed them, in the same session',
+  'tool-definition-changed': 'a tool whose definition differs from its pin in the baseline (or that the baseline does not pin)',
+  'request-state-mismatch': 'a retry whose requestState is not the one the server sent with its input_required result',
   'spans-dropped': 'spans the OTLP collector did not take were dropped (the record itself is complete)',
 } as const;
 

@@ -30,8 +30,10 @@ const lineBytes = {
 };
 
 const related = z
-  .strictObject({ seq: count, id: jsonRpcId, method: z.string(), tool: z.string().optional() })
-  .describe('for a response: its request; for progress or cancellation: the request it is about');
+  .strictObject({ seq: count, id: jsonRpcId, method: z.string(), tool: z.string().optional(), round: count.optional() })
+  .describe(
+    'for a response: its request; for progress or cancellation: the request it is about; for the retry of a 2026-07-28 multi-round-trip call: the call\'s first request, with `round` (2, 3, ...), which the answer to the retry carries too',
+  );
 
 /** HTTP facts a frame may carry. */
 const httpHeaders = z.record(z.string(), z.union([z.string(), z.array(z.string())])).describe('HTTP headers, secrets masked');

@@ -41,6 +41,9 @@ function frameDetails(entry: RecordEntry, p: Palette): string[] {
   if (typeof entry.prompt === 'string') parts.push(`prompt=${sanitize(entry.prompt)}`);
   if (typeof entry.uri === 'string') parts.push(`uri=${sanitize(entry.uri)}`);
   if (entry.related && entry.kind === 'notification') parts.push(`for ${idText(entry.related.id)} ${sanitize(String(entry.related.method))}`);
+  // The rounds of a 2026-07-28 multi-round-trip call: a retry names the call's first request.
+  const round = (entry.related as { round?: unknown } | undefined)?.round;
+  if (typeof round === 'number') parts.push(entry.kind === 'request' ? `round ${round} of ${idText(entry.related!.id)}` : `round ${round}`);
   if (typeof entry.latencyMs === 'number') parts.push(p.dim(`${entry.latencyMs}ms`));
   if (entry.error && typeof entry.error === 'object') {
     const { code, message } = entry.error as { code: unknown; message: unknown };

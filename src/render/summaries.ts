@@ -1,4 +1,4 @@
-import { isObject } from '../protocol/jsonrpc.js';
+import { isObject, type JsonObject } from '../protocol/jsonrpc.js';
 import { lookup } from '../protocol/own-table.js';
 import { boundedJson } from './bounded-json.js';
 
@@ -105,9 +105,21 @@ const summaries = {
   'notifications/message': { request: logMessage },
 } satisfies Record<string, { request?: Summarize; response?: Summarize }>;
 
+/** A 2026-07-28 result that asks the client for input first: what it asks, by key, and the state it holds. */
+function inputRequired(result: JsonObject, max: number): string {
+  const requests = isObject(result.inputRequests) ? Object.entries(result.inputRequests) : [];
+  const asked = requests.map(([key, request]) => {
+    const message = isObject(request) && isObject(request.params) ? text(request.params.message) : undefined;
+    return `${key} (${isObject(request) ? text(request.method) ?? '?' : '?'}${message === undefined ? '' : ` ${boundedJson(message, max)}`})`;
+  });
+  const state = typeof result.requestState === 'string' ? ` requestState ${boundedJson(result.requestState, 40)}` : '';
+  return `input required: ${asked.join(', ') || 'none'}${state}`;
+}
+
 /** The summary of a frame's body for its method and side, or undefined when there is none. */
 export function summarize(method: unknown, side: 'request' | 'response', body: unknown, max: number): string | undefined {
   if (typeof method !== 'string') return undefined;
+  if (side === 'response' && isObject(body) && body.resultType === 'input_required') return inputRequired(body, max);
   const sides = lookup<{ request?: Summarize; response?: Summarize }>(summaries, method);
   return sides?.[side]?.(body, max);
 }

@@ -1,4 +1,5 @@
-import { isObject } from '../protocol/jsonrpc.js';
+import { idKey, isObject, type JsonRpcId } from '../protocol/jsonrpc.js';
+import { oppositeOf } from '../wire/kinds.js';
 import type { RecordedFrame, RecordedSession } from './load.js';
 
 /**
@@ -26,17 +27,21 @@ function relatedSeq(frame: RecordedFrame): number | undefined {
   return isObject(related) && typeof related.seq === 'number' ? related.seq : undefined;
 }
 
+const isOrphan = (frame: RecordedFrame) => Array.isArray(frame.entry.notes) && frame.entry.notes.includes('orphan-response');
+
 const isMessageWithMethod = (frame: RecordedFrame) => frame.kind === 'request' || frame.kind === 'notification';
 
 /**
  * Pairs requests with responses and places each unsolicited server frame. A response names its
  * request in the record (`related.seq`, set by the correlator when it was recorded), so pairs are
  * read, not worked out again: a response the spy could not pair (an orphan) pairs with nothing.
+ * Only a response that says neither (a record written by hand) is paired by direction and id.
  */
 export function buildExchanges(session: RecordedSession): SessionExchanges {
   const client: Exchange[] = [];
   const server: Exchange[] = [];
   const requests = new Map<number, Exchange>();
+  const byId = new Map<string, Exchange>();
   const open: Exchange[] = [];
   let lastClient: Exchange | undefined;
 
@@ -50,7 +55,10 @@ export function buildExchanges(session: RecordedSession): SessionExchanges {
   for (const frame of session.frames) {
     if (isMessageWithMethod(frame)) {
       const exchange: Exchange = { session: session.id, request: frame, during: [], after: [] };
-      if (frame.kind === 'request') requests.set(frame.seq, exchange);
+      if (frame.kind === 'request') {
+        requests.set(frame.seq, exchange);
+        byId.set(`${frame.dir}/${idKey(frame.id as JsonRpcId)}`, exchange);
+      }
       if (frame.dir === 'c2s') {
         client.push(exchange);
         lastClient = exchange;
@@ -62,7 +70,7 @@ export function buildExchanges(session: RecordedSession): SessionExchanges {
       continue;
     }
     const seq = relatedSeq(frame);
-    const exchange = seq === undefined ? undefined : requests.get(seq);
+    const exchange = seq !== undefined ? requests.get(seq) : isOrphan(frame) ? undefined : byId.get(`${oppositeOf(frame.dir)}/${idKey((frame.id ?? null) as JsonRpcId)}`);
     if (!exchange || exchange.response || exchange.request.dir === frame.dir) continue;
     exchange.response = frame;
     const at = open.indexOf(exchange);

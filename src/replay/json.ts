@@ -1,19 +1,4 @@
-import { isObject } from '../protocol/jsonrpc.js';
-
-/** JSON with object keys sorted, so two equal values always give the same text. */
-export function canonicalJson(value: unknown): string {
-  return JSON.stringify(sortKeys(value)) ?? 'undefined';
-}
-
-function sortKeys(value: unknown): unknown {
-  if (Array.isArray(value)) return value.map(sortKeys);
-  if (!isObject(value)) return value;
-  return Object.fromEntries(
-    Object.keys(value)
-      .sort()
-      .map((key) => [key, sortKeys(value[key])]),
-  );
-}
+export { canonicalJson } from '../protocol/canonical-json.js';
 
 /** A deep copy of plain JSON data. */
 export function cloneJson<T>(value: T): T {

@@ -12,6 +12,8 @@ export const defaultFollows = [
   '$.result.resources[*].uri',
   '$.result.content[*].uri',
   '$.result.content[*].resource.uri',
+  // A 2026-07-28 server's state for the next round of a call: the retry echoes the live one.
+  '$.result.requestState',
 ] as const;
 
 interface Found {

@@ -52,6 +52,17 @@ function problems(stats: RecordingStats, markdown: boolean): string {
   return `${lines.join('\n')}\n`;
 }
 
+function multiRound(stats: RecordingStats, markdown: boolean): string {
+  if (stats.multiRoundCalls.length === 0) return '';
+  const bullet = markdown ? '- ' : '  ';
+  const lines = stats.multiRoundCalls.map((call) => {
+    const what = `#${sanitize(JSON.stringify(call.id))} ${sanitize(call.method)}${call.tool ? ` tool=${sanitize(call.tool)}` : ''}`;
+    const end = call.unfinished ? ', never completed' : '';
+    return `${bullet}${what}: ${plural(call.rounds, 'round')}, ${call.totalMs} ms in all (rounds: ${call.roundMs.join(', ')} ms${end}; session ${sanitize(call.session ?? '-')})`;
+  });
+  return `${markdown ? '### Multi-round calls' : 'Multi-round calls:'}\n${markdown ? '\n' : ''}${lines.join('\n')}\n`;
+}
+
 /** Renders stats as text for a terminal, JSON for tools, or markdown to paste in a pull request. */
 export function formatStats(stats: RecordingStats, format: StatsFormat): string {
   if (format === 'json') return `${printableJson(stats, 2)}\n`;
@@ -59,7 +70,7 @@ export function formatStats(stats: RecordingStats, format: StatsFormat): string 
   const kinds = Object.entries(stats.kinds).map(([kind, count]) => `${sanitize(kind)} ${count}`).join(', ');
   const summary = `${plural(stats.entries, 'entry').replace('entrys', 'entries')}, ${plural(stats.frames, 'frame')}, ${plural(stats.sessions.length, 'session')}${kinds ? ` (${kinds})` : ''}`;
   const title = markdown ? `## MCP recording stats\n\n${summary}\n` : `${summary}\n`;
-  return [title, sessionTable(stats, markdown), callTable('Methods', stats.methods, markdown), callTable('Tools', stats.tools, markdown), problems(stats, markdown)]
+  return [title, sessionTable(stats, markdown), callTable('Methods', stats.methods, markdown), callTable('Tools', stats.tools, markdown), multiRound(stats, markdown), problems(stats, markdown)]
     .filter((part) => part !== '')
     .join('\n');
 }

@@ -4,6 +4,7 @@ import { messageOf } from '../record/frame-message.js';
 import type { RecordEntry } from '../record/schema.js';
 import { learnFromFrame, mayTell, newSessionFacts, type SessionFacts } from '../record/session-facts.js';
 import { summarizeLatency, type LatencySummary } from './percentiles.js';
+import { createRoundStats, type MultiRoundCall } from './round-stats.js';
 
 /** Counts for one method or one tool. */
 export interface CallStats {
@@ -32,6 +33,8 @@ export interface RecordingStats {
   unanswered: UnansweredRequest[];
   invalid: { count: number; notes: Record<string, number> };
   sessions: Omit<SessionFacts, 'tools' | 'handshake'>[];
+  /** 2026-07-28 calls that took several rounds (input_required, then retries). */
+  multiRoundCalls: MultiRoundCall[];
 }
 
 interface Tally {
@@ -59,6 +62,7 @@ export function createStatsCollector() {
   const pending = new Map<string, UnansweredRequest>();
   const sessions = new Map<string, SessionFacts>();
   const invalidNotes = new Map<string, number>();
+  const rounds = createRoundStats();
   const count = (table: Map<string, number>, key: string) => table.set(key, (table.get(key) ?? 0) + 1);
   let entries = 0;
   let frames = 0;
@@ -81,6 +85,7 @@ export function createStatsCollector() {
       for (const seq of challengedSeqs(entry)) pending.delete(`${entry.session}|${seq}`);
       if (entry.dir !== 'c2s' && entry.dir !== 's2c') return;
       frames++;
+      rounds.add(entry);
       const session = String(entry.session ?? '');
       let facts = sessions.get(session);
       if (!facts) sessions.set(session, (facts = newSessionFacts(session)));
@@ -115,6 +120,7 @@ export function createStatsCollector() {
         unanswered: [...pending.values()],
         invalid: { count: kinds.get('invalid') ?? 0, notes: tableOf(invalidNotes) },
         sessions: [...sessions.values()].map(({ tools: _tools, handshake: _handshake, ...facts }) => facts),
+        multiRoundCalls: rounds.result(),
       };
     },
   };

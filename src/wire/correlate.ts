@@ -4,6 +4,9 @@ import { isStatelessRevision, metaKeys } from '../protocol/revisions.js';
 import type { Classified } from './classify.js';
 import { oppositeOf, type Direction, type FrameKind } from './kinds.js';
 import { createRecentIds, type RecentIds } from './recent-ids.js';
+import type { CallOrigin } from './round-trips.js';
+import { createSessionWatch } from './session-watch.js';
+import type { ToolPins } from './tool-pin.js';
 
 /** A request still waiting for its response. */
 export interface PendingRequest {
@@ -19,6 +22,10 @@ export interface PendingRequest {
   cancelled?: boolean;
   /** A server request sent after the client closed its input: nobody could answer it. */
   afterClientClosed?: boolean;
+  /** A request of a multi-round-trip method: its method and what it is about, to link its rounds. */
+  subject?: string;
+  /** A retry of a multi-round-trip call: the call's first request, and this request's round. */
+  origin?: CallOrigin;
 }
 
 /**
@@ -38,8 +45,12 @@ export interface Correlation {
   uri?: string;
   latencyMs?: number;
   rev?: string;
-  /** For a response: the request's seq; for progress or cancellation: the request it is about. */
-  related?: { seq: number; id: JsonRpcId; method: string; tool?: string };
+  /**
+   * For a response: the request's seq; for progress or cancellation: the request it is about; for the
+   * retry of a multi-round-trip call: the call's first request. `round` (2, 3, ...) on a retry and on
+   * the answer to it.
+   */
+  related?: { seq: number; id: JsonRpcId; method: string; tool?: string; round?: number };
   notes: NoteId[];
 }
 
@@ -85,7 +96,8 @@ export const rememberedIds = 10_000;
  * cancellation to their requests, and follows the protocol revision of one session.
  * Synchronous and total: every input gets a result, peer mistakes become notes.
  */
-export function createCorrelator() {
+export function createCorrelator(options: { pins?: ToolPins } = {}) {
+  const watch = createSessionWatch(options.pins);
   const pending = new Map<string, PendingRequest>();
   /** The ids last requested in each direction. */
   const recentIds: Record<Direction, RecentIds> = { c2s: createRecentIds(rememberedIds), s2c: createRecentIds(rememberedIds) };
@@ -121,6 +133,7 @@ export function createCorrelator() {
       out.notes.push('client-closed');
     }
     pending.set(key, request);
+    watch.request(request, params, out);
     const token = pick(params, '_meta', 'progressToken');
     if (typeof token === 'string' || typeof token === 'number') {
       request.progressToken = `${dir}|${idKey(token)}`;
@@ -153,11 +166,13 @@ export function createCorrelator() {
       if (Array.isArray(versions)) noteRevision(versions.find((v) => typeof v === 'string'));
     }
     if (request.progressToken !== undefined) progressTokens.delete(request.progressToken);
+    if (result !== undefined) watch.response(request, result, out);
   }
 
   function onNotification(input: FrameInput, out: Correlation) {
     const { dir, classified, message } = input;
     const params = pick(message, 'params');
+    watch.notification(classified.method, dir);
     if (classified.method === 'notifications/progress') {
       const token = pick(params, 'progressToken');
       const requestKey = (typeof token === 'string' || typeof token === 'number') && progressTokens.get(`${oppositeOf(dir)}|${idKey(token)}`);

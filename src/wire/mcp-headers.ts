@@ -1,6 +1,6 @@
 import { pick, pickString } from '../protocol/jsonrpc.js';
 import { lookup } from '../protocol/own-table.js';
-import { metaKeys } from '../protocol/revisions.js';
+import { isStatelessRevision, metaKeys } from '../protocol/revisions.js';
 
 /** The HTTP headers MCP defines, lower-cased as Node gives them. */
 export const mcpHeaderNames = ['mcp-session-id', 'mcp-protocol-version', 'mcp-method', 'mcp-name', 'last-event-id'] as const;
@@ -48,4 +48,20 @@ export function headerMismatches(headers: HeaderBag, message: unknown): string[]
   if (nameField) compare('mcp-name', pickString(params, nameField), `params.${nameField}`);
   compare('mcp-protocol-version', pickString(params, '_meta', metaKeys.protocolVersion), 'protocol version in _meta');
   return found;
+}
+
+/**
+ * Where a request's headers disagree with its body, or with the revision its session negotiated.
+ * Before 2026-07-28 only the version header is checked, against what initialize agreed on.
+ */
+export function requestMismatches(headers: HeaderBag, body: Buffer, version: string | undefined, negotiated: string | undefined): string[] {
+  const mismatches = version !== undefined && negotiated !== undefined && !isStatelessRevision(negotiated) && version !== negotiated ? [`mcp-protocol-version "${version}" but the session negotiated "${negotiated}"`] : [];
+  if (isStatelessRevision(version) || 'mcp-method' in headers) {
+    try {
+      mismatches.push(...headerMismatches(headers, JSON.parse(body.toString('utf8'))));
+    } catch {
+      // Not JSON: the frame is recorded as invalid, and has no body to compare.
+    }
+  }
+  return mismatches;
 }

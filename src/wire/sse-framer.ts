@@ -80,3 +80,12 @@ export function createSseFramer(maxEvent: number): SseFramer {
     },
   };
 }
+
+/** The SSE facts a frame carries in the record: its event id, its type when not the default, a retry. */
+export function sseFieldsOf(event: SseEvent): { sse: Record<string, string | number> } | undefined {
+  const sse: Record<string, string | number> = {};
+  if (event.id !== undefined) sse.id = event.id;
+  if (event.event !== undefined && event.event !== 'message') sse.event = event.event;
+  if (event.retry !== undefined) sse.retry = event.retry;
+  return Object.keys(sse).length > 0 ? { sse } : undefined;
+}

@@ -18,14 +18,14 @@ describe('every rule, on the recordings of its README entry', () => {
 
   for (const rule of rules) {
     it(`${rule.id}: the bad recording breaks it`, async () => {
-      const summary = await checkFile(temp.file(`${rule.id}.bad`, `${rule.bad}\n`));
+      const summary = await checkFile(temp.file(`${rule.id}.bad`, `${rule.bad}\n`), rule.options);
       expect(summary.findings.map((finding) => finding.rule)).toContain(rule.id);
       const mine = summary.findings.find((finding) => finding.rule === rule.id)!;
       expect(mine.level).toBe(rule.severity);
       expect(mine.lineNo).toBeGreaterThan(0);
     });
     it(`${rule.id}: the good recording is clean`, async () => {
-      const summary = await checkFile(temp.file(`${rule.id}.good`, `${rule.good}\n`));
+      const summary = await checkFile(temp.file(`${rule.id}.good`, `${rule.good}\n`), rule.options);
       expect(summary.findings).toEqual([]);
     });
   }

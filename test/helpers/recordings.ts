@@ -1,12 +1,13 @@
 // Recordings for the review and check tests: real sessions recorded through the built spy, and the checker run as `check` runs it.
 import { join } from 'node:path';
 import { createChecker } from '../../src/check/engine.js';
+import type { CheckOptions } from '../../src/check/types.js';
 import { readRecording } from '../../src/record/open-recording.js';
 import { everythingServer, fixture, node, recordSession } from './spy.js';
 
 /** Runs the checker over a recording file, as `check` does. */
-export async function checkFile(path: string) {
-  const checker = createChecker();
+export async function checkFile(path: string, options: CheckOptions = {}) {
+  const checker = createChecker(new Map(), options);
   for await (const { entry, lineNo } of readRecording(path)) checker.add(entry, lineNo);
   return checker.finish();
 }

@@ -6,12 +6,9 @@
  * as the server's own URL. These pure functions move such URLs between the two origins.
  */
 
-/** One value the spy changed on its way: where, what the sender said, and what the receiver got. */
-export interface AuthRewrite {
-  at: 'www-authenticate' | 'location' | 'metadata' | 'query' | 'form';
-  from: string;
-  to: string;
-}
+import type { AuthRewrite } from '../../wire/exchange-observer.js';
+
+export type { AuthRewrite };
 
 /** The target's origins (a loopback target under each of its names) and the spy's as the client used it. */
 export interface Origins {

@@ -1,11 +1,9 @@
+import type { EndpointRewrite } from '../../wire/exchange-observer.js';
+
 const limit = 64 * 1024;
 const blankLine = /\r\n\r\n|\n\n|\r\r/;
 
-/** What was rewritten: the server's endpoint and what the client was given instead. */
-export interface EndpointRewrite {
-  from: string;
-  to: string;
-}
+export type { EndpointRewrite };
 
 function rewriteBlock(block: string, fromOrigin: string, toOrigin: string): { text: string; rewrite?: EndpointRewrite } | undefined {
   const lines = block.split(/\r\n|\r|\n/);

@@ -6,38 +6,9 @@ import { createEndpointRewriter, type EndpointRewrite } from './endpoint-rewrite
 import { createMetadataHolder, isHeldForm, rewriteForm, withContentLength } from './held-body.js';
 import { forwardableHeaders, headerText } from './headers.js';
 import { gatewayError } from './gateway-error.js';
+import { pathOf, type ExchangeFailure, type ExchangeObserver, type ExchangeStart } from '../../wire/exchange-observer.js';
 
-/** What the spy knows of an exchange when the client's request head arrives. */
-export interface ExchangeStart {
-  method: string;
-  /** Path and query as the client sent them (an absolute-form request target is reduced to these). */
-  path: string;
-  headers: IncomingHttpHeaders;
-}
-
-/** Why an exchange did not complete. `answered` is what the spy itself sent the client instead. */
-export interface ExchangeFailure {
-  stage: 'connect' | 'response' | 'client' | 'refused';
-  message: string;
-  answered?: { status: number; body: Buffer };
-}
-
-/**
- * The observing side of one exchange: sees copies of the bytes after they were forwarded. `timeMs`
- * (ms since the epoch) is when the spy forwarded them, which may be a moment before the call.
- */
-export interface ExchangeObserver {
-  requestChunk(chunk: Buffer, timeMs?: number): void;
-  requestEnd(timeMs?: number): void;
-  response(status: number, headers: IncomingHttpHeaders, timeMs?: number): void;
-  /** The server's bytes, as the server sent them (before any endpoint rewrite). */
-  responseChunk(chunk: Buffer, timeMs?: number): void;
-  responseEnd(timeMs?: number): void;
-  endpointRewritten(rewrite: EndpointRewrite): void;
-  /** A URL moved between the server's origin and the spy's for authorization (before its bytes pass). */
-  authRewritten(rewrite: AuthRewrite): void;
-  failed(failure: ExchangeFailure, timeMs?: number): void;
-}
+export { pathOf, type ExchangeFailure, type ExchangeObserver, type ExchangeStart };
 
 /** Why the spy itself closed the client's connection (it is stopping, a timeout), and what it answered. */
 export type SpyClosed = Pick<ExchangeFailure, 'message' | 'answered'>;
@@ -56,13 +27,6 @@ export interface ForwardOptions {
 export interface AuthLearnt {
   metadataPaths: Set<string>;
   serverOrigin?: string;
-}
-
-/** Only the path and query of the request target: the spy never forwards anywhere but the target. */
-export function pathOf(requestTarget: string | undefined): string {
-  if (requestTarget !== undefined && requestTarget.startsWith('/') && !requestTarget.startsWith('//')) return requestTarget;
-  const url = new URL(requestTarget ?? '/', 'http://spy.invalid');
-  return `${url.pathname}${url.search}`;
 }
 
 /** Pipes a readable into a writable, pausing the first while the second is full. */

@@ -1,0 +1,85 @@
+import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { baselineOf, baselineText } from '../drift/baseline.js';
+import { failsOn, type FailOn } from '../drift/change.js';
+import { diffSnapshots } from '../drift/diff.js';
+import { formatDiff, type DiffFormat } from '../drift/format.js';
+import { snapshotOf } from '../drift/snapshot.js';
+import { loadRecording, type Recording } from '../replay/load.js';
+import { ignoresFor, replay } from '../replay/replay.js';
+import { sanitize } from '../render/sanitize.js';
+import { exitCodes, SpyError } from './errors.js';
+import { binPath } from './invocation.js';
+import { asSpyError } from './replay-errors.js';
+import { version } from './version.js';
+
+export interface DiffCommandOptions {
+  failOn: FailOn;
+  format: DiffFormat;
+  ignore: string[];
+  ignoreFile: boolean;
+  timeout: number;
+}
+
+async function load(path: string): Promise<Recording> {
+  try {
+    return await loadRecording(path);
+  } catch (error) {
+    throw asSpyError(error);
+  }
+}
+
+/** Replays the recording against the live server through a spy of this mcp-spy, and reads back what it recorded. */
+async function recordLive(before: string, server: string[], options: DiffCommandOptions): Promise<Recording> {
+  const dir = mkdtempSync(join(tmpdir(), 'mcp-spy-diff-'));
+  const live = join(dir, 'live.jsonl');
+  try {
+    const spied = [process.execPath, binPath, '--record', live, '--no-log', '-q', '--', ...server];
+    await replay({ recording: before, server: spied, ignore: options.ignore, ignoreFile: options.ignoreFile, timeoutMs: options.timeout }).catch((error: unknown) => {
+      throw asSpyError(error);
+    });
+    return { ...(await load(live)), path: `${server.join(' ')} (live)` };
+  } finally {
+    rmSync(dir, { recursive: true, force: true });
+  }
+}
+
+/**
+ * `mcp-spy diff A B` (or `diff A -- server command`): what changed between two recordings of a
+ * server, each change classed; exit 1 when a change of the `--fail-on` class (or worse) is found.
+ */
+export async function runDiff(before: string, after: string | undefined, server: string[] | undefined, options: DiffCommandOptions): Promise<number> {
+  const live = server !== undefined && server.length > 0;
+  if (live === (after !== undefined)) throw new SpyError('diff needs two recordings (mcp-spy diff before.jsonl after.jsonl), or one and a server command after --');
+  let ignores: string[];
+  try {
+    ignores = ignoresFor(before, options.ignore, options.ignoreFile);
+  } catch (error) {
+    throw asSpyError(error);
+  }
+  const a = await load(before);
+  const b = live ? await recordLive(before, server, options) : await load(after!);
+  const report = diffSnapshots(snapshotOf(a), snapshotOf(b), { before, after: b.path }, ignores);
+  process.stdout.write(formatDiff(report, options.format, options.failOn, version));
+  return failsOn(options.failOn, report.changes) ? exitCodes.findings : exitCodes.ok;
+}
+
+/** `mcp-spy baseline wire.jsonl -o mcp-tools.lock.json`: pins the tools each server of the recording listed. */
+export async function runBaseline(recording: string, options: { output?: string }): Promise<number> {
+  const tools = baselineOf(await load(recording));
+  const servers = Object.keys(tools);
+  if (servers.length === 0) throw new SpyError(`${recording}: no tools/list answer in the recording; nothing to pin`);
+  const text = baselineText(tools, `mcp-spy ${version}`);
+  if (options.output === undefined || options.output === '-') process.stdout.write(text);
+  else {
+    try {
+      writeFileSync(options.output, text);
+    } catch (error) {
+      throw new SpyError(`cannot write ${options.output}: ${(error as NodeJS.ErrnoException).code ?? (error as Error).message}`);
+    }
+    const count = servers.reduce((sum, server) => sum + Object.keys(tools[server]!).length, 0);
+    process.stderr.write(`${sanitize(`mcp-spy: pinned ${count} tool(s) of ${servers.length} server(s) (${servers.join(', ')}) in ${options.output}`)}\n`);
+  }
+  return exitCodes.ok;
+}

@@ -1,0 +1,71 @@
+import { readFileSync } from 'node:fs';
+import { isObject, type JsonObject } from '../protocol/jsonrpc.js';
+import { tableOf } from '../protocol/own-table.js';
+import { learnFromFrame, newSessionFacts } from '../record/session-facts.js';
+import type { Recording } from '../replay/load.js';
+import { toolHash, unnamedServer, type BaselineTools, type PinnedTool } from '../wire/tool-pin.js';
+
+/** The format of a baseline file, written in it so a later mcp-spy can tell what it reads. */
+export const baselineVersion = 1;
+
+/** A baseline file that cannot be used: one line that says why. */
+export class BaselineError extends Error {}
+
+/** The tools each server of a recording listed (its last list wins), pinned: the baseline's content. */
+export function baselineOf(recording: Recording): BaselineTools {
+  const servers = tableOf<Record<string, PinnedTool>>([]);
+  for (const session of recording.sessions) {
+    const facts = newSessionFacts(session.id);
+    for (const frame of session.frames) learnFromFrame(facts, frame.entry, frame.message);
+    if (facts.tools.size === 0) continue;
+    const name = facts.server?.name ?? unnamedServer;
+    const pinned = (servers[name] ??= tableOf([]));
+    for (const [tool, definition] of facts.tools) pinned[tool] = { sha256: toolHash(definition), definition };
+  }
+  return servers;
+}
+
+/** Objects with their keys sorted, so the file diffs well in review and is the same for the same tools. */
+function sorted(value: unknown): unknown {
+  if (Array.isArray(value)) return value.map(sorted);
+  if (!isObject(value)) return value;
+  return Object.fromEntries(Object.keys(value).sort().map((key) => [key, sorted(value[key])]));
+}
+
+/** The baseline file's text: readable JSON, one field a line, keys sorted. */
+export function baselineText(tools: BaselineTools, generator: string): string {
+  const servers = Object.fromEntries(Object.entries(tools).map(([server, pinned]) => [server, { tools: pinned }]));
+  return `${JSON.stringify({ mcpSpyBaseline: baselineVersion, generator, servers: sorted(servers) }, null, 2)}\n`;
+}
+
+function pinnedTool(where: string, value: unknown): PinnedTool {
+  if (!isObject(value) || typeof value.sha256 !== 'string' || !isObject(value.definition)) throw new BaselineError(`${where}: expected {"sha256": "...", "definition": {...}}`);
+  if (toolHash(value.definition) !== value.sha256) throw new BaselineError(`${where}: its sha256 does not match its definition (edited by hand? write it again with mcp-spy baseline)`);
+  return { sha256: value.sha256, definition: value.definition as JsonObject };
+}
+
+/** Reads a baseline file; anything wrong with it is a BaselineError that names the place. */
+export function readBaseline(path: string): BaselineTools {
+  let text: string;
+  try {
+    text = readFileSync(path, 'utf8');
+  } catch (error) {
+    const code = (error as NodeJS.ErrnoException).code;
+    throw new BaselineError(`cannot read baseline ${path}: ${code === 'ENOENT' ? 'no such file' : code ?? (error as Error).message}`);
+  }
+  let document: unknown;
+  try {
+    document = JSON.parse(text);
+  } catch (error) {
+    throw new BaselineError(`${path} is not an mcp-spy baseline (not JSON: ${(error as Error).message})`);
+  }
+  if (!isObject(document) || document.mcpSpyBaseline === undefined || !isObject(document.servers)) throw new BaselineError(`${path} is not an mcp-spy baseline (write one with mcp-spy baseline wire.jsonl -o ${path})`);
+  if (document.mcpSpyBaseline !== baselineVersion) throw new BaselineError(`${path}: baseline format ${String(document.mcpSpyBaseline)} is newer than this mcp-spy reads (${baselineVersion}); update mcp-spy`);
+  const servers = tableOf<Record<string, PinnedTool>>([]);
+  for (const [server, entry] of Object.entries(document.servers)) {
+    const tools = isObject(entry) && isObject(entry.tools) ? entry.tools : undefined;
+    if (!tools) throw new BaselineError(`${path}: server ${JSON.stringify(server)}: expected {"tools": {...}}`);
+    servers[server] = tableOf(Object.entries(tools).map(([name, value]) => [name, pinnedTool(`${path}: server ${JSON.stringify(server)}, tool ${JSON.stringify(name)}`, value)] as const));
+  }
+  return servers;
+}

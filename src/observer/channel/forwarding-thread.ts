@@ -1,0 +1,155 @@
+import { Worker } from 'node:worker_threads';
+import { createGcPacer } from '../gc-pacer.js';
+import { createLagMeter } from './lag.js';
+import type { ThreadConfig } from '../thread-config.js';
+import { controlSlots, type FinishMessage, type ObserverReply } from './messages.js';
+
+export interface ChannelOptions {
+  /** Bytes handed to the observer and not yet observed, beyond which new bytes go unrecorded. */
+  maxBehind?: number;
+  /** How long the oldest byte handed over may wait to be observed before new bytes go unrecorded. */
+  maxLagMs?: number;
+  /** Said once when the observer itself fails. */
+  warn: (message: string) => void;
+}
+
+/** Bytes are copied into blocks of at least this size; each batch hands its blocks over whole. */
+const blockSize = 16 * 1024;
+const batchMs = 2;
+/**
+ * The backlog is bounded in time as well as in bytes: a burst the observer cannot keep up with
+ * becomes a gap at once, instead of keeping it busy for seconds after the traffic stopped.
+ */
+const defaultMaxLagMs = 1000;
+/** How long past its deadline the observer may take to close the files before it is stopped. */
+const closeGraceMs = 1000;
+
+/** How a finish ended: the observer closed the files, or it was stopped (the record may lack its end). */
+export type FinishOutcome = { closed: true } | { closed: false; lastSeq: number };
+
+/** The observer thread's entry: it runs the pipeline into the sinks. */
+const threadEntry = new URL('../thread-entry.js', import.meta.url);
+
+/**
+ * The forwarding thread's side of the observer thread, for either spy: messages go over in one
+ * batch every few ms, the bytes they carry copied once into blocks that the batch transfers; it never
+ * waits. The observer acknowledges the bytes it has observed; while too many are unacknowledged,
+ * `copy` refuses, and the caller counts what it could not hand over. `config` is the thread's start-up data.
+ */
+export function openObserverChannel<M>(config: ThreadConfig, options: ChannelOptions) {
+  // Room for a frame at the parse limit in each direction at once (a server echoing a large
+  // request), and then some.
+  const maxBehind = options.maxBehind ?? 2 * config.maxFrame + 4 * 1024 * 1024;
+  const paceGc = createGcPacer();
+  const control = new BigInt64Array(new SharedArrayBuffer(16));
+  const worker = new Worker(threadEntry, {
+    workerData: { ...config, control: control.buffer },
+    // Young objects die young here (a few per frame): a nursery of 16 MiB lets most die before a
+    // collection (6 MiB spent a fifth more CPU on collecting) and keeps the RSS within ~30 MiB of it.
+    resourceLimits: { maxYoungGenerationSizeMb: 16 },
+  });
+  const maxLagMs = options.maxLagMs ?? defaultMaxLagMs;
+  const lag = createLagMeter();
+  let batch: (M | FinishMessage)[] = [];
+  let transfer: ArrayBuffer[] = [];
+  let block: Buffer | undefined;
+  let used = 0;
+  let scheduled = false;
+  let behind = 0;
+  let failed = false;
+  let finished = false;
+  let onClosed: () => void = () => {};
+  const closed = new Promise<void>((resolve) => (onClosed = resolve));
+
+  worker.on('message', (reply: ObserverReply) => {
+    if (reply.type === 'ack') {
+      behind -= reply.bytes;
+      lag.acked(reply.bytes);
+    } else {
+      finished = true;
+      onClosed();
+    }
+  });
+  worker.on('error', (error) => {
+    failed = true;
+    options.warn(`the observer stopped (${error.message}); the traffic keeps flowing, unrecorded`);
+    onClosed();
+  });
+  worker.on('exit', () => onClosed());
+
+  /** Moves the observer's deadline to `atMs`, unless it already has an earlier one. */
+  function deadline(atMs: number) {
+    const current = Atomics.load(control, controlSlots.deadline);
+    if (current === 0n || BigInt(atMs) < current) Atomics.store(control, controlSlots.deadline, BigInt(Math.floor(atMs)));
+  }
+
+  function send() {
+    scheduled = false;
+    block = undefined;
+    if (batch.length === 0 || failed) return;
+    worker.postMessage(batch, transfer);
+    batch = [];
+    transfer = [];
+  }
+
+  function push(message: M | FinishMessage) {
+    batch.push(message);
+    if (!scheduled) {
+      scheduled = true;
+      // A few ms of traffic per batch: each batch wakes the observer thread once.
+      setTimeout(send, batchMs);
+    }
+  }
+
+  return {
+    push,
+    /** Bytes handed over and not yet observed. */
+    get behind() {
+      return behind;
+    },
+    /** The observer failed: nothing more is handed over. */
+    get failed() {
+      return failed;
+    },
+    /** A copy of the bytes to put in a message of this tick, or undefined when the observer is too far behind (beyond `share` of the room). */
+    copy(chunk: Buffer, share = 1): Uint8Array | undefined {
+      paceGc(chunk.length);
+      if (failed || behind + chunk.length > maxBehind * share) return undefined;
+      const now = performance.now();
+      if (behind > 0 && lag.lagMs(now) > maxLagMs) return undefined;
+      behind += chunk.length;
+      lag.sent(chunk.length, now);
+      if (block === undefined || block.length - used < chunk.length) {
+        block = Buffer.allocUnsafeSlow(Math.max(blockSize, chunk.length));
+        used = 0;
+        transfer.push(block.buffer as ArrayBuffer);
+      }
+      chunk.copy(block, used);
+      const data = new Uint8Array(block.buffer, used, chunk.length);
+      used += chunk.length;
+      return data;
+    },
+    /**
+     * Lets the observer write out what it can within `timeoutMs`: what it has not observed by then
+     * becomes a gap in the record. Resolves once the files are closed, or, should the observer
+     * not answer even after a grace period, once it has been stopped.
+     */
+    async finish(timeoutMs = 10_000): Promise<FinishOutcome> {
+      deadline(Date.now() + timeoutMs);
+      push({ type: 'finish' });
+      send();
+      const timer = setTimeout(onClosed, timeoutMs + closeGraceMs);
+      await closed;
+      clearTimeout(timer);
+      const lastSeq = Number(Atomics.load(control, controlSlots.seq));
+      await worker.terminate();
+      return finished ? { closed: true } : { closed: false, lastSeq };
+    },
+    /** Finish now (a signal while finishing): what is not yet observed becomes a gap. */
+    hurry() {
+      deadline(Date.now());
+    },
+  };
+}
+
+export type ObserverChannel<M> = ReturnType<typeof openObserverChannel<M>>;

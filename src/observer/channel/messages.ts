@@ -1,0 +1,14 @@
+/**
+ * Shared between the two threads without a message: [0] the time (epoch ms) by which the observer
+ * must have finished, 0 while there is none; [1] the last `seq` the observer wrote.
+ */
+export const controlSlots = { deadline: 0, seq: 1 } as const;
+
+/** Every batch may end with this: write everything out, then say `closed`. */
+export type FinishMessage = { type: 'finish' };
+
+/** Messages back: bytes observed (so the forwarder knows how far behind it is), and the end. */
+export type ObserverReply = { type: 'ack'; bytes: number } | { type: 'closed' };
+
+/** A message that carries bytes: they count against how far behind the observer may fall. */
+export type ChannelMessage = { type: string; data?: Uint8Array };

@@ -1,0 +1,88 @@
+import type { RecordEntry } from '../../record/schema.js';
+import { isObserved } from '../../sinks/open-sinks.js';
+import type { ExchangeObserver, ExchangeStart } from '../../wire/exchange-observer.js';
+import { nowMs } from '../../wire/now.js';
+import { openObserverChannel, type ChannelOptions, type FinishOutcome } from '../channel/forwarding-thread.js';
+import type { HttpMessage, HttpObserverConfig } from './messages.js';
+
+/** The HTTP spy's observer: each exchange is announced to it, and the spy's own events. */
+export interface HttpObserver {
+  observe(start: ExchangeStart): ExchangeObserver;
+  /** An event of the spy itself, outside any session. */
+  event(kind: 'http' | 'spawn' | 'exit', fields: Partial<RecordEntry>): void;
+  /** The proxy stopped: every open session ends. */
+  stopped(): void;
+  finish(timeoutMs?: number): Promise<FinishOutcome>;
+  hurry(): void;
+}
+
+const ignoreExchange: ExchangeObserver = {
+  requestChunk: () => {},
+  requestEnd: () => {},
+  response: () => {},
+  responseChunk: () => {},
+  responseEnd: () => {},
+  endpointRewritten: () => {},
+  authRewritten: () => {},
+  failed: () => {},
+};
+
+/** Nothing records, logs or shows: no thread, no copy; finishing has nothing to wait for. */
+const idleHttpObserver: HttpObserver = {
+  observe: () => ignoreExchange,
+  event: () => {},
+  stopped: () => {},
+  finish: () => Promise.resolve({ closed: true }),
+  hurry: () => {},
+};
+
+/** The HTTP spy's side of the observer thread, or an idle one when nothing would come of observing. */
+export function startHttpObserver(config: HttpObserverConfig, options: ChannelOptions): HttpObserver {
+  return isObserved(config) ? openHttpObserver(config, options) : idleHttpObserver;
+}
+
+/**
+ * The HTTP spy's side of the observer thread: each exchange's head, bytes and end go over as
+ * they pass, stamped with the time the spy forwarded them. When the observer is too far behind,
+ * the rest of that exchange is counted, not handed over, and it becomes one `gap` in the record.
+ */
+function openHttpObserver(config: HttpObserverConfig, options: ChannelOptions): HttpObserver {
+  const channel = openObserverChannel<HttpMessage>({ kind: 'http', ...config }, options);
+  const { push } = channel;
+  let exchanges = 0;
+
+  function observe(start: ExchangeStart): ExchangeObserver {
+    const x = ++exchanges;
+    let lost = 0;
+    push({ type: 'open', x, method: start.method, path: start.path, headers: start.headers });
+    const bytes = (type: 'request-chunk' | 'response-chunk', chunk: Buffer, t: number) => {
+      if (chunk.length === 0) return;
+      const data = lost === 0 ? channel.copy(chunk) : undefined;
+      if (data) push({ type, x, t, data });
+      else lost += chunk.length;
+    };
+    const last = (message: HttpMessage) => push(lost > 0 ? { type: 'lost', x, t: nowMs(), bytes: lost } : message);
+    return {
+      requestChunk: (chunk, t = nowMs()) => bytes('request-chunk', chunk, t),
+      requestEnd: (t = nowMs()) => lost === 0 && push({ type: 'request-end', x, t }),
+      response: (status, headers, t = nowMs()) => lost === 0 && push({ type: 'response', x, t, status, headers }),
+      responseChunk: (chunk, t = nowMs()) => bytes('response-chunk', chunk, t),
+      responseEnd: (t = nowMs()) => last({ type: 'response-end', x, t }),
+      endpointRewritten: (rewrite) => lost === 0 && push({ type: 'rewrite', x, rewrite }),
+      authRewritten: (rewrite) => lost === 0 && push({ type: 'auth-rewrite', x, rewrite }),
+      failed: (failure, t = nowMs()) => last({ type: 'failed', x, t, failure }),
+    };
+  }
+
+  return {
+    observe,
+    event(kind: 'http' | 'spawn' | 'exit', fields: Partial<RecordEntry>) {
+      push({ type: 'event', kind, t: nowMs(), fields });
+    },
+    stopped() {
+      push({ type: 'stopped' });
+    },
+    finish: channel.finish,
+    hurry: channel.hurry,
+  };
+}

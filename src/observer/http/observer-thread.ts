@@ -1,0 +1,75 @@
+import type { ExchangeObserver } from '../../wire/exchange-observer.js';
+import { createExchangeSessions } from '../../wire/exchange-sessions.js';
+import { observeExchange } from '../../wire/http-exchange.js';
+import type { StatusTexts } from '../../wire/http-summary.js';
+import { createHeaderRedactor } from '../../wire/redact-headers.js';
+import type { Recorder } from '../recorder.js';
+import type { HttpMessage, HttpObserverConfig } from './messages.js';
+
+const bufferOf = (data: Uint8Array) => Buffer.from(data.buffer, data.byteOffset, data.byteLength);
+
+/**
+ * The observer thread's side of the HTTP spy: each exchange the forwarding side announces is
+ * observed into the record, one session per Mcp-Session-Id, legacy endpoint, or stateless exchange.
+ */
+export function observeHttp(config: HttpObserverConfig, recorder: Recorder, statusTexts: StatusTexts) {
+  const sessions = createExchangeSessions(recorder);
+  const learn = config.redact ? recorder.secrets.learn : undefined;
+  const redact = createHeaderRedactor(config.redactHeaders, config.redact, learn);
+  const deps = { records: recorder, sessions, maxFrame: config.maxFrame, redact, statusTexts, mcpPath: config.mcpPath, learn };
+  const exchanges = new Map<number, { observer: ExchangeObserver; method: string; path: string }>();
+  const of = (x: number) => exchanges.get(x)?.observer;
+
+  const handlers: { [K in HttpMessage['type']]: (message: Extract<HttpMessage, { type: K }>) => void } = {
+    open: (m) => exchanges.set(m.x, { observer: observeExchange(m, deps), method: m.method, path: m.path }),
+    'request-chunk': (m) => of(m.x)?.requestChunk(bufferOf(m.data)),
+    'request-end': (m) => of(m.x)?.requestEnd(m.t),
+    response: (m) => of(m.x)?.response(m.status, m.headers, m.t),
+    'response-chunk': (m) => of(m.x)?.responseChunk(bufferOf(m.data), m.t),
+    'response-end': (m) => {
+      of(m.x)?.responseEnd(m.t);
+      exchanges.delete(m.x);
+    },
+    rewrite: (m) => of(m.x)?.endpointRewritten(m.rewrite),
+    'auth-rewrite': (m) => of(m.x)?.authRewritten(m.rewrite),
+    failed: (m) => {
+      const { answered, ...failure } = m.failure;
+      of(m.x)?.failed(answered ? { ...failure, answered: { status: answered.status, body: bufferOf(answered.body) } } : failure, m.t);
+      exchanges.delete(m.x);
+    },
+    lost: (m) => {
+      const exchange = exchanges.get(m.x);
+      exchanges.delete(m.x);
+      const reason = 'the observer fell behind; an exchange was forwarded but not recorded';
+      const where = exchange ? { httpMethod: exchange.method, path: exchange.path } : {};
+      recorder.event(undefined, 'gap', { reason, lost: m.bytes, ...where }, m.t);
+    },
+    event: (m) => recorder.event(undefined, m.kind, m.fields, m.t),
+    stopped: () => sessions.endAll(),
+  };
+
+  // Exchanges whose bytes were dropped because the spy was exiting: the rest of each is ignored.
+  const droppedExchanges = new Set<number>();
+  let droppedBytes = 0;
+
+  return {
+    handle: (message: HttpMessage) => (handlers[message.type] as (m: HttpMessage) => void)(message),
+    drop(message: HttpMessage): boolean {
+      if (!('x' in message)) return false;
+      if (message.type === 'request-chunk' || message.type === 'response-chunk') {
+        droppedBytes += message.data.byteLength;
+        droppedExchanges.add(message.x);
+        exchanges.delete(message.x);
+        return true;
+      }
+      return droppedExchanges.has(message.x);
+    },
+    dropped() {
+      if (droppedBytes === 0) return;
+      const reason = `the spy was exiting (--drain-timeout); ${droppedExchanges.size} exchange(s) were forwarded but not recorded`;
+      recorder.event(undefined, 'gap', { reason, lost: droppedBytes });
+      droppedBytes = 0;
+    },
+    end: () => sessions.endAll(),
+  };
+}

@@ -1,0 +1,175 @@
+import { RECORD_VERSION, type EventKind, type RecordEntry } from '../record/schema.js';
+import type { Sink, SinkContext } from '../sinks/sink.js';
+import { createCorrelator, type Correlator } from '../wire/correlate.js';
+import type { Direction } from '../wire/kinds.js';
+import { nowMs } from '../wire/now.js';
+import type { ToolPins } from '../wire/tool-pin.js';
+import { observeFrame, type FrameBytes, type FrameObservation } from '../wire/observe.js';
+import { createSecrets, redactMessage } from '../wire/redact-frame.js';
+
+export interface RecorderOptions {
+  /** Open where the entries go (the record, the log, the live view, exporters), in the order each entry reaches them. */
+  sinks: ((context: SinkContext) => Sink)[];
+  /** Problems of the spy itself, said once each on stderr. */
+  warn: (message: string) => void;
+  transport: 'stdio' | 'http';
+  /** JSONPaths (--redact) whose values are masked in every frame before it is written. */
+  redactPaths?: string[];
+  /** Pinned tool definitions (--baseline), handed to each session's correlator. */
+  pins?: ToolPins;
+}
+
+let lastStampMs = -1;
+let lastStamp = '';
+
+/** ISO 8601 of a time in ms; frames come in bursts within one millisecond, so the last is kept. */
+function isoOf(timeMs: number): string {
+  const ms = Math.floor(timeMs);
+  if (ms !== lastStampMs) {
+    lastStampMs = ms;
+    lastStamp = new Date(ms).toISOString();
+  }
+  return lastStamp;
+}
+
+/** An entry with transport facts: they go after the annotations, before the bytes. */
+function withFields(base: object, observation: FrameObservation, fields: Partial<RecordEntry>): RecordEntry {
+  const { raw, rawBase64, ...annotations } = observation;
+  const entry = Object.assign(base, annotations, fields) as RecordEntry;
+  if (raw !== undefined) entry.raw = raw;
+  if (rawBase64 !== undefined) entry.rawBase64 = rawBase64;
+  return entry;
+}
+
+/**
+ * The observing side of a spy: numbers entries, runs frames through the pipeline, and hands each
+ * entry to the sinks. A sink that fails stops on its own; the traffic is not its business.
+ */
+export function createRecorder(options: RecorderOptions) {
+  let seq = 0;
+  const correlators = new Map<string, Correlator>();
+  const lastRevision = new Map<string, string>();
+  const redactPaths = options.redactPaths ?? [];
+  const secrets = createSecrets();
+  const redact = (message: unknown, raw: string) => redactMessage(message, raw, redactPaths, secrets);
+  const scrub = (text: string) => (secrets.size > 0 ? secrets.scrub(text) : text);
+
+  const envelope = (session: string | undefined, timeMs: number): Pick<RecordEntry, 'v' | 'seq' | 't' | 'session'> =>
+    session === undefined
+      ? { v: RECORD_VERSION, seq: 0, t: isoOf(timeMs) }
+      : { v: RECORD_VERSION, seq: 0, t: isoOf(timeMs), session };
+
+  const gapLine = (session: string | undefined, reason: string, lost?: number) => {
+    const gap: RecordEntry = { ...envelope(session, nowMs()), seq: ++seq, kind: 'gap', reason };
+    if (lost !== undefined) gap.lost = lost;
+    return gap;
+  };
+
+  const sinks: Sink[] = [];
+  const context: SinkContext = {
+    warn: options.warn,
+    gap: (reason, lost) => gapLine(undefined, reason, lost),
+    failed(from, gap) {
+      for (const sink of sinks) if (sink !== from) sink.failed?.(gap);
+    },
+    note: (fields) => recorder.event(undefined, 'note', fields),
+  };
+  // One by one: a sink that fails as it opens tells those opened before it.
+  for (const open of options.sinks) sinks.push(open(context));
+
+  function emit(entry: RecordEntry, message?: unknown, json?: Buffer | string) {
+    for (const sink of sinks) sink.entry(entry, message, json);
+    // In memory a frame's entry reads as it will from the record: its message as `msg`.
+    if (json !== undefined) entry.msg = message;
+  }
+
+  function correlatorOf(session: string): Correlator {
+    let correlator = correlators.get(session);
+    if (!correlator) {
+      correlator = createCorrelator({ pins: options.pins });
+      correlators.set(session, correlator);
+    }
+    return correlator;
+  }
+
+  const recorder = {
+    /**
+     * Observes one frame, complete at `timeMs`; returns its entries (several for a batch).
+     * `fields` adds what the transport knows of it (HTTP: the MCP headers, the SSE event id).
+     */
+    frame(session: string, dir: Direction, frame: FrameBytes, timeMs = nowMs(), fields?: Partial<RecordEntry>): RecordEntry[] {
+      const results = observeFrame(frame, {
+        dir,
+        correlator: correlatorOf(session),
+        nextSeq: () => ++seq,
+        timeMs,
+        transport: options.transport,
+        ...(redactPaths.length > 0 || secrets.size > 0 ? { redact, scrub } : {}),
+      });
+      return results.map(({ seq: entrySeq, observation, message, json }) => {
+        const entry = (fields ? withFields(envelope(session, timeMs), observation, fields) : Object.assign(envelope(session, timeMs), observation)) as RecordEntry;
+        entry.seq = entrySeq;
+        if (entry.rev !== undefined && lastRevision.get(session) !== entry.rev) {
+          lastRevision.set(session, entry.rev);
+          entry.revChanged = true;
+        }
+        emit(entry, message, json);
+        return entry;
+      });
+    },
+    /** Records an event that is not a frame. */
+    event(session: string | undefined, kind: EventKind, fields: Partial<RecordEntry> = {}, timeMs = nowMs()): RecordEntry {
+      const entry: RecordEntry = { ...envelope(session, timeMs), seq: ++seq, kind, ...fields };
+      // A server may log what it was given (a key passed as a tool argument) on stderr.
+      if (typeof entry.raw === 'string' && scrub(entry.raw) !== entry.raw) {
+        entry.raw = scrub(entry.raw);
+        entry.redacted = ['$'];
+      }
+      emit(entry);
+      return entry;
+    },
+    correlator: correlatorOf,
+    /** Secrets met outside the frames (an OAuth token): masked wherever they turn up later. */
+    secrets,
+    /** Ends a session at `timeMs` (its end, not when the spy got round to it): its pending requests become one `unanswered` event. */
+    endSession(session: string, timeMs = nowMs()) {
+      const correlator = correlators.get(session);
+      const pending = correlator?.unanswered() ?? [];
+      if (pending.length > 0) {
+        const requests = pending.map(({ seq: requestSeq, dir, id, method, tool }) =>
+          tool === undefined ? { seq: requestSeq, dir, id, method } : { seq: requestSeq, dir, id, method, tool },
+        );
+        this.event(session, 'unanswered', { requests, notes: ['unanswered-request'] }, timeMs);
+      }
+      correlators.delete(session);
+      lastRevision.delete(session);
+    },
+    /** What waits to be written by the sinks, in characters: the observer paces itself on this. */
+    backlog(): number {
+      let waiting = 0;
+      for (const sink of sinks) waiting += sink.backlog();
+      return waiting;
+    },
+    /** Resolves once the sinks have no more than `limit` characters waiting: the observer paces itself on it. */
+    async caughtUp(limit: number): Promise<void> {
+      await Promise.all(sinks.map((sink) => sink.caughtUp(limit)));
+    },
+    /** The last sequence number given. */
+    lastSeq: () => seq,
+    /** The observing is over: the sinks that send elsewhere finish, while every sink is still open. */
+    async end() {
+      await Promise.all(sinks.map((sink) => sink.end?.()));
+    },
+    async close() {
+      await Promise.all(sinks.map((sink) => sink.flush()));
+      for (const sink of sinks) sink.closeNow();
+    },
+    /** Closes the sinks at once, writing what is queued if they take it without waiting. */
+    closeNow() {
+      for (const sink of sinks) sink.closeNow();
+    },
+  };
+  return recorder;
+}
+
+export type Recorder = ReturnType<typeof createRecorder>;

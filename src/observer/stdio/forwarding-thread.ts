@@ -1,0 +1,89 @@
+import type { RecordEntry } from '../../record/schema.js';
+import { isObserved } from '../../sinks/open-sinks.js';
+import { nowMs } from '../../wire/now.js';
+import { openObserverChannel, type ChannelOptions, type FinishOutcome } from '../channel/forwarding-thread.js';
+import type { StdioMessage, StdioObserverConfig, StdioStream } from './messages.js';
+
+/** The stdio spy's observer: every chunk, stream end and event of the session goes through it. */
+export interface StdioObserver {
+  /** Bytes handed over and not yet observed. */
+  readonly behind: number;
+  chunk(stream: StdioStream, chunk: Buffer): void;
+  end(stream: StdioStream): void;
+  event(kind: 'spawn' | 'exit' | 'note', fields: Partial<RecordEntry>): void;
+  finish(timeoutMs?: number): Promise<FinishOutcome>;
+  hurry(): void;
+}
+
+/** Nothing records, logs or shows: no thread, no copy; finishing has nothing to wait for. */
+const idleStdioObserver: StdioObserver = {
+  behind: 0,
+  chunk: () => {},
+  end: () => {},
+  event: () => {},
+  finish: () => Promise.resolve({ closed: true }),
+  hurry: () => {},
+};
+
+/** The stdio spy's side of the observer, or an idle one when nothing would come of observing. */
+export function startStdioObserver(config: StdioObserverConfig, options: ChannelOptions): StdioObserver {
+  return isObserved(config) ? openStdioObserver(config, options) : idleStdioObserver;
+}
+
+/**
+ * Hands each chunk over to the observer thread, and never waits. When the observer is too far
+ * behind, bytes are counted, not queued; past the parse limit, only lengths go over.
+ */
+function openStdioObserver(config: StdioObserverConfig, options: ChannelOptions): StdioObserver {
+  const channel = openObserverChannel<StdioMessage>({ kind: 'stdio', ...config }, options);
+  const { push } = channel;
+  const lost: Record<StdioStream, number> = { c2s: 0, s2c: 0, stderr: 0 };
+  /** Length of the unfinished line of each stream, so bytes past the parse limit are not copied. */
+  const lineLength: Record<StdioStream, number> = { c2s: 0, s2c: 0, stderr: 0 };
+
+  return {
+    /** Bytes handed over and not yet observed. */
+    get behind() {
+      return channel.behind;
+    },
+    chunk(stream: StdioStream, chunk: Buffer) {
+      if (channel.failed) return;
+      const first = chunk.indexOf(0x0a);
+      const overLimit = lineLength[stream] >= config.maxFrame;
+      if (overLimit) {
+        // The rest of an oversized line: only its length matters to the record.
+        const tail = first === -1 ? chunk.length : first;
+        if (tail > 0) push({ type: 'skip', stream, bytes: tail, lastByte: chunk[tail - 1]! });
+        lineLength[stream] += tail;
+        if (first === -1) return;
+        chunk = chunk.subarray(first);
+      }
+      const last = chunk.lastIndexOf(0x0a);
+      lineLength[stream] = last === -1 ? lineLength[stream] + chunk.length : chunk.length - last - 1;
+      const t = nowMs();
+      // The server's stderr may use only part of the room: a chatty server must not push its
+      // frames out of the record.
+      const data = channel.copy(chunk, stream === 'stderr' ? 0.5 : 1);
+      if (data === undefined) {
+        lost[stream] += chunk.length;
+        return;
+      }
+      if (lost[stream] > 0) {
+        push({ type: 'lost', stream, t, bytes: lost[stream] });
+        lost[stream] = 0;
+      }
+      push({ type: 'chunk', stream, t, data });
+    },
+    end(stream: StdioStream) {
+      const t = nowMs();
+      if (lost[stream] > 0) push({ type: 'lost', stream, t, bytes: lost[stream] });
+      lost[stream] = 0;
+      push({ type: 'end', stream, t });
+    },
+    event(kind: 'spawn' | 'exit' | 'note', fields: Partial<RecordEntry>) {
+      push({ type: 'event', kind, t: nowMs(), fields });
+    },
+    finish: channel.finish,
+    hurry: channel.hurry,
+  };
+}

@@ -1,0 +1,93 @@
+import { isUtf8 } from 'node:buffer';
+import type { RecordEntry } from '../../record/schema.js';
+import { createLineFramer, type LineFrame } from '../../wire/line-framer.js';
+import type { Recorder } from '../recorder.js';
+import type { StdioMessage, StdioObserverConfig, StdioStream } from './messages.js';
+
+const streams = ['c2s', 's2c', 'stderr'] as const;
+
+function stderrEntry(line: LineFrame): Partial<RecordEntry> {
+  const entry: Partial<RecordEntry> = { bytes: line.size };
+  if (line.eol !== '\n') entry.eol = line.eol;
+  if (line.truncated) entry.truncated = true;
+  if (isUtf8(line.bytes)) entry.raw = line.bytes.toString('utf8');
+  else entry.rawBase64 = line.bytes.toString('base64');
+  return entry;
+}
+
+/** A loss not yet written: its gap waits until the stream is back at a line boundary, so it counts every byte. */
+interface PendingGap {
+  t: number;
+  lost: number;
+  reason: string;
+}
+
+/** The observer thread's side of the stdio spy: frames each stream into lines and records them. */
+export function observeStdio(config: StdioObserverConfig, recorder: Recorder) {
+  const { session } = config;
+  const framers = {
+    c2s: createLineFramer(config.maxFrame),
+    s2c: createLineFramer(config.maxFrame),
+    stderr: createLineFramer(config.maxFrame),
+  };
+  const gaps: Record<StdioStream, PendingGap | undefined> = { c2s: undefined, s2c: undefined, stderr: undefined };
+
+  function lose(stream: StdioStream, t: number, bytes: number, reason: string) {
+    const framer = framers[stream];
+    if (!framer.resyncing) framer.resync();
+    const gap = (gaps[stream] ??= { t, lost: 0, reason });
+    gap.lost += bytes + framer.takeDiscarded();
+  }
+
+  function writeGap(stream: StdioStream) {
+    const gap = gaps[stream];
+    if (!gap) return;
+    gaps[stream] = undefined;
+    recorder.event(session, 'gap', { reason: gap.reason, stream, lost: gap.lost + framers[stream].takeDiscarded() }, gap.t);
+  }
+
+  function lines(stream: StdioStream, found: LineFrame[], t: number) {
+    if (gaps[stream] && !framers[stream].resyncing) writeGap(stream);
+    for (const line of found) {
+      if (stream === 'stderr') recorder.event(session, 'stderr', stderrEntry(line), t);
+      else if (line.size > 0 || line.truncated) recorder.frame(session, stream, line, t);
+    }
+  }
+
+  const handlers: { [K in StdioMessage['type']]: (message: Extract<StdioMessage, { type: K }>) => void } = {
+    chunk: (m) => lines(m.stream, framers[m.stream].push(Buffer.from(m.data.buffer, m.data.byteOffset, m.data.byteLength)), m.t),
+    skip: (m) => framers[m.stream].skip(m.bytes, m.lastByte),
+    lost: (m) => lose(m.stream, m.t, m.bytes, `the observer fell behind; ${m.stream} bytes were forwarded but not recorded`),
+    end: (m) => {
+      writeGap(m.stream);
+      const last = framers[m.stream].end();
+      if (last) lines(m.stream, [last], m.t);
+      // From here on the server's requests have no one to answer them: the spy and `check` do not call them unanswered.
+      if (m.stream === 'c2s') recorder.correlator(session).clientClosed();
+    },
+    event: (m) => {
+      for (const stream of streams) writeGap(stream);
+      recorder.event(session, m.kind, m.fields, m.t);
+      // What was left pending is known at the exit: said after it, at its time, so time reads forward.
+      if (m.kind === 'exit') recorder.endSession(session, m.t);
+    },
+  };
+
+  return {
+    handle: (message: StdioMessage) => (handlers[message.type] as (m: StdioMessage) => void)(message),
+    /** The spy is exiting: the bytes of a chunk are counted as not recorded instead of observed. */
+    drop(message: StdioMessage): boolean {
+      if (message.type !== 'chunk' && message.type !== 'skip') return false;
+      const bytes = message.type === 'chunk' ? message.data.byteLength : message.bytes;
+      lose(message.stream, Date.now(), bytes, `the spy was exiting (--drain-timeout); ${message.stream} bytes were forwarded but not recorded`);
+      return true;
+    },
+    dropped() {
+      for (const stream of streams) writeGap(stream);
+    },
+    end: () => {
+      for (const stream of streams) writeGap(stream);
+      recorder.endSession(session);
+    },
+  };
+}

@@ -1,0 +1,33 @@
+import { STATUS_CODES } from 'node:http';
+import { setPriority } from 'node:os';
+import { parentPort, workerData } from 'node:worker_threads';
+import { sinksFor } from '../sinks/open-sinks.js';
+import { createStderrOut, warnOnce } from '../sinks/stderr-out.js';
+import { serveObserverChannel, type ObservingSide } from './channel/observer-thread.js';
+import type { ChannelMessage } from './channel/messages.js';
+import { observeHttp } from './http/observer-thread.js';
+import { createRecorder } from './recorder.js';
+import { observeStdio } from './stdio/observer-thread.js';
+import type { ThreadConfig } from './thread-config.js';
+
+// The observing side of a spy, on a thread of its own: framing, parsing, correlating and writing
+// never take time from the thread that forwards the bytes.
+const { control, ...config } = workerData as ThreadConfig & { control?: SharedArrayBuffer };
+// On Linux the nice value belongs to the thread: when the CPU is short, the bytes of the traffic
+// (the forwarding thread, the client, the server) go first and the record waits or, at worst, gaps.
+try {
+  setPriority(10);
+} catch {
+  // Not permitted or not supported here: observe at normal priority.
+}
+const stderrOut = createStderrOut();
+// A sink may be loaded on use (the exports); messages wait in the port meanwhile.
+const recorder = createRecorder({
+  sinks: await sinksFor(config, stderrOut),
+  warn: warnOnce(stderrOut),
+  transport: config.kind,
+  redactPaths: config.redactPaths,
+  pins: config.pins,
+});
+const observer = (config.kind === 'stdio' ? observeStdio(config, recorder) : observeHttp(config, recorder, STATUS_CODES)) as ObservingSide<ChannelMessage>;
+serveObserverChannel(parentPort!, control, observer, { ...recorder, flushStderr: () => stderrOut.flush() });

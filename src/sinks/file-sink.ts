@@ -1,0 +1,49 @@
+import { openLineSink, type Line, type LineSink } from '../record/line-sink.js';
+import type { RecordEntry } from '../record/schema.js';
+import type { Sink, SinkContext } from './sink.js';
+
+/** A sink that appends lines to a file: what is written, and how a gap reads there. */
+export interface FileLines {
+  /** The entry's line, or undefined when this file leaves the entry out. */
+  lineOf(entry: RecordEntry, message?: unknown, json?: Buffer | string): Line | undefined;
+  /** A gap the spy itself writes (the file was deleted, entries dropped, another sink failed). */
+  gapLine(gap: RecordEntry): string;
+}
+
+/**
+ * Opens `path` as the `name` of the spy (record, log): written off the event loop, started anew
+ * when deleted, a gap where it fell behind; when it fails, the others write down the gap it leaves.
+ */
+export function openFileSink(name: string, path: string, named: boolean, lines: FileLines, context: SinkContext): Sink {
+  let file: LineSink;
+  const sink: Sink = {
+    entry(entry, message, json) {
+      const line = lines.lineOf(entry, message, json);
+      if (line !== undefined) file.write(line);
+    },
+    failed: (gap) => file.write(lines.gapLine(gap)),
+    backlog: () => file.queued,
+    caughtUp: (limit) => file.whenBelow(limit),
+    flush: () => file.flush(),
+    closeNow: () => file.closeSync(),
+  };
+  // Opened after the sink exists: a file that cannot be opened fails at once, and says so as this sink.
+  file = openLineSink(path, {
+    named,
+    onWarning: context.warn,
+    onReopened: () => {
+      context.warn(`${name} ${path} was deleted while the spy ran; it was started anew`);
+      return lines.gapLine(context.gap(`${name} ${path} was deleted while the spy ran; the entries before this one went with it`));
+    },
+    onError: (error) => {
+      context.warn(`cannot write ${name} ${path}: ${error.message}; the traffic keeps flowing, the ${name} stops here`);
+      context.failed(sink, context.gap(`${name} ${path} failed: ${error.code ?? error.message}`));
+    },
+    onDropped: (count) => {
+      const gap = context.gap(`${name} fell behind the traffic; entries dropped`, count);
+      context.warn(`the ${name} fell behind; ${count} entries dropped (a gap event marks the place)`);
+      return lines.gapLine(gap);
+    },
+  });
+  return sink;
+}

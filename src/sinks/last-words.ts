@@ -1,0 +1,38 @@
+import { closeSync, writeSync } from 'node:fs';
+import { openOutputFile } from '../record/open-output.js';
+import { RECORD_VERSION, type RecordEntry } from '../record/schema.js';
+import type { StdioOutcome } from '../transports/stdio.js';
+
+export interface LastWords {
+  named: boolean;
+  session: string;
+  /** The last seq the observer wrote: these entries follow it. */
+  lastSeq: number;
+  outcome: StdioOutcome;
+}
+
+/**
+ * When the observer could not finish (it did not answer in time), the record still gets its end:
+ * a gap for everything after the observer's last entry, and the exit. Written from the forwarding
+ * thread in one write of whole lines, as any appender does.
+ */
+export function appendLastWords(path: string, words: LastWords): void {
+  const t = new Date().toISOString();
+  const base = { v: RECORD_VERSION, t, session: words.session };
+  const { outcome } = words;
+  const entries: RecordEntry[] = [
+    { ...base, seq: words.lastSeq + 1, kind: 'gap', reason: 'the observer did not finish in time; what followed this point was forwarded but not recorded' },
+    outcome.started
+      ? { ...base, seq: words.lastSeq + 2, kind: 'exit', code: outcome.code, signal: outcome.signal }
+      : { ...base, seq: words.lastSeq + 2, kind: 'exit', code: null, signal: null, reason: outcome.why },
+  ];
+  const opened = openOutputFile(path, { named: words.named });
+  if (!opened.ok) return;
+  try {
+    writeSync(opened.fd, entries.map((entry) => `${JSON.stringify(entry)}\n`).join(''));
+  } catch {
+    // Nothing more can be done for the record; the traffic itself is not affected.
+  } finally {
+    closeSync(opened.fd);
+  }
+}

@@ -1,0 +1,16 @@
+import { splicedLine } from '../record/record-line.js';
+import type { Sink, SinkContext, SinkKind, SinkOutputs } from './sink.js';
+import { openFileSink } from './file-sink.js';
+
+/** The record (wire.jsonl): every entry as a JSON line, a frame's JSON spliced in as `msg`. */
+function openRecordFile(outputs: SinkOutputs, context: SinkContext): Sink {
+  return openFileSink('record', outputs.recordPath!, outputs.recordNamed ?? false, {
+    lineOf: (entry, _message, json) => (json === undefined ? `${JSON.stringify(entry)}\n` : splicedLine(entry, json)),
+    gapLine: (gap) => `${JSON.stringify(gap)}\n`,
+  }, context);
+}
+
+export const recordFile: SinkKind = {
+  wanted: (outputs) => outputs.recordPath !== undefined,
+  load: async () => openRecordFile,
+};

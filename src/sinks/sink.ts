@@ -1,0 +1,70 @@
+import type { ExportConfig } from '../export/export-sink.js';
+import type { RecordEntry } from '../record/schema.js';
+import type { StderrOut } from './stderr-out.js';
+
+/**
+ * One place the observed entries go: the record, the human log, the live view, an exporter. Each
+ * gets every entry in record order; a sink that fails stops on its own and says so once, and the
+ * traffic is not its business.
+ */
+export interface Sink {
+  /**
+   * One entry. For a frame that is JSON, `message` is it parsed and `json` its exact text (what
+   * the record splices in as `msg`); the entry itself does not hold `msg` while the sinks see it.
+   */
+  entry(entry: RecordEntry, message?: unknown, json?: Buffer | string): void;
+  /** Another sink failed: a sink that keeps a lasting copy writes down the gap it left. */
+  failed?(gap: RecordEntry): void;
+  /**
+   * The observing is over: a sink that sends elsewhere finishes sending, and may still put in the
+   * record what it could not send (the other sinks are open until every sink has ended).
+   */
+  end?(): Promise<void>;
+  /** What waits to be written, in characters: the observer paces itself on it. */
+  backlog(): number;
+  /** Resolves once no more than `limit` characters wait. */
+  caughtUp(limit: number): Promise<void>;
+  /**
+   * Resolves once what waits has been written. The sinks are closed only when all have flushed:
+   * a sink that fails meanwhile still has its gap written by the others.
+   */
+  flush(): Promise<void>;
+  /** Closes at once, writing what is queued if it is taken without waiting. */
+  closeNow(): void;
+}
+
+/** What the observing side gives every sink it opens. */
+export interface SinkContext {
+  /** Problems of the spy itself, said once each on stderr. */
+  warn: (message: string) => void;
+  /** A new `gap` entry, numbered in the record's sequence, outside any session. */
+  gap(reason: string, lost?: number): RecordEntry;
+  /** `from` failed: the other sinks that keep a lasting copy write down `gap`. */
+  failed(from: Sink, gap: RecordEntry): void;
+  /** A `note` of the spy itself in the record, outside any session (what an exporter dropped). */
+  note(fields: Partial<RecordEntry>): void;
+}
+
+/** Where and how the entries are kept and shown: the record, the log, the live view on stderr. */
+export interface SinkOutputs {
+  recordPath?: string;
+  logPath?: string;
+  /** Whether the user named the path (it may then be a link, a FIFO or a device) or it is a default. */
+  recordNamed?: boolean;
+  logNamed?: boolean;
+  live: boolean;
+  color: boolean;
+  /** The terminal's width when stderr is one: each live line fits it. */
+  liveWidth?: number;
+  /** --otlp, --metrics: the OpenTelemetry exports. */
+  export?: ExportConfig;
+}
+
+/** Opens one sink on the observer thread. */
+export type OpenSink = (outputs: SinkOutputs, context: SinkContext, stderr: StderrOut) => Sink;
+
+/** A kind of sink: whether the outputs ask for it, and its opener, loaded on use (OpenTelemetry's SDK is large). */
+export interface SinkKind {
+  wanted(outputs: SinkOutputs): boolean;
+  load(): Promise<OpenSink>;
+}

@@ -1,0 +1,120 @@
+import { startHttpObserver, type HttpObserver } from '../observer/http/forwarding-thread.js';
+import type { HttpObserverConfig } from '../observer/http/messages.js';
+import type { StderrOut } from '../sinks/stderr-out.js';
+import { startHttpProxy, type ClientTimeouts } from '../transports/http-proxy.js';
+import { startServerProcess, waitForPort } from '../transports/server-process.js';
+import type { ListenAddress } from '../transports/http/target.js';
+import { onStopSignals, stopRequested } from './signals.js';
+
+export interface HttpSpyOptions {
+  target: URL;
+  listen: ListenAddress;
+  /** How long a client may take to send a request, or idle between requests (default: Node's). */
+  timeouts?: ClientTimeouts;
+  /** Host and Origin values accepted beyond the spy's own and loopback ones. */
+  allowHosts?: readonly string[];
+  allowOrigins?: readonly string[];
+  /** Where the exchanges go to be recorded (on the observer thread). */
+  observer: HttpObserverConfig;
+  /** A server command to run beside the spy (`-- command args`), if any. */
+  server?: string[];
+  stderrOut: StderrOut;
+  warn: (message: string) => void;
+  version: string;
+  /** Once the spy has stopped, how long finishing the record may take. */
+  drainTimeoutMs: number;
+}
+
+/** The spy cannot listen where asked: `error` is why (EADDRINUSE, EACCES ...). The record is finished. */
+export class ListenFailed extends Error {
+  constructor(readonly error: unknown) {
+    super(error instanceof Error ? error.message : String(error));
+    this.name = 'ListenFailed';
+  }
+}
+
+/** The address and port the target listens on, as the server command must open them. */
+export function targetAddressOf(target: URL): { address: string; port: number } {
+  return { address: target.hostname.replace(/^\[|\]$/g, ''), port: Number(target.port || (target.protocol === 'https:' ? 443 : 80)) };
+}
+
+/**
+ * Starts the reverse proxy, its exchanges observed on another thread into the record, one session
+ * per Mcp-Session-Id, legacy endpoint, or stateless exchange. Rejects when it cannot listen.
+ */
+async function startObservedProxy(options: HttpSpyOptions, observer: HttpObserver) {
+  const { target, listen, timeouts, allowHosts, allowOrigins } = options;
+  const proxy = await startHttpProxy({ target, listen, timeouts, allowHosts, allowOrigins, observe: observer.observe });
+  observer.event('http', {
+    summary: `listening on ${proxy.url}, forwarding to ${options.target.href}`,
+    transport: 'http',
+    listen: proxy.url,
+    target: options.target.href,
+    spy: options.version,
+  });
+  return {
+    url: proxy.url,
+    /** Stops the proxy; every open session's pending requests are reported as unanswered. */
+    async close() {
+      await proxy.close();
+      observer.stopped();
+    },
+  };
+}
+
+/**
+ * The HTTP spy: forwards here, observes on another thread, runs the server command beside it if
+ * given; runs until a stop signal or the server's end. Resolves with the server's exit status when
+ * the server ended on its own, undefined when the spy was stopped. Rejects with ListenFailed.
+ */
+export async function runHttpSpy(options: HttpSpyOptions): Promise<number | undefined> {
+  const { target, server, warn, version } = options;
+  const observer = startHttpObserver(options.observer, { warn });
+  const finish = async () => {
+    await observer.finish(options.drainTimeoutMs);
+    await options.stderrOut.flush();
+  };
+  let spy: Awaited<ReturnType<typeof startObservedProxy>>;
+  try {
+    spy = await startObservedProxy(options, observer);
+  } catch (error) {
+    await finish();
+    throw new ListenFailed(error);
+  }
+
+  const stop = stopRequested();
+  const child = server && server.length > 0 ? startServerProcess(server[0]!, server.slice(1)) : undefined;
+  let over = false;
+  void Promise.race([child?.outcome ?? new Promise(() => {}), stop.signalled]).then(() => (over = true));
+  if (child) {
+    observer.event('spawn', { transport: 'http', command: server, pid: child.pid, cwd: process.cwd(), spy: version });
+    const behind = targetAddressOf(target);
+    const up = await waitForPort(behind.address, behind.port, 30_000, Promise.race([child.outcome, stop.signalled]));
+    if (!up && !over) warn(`the server does not accept connections at ${target.host} yet; forwarding anyway`);
+  }
+  if (!over) {
+    process.stdout.on('error', () => {});
+    process.stdout.write(`mcp-spy: listening on ${spy.url}, forwarding to ${target.href}\n`);
+  }
+
+  const ended = await Promise.race([stop.signalled.then(() => undefined), child ? child.outcome : new Promise<never>(() => {})]);
+  stop.dispose();
+  // From here on a stop signal (a second Ctrl-C) cuts the finishing short; it never kills the spy.
+  const stopHurrying = onStopSignals(() => observer.hurry());
+  await spy.close();
+  let serverExit: number | undefined;
+  if (child) {
+    if (!ended) child.stop();
+    const outcome = await child.outcome;
+    if (outcome.started) observer.event('exit', { code: outcome.code, signal: outcome.signal });
+    else {
+      observer.event('exit', { code: null, signal: null, reason: `${server![0]}: ${outcome.message}` });
+      warn(`cannot start ${server![0]}: ${outcome.message}`);
+    }
+    // The server ending on its own ends the spy with its status; our stopping it is no failure.
+    if (ended) serverExit = outcome.exitCode;
+  }
+  await finish();
+  stopHurrying();
+  return serverExit;
+}

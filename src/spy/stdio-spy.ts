@@ -1,0 +1,93 @@
+import { randomBytes } from 'node:crypto';
+import { constants } from 'node:os';
+import { startStdioProxy, type StdioOutcome, type StdioProxy } from '../transports/stdio.js';
+import { startStdioObserver } from '../observer/stdio/forwarding-thread.js';
+import type { ObserverOutputs } from '../observer/thread-config.js';
+import { appendLastWords } from '../sinks/last-words.js';
+import type { StderrOut } from '../sinks/stderr-out.js';
+import { nowMs } from '../wire/now.js';
+import { onStopSignals } from './signals.js';
+
+export interface StdioSpyOptions {
+  command: string;
+  args: string[];
+  observer: ObserverOutputs;
+  stderrOut: StderrOut;
+  warn: (message: string) => void;
+  version: string;
+  /** Once the server has exited, how long finishing the record may keep the client waiting. */
+  drainTimeoutMs: number;
+  /** A stop signal that arrived while the spy was starting, taken once the spy's own handlers are in place. */
+  earlySignal?: () => NodeJS.Signals | undefined;
+}
+
+/** A short id that tells this run's entries apart from those of other spies sharing the record. */
+export function newSessionId(): string {
+  return `${process.pid.toString(36)}-${randomBytes(3).toString('hex')}`;
+}
+
+/**
+ * Runs one server under the spy: forwards here, observes on another thread; resolves at exit.
+ * Stop signals go to the server while it runs; once it has exited they cut the finishing short.
+ */
+export async function runStdioSpy(options: StdioSpyOptions): Promise<StdioOutcome> {
+  const session = newSessionId();
+  const observer = startStdioObserver({ ...options.observer, session }, { warn: options.warn });
+  const command = [options.command, ...options.args];
+  let proxy: StdioProxy | undefined;
+  let exited = false;
+  const stopListening = onStopSignals((signal) => {
+    if (proxy && !exited) proxy.kill(signal);
+    else {
+      proxy?.hurry();
+      observer.hurry();
+    }
+  });
+
+  const early = options.earlySignal?.();
+  let outcome: StdioOutcome;
+  let drainMs = options.drainTimeoutMs;
+  if (early) {
+    // Stopped before the server ran: it is not started, and the record says so.
+    const reason = `${early} arrived before the server was started`;
+    observer.event('spawn', { transport: 'stdio', command, cwd: process.cwd(), spy: options.version, reason });
+    outcome = { started: false, errorCode: early, why: `stopped by ${early} before it started`, exitCode: 128 + constants.signals[early] };
+    observer.event('exit', { code: null, signal: early, reason });
+  } else {
+    proxy = startStdioProxy({
+      command: options.command,
+      args: options.args,
+      settleMs: options.drainTimeoutMs,
+      passStderr: (chunk) => options.stderrOut.pass(chunk),
+      stderrDrained: () => options.stderrOut.drained(),
+      onSpawn: (pid) => observer.event('spawn', { transport: 'stdio', command, pid, cwd: process.cwd(), spy: options.version }),
+      onClientGone: (why) => observer.event('note', { notes: ['client-gone'], text: why }),
+      observer: {
+        clientChunk: (chunk) => observer.chunk('c2s', chunk),
+        clientEnd: () => observer.end('c2s'),
+        serverChunk: (chunk) => observer.chunk('s2c', chunk),
+        serverEnd: () => observer.end('s2c'),
+        stderrChunk: (chunk) => observer.chunk('stderr', chunk),
+        stderrEnd: () => observer.end('stderr'),
+      },
+    });
+    const exitedAt = proxy.exited.then(() => {
+      exited = true;
+      return nowMs();
+    });
+    outcome = await proxy.outcome;
+    const spent = nowMs() - (await exitedAt);
+    if (outcome.started) observer.event('exit', { code: outcome.code, signal: outcome.signal });
+    else observer.event('exit', { code: null, signal: null, reason: `cannot start ${options.command}: ${outcome.why} (${outcome.errorCode})` });
+    // The time allowed runs from the server's exit: waiting for its last bytes counts too.
+    drainMs = Math.max(0, drainMs - spent);
+  }
+
+  const finished = await observer.finish(drainMs);
+  stopListening();
+  if (!finished.closed && options.observer.recordPath) {
+    options.warn('the observer did not finish in time; the record ends with a gap');
+    appendLastWords(options.observer.recordPath, { named: options.observer.recordNamed ?? false, session, lastSeq: finished.lastSeq, outcome });
+  }
+  return outcome;
+}

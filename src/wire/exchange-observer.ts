@@ -1,0 +1,53 @@
+import type { HeaderBag } from './mcp-headers.js';
+
+/** What the spy knows of an exchange when the client's request head arrives. */
+export interface ExchangeStart {
+  method: string;
+  /** Path and query as the client sent them (an absolute-form request target is reduced to these). */
+  path: string;
+  headers: HeaderBag;
+}
+
+/** Why an exchange did not complete. `answered` is what the spy itself sent the client instead. */
+export interface ExchangeFailure {
+  stage: 'connect' | 'response' | 'client' | 'refused';
+  message: string;
+  answered?: { status: number; body: Buffer };
+}
+
+/** What was rewritten: the server's endpoint and what the client was given instead. */
+export interface EndpointRewrite {
+  from: string;
+  to: string;
+}
+
+/** One value the spy changed on its way (authorization): where, what the sender said, and what the receiver got. */
+export interface AuthRewrite {
+  at: 'www-authenticate' | 'location' | 'metadata' | 'query' | 'form';
+  from: string;
+  to: string;
+}
+
+/**
+ * The observing side of one exchange: sees copies of the bytes after they were forwarded. `timeMs`
+ * (ms since the epoch) is when the spy forwarded them, which may be a moment before the call.
+ */
+export interface ExchangeObserver {
+  requestChunk(chunk: Buffer, timeMs?: number): void;
+  requestEnd(timeMs?: number): void;
+  response(status: number, headers: HeaderBag, timeMs?: number): void;
+  /** The server's bytes, as the server sent them (before any endpoint rewrite). */
+  responseChunk(chunk: Buffer, timeMs?: number): void;
+  responseEnd(timeMs?: number): void;
+  endpointRewritten(rewrite: EndpointRewrite): void;
+  /** A URL moved between the server's origin and the spy's for authorization (before its bytes pass). */
+  authRewritten(rewrite: AuthRewrite): void;
+  failed(failure: ExchangeFailure, timeMs?: number): void;
+}
+
+/** Only the path and query of the request target: the spy never forwards anywhere but the target. */
+export function pathOf(requestTarget: string | undefined): string {
+  if (requestTarget !== undefined && requestTarget.startsWith('/') && !requestTarget.startsWith('//')) return requestTarget;
+  const url = new URL(requestTarget ?? '/', 'http://spy.invalid');
+  return `${url.pathname}${url.search}`;
+}

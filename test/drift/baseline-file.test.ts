@@ -1,0 +1,37 @@
+import { afterAll, describe, expect, it } from 'vitest';
+import { baselineText, readBaseline } from '../../src/drift/baseline.js';
+import { tempDir } from '../helpers/spy.js';
+import { pinsFromBaseline, toolHash } from '../../src/wire/tool-pin.js';
+
+const temp = tempDir('mcp-spy-baseline-');
+afterAll(() => temp.remove());
+const search = { name: 'search', description: 'Search', inputSchema: { type: 'object' } };
+const hostile = { name: '__proto__', description: 'x', inputSchema: { type: 'object' } };
+const tools = { notes: { search: { sha256: toolHash(search), definition: search }, __proto__x: { sha256: toolHash(hostile), definition: hostile } } };
+
+describe('the baseline file', () => {
+  it('is written with sorted keys and read back as it was', () => {
+    const text = baselineText(tools, 'mcp-spy test');
+    expect(text.indexOf('"__proto__x"')).toBeLessThan(text.indexOf('"search"'));
+    expect(text).toContain('"sha256": "sha256:');
+    const read = readBaseline(temp.file('lock.json', text));
+    expect(pinsFromBaseline(read)).toEqual({ notes: { search: toolHash(search), __proto__x: toolHash(hostile) } });
+  });
+
+  it('keeps a server named __proto__ as data', () => {
+    const text = JSON.stringify({ mcpSpyBaseline: 1, servers: JSON.parse('{"__proto__": {"tools": {}}}') });
+    const read = readBaseline(temp.file('proto.json', text));
+    expect(Object.keys(read)).toEqual(['__proto__']);
+    expect(({} as Record<string, unknown>).tools).toBeUndefined();
+  });
+
+  it.each([
+    ['not JSON', '{', /is not an mcp-spy baseline \(not JSON/],
+    ['another JSON', '{"servers": {}}', /is not an mcp-spy baseline/],
+    ['a newer format', '{"mcpSpyBaseline": 2, "servers": {}}', /baseline format 2 is newer than this mcp-spy reads \(1\); update mcp-spy/],
+    ['a hash edited by hand', JSON.stringify({ mcpSpyBaseline: 1, servers: { notes: { tools: { search: { sha256: 'sha256:00', definition: search } } } } }), /server "notes", tool "search": its sha256 does not match its definition/],
+    ['a tool of the wrong shape', JSON.stringify({ mcpSpyBaseline: 1, servers: { notes: { tools: { search: 1 } } } }), /expected \{"sha256"/],
+  ])('refuses %s with one line that names the place', (_name, text, message) => {
+    expect(() => readBaseline(temp.file('bad.json', text))).toThrow(message);
+  });
+});

@@ -1,0 +1,44 @@
+import { join } from 'node:path';
+import { describe, expect, it } from 'vitest';
+// The observer runs on a worker thread loaded from the build, so this test uses the build too.
+import { startHttpObserver } from '../../dist/observer/http/forwarding-thread.js';
+import { readEntries, tempDir } from '../helpers/spy.js';
+
+const headers = { 'content-type': 'application/json', 'mcp-protocol-version': '2026-07-28' };
+const body = (id: number, size = 0) => Buffer.from(JSON.stringify({ jsonrpc: '2.0', id, result: { text: 'x'.repeat(size) } }));
+const request = (id: number) => Buffer.from(JSON.stringify({ jsonrpc: '2.0', id, method: 'ping' }));
+
+describe('the HTTP spy observer thread', () => {
+  it('records an exchange that outran it as one gap, and the next one whole', async () => {
+    const { dir, remove } = tempDir();
+    const record = join(dir, 'r.jsonl');
+    const config = { recordPath: record, live: false, color: false, maxFrame: 1024, redactHeaders: [], redact: true };
+    const observer = startHttpObserver(config, { warn: () => {}, maxBehind: 200 });
+    const exchange = (id: number, size: number) => {
+      const x = observer.observe({ method: 'POST', path: '/mcp', headers });
+      x.requestChunk(request(id));
+      x.requestEnd();
+      x.response(200, { 'content-type': 'application/json' });
+      const answer = body(id, size);
+      x.responseChunk(answer.subarray(0, 10));
+      x.responseChunk(answer.subarray(10));
+      x.responseEnd();
+      return answer.length;
+    };
+    // The request fits in the allowance; the response does not: counted from there, not copied.
+    const bigger = exchange(1, 300);
+    while (observer.behind > 0) await new Promise((resolve) => setTimeout(resolve, 10));
+    exchange(2, 10);
+    await observer.finish();
+    const entries = readEntries(record);
+    expect(entries.map((entry) => [entry.kind, entry.session, entry.id])).toEqual([
+      ['request', 'x-1', 1],
+      ['gap', undefined, undefined],
+      ['request', 'x-2', 2],
+      ['response', 'x-2', 2],
+      ['unanswered', 'x-1', undefined],
+    ]);
+    expect(entries[1]).toMatchObject({ httpMethod: 'POST', path: '/mcp', lost: bigger - 10 });
+    remove();
+  });
+});
