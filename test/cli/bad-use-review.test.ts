@@ -1,4 +1,4 @@
-// Bad use of the commands that read a recording (view, stats, check, report, import) and the help,
+// Bad use of the commands that read a recording (view, stats, check, report, import, diff) and the help,
 // run in-process through main(argv): one line on stderr, exit 2, nothing on stdout.
 // test/e2e/bin-bad-use.test.ts proves the binary passes that line and status on to the shell.
 import { mkdirSync } from 'node:fs';
@@ -6,10 +6,15 @@ import { join } from 'node:path';
 import { afterAll, describe, expect, it } from 'vitest';
 import { rules } from '../../src/check/rules.js';
 import { runMain } from '../helpers/in-process.js';
-import { tempDir } from '../helpers/spy.js';
+import { node, tempDir } from '../helpers/spy.js';
 
 const temp = tempDir('mcp-spy-bad-use-');
 afterAll(() => temp.remove());
+
+/** A record line: a ping of `session` at `time` (UTC). */
+const line = (seq: number, time: string, session = 's1') =>
+  `${JSON.stringify({ v: 1, seq, t: `2026-07-28T${time}Z`, session, dir: 'c2s', kind: 'request', method: 'ping', id: seq, raw: `{"jsonrpc":"2.0","id":${seq},"method":"ping"}` })}\n`;
+const ping = line(1, '10:00:00.000');
 
 describe('files that cannot be read: one clear line each, exit 2', () => {
   const cases: [string, () => string, RegExp][] = [
@@ -64,8 +69,6 @@ describe('files that cannot be read: one clear line each, exit 2', () => {
 });
 
 describe('view: times, -n, sessions, --follow', () => {
-  const line = (seq: number, time: string, session = 's1') =>
-    `${JSON.stringify({ v: 1, seq, t: `2026-07-28T${time}Z`, session, dir: 'c2s', kind: 'request', method: 'ping', id: seq, raw: `{"jsonrpc":"2.0","id":${seq},"method":"ping"}` })}\n`;
   // Four pings, one each side of 06:46 UTC, in two sessions.
   const record = temp.file('pings.jsonl', line(1, '06:45:59.000') + line(2, '06:46:00.000') + line(3, '06:46:30.500', 's2') + line(4, '06:47:00.000', 's2'));
 
@@ -116,7 +119,7 @@ describe('check: bad use', () => {
 
 describe('report and import: bad use', () => {
   it('report refuses bad use with one line and status 2', async () => {
-    const record = temp.file('small.jsonl', '{"v":1,"seq":1,"t":"2026-07-28T10:00:00.000Z","session":"s1","dir":"c2s","kind":"request","method":"ping","id":1,"raw":"{\\"jsonrpc\\":\\"2.0\\",\\"id\\":1,\\"method\\":\\"ping\\"}"}\n');
+    const record = temp.file('small.jsonl', ping);
     for (const [args, message] of [
       [['report', 'a.jsonl', 'b.jsonl', 'c.jsonl'], /one recording, or two to compare/],
       [['report', join(temp.dir, 'missing.jsonl')], /cannot read .*missing\.jsonl/],
@@ -140,6 +143,30 @@ describe('report and import: bad use', () => {
     expect(result.code).toBe(2);
     expect(result.stderr).toMatch(message);
     expect(result.stderr.trim().split('\n')).toHaveLength(1);
+  });
+});
+
+describe('diff and baselines: bad use', () => {
+  const record = (name: string) => temp.file(name, ping);
+  const path = (name: string) => join(temp.dir, name);
+
+  it('diff: one line, exit 2', async () => {
+    record('a.jsonl');
+    const missing = await runMain(['diff', path('a.jsonl')]);
+    expect(missing.code).toBe(2);
+    expect(missing.stderr).toMatch(/^mcp-spy: diff needs two recordings/);
+    const absent = await runMain(['diff', path('a.jsonl'), path('nope.jsonl')]);
+    expect(absent.code).toBe(2);
+    expect(absent.stderr.trim().split('\n')).toHaveLength(1);
+  });
+
+  it('a baseline that cannot be used: one line, exit 2, before any server starts', async () => {
+    record('pinned.jsonl');
+    const missing = await runMain(['check', path('pinned.jsonl'), '--baseline', path('nope.json')]);
+    expect([missing.code, missing.stderr]).toEqual([2, `mcp-spy: cannot read baseline ${path('nope.json')}: no such file\n`]);
+    const spy = await runMain(['--baseline', path('pinned.jsonl'), '--', node, '-e', 'process.exit(5)']);
+    expect(spy.code).toBe(2);
+    expect(spy.stderr).toMatch(/is not an mcp-spy baseline/);
   });
 });
 

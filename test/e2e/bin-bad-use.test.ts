@@ -16,6 +16,8 @@ describe('the binary passes bad use on to the shell: one line on stderr, nothing
     ['export otlp', ['export', 'otlp', 'missing.jsonl', '--endpoint', 'ftp://x'], 'mcp-spy: bad --otlp "ftp://x": OTLP/HTTP needs an http or https URL, not ftp:; expected a collector URL such as http://127.0.0.1:4318\n'],
     ['export har', ['export', 'har', 'missing.jsonl'], 'mcp-spy: cannot read missing.jsonl: no such file\n'],
     ['import', ['import', 'missing.har'], 'mcp-spy: cannot read missing.har: no such file\n'],
+    ['diff', ['diff', 'missing.jsonl'], 'mcp-spy: diff needs two recordings (mcp-spy diff before.jsonl after.jsonl), or one and a server command after --\n'],
+    ['baseline', ['baseline', 'missing.jsonl'], 'mcp-spy: cannot read missing.jsonl: no such file\n'],
     ['demo', ['demo', '--bogus'], "mcp-spy demo: unknown option '--bogus' (see mcp-spy demo --help)\n"],
   ])('%s', async (_name, args, line) => {
     const result = await runBin(args);
