@@ -18,6 +18,8 @@ function asHttpRecord(source: string, target: string, sessionOf: (entry: Record<
   const lines: string[] = [];
   let exchange = 0;
   let seq = 0;
+  /** Entries are numbered anew: a response's `related` follows its request's new seq. */
+  const renumbered = new Map<number, number>();
   for (const entry of readEntries(source)) {
     if (entry.kind === 'spawn' || entry.kind === 'exit' || entry.kind === 'stderr') continue;
     if (entry.dir === 'c2s' && entry.kind === 'request') exchange++;
@@ -25,7 +27,9 @@ function asHttpRecord(source: string, target: string, sessionOf: (entry: Record<
     if (entry.dir === 'c2s') {
       lines.push(JSON.stringify({ v: 1, seq: ++seq, t: entry.t, session, kind: 'http', httpMethod: 'POST', path: '/mcp', status: entry.kind === 'request' ? 200 : 202, headers: { 'mcp-method': entry.method } }));
     }
-    lines.push(JSON.stringify({ ...entry, seq: ++seq, session }));
+    renumbered.set(entry.seq, ++seq);
+    const related = entry.related ? { ...entry.related, seq: renumbered.get(entry.related.seq)! } : undefined;
+    lines.push(JSON.stringify({ ...entry, seq, session, ...(related ? { related } : {}) }));
   }
   writeFileSync(target, `${lines.join('\n')}\n`);
 }

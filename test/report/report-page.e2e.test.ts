@@ -8,6 +8,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { chromiumPath, openReport, sharedBrowser } from '../helpers/browser.js';
 import { waitUntil } from '../helpers/faults.js';
 import { readEntries, runBin, runBinSync, tempDir } from '../helpers/spy.js';
+import { frameText } from '../../src/record/frame-message.js';
 
 const temp = tempDir('mcp-spy-report-page-');
 afterAll(() => temp.remove());
@@ -121,18 +122,18 @@ describe.skipIf(!chromiumPath)('the report page', () => {
     const exact = page.locator('#frames .row[data-seq="2"] .exact');
     expect((await exact.textContent())!.length).toBe(20_000);
     await page.locator('#frames .row[data-seq="2"] .payload:has(.exact) .expand').click();
-    expect(await exact.textContent()).toBe(readEntries(record).find((entry) => entry.seq === 2)!.raw);
+    expect(await exact.textContent()).toBe(frameText(readEntries(record).find((entry) => entry.seq === 2)!));
     await page.close();
   });
 
   it('compares two recordings: tools and the answers to matching requests, differences marked', async () => {
     const before = runBinSync(['demo', '--dir', join(temp.dir, 'before')]) && join(temp.dir, 'before', 'wire.jsonl');
     const changed = readEntries(before).map((entry) => {
-      if (typeof entry.raw !== 'string' || entry.dir !== 's2c' || entry.kind === 'invalid') return entry;
-      const message = JSON.parse(entry.raw);
+      if (entry.msg === undefined || entry.dir !== 's2c' || entry.kind === 'invalid') return entry;
+      const message = structuredClone(entry.msg) as { result: { tools: { name: string }[]; content: { text: string }[] } };
       if (entry.method === 'tools/list') message.result.tools = message.result.tools.filter((tool: { name: string }) => tool.name !== 'divide');
       if (entry.method === 'tools/call' && entry.tool === 'add') message.result.content[0].text = '6';
-      return { ...entry, raw: JSON.stringify(message) };
+      return { ...entry, msg: message };
     });
     const after = temp.file('after.jsonl', `${changed.map((entry) => JSON.stringify(entry)).join('\n')}\n`);
     const made = runBinSync(['report', before, after]);

@@ -9,6 +9,7 @@ import { chromiumPath, openReport, sharedBrowser } from '../helpers/browser.js';
 import { everythingHttp, recordHttp } from '../helpers/http-spy.js';
 import { recordEverything, recordV2 } from '../helpers/recordings.js';
 import { framesOf, readEntries, root, runBin, runBinSync, tempDir } from '../helpers/spy.js';
+import { frameText } from '../../src/record/frame-message.js';
 
 const temp = tempDir('mcp-spy-report-');
 const records: Record<string, string> = {};
@@ -85,7 +86,7 @@ describe.skipIf(!chromiumPath)('the report in a browser', () => {
     const row = page.locator(`#frames .row[data-seq="${call.seq}"]`);
     await expect.poll(() => row.getAttribute('class')).toContain('open');
     expect(await row.locator('.pretty').textContent()).toContain('"isError": true');
-    expect(await row.locator('.exact').textContent()).toBe(call.raw);
+    expect(await row.locator('.exact').textContent()).toBe(frameText(call));
 
     await page.fill('#frames .filter', 'kind = request and method = "tools/*"');
     const visible = () => page.$$eval('#frames .row', (rows) => rows.filter((row) => !(row as HTMLElement).hidden).map((row) => Number(row.getAttribute('data-seq'))));
