@@ -59,6 +59,8 @@ function setEnv(env: NodeJS.ProcessEnv): () => void {
 /**
  * Runs `main(argv)` here, with stdout and stderr captured, in its own working directory; resolves
  * with the exit status and everything written, shaped like the spawned helpers' results.
+ * It changes the process's working directory for the run: this needs vitest's `forks` pool (a worker
+ * thread cannot chdir), and runs in one file must not overlap (no `concurrent`).
  */
 export async function runMain(argv: string[], options: MainOptions = {}): Promise<MainResult> {
   const ownDir = options.cwd === undefined ? mkdtempSync(join(tmpdir(), 'mcp-spy-main-')) : undefined;
