@@ -18,9 +18,12 @@ const blockSize = 16 * 1024;
 const batchMs = 2;
 /**
  * The backlog is bounded in time as well as in bytes: a burst the observer cannot keep up with
- * becomes a gap at once, instead of keeping it busy for seconds after the traffic stopped.
+ * becomes a gap at once, instead of keeping it busy for seconds after the traffic stopped. A small
+ * backlog is never cut for its age: an observer starved of CPU for a while by a busy machine
+ * still records a quiet session whole.
  */
 const defaultMaxLagMs = 1000;
+const lagFloorBytes = 1024 * 1024;
 /** How long past its deadline the observer may take to close the files before it is stopped. */
 const closeGraceMs = 1000;
 
@@ -116,7 +119,7 @@ export function openObserverChannel<M>(config: ThreadConfig, options: ChannelOpt
       paceGc(chunk.length);
       if (failed || behind + chunk.length > maxBehind * share) return undefined;
       const now = performance.now();
-      if (behind > 0 && lag.lagMs(now) > maxLagMs) return undefined;
+      if (behind > lagFloorBytes && lag.lagMs(now) > maxLagMs) return undefined;
       behind += chunk.length;
       lag.sent(chunk.length, now);
       if (block === undefined || block.length - used < chunk.length) {
