@@ -22,7 +22,7 @@ const batchMs = 2;
  * backlog is never cut for its age: an observer starved of CPU for a while by a busy machine
  * still records a quiet session whole.
  */
-const defaultMaxLagMs = 1000;
+const defaultMaxLagMs = 2000;
 const lagFloorBytes = 1024 * 1024;
 /** How long past its deadline the observer may take to close the files before it is stopped. */
 const closeGraceMs = 1000;
@@ -53,6 +53,7 @@ export function openObserverChannel<M>(config: ThreadConfig, options: ChannelOpt
   });
   const maxLagMs = options.maxLagMs ?? defaultMaxLagMs;
   const lag = createLagMeter();
+  let running = false;
   let batch: (M | FinishMessage)[] = [];
   let transfer: ArrayBuffer[] = [];
   let block: Buffer | undefined;
@@ -66,6 +67,7 @@ export function openObserverChannel<M>(config: ThreadConfig, options: ChannelOpt
 
   worker.on('message', (reply: ObserverReply) => {
     if (reply.type === 'ack') {
+      running = true;
       behind -= reply.bytes;
       lag.acked(reply.bytes);
     } else {
@@ -119,7 +121,8 @@ export function openObserverChannel<M>(config: ThreadConfig, options: ChannelOpt
       paceGc(chunk.length);
       if (failed || behind + chunk.length > maxBehind * share) return undefined;
       const now = performance.now();
-      if (behind > lagFloorBytes && lag.lagMs(now) > maxLagMs) return undefined;
+      // Not before the observer has said it runs: its thread starting up is not falling behind.
+      if (running && behind > lagFloorBytes && lag.lagMs(now) > maxLagMs) return undefined;
       behind += chunk.length;
       lag.sent(chunk.length, now);
       if (block === undefined || block.length - used < chunk.length) {
