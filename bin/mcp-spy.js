@@ -10,5 +10,15 @@ const { main } = await import('../dist/cli/main.js');
 
 const code = await main(process.argv.slice(2));
 process.exitCode = code;
-// Exit now: nothing of ours may keep a server's session waiting once it has ended.
+// What is still queued for stdout and stderr goes out first (a pipe takes it in pieces; exiting
+// would drop the rest): an empty write's callback runs once everything before it is written.
+const written = (stream) =>
+  stream.writableLength === 0 || stream.destroyed
+    ? undefined
+    : new Promise((resolve) => {
+        stream.on('error', resolve);
+        stream.write('', resolve);
+      });
+await Promise.all([written(process.stdout), written(process.stderr)]);
+// Then exit at once: nothing of ours may keep a server's session waiting once it has ended.
 process.exit(code);

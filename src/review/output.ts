@@ -16,6 +16,15 @@ export function createOutput(stream: Writable, highWater = 256 * 1024) {
     closed = true;
   });
 
+  /** Waits for the stream to take more, or to be gone (`once` rejects on the 'error' of a reader that left). */
+  async function roomOrGone(): Promise<void> {
+    try {
+      await Promise.race([once(stream, 'drain'), once(stream, 'close')]);
+    } catch {
+      closed = true;
+    }
+  }
+
   function flushNow(): boolean {
     scheduled = false;
     if (pending.length === 0 || closed) return true;
@@ -35,14 +44,14 @@ export function createOutput(stream: Writable, highWater = 256 * 1024) {
       pending.push(text);
       size += text.length;
       if (size >= highWater) {
-        if (!flushNow() && !closed) await Promise.race([once(stream, 'drain'), once(stream, 'close')]);
+        if (!flushNow() && !closed) await roomOrGone();
       } else if (!scheduled) {
         scheduled = true;
         setImmediate(flushNow);
       }
     },
     async end(): Promise<void> {
-      if (!flushNow() && !closed) await Promise.race([once(stream, 'drain'), once(stream, 'close')]);
+      if (!flushNow() && !closed) await roomOrGone();
     },
   };
 }
