@@ -1,3 +1,4 @@
+import { createRevisionMarks } from '../record/record-line.js';
 import { RECORD_VERSION, type EventKind, type RecordEntry } from '../record/schema.js';
 import type { Sink, SinkContext } from '../sinks/sink.js';
 import { createCorrelator, type Correlator } from '../wire/correlate.js';
@@ -48,7 +49,7 @@ function withFields(base: object, observation: FrameObservation, fields: Partial
 export function createRecorder(options: RecorderOptions) {
   let seq = 0;
   const correlators = new Map<string, Correlator>();
-  const lastRevision = new Map<string, string>();
+  const revisions = createRevisionMarks();
   const redactPaths = options.redactPaths ?? [];
   const secrets = createSecrets();
   const redact = (message: unknown, raw: string) => redactMessage(message, raw, redactPaths, secrets);
@@ -109,10 +110,7 @@ export function createRecorder(options: RecorderOptions) {
       return results.map(({ seq: entrySeq, observation, message, json }) => {
         const entry = (fields ? withFields(envelope(session, timeMs), observation, fields) : Object.assign(envelope(session, timeMs), observation)) as RecordEntry;
         entry.seq = entrySeq;
-        if (entry.rev !== undefined && lastRevision.get(session) !== entry.rev) {
-          lastRevision.set(session, entry.rev);
-          entry.revChanged = true;
-        }
+        revisions.mark(entry);
         emit(entry, message, json);
         return entry;
       });
@@ -142,7 +140,7 @@ export function createRecorder(options: RecorderOptions) {
         this.event(session, 'unanswered', { requests, notes: ['unanswered-request'] }, timeMs);
       }
       correlators.delete(session);
-      lastRevision.delete(session);
+      revisions.forget(session);
     },
     /** What waits to be written by the sinks, in characters: the observer paces itself on this. */
     backlog(): number {

@@ -1,6 +1,6 @@
 import { createCorrelator } from '../wire/correlate.js';
 import { observeFrame } from '../wire/observe.js';
-import { entryOfObserved } from './record-line.js';
+import { createRevisionMarks, entryOfObserved } from './record-line.js';
 import type { ReadItem } from './reader.js';
 import { RECORD_VERSION, type RecordEntry } from './schema.js';
 
@@ -19,7 +19,7 @@ export function isCaptureLine(line: string): boolean {
 export function createCaptureReader(session = 'capture') {
   const correlator = createCorrelator();
   let seq = 0;
-  let revision: string | undefined;
+  const revisions = createRevisionMarks();
 
   return (line: string, lineNo: number): ReadItem[] => {
     const match = captureLine.exec(line);
@@ -30,12 +30,10 @@ export function createCaptureReader(session = 'capture') {
       { dir, correlator, nextSeq: () => ++seq, timeMs: 0, transport: 'stdio' },
     );
     return results.map((observed) => {
+      const entry = entryOfObserved({ v: RECORD_VERSION, seq: observed.seq, session } as RecordEntry, observed, match[2]!);
       // A capture has no times: no latency either.
-      const entry = entryOfObserved({ v: RECORD_VERSION, seq: observed.seq, session } as RecordEntry, observed, match[2]!, ['latencyMs']);
-      if (entry.rev !== undefined && entry.rev !== revision) {
-        revision = entry.rev;
-        entry.revChanged = true;
-      }
+      delete entry.latencyMs;
+      revisions.mark(entry);
       return { ok: true, lineNo, entry };
     });
   };

@@ -30,12 +30,28 @@ export function recordLineOf(entry: RecordEntry): string {
 }
 
 /**
+ * Marks the first frame of each session in a new protocol revision (`revChanged`), where the
+ * revision first shows and wherever it changes: for the spy's entries and for imported ones alike.
+ */
+export function createRevisionMarks() {
+  const last = new Map<string | undefined, string>();
+  return {
+    mark(entry: RecordEntry) {
+      if (entry.rev === undefined || last.get(entry.session) === entry.rev) return;
+      last.set(entry.session, entry.rev);
+      entry.revChanged = true;
+    },
+    /** The session ended: its revision is forgotten. */
+    forget: (session: string) => last.delete(session),
+  };
+}
+
+/**
  * Turns what the pipeline made of one frame into a record entry: the envelope, the annotations, the
  * frame's text (`raw`/`rawBase64` when it is not JSON; `msg` when it is, its exact text remembered).
  */
-export function entryOfObserved(envelope: Pick<RecordEntry, 'v' | 'seq' | 't' | 'session'>, observed: Observed, text: string, drop: readonly string[] = []): RecordEntry {
+export function entryOfObserved(envelope: Pick<RecordEntry, 'v' | 'seq' | 't' | 'session'>, observed: Observed, text: string): RecordEntry {
   const { raw, rawBase64, ...annotations } = observed.observation;
-  for (const name of drop) delete (annotations as Record<string, unknown>)[name];
   const entry = { ...envelope, ...annotations } as RecordEntry;
   if (raw !== undefined) entry.raw = raw;
   if (rawBase64 !== undefined) entry.rawBase64 = rawBase64;
