@@ -89,7 +89,10 @@ export async function runHttpSpy(options: HttpSpyOptions): Promise<number | unde
   if (child) {
     observer.event('spawn', { transport: 'http', command: server, pid: child.pid, cwd: process.cwd(), spy: version });
     const behind = targetAddressOf(target);
+    // A server slow to listen is said early: a spy that waits in silence looks hung.
+    const slow = setTimeout(() => warn(`waiting for the server to accept connections at ${target.host} (up to 30 s)`), 5_000);
     const up = await waitForPort(behind.address, behind.port, 30_000, Promise.race([child.outcome, stop.signalled]));
+    clearTimeout(slow);
     if (!up && !over) warn(`the server does not accept connections at ${target.host} yet; forwarding anyway`);
   }
   if (!over) {

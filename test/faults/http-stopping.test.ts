@@ -1,10 +1,20 @@
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { readRecord } from '../helpers/faults.js';
-import { freePort, startSpy } from '../helpers/http-spy.js';
-import { fixture, node } from '../helpers/spy.js';
+import { freePort, run, startSpy } from '../helpers/http-spy.js';
+import { bin, fixture, node } from '../helpers/spy.js';
 
-describe('the HTTP spy stopping', () => {
+describe('the HTTP spy starting and stopping', () => {
+  it('says so on stderr when the server command is slow to listen, and a stop signal still ends both', async () => {
+    const port = await freePort();
+    const never = [node, '-e', 'setTimeout(() => {}, 60_000)'];
+    const spy = await run(node, [bin, 'http', '--quiet', '--no-record', '--no-log', '--target', `http://127.0.0.1:${port}/mcp`, '--', ...never], /waiting for the server to accept connections at (\S+)/);
+    expect(spy.url).toBe(`127.0.0.1:${port}`);
+    expect(spy.stdout()).not.toContain('listening on');
+    expect(await spy.stop()).toBe(0);
+  });
+
+
   it('a second stop signal while it finishes (a server slow to stop) does not kill it: exit 0, the record ends with the exit', async () => {
     const port = await freePort();
     const spy = await startSpy(['--target', `http://127.0.0.1:${port}/mcp`], [node, fixture('faults', 'slow-stop-http.js'), String(port)]);

@@ -1,5 +1,5 @@
 // Listening processes: servers, the HTTP spy and the mock, each started on a free port and stopped by the test.
-import { spawn, type ChildProcess } from 'node:child_process';
+import { execFileSync, spawn, type ChildProcess } from 'node:child_process';
 import { mkdtempSync, readFileSync, rmSync } from 'node:fs';
 import { createServer } from 'node:net';
 import { tmpdir } from 'node:os';
@@ -18,6 +18,24 @@ export function freePort(): Promise<number> {
       server.close(() => resolve(port));
     });
   });
+}
+
+/** A process and its descendants as `ps` sees them (state, age, command): what a start that hangs was doing. */
+function processTree(root: number | undefined): string {
+  try {
+    const rows = execFileSync('ps', ['-e', '-o', 'pid=,ppid=,stat=,etime=,args='], { encoding: 'utf8' })
+      .split('\n')
+      .map((line) => line.trim().split(/\s+/))
+      .filter((fields) => fields.length >= 5);
+    const wanted = new Set([String(root)]);
+    for (let grew = true; grew; ) {
+      grew = false;
+      for (const [pid, ppid] of rows) if (wanted.has(ppid!) && !wanted.has(pid!)) grew = Boolean(wanted.add(pid!));
+    }
+    return rows.filter(([pid]) => wanted.has(pid!)).map((fields) => fields.join(' ')).join('\n');
+  } catch (error) {
+    return String(error);
+  }
 }
 
 export interface Running {
@@ -48,8 +66,9 @@ export async function run(command: string, args: string[], ready: RegExp, option
     void exited.then((code) => reject(new Error(`${command} ${args.join(' ')} exited with ${code} before it was ready:\n${seen.out}\n${seen.err}`)));
     // A loaded machine may take a while to start a server; one that never gets ready is not left behind.
     setTimeout(() => {
+      const tree = processTree(child.pid);
       child.kill('SIGTERM');
-      reject(new Error(`${command} ${args.join(' ')} not ready after 30s:\n${seen.out}\n${seen.err}`));
+      reject(new Error(`${command} ${args.join(' ')} not ready after 30s:\n${seen.out}\n${seen.err}\nprocesses:\n${tree}`));
     }, 30_000).unref();
   });
   return {
