@@ -2,7 +2,8 @@
 // Benchmark of the stdio spy. In every repetition each workload runs through five setups, in an
 // order that rotates between repetitions: direct, a `tee` sandwich, a Node pass-through (the floor of
 // any Node spy), mcp-spy recording, and mcp-spy writing nothing. The server parses no JSON.
-//   npm run bench:stdio     (BENCH_REPS=5 by default; BENCH_QUICK=1 for a short run)
+//   npm run bench:stdio     (BENCH_REPS=5 by default; BENCH_QUICK=1 for a short run;
+//                            BENCH_ONLY=mcp,large for some workloads: mcp, small, large, rtt)
 // Prints one table per workload on stdout and nothing else; it asserts nothing.
 import { mkdtempSync, rmSync } from 'node:fs';
 import { loadavg, tmpdir } from 'node:os';
@@ -19,12 +20,15 @@ const scale = quick ? 0.1 : 1;
 const n = (count) => Math.max(1, Math.round(count * scale));
 const MiB = 1024 * 1024;
 
-const workloads = [
+const allWorkloads = [
   { name: 'mcp', kind: 'throughput', requestBytes: 300, responseBytes: 2048, window: 64, count: n(120_000) },
   { name: 'small', kind: 'throughput', requestBytes: 100, responseBytes: 100, count: n(600_000) },
   { name: 'large', kind: 'throughput', requestBytes: MiB, responseBytes: MiB, count: n(240) },
   { name: 'rtt', kind: 'latency', requestBytes: 300, responseBytes: 2048, count: n(4000) },
 ];
+const only = process.env.BENCH_ONLY?.split(',');
+const workloads = only ? allWorkloads.filter((w) => only.includes(w.name)) : allWorkloads;
+if (workloads.length === 0) throw new Error(`BENCH_ONLY names none of ${allWorkloads.map((w) => w.name).join(', ')}`);
 for (const w of workloads) {
   const size = (b) => (b >= MiB ? `${b / MiB} MiB` : b >= 1024 ? `${b / 1024} KiB` : `${b} B`);
   w.title = w.kind === 'latency'

@@ -37,7 +37,6 @@ describe('the layout checker', () => {
     ['a room the layout does not have', 'session/x.ts', "import { nowMs } from '../wire/now.js';"],
     ['an import of a room the layout does not have', 'spy/x.ts', "import { x } from '../session/y.js';"],
     ['chalk outside render/', 'sinks/x.ts', "import chalk from 'chalk';"],
-    ['execa in a pure stage', 'protocol/x.ts', "import { execa } from 'execa';"],
     ...['node:fs', 'fs', 'node:fs/promises', 'fs/promises', 'node:net', 'node:http', 'node:child_process', 'node:worker_threads'].map((name) => [`${name} in a pure stage`, 'wire/x.ts', `import { x } from '${name}';`]),
     ['node:http types in a pure stage', 'render/x.ts', "import type { IncomingHttpHeaders } from 'node:http';"],
     ['node:fs loaded dynamically in a pure stage', 'protocol/x.ts', "const fs = await import('node:fs');"],

@@ -1,6 +1,6 @@
 import { ExportFailure, exportRecording } from '../export/export-recording.js';
 import { recordToHar } from '../export/har-export.js';
-import { otlpSettingsOf } from '../export/otlp-config.js';
+import { otlpSettingsOf } from '../export/otlp-settings.js';
 import { SpyError, exitCodes } from './errors.js';
 import { recordingEntries } from './recording-input.js';
 import { version } from './version.js';

@@ -1,7 +1,7 @@
 import type { Command } from 'commander';
 import type { ExportConfig } from '../export/export-sink.js';
 import type { SessionPlace } from '../export/mcp-attributes.js';
-import { otlpSettingsOf } from '../export/otlp-config.js';
+import { otlpSettingsOf } from '../export/otlp-settings.js';
 import { parseListen } from '../transports/http/target.js';
 import { SpyError } from './errors.js';
 import { version } from './version.js';

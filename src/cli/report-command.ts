@@ -2,7 +2,7 @@ import { spawn } from 'node:child_process';
 import { writeFile } from 'node:fs/promises';
 import { basename, dirname, extname, join, resolve } from 'node:path';
 import { sanitize } from '../render/sanitize.js';
-import type { ReportLimitOptions } from '../report/collect.js';
+import type { ReportLimitOptions } from '../report/limits.js';
 import { ReportPageMissing, reportHtml } from '../report/html.js';
 import { buildReport } from '../report/report.js';
 import { ignoresFor } from '../replay/replay.js';

@@ -1,5 +1,5 @@
 import { type Command, InvalidArgumentError, Option } from 'commander';
-import { defaultReportLimits } from '../report/collect.js';
+import { defaultReportLimits } from '../report/limits.js';
 import { sizeParser } from './options.js';
 import { collect } from './replay-options.js';
 

@@ -3,19 +3,10 @@ import { frameText } from '../record/frame-message.js';
 import type { RecordEntry } from '../record/schema.js';
 import { renderLine } from '../render/render-line.js';
 import { createStatsCollector } from '../review/stats.js';
+import { defaultReportLimits, type ReportLimitOptions } from './limits.js';
 import type { ReportEvent, ReportFrame, ReportRecording } from './report-types.js';
 import { createSessionTracker } from './sessions.js';
 import { createSpanTracker } from './spans.js';
-
-/** How much of a recording a report carries; past these, frames are summarised and the page says so. */
-export interface ReportLimitOptions {
-  /** Total bytes of frame text kept; later frames keep their annotations only. */
-  maxText: number;
-  /** Frames and events drawn and listed; the rest are counted (stats, check) but not drawn. */
-  maxFrames: number;
-}
-
-export const defaultReportLimits: ReportLimitOptions = { maxText: 64 * 1024 * 1024, maxFrames: 50_000 };
 
 const copied = ['method', 'tool', 'prompt', 'uri', 'latencyMs', 'rev', 'bytes'] as const;
 

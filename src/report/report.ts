@@ -1,7 +1,8 @@
 import { basename } from 'node:path';
 import type { RecordEntry } from '../record/schema.js';
 import { loadRecording } from '../replay/load.js';
-import { collectRecording, type ReportLimitOptions } from './collect.js';
+import { collectRecording } from './collect.js';
+import type { ReportLimitOptions } from './limits.js';
 import { compareRecordings } from './compare.js';
 import type { ReportData } from './report-types.js';
 

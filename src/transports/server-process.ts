@@ -1,31 +1,26 @@
 import { connect } from 'node:net';
-import { execa, type ResultPromise } from 'execa';
-import { describeSpawnFailure } from './spawn-failure.js';
+import { spawnServer } from './spawn-failure.js';
 import { exitCodeOf } from './stdio.js';
 
 export type ServerOutcome = { started: true; code: number | null; signal: string | null; exitCode: number } | { started: false; message: string; exitCode: number };
 
-/** A server command run beside the HTTP spy: its output goes to our stderr, its end is reported. */
+/** How long a server asked to stop may take before it is killed. */
+const killAfterMs = 3000;
+
+/** A server command run beside the HTTP spy: its output goes to ours, its end is reported. */
 export function startServerProcess(command: string, args: string[]) {
-  const child: ResultPromise = execa(command, args, {
-    stdin: 'ignore',
-    stdout: ['inherit'],
-    stderr: 'inherit',
-    reject: false,
-    cleanup: true,
-    forceKillAfterDelay: 3000,
-  });
-  const outcome: Promise<ServerOutcome> = child.then((result) => {
-    if (child.pid === undefined || (result.failed && result.exitCode === undefined && !result.signal)) {
-      const code = String(result.code ?? 'ESPAWN');
-      const { why, exitCode } = describeSpawnFailure(code, result.originalMessage ?? code);
-      return { started: false, message: why, exitCode };
-    }
-    const code = result.exitCode ?? null;
-    const signal = result.signal ?? null;
-    return { started: true, code, signal, exitCode: exitCodeOf(code, signal) };
-  });
-  return { pid: child.pid, outcome, stop: () => child.kill('SIGTERM') };
+  const { child, exit, failure } = spawnServer(command, args, ['ignore', 'inherit', 'inherit']);
+  const outcome: Promise<ServerOutcome> = Promise.race([
+    exit.then(({ code, signal }): ServerOutcome => ({ started: true, code, signal, exitCode: exitCodeOf(code, signal) })),
+    failure.then(({ why, exitCode }): ServerOutcome => ({ started: false, message: why, exitCode })),
+  ]);
+  const stop = () => {
+    if (child.pid === undefined || child.exitCode !== null || child.signalCode !== null) return;
+    child.kill('SIGTERM');
+    const timer = setTimeout(() => child.kill('SIGKILL'), killAfterMs);
+    void exit.then(() => clearTimeout(timer));
+  };
+  return { pid: child.pid, outcome, stop };
 }
 
 /** Resolves true once host:port accepts a connection, false when `until` settles first or time runs out. */

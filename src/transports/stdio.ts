@@ -1,7 +1,6 @@
 import { constants } from 'node:os';
 import type { Readable, Writable } from 'node:stream';
-import { execa } from 'execa';
-import { describeSpawnFailure } from './spawn-failure.js';
+import { spawnServer, type SpawnFailure } from './spawn-failure.js';
 import { waitForQuiet } from './quiet.js';
 import { openServerPipes } from './server-pipes.js';
 
@@ -36,7 +35,7 @@ export interface StdioProxyOptions {
 
 export type StdioOutcome =
   | { started: true; pid: number; code: number | null; signal: string | null; exitCode: number }
-  | { started: false; errorCode: string; why: string; exitCode: number };
+  | ({ started: false } & SpawnFailure);
 
 /** A running server: signal it, and learn how it ended. */
 export interface StdioProxy {
@@ -65,15 +64,8 @@ export function startStdioProxy(options: StdioProxyOptions): StdioProxy {
   const output = options.output ?? process.stdout;
   const { observer } = options;
   const pipes = openServerPipes();
-  const child = execa(options.command, options.args, {
-    // Descriptors of our own are passed as they are (the types list only 3 to 9; any number works).
-    stdio: (pipes ? pipes.child : 'pipe') as 'pipe',
-    buffer: false,
-    reject: false,
-    encoding: 'buffer',
-    forceKillAfterDelay: false,
-    cleanup: true,
-  });
+  // Descriptors of our own are passed as they are; without them, pipes.
+  const { child, exit, failure } = spawnServer(options.command, options.args, pipes ? pipes.child : 'pipe');
   pipes?.closeChildEnds();
   const serverIn = pipes?.stdin ?? child.stdin!;
   const serverOut = pipes?.stdout ?? child.stdout!;
@@ -133,19 +125,14 @@ export function startStdioProxy(options: StdioProxyOptions): StdioProxy {
     serverErr.on('end', () => observer.stderrEnd());
   }
 
-  const exited = new Promise<{ code: number | null; signal: string | null }>((resolve) => {
-    child.once('exit', (code, signal) => resolve({ code, signal }));
-  });
+  const exited = exit;
   let hurry = () => {};
   const hurried = new Promise<void>((resolve) => (hurry = resolve));
 
   const outcome = (async (): Promise<StdioOutcome> => {
     if (child.pid === undefined) {
       for (const stream of [serverIn, serverOut, serverErr]) stream.destroy();
-      const result = await child;
-      const errorCode = String(result.code ?? 'ESPAWN');
-      const { why, exitCode } = describeSpawnFailure(errorCode, result.originalMessage ?? result.shortMessage ?? errorCode);
-      return { started: false, errorCode, why, exitCode };
+      return { started: false, ...(await failure) };
     }
     const { code, signal } = await exited;
     stopInput();

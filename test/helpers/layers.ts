@@ -13,9 +13,8 @@ const pureLayers = ['protocol', 'wire', 'render'];
 /** Node's modules that do I/O (with or without `node:`, subpaths such as fs/promises included). */
 const nodeIo = ['fs', 'net', 'http', 'https', 'http2', 'tls', 'dgram', 'dns', 'child_process', 'worker_threads', 'cluster', 'readline'];
 
-/** Packages kept out of some rooms: spawning in the pure stages, colour anywhere but render/ and cli/. */
+/** Packages kept out of some rooms: colour anywhere but render/ and cli/. */
 const packageRules: { name: string; allowedIn: (layer: string) => boolean; why: string }[] = [
-  { name: 'execa', allowedIn: (layer) => !pureLayers.includes(layer), why: 'the pure stages spawn nothing' },
   { name: 'chalk', allowedIn: (layer) => layer === 'render' || layer === 'cli', why: 'chalk lives in render/' },
 ];
 
