@@ -1,28 +1,23 @@
 import { isObject } from '../protocol/jsonrpc.js';
 import type { RecordEntry } from '../record/schema.js';
-import { boundedJson } from './bounded-json.js';
+import { boundedJson, emptyBut } from './bounded-json.js';
 import { truncate } from './sanitize.js';
 import { summarize } from './summaries.js';
 
 
-function withoutMeta(value: unknown): unknown {
-  if (!isObject(value) || !('_meta' in value)) return value;
-  const { _meta, ...rest } = value;
-  return rest;
-}
+const omitMeta: ReadonlySet<string> = new Set(['_meta']);
+const omitMetaName: ReadonlySet<string> = new Set(['_meta', 'name']);
+const omitMetaUri: ReadonlySet<string> = new Set(['_meta', 'uri']);
 
-/** The tool, prompt or resource is on the line already; show what comes with it. */
-function withoutSubject(entry: RecordEntry, params: unknown): unknown {
-  if (entry.kind !== 'request' || !isObject(params)) return params;
-  if ((entry.tool !== undefined || entry.prompt !== undefined) && 'name' in params) {
-    const { name, ...rest } = params;
-    return rest;
-  }
-  if (entry.uri !== undefined && 'uri' in params) {
-    const { uri, ...rest } = params;
-    return rest;
-  }
-  return params;
+/**
+ * The keys a preview leaves out of a frame's params or result: `_meta`, and the tool, prompt or
+ * resource of a request, which the line names already.
+ */
+function omittedOf(entry: RecordEntry, body: object): ReadonlySet<string> {
+  if (entry.kind !== 'request') return omitMeta;
+  if ((entry.tool !== undefined || entry.prompt !== undefined) && 'name' in body) return omitMetaName;
+  if (entry.uri !== undefined && 'uri' in body) return omitMetaUri;
+  return omitMeta;
 }
 
 /**
@@ -44,6 +39,8 @@ export function previewOf(entry: RecordEntry, max: number, message?: unknown): s
   const body = side === 'request' ? message.params : message.result;
   const summary = summarize(entry.kind === 'tool-error' ? 'tools/call' : entry.method, side, body, max);
   if (summary !== undefined) return truncate(summary, max);
-  const shown = withoutSubject(entry, withoutMeta(body));
-  return shown === undefined || (isObject(shown) && Object.keys(shown).length === 0) ? '' : boundedJson(shown, max);
+  if (body === undefined) return '';
+  if (!isObject(body)) return boundedJson(body, max);
+  const omit = omittedOf(entry, body);
+  return emptyBut(body, omit) ? '' : boundedJson(body, max, omit);
 }

@@ -26,18 +26,24 @@ export const labelWidth = Math.max(...Object.values(kindStyles).map((style) => s
 
 export const arrows = { c2s: '->', s2c: '<-', none: '**' } as const;
 
-/** Colour on or off; the caller decides from the TTY, NO_COLOR, FORCE_COLOR and --no-color. */
+const unpainted: Paint = (text) => text;
+
+/**
+ * Colour on or off; the caller decides from the TTY, NO_COLOR, FORCE_COLOR and --no-color. Without
+ * colour the paints give the text back as it is (wire.log renders every frame: no styling machinery).
+ */
 export function createPalette(color: boolean) {
   const chalk = new Chalk({ level: color ? 1 : 0 });
+  if (!color) return { chalk, kind: (_kind: string): Paint => unpainted, dim: unpainted, bold: unpainted, warn: unpainted };
   return {
     chalk,
     kind: (kind: string): Paint => {
       const style = lookup<{ paint: (c: ChalkInstance) => ChalkInstance }>(kindStyles, kind);
       return style ? style.paint(chalk) : chalk.white;
     },
-    dim: chalk.dim,
-    bold: chalk.bold,
-    warn: chalk.yellow,
+    dim: chalk.dim as Paint,
+    bold: chalk.bold as Paint,
+    warn: chalk.yellow as Paint,
   };
 }
 

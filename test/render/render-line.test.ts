@@ -106,4 +106,27 @@ describe('boundedJson', () => {
       else expect(cut).toBe(`${full.slice(0, max)}…`);
     }
   });
+
+  it('leaves out the top-level keys it is told to, and only those', () => {
+    const value = JSON.parse('{"_meta":{"progressToken":1},"name":"echo","__proto__":{"x":1},"arguments":{"_meta":2,"name":"kept"}}');
+    const { _meta, name, ...rest } = value;
+    expect(boundedJson(value, 10_000, new Set(['_meta', 'name']))).toBe(JSON.stringify(rest));
+    expect(boundedJson(value, 20, new Set(['_meta', 'name']))).toBe(`${JSON.stringify(rest).slice(0, 20)}…`);
+  });
+});
+
+describe('the preview of a frame', () => {
+  const request = (params: unknown) => ({ jsonrpc: '2.0', id: 1, method: 'tools/call', params });
+  it('shows a request\'s params without _meta and without the tool the line names', () => {
+    const line = renderLine(frame({ method: 'tools/call', id: 1, tool: 'echo' }), { message: request({ name: 'echo', _meta: { progressToken: 'p' }, arguments: { text: 'hi' } }) });
+    expect(line.endsWith(' tool=echo {"arguments":{"text":"hi"}}')).toBe(true);
+  });
+  it('shows nothing for params that hold only what the line says', () => {
+    const line = renderLine(frame({ method: 'tools/call', id: 1, tool: 'echo' }), { message: request({ name: 'echo', _meta: {} }) });
+    expect(line.endsWith(' tool=echo')).toBe(true);
+  });
+  it('keeps a name the line does not show (no tool known)', () => {
+    const line = renderLine(frame({ method: 'prompts/list', id: 1 }), { message: { jsonrpc: '2.0', id: 1, method: 'prompts/list', params: { name: 'x', _meta: {} } } });
+    expect(line.endsWith(' {"name":"x"}')).toBe(true);
+  });
 });
