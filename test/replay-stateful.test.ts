@@ -20,12 +20,15 @@ beforeAll(async () => {
 }, 60_000);
 afterAll(() => temp.remove());
 
+/** How far the server's simulated task has got depends on its timer, not on the client: not compared. */
+const taskProgress = ['--ignore', 'result.status', '--ignore', 'result.statusMessage', '--ignore', 'params.status', '--ignore', 'params.statusMessage'];
+
 const methodsOf = (record: string) => readRecord(record).filter((entry) => entry.dir === 'c2s' && entry.kind === 'request').map((entry) => entry.method);
 
 describe('replay of a stateful server', () => {
   it('follows the taskId the live server drew through tasks/get, tasks/result and tasks/list', async () => {
     expect(methodsOf(tasks)).toEqual(expect.arrayContaining(['tools/call', 'tasks/get', 'tasks/result', 'tasks/list']));
-    const result = await runBin(['replay', tasks, '--format', 'json', '--', ...everything]);
+    const result = await runBin(['replay', tasks, '--format', 'json', ...taskProgress, '--', ...everything]);
     expect(result.stderr).toBe('');
     const report = JSON.parse(result.text);
     const items = report.sessions[0].items as { method: string; status: string }[];
@@ -36,7 +39,7 @@ describe('replay of a stateful server', () => {
   }, 60_000);
 
   it('compares the task status notifications with their taskId mapped, at the recorded pace', async () => {
-    const result = await runBin(['replay', tasks, '--notifications', '--speed', '1', '--', ...everything]);
+    const result = await runBin(['replay', tasks, '--notifications', '--speed', '1', ...taskProgress, '--', ...everything]);
     expect(result.text).toMatch(/same {4}#\d+ notifications\/tasks\/status \[notification\]/);
     expect(result.text).toContain('0 changed, 0 missing, 0 extra');
     expect(result.code).toBe(0);
