@@ -45,7 +45,8 @@ describe('replay where nobody listens', () => {
     const record = temp.file('unreachable.jsonl', ping);
     const result = await runBin(['replay', record, '--target', `http://127.0.0.1:${port}/mcp`]);
     expect(result).toMatchObject({ code: 1, stderr: 'mcp-spy: the server is not reachable: cannot connect: ECONNREFUSED\n', text: '' });
-    expect(result.durationMs).toBeLessThan(5000);
+    // At once: a retry loop would take its whole timeout (30 s); a loaded machine may take seconds to start node.
+    expect(result.durationMs).toBeLessThan(15_000);
   });
 });
 
