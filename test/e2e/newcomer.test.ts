@@ -43,9 +43,9 @@ describe('replay where nobody listens', () => {
   it('replay --target where nobody listens says so at once', async () => {
     const port = await freePort();
     const record = temp.file('unreachable.jsonl', ping);
-    const result = await runBin(['replay', record, '--target', `http://127.0.0.1:${port}/mcp`]);
+    const result = await runBin(['replay', record, '--target', `http://127.0.0.1:${port}/mcp`, '--timeout', '60s']);
     expect(result).toMatchObject({ code: 1, stderr: 'mcp-spy: the server is not reachable: cannot connect: ECONNREFUSED\n', text: '' });
-    // At once: a retry loop would take its whole timeout (30 s); a loaded machine may take seconds to start node.
+    // At once: waiting for an answer would take the whole --timeout (60 s); a loaded machine may take seconds to start node.
     expect(result.durationMs).toBeLessThan(15_000);
   });
 });
