@@ -10,6 +10,7 @@ const unit = [
   'test/check/rules*.test.ts',
   'test/review/{filter-expression,stats,time-point}.test.ts',
   'test/sinks/last-words.test.ts',
+  'test/sinks/human-log-behind.test.ts',
   'test/observer/recorder.test.ts',
   'test/observer/lag.test.ts',
   'test/layers.test.ts',

@@ -142,6 +142,10 @@ export function createRecorder(options: RecorderOptions) {
       correlators.delete(session);
       revisions.forget(session);
     },
+    /** The observer is behind the traffic, or caught up: sinks may leave out what the record holds anyway. */
+    behind(on: boolean) {
+      for (const sink of sinks) sink.behind?.(on);
+    },
     /** What waits to be written by the sinks, in characters: the observer paces itself on this. */
     backlog(): number {
       let waiting = 0;

@@ -8,6 +8,10 @@ export interface FileLines {
   lineOf(entry: RecordEntry, message?: unknown, json?: Buffer | string): Line | undefined;
   /** A gap the spy itself writes (the file was deleted, entries dropped, another sink failed). */
   gapLine(gap: RecordEntry): string;
+  /** The observer is behind the traffic, or caught up: a line to write when it says what was left out. */
+  behind?(behind: boolean): string | undefined;
+  /** The observing is over: a last line, if the file has one to add. */
+  lastLine?(): string | undefined;
 }
 
 /**
@@ -22,6 +26,14 @@ export function openFileSink(name: string, path: string, named: boolean, lines: 
       if (line !== undefined) file.write(line);
     },
     failed: (gap) => file.write(lines.gapLine(gap)),
+    behind(behind) {
+      const line = lines.behind?.(behind);
+      if (line !== undefined) file.write(line);
+    },
+    async end() {
+      const line = lines.lastLine?.();
+      if (line !== undefined) file.write(line);
+    },
     backlog: () => file.queued,
     caughtUp: (limit) => file.whenBelow(limit),
     flush: () => file.flush(),

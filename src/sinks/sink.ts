@@ -20,6 +20,11 @@ export interface Sink {
    * record what it could not send (the other sinks are open until every sink has ended).
    */
   end?(): Promise<void>;
+  /**
+   * The observer is behind the traffic (true), or has caught up (false): a sink may leave out, while
+   * it is behind, what can be had again from the record (the human log's frame lines).
+   */
+  behind?(behind: boolean): void;
   /** What waits to be written, in characters: the observer paces itself on it. */
   backlog(): number;
   /** Resolves once no more than `limit` characters wait. */

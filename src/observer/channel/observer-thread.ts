@@ -17,6 +17,8 @@ export interface ObservingSide<M> {
 export interface ObservedOutput {
   /** The observing is over: what sends elsewhere finishes, and may still add to the record. */
   end(): Promise<void>;
+  /** The observer is behind the traffic (true), or caught up (false). */
+  behind(on: boolean): void;
   backlog(): number;
   caughtUp(limit: number): Promise<void>;
   lastSeq(): number;
@@ -61,6 +63,22 @@ export function serveObserverChannel<M extends ChannelMessage>(port: MessagePort
   const ackBytes = 1024 * 1024;
   const maxBacklog = 4 * 1024 * 1024;
   const waiting: (M | FinishMessage)[][] = [];
+  // Bytes received and not yet observed: past `behindBytes` the observer is behind the traffic
+  // (the sinks may leave out what the record holds anyway), below `caughtUpBytes` it has caught up.
+  const behindBytes = 1024 * 1024;
+  const caughtUpBytes = 256 * 1024;
+  let unobserved = 0;
+  let behind = false;
+
+  function noteProgress() {
+    if (!behind && unobserved > behindBytes) {
+      behind = true;
+      output.behind(true);
+    } else if (behind && unobserved < caughtUpBytes) {
+      behind = false;
+      output.behind(false);
+    }
+  }
   let unacked = 0;
   let ackTimer: NodeJS.Timeout | undefined;
   let pacing = false;
@@ -89,6 +107,7 @@ export function serveObserverChannel<M extends ChannelMessage>(port: MessagePort
     if (!abandoned || !observer.drop(observed)) observer.handle(observed);
     if (observed.data !== undefined) {
       unacked += observed.data.byteLength;
+      unobserved -= observed.data.byteLength;
       if (!abandoned) paceGc(observed.data.byteLength);
     }
   }
@@ -101,6 +120,7 @@ export function serveObserverChannel<M extends ChannelMessage>(port: MessagePort
       handleOne(batch[index]!);
     }
     if (control) Atomics.store(control, controlSlots.seq, BigInt(output.lastSeq()));
+    noteProgress();
     if (unacked >= ackBytes) ack();
     else if (unacked > 0) ackTimer ??= setTimeout(ack, 10);
     return -1;
@@ -132,6 +152,8 @@ export function serveObserverChannel<M extends ChannelMessage>(port: MessagePort
 
   port.on('message', (batch: (M | FinishMessage)[]) => {
     waiting.push(batch);
+    for (const message of batch) unobserved += (message as ChannelMessage).data?.byteLength ?? 0;
+    noteProgress();
     // Once the spy has set a deadline, it is watched even while the observer waits for the files.
     if (!deadlineWatch && control && Atomics.load(control, controlSlots.deadline) !== 0n) {
       // The traffic is over: what is left to do is the record, and the client waits for it. Back
