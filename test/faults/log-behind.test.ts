@@ -10,11 +10,12 @@ import { runBin, tempDir } from '../helpers/spy.js';
 const temp = tempDir();
 afterAll(() => temp.remove());
 
+const pad = 'x'.repeat(200);
+/** 30 MB of tools/call requests: far faster than any observer reads them, it falls behind at least once. */
+const input = Array.from({ length: 100_000 }, (_, index) => `{"jsonrpc":"2.0","id":${index + 1},"method":"tools/call","params":{"name":"echo","arguments":{"p":"${pad}"}}}\n`).join('');
+
 describe('a flood through the stdio spy', () => {
   it('keeps the record; the log leaves out only what it says it left out', async () => {
-    const count = 100_000;
-    const pad = 'x'.repeat(200);
-    const input = Array.from({ length: count }, (_, index) => `{"jsonrpc":"2.0","id":${index + 1},"method":"tools/call","params":{"name":"echo","arguments":{"p":"${pad}"}}}\n`).join('');
     const record = join(temp.dir, 'wire.jsonl');
     const log = join(temp.dir, 'wire.log');
     const result = await runBin(['-q', '--record', record, '--log', log, '--', 'cat'], { input, cwd: temp.dir });
@@ -27,12 +28,18 @@ describe('a flood through the stdio spy', () => {
     const leftOut = lines
       .map((line) => / the observer was behind the traffic: (\d+) ordinary frame\(s\) left out of this log; the record has them all \(mcp-spy view (.+)\)$/.exec(line))
       .filter((match) => match !== null);
-    // 30 MB arrives far faster than any observer reads it: it falls behind at least once.
     expect(leftOut.length).toBeGreaterThan(0);
     expect(leftOut.every((match) => match![2] === record)).toBe(true);
     expect(logged + leftOut.reduce((sum, match) => sum + Number(match![1]), 0)).toBe(frames.length);
 
     const view = await runBin(['view', record, '--kind', 'request', '--format', 'jsonl'], { cwd: temp.dir });
     expect(view.text.trim().split('\n')).toHaveLength(frames.length);
+  }, 120_000);
+
+  it('the live view leaves them out too, and says so on stderr', async () => {
+    const record = join(temp.dir, 'live.jsonl');
+    const result = await runBin(['--record', record, '--no-log', '--', 'cat'], { input, cwd: temp.dir, env: { COLUMNS: '200' } });
+    expect(result.code).toBe(0);
+    expect(result.stderr).toMatch(/the observer was behind the traffic: \d+ ordinary frame\(s\) left out of the live view; the record has them all \(mcp-spy view .*live\.jsonl\)/);
   }, 120_000);
 });
