@@ -25,3 +25,5 @@ export function createBodyCollector(max: number) {
     },
   };
 }
+
+export type BodyCollector = ReturnType<typeof createBodyCollector>;

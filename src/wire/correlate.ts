@@ -1,12 +1,14 @@
-import { idKey, isObject, pick, pickString, type JsonRpcId } from '../protocol/jsonrpc.js';
+import { isObject, pick, pickString, type JsonRpcId } from '../protocol/jsonrpc.js';
 import type { NoteId } from '../protocol/notes.js';
 import { isStatelessRevision, metaKeys } from '../protocol/revisions.js';
 import type { Classified } from './classify.js';
 import { oppositeOf, type Direction, type FrameKind } from './kinds.js';
-import { createRecentIds, type RecentIds } from './recent-ids.js';
 import type { CallOrigin } from './round-trips.js';
-import { createSessionWatch } from './session-watch.js';
+import { addPending, addProgressToken, createSentRequests, isTaken, pendingByToken, takePending, type SentRequests } from './sent-requests.js';
+import { createSessionWatch, type SessionWatch } from './session-watch.js';
 import type { ToolPins } from './tool-pin.js';
+
+export { rememberedIds } from './sent-requests.js';
 
 /** A request still waiting for its response. */
 export interface PendingRequest {
@@ -16,8 +18,8 @@ export interface PendingRequest {
   tool?: string;
   seq: number;
   timeMs: number;
-  /** The key of its progress token, when it asked for progress. */
-  progressToken?: string;
+  /** Its progress token, when it asked for progress. */
+  progressToken?: string | number;
   /** Its sender cancelled it: a response may still come, and none is owed. */
   cancelled?: boolean;
   /** A server request sent after the client closed its input: nobody could answer it. */
@@ -83,13 +85,95 @@ function relatedOf(request: PendingRequest): NonNullable<Correlation['related']>
     : { seq: request.seq, id: request.id, method: request.method, tool: request.tool };
 }
 
-/**
- * How many request ids per direction are remembered to catch a `duplicate-id`, most recent first
- * kept: ids may never be reused within a session before 2026, but remembering every one costs ~58
- * bytes a request, without end in a long session. A duplicate of a pending or recent id is still
- * caught; reuse of one older than this many requests goes unnoticed.
- */
-export const rememberedIds = 10_000;
+/** One session's state: the correlator's functions work on it. */
+interface SessionState {
+  sent: { c2s?: SentRequests; s2c?: SentRequests };
+  watch?: SessionWatch;
+  pins?: ToolPins;
+  revision?: string;
+  /** The revision initialize agreed on, whatever headers say later. */
+  negotiated?: string;
+  clientClosed: boolean;
+}
+
+function sentBy(state: SessionState, dir: Direction): SentRequests {
+  return (state.sent[dir] ??= createSentRequests());
+}
+
+function noteRevision(state: SessionState, candidate: unknown) {
+  if (typeof candidate === 'string' && candidate.length > 0) state.revision = candidate;
+}
+
+function onRequest(state: SessionState, input: FrameInput, out: Correlation) {
+  const { dir, classified, message } = input;
+  const id = classified.id ?? null;
+  const params = pick(message, 'params');
+  noteSubject(classified.method, params, out);
+  noteRevision(state, pickString(params, '_meta', metaKeys.protocolVersion));
+  if (classified.method === 'initialize' && state.revision === undefined) noteRevision(state, pickString(params, 'protocolVersion'));
+  const sent = sentBy(state, dir);
+  // From 2026 an id is unique among outstanding requests only: once answered it may come again.
+  const stateless = isStatelessRevision(state.revision);
+  if (isTaken(sent, id, !stateless) && id !== null) out.notes.push('duplicate-id');
+  const request: PendingRequest = { dir, id, method: classified.method!, seq: input.seq, timeMs: input.timeMs };
+  if (out.tool !== undefined) request.tool = out.tool;
+  if (state.clientClosed && dir === 's2c') {
+    request.afterClientClosed = true;
+    out.notes.push('client-closed');
+  }
+  addPending(sent, request, !stateless);
+  (state.watch ??= createSessionWatch(state.pins)).request(request, params, out);
+  const token = pick(params, '_meta', 'progressToken');
+  if (typeof token === 'string' || typeof token === 'number') addProgressToken(sent, request, token);
+}
+
+function onResponse(state: SessionState, input: FrameInput, out: Correlation) {
+  const { dir, classified, message } = input;
+  if (!classified.hasId || (classified.id === null && classified.kind === 'protocol-error')) return;
+  const request = takePending(state.sent[oppositeOf(dir)], classified.id ?? null);
+  if (!request) {
+    out.notes.push('orphan-response');
+    return;
+  }
+  out.method = request.method;
+  if (request.tool !== undefined) out.tool = request.tool;
+  out.latencyMs = Math.max(0, Math.round((input.timeMs - request.timeMs) * 10) / 10);
+  out.related = relatedOf(request);
+  if (out.kind === 'tool-error' && request.method !== 'tools/call') out.kind = 'response';
+  const result = pick(message, 'result');
+  if (request.method === 'initialize') {
+    state.negotiated = pickString(result, 'protocolVersion') ?? state.negotiated;
+    noteRevision(state, state.negotiated);
+  }
+  if (request.method === 'server/discover' && state.revision === undefined) {
+    const versions = pick(result, 'supportedVersions');
+    if (Array.isArray(versions)) noteRevision(state, versions.find((v) => typeof v === 'string'));
+  }
+  if (result !== undefined) (state.watch ??= createSessionWatch(state.pins)).response(request, result, out);
+}
+
+function onNotification(state: SessionState, input: FrameInput, out: Correlation) {
+  const { dir, classified, message } = input;
+  const params = pick(message, 'params');
+  if (classified.method === 'notifications/tools/list_changed') (state.watch ??= createSessionWatch(state.pins)).notification(classified.method, dir);
+  if (classified.method === 'notifications/progress') {
+    const request = pendingByToken(state.sent[oppositeOf(dir)], pick(params, 'progressToken'));
+    if (request) out.related = relatedOf(request);
+    else out.notes.push('unknown-progress-token');
+  }
+  if (classified.method === 'notifications/cancelled') {
+    const requestId = pick(params, 'requestId');
+    const request = isObject(params) && (typeof requestId === 'string' || typeof requestId === 'number')
+      ? state.sent[dir]?.pending.get(requestId)
+      : undefined;
+    if (request) {
+      out.related = relatedOf(request);
+      request.cancelled = true;
+    } else out.notes.push('cancel-unknown-request');
+  }
+}
+
+const sizeOf = (table: { size: number } | undefined) => table?.size ?? 0;
 
 /**
  * Pairs responses with requests in both directions, measures latency, links progress and
@@ -97,100 +181,8 @@ export const rememberedIds = 10_000;
  * Synchronous and total: every input gets a result, peer mistakes become notes.
  */
 export function createCorrelator(options: { pins?: ToolPins } = {}) {
-  const watch = createSessionWatch(options.pins);
-  const pending = new Map<string, PendingRequest>();
-  /** The ids last requested in each direction. */
-  const recentIds: Record<Direction, RecentIds> = { c2s: createRecentIds(rememberedIds), s2c: createRecentIds(rememberedIds) };
-  const progressTokens = new Map<string, string>();
-  let revision: string | undefined;
-  /** The revision initialize agreed on, whatever headers say later. */
-  let negotiated: string | undefined;
-  let clientClosed = false;
-
-  const keyOf = (dir: Direction, id: JsonRpcId) => `${dir}|${idKey(id)}`;
-
-  function noteRevision(candidate: unknown) {
-    if (typeof candidate === 'string' && candidate.length > 0) revision = candidate;
-  }
-
-  function onRequest(input: FrameInput, out: Correlation) {
-    const { dir, classified, message } = input;
-    const id = classified.id ?? null;
-    const params = pick(message, 'params');
-    noteSubject(classified.method, params, out);
-    noteRevision(pickString(params, '_meta', metaKeys.protocolVersion));
-    if (classified.method === 'initialize' && revision === undefined) noteRevision(pickString(params, 'protocolVersion'));
-    const key = keyOf(dir, id);
-    // From 2026 an id is unique among outstanding requests only: once answered it may come again.
-    const stateless = isStatelessRevision(revision);
-    const reused = pending.has(key) || (!stateless && recentIds[dir].has(key));
-    if (reused && id !== null) out.notes.push('duplicate-id');
-    if (!stateless) recentIds[dir].remember(key);
-    const request: PendingRequest = { dir, id, method: classified.method!, seq: input.seq, timeMs: input.timeMs };
-    if (out.tool !== undefined) request.tool = out.tool;
-    if (clientClosed && dir === 's2c') {
-      request.afterClientClosed = true;
-      out.notes.push('client-closed');
-    }
-    pending.set(key, request);
-    watch.request(request, params, out);
-    const token = pick(params, '_meta', 'progressToken');
-    if (typeof token === 'string' || typeof token === 'number') {
-      request.progressToken = `${dir}|${idKey(token)}`;
-      progressTokens.set(request.progressToken, key);
-    }
-  }
-
-  function onResponse(input: FrameInput, out: Correlation) {
-    const { dir, classified, message } = input;
-    if (!classified.hasId || (classified.id === null && classified.kind === 'protocol-error')) return;
-    const key = keyOf(oppositeOf(dir), classified.id ?? null);
-    const request = pending.get(key);
-    if (!request) {
-      out.notes.push('orphan-response');
-      return;
-    }
-    pending.delete(key);
-    out.method = request.method;
-    if (request.tool !== undefined) out.tool = request.tool;
-    out.latencyMs = Math.max(0, Math.round((input.timeMs - request.timeMs) * 10) / 10);
-    out.related = relatedOf(request);
-    if (out.kind === 'tool-error' && request.method !== 'tools/call') out.kind = 'response';
-    const result = pick(message, 'result');
-    if (request.method === 'initialize') {
-      negotiated = pickString(result, 'protocolVersion') ?? negotiated;
-      noteRevision(negotiated);
-    }
-    if (request.method === 'server/discover' && revision === undefined) {
-      const versions = pick(result, 'supportedVersions');
-      if (Array.isArray(versions)) noteRevision(versions.find((v) => typeof v === 'string'));
-    }
-    if (request.progressToken !== undefined) progressTokens.delete(request.progressToken);
-    if (result !== undefined) watch.response(request, result, out);
-  }
-
-  function onNotification(input: FrameInput, out: Correlation) {
-    const { dir, classified, message } = input;
-    const params = pick(message, 'params');
-    watch.notification(classified.method, dir);
-    if (classified.method === 'notifications/progress') {
-      const token = pick(params, 'progressToken');
-      const requestKey = (typeof token === 'string' || typeof token === 'number') && progressTokens.get(`${oppositeOf(dir)}|${idKey(token)}`);
-      const request = requestKey ? pending.get(requestKey) : undefined;
-      if (request) out.related = relatedOf(request);
-      else out.notes.push('unknown-progress-token');
-    }
-    if (classified.method === 'notifications/cancelled') {
-      const requestId = pick(params, 'requestId');
-      const request = isObject(params) && (typeof requestId === 'string' || typeof requestId === 'number')
-        ? pending.get(keyOf(dir, requestId))
-        : undefined;
-      if (request) {
-        out.related = relatedOf(request);
-        request.cancelled = true;
-      } else out.notes.push('cancel-unknown-request');
-    }
-  }
+  const state: SessionState = { sent: {}, clientClosed: false };
+  if (options.pins) state.pins = options.pins;
 
   return {
     /** Annotates one classified frame, updating the session's state. */
@@ -198,46 +190,47 @@ export function createCorrelator(options: { pins?: ToolPins } = {}) {
       const out: Correlation = { kind: input.classified.kind, notes: [] };
       if (input.classified.method !== undefined) out.method = input.classified.method;
       const kind = input.classified.kind;
-      if (kind === 'request') onRequest(input, out);
-      else if (kind === 'response' || kind === 'tool-error' || kind === 'protocol-error') onResponse(input, out);
-      else if (kind === 'notification') onNotification(input, out);
-      if (revision !== undefined) out.rev = revision;
+      if (kind === 'request') onRequest(state, input, out);
+      else if (kind === 'response' || kind === 'tool-error' || kind === 'protocol-error') onResponse(state, input, out);
+      else if (kind === 'notification') onNotification(state, input, out);
+      if (state.revision !== undefined) out.rev = state.revision;
       return out;
     },
     /** A revision learned outside the frames (an HTTP header). */
     setRevision(candidate: string) {
-      noteRevision(candidate);
+      noteRevision(state, candidate);
     },
     get revision() {
-      return revision;
+      return state.revision;
     },
     /** The revision the session's initialize agreed on, if it had one. */
     get negotiated() {
-      return negotiated;
+      return state.negotiated;
     },
     /**
      * Takes back a request its receiver never took (an HTTP auth challenge refused it): it is not
      * pending, and the client sending it again with the same id is no duplicate.
      */
     withdraw(dir: Direction, id: JsonRpcId): PendingRequest | undefined {
-      const key = keyOf(dir, id);
-      const request = pending.get(key);
-      pending.delete(key);
-      recentIds[dir].forget(key);
-      if (request?.progressToken !== undefined) progressTokens.delete(request.progressToken);
-      return request;
+      return takePending(state.sent[dir], id, true);
     },
     /** The client closed its input (stdio): server requests from now on cannot be answered. */
     clientClosed() {
-      clientClosed = true;
+      state.clientClosed = true;
     },
     /** How many entries each of its tables holds: what the correlator keeps in memory. */
     held() {
-      return { pending: pending.size, progressTokens: progressTokens.size, recentIds: recentIds.c2s.size + recentIds.s2c.size };
+      const { c2s, s2c } = state.sent;
+      return {
+        pending: sizeOf(c2s?.pending) + sizeOf(s2c?.pending),
+        progressTokens: sizeOf(c2s?.progress) + sizeOf(s2c?.progress),
+        recentIds: sizeOf(c2s?.recent) + sizeOf(s2c?.recent),
+      };
     },
     /** Requests never answered that were owed an answer, oldest first. */
     unanswered(): PendingRequest[] {
-      return [...pending.values()].filter(awaitsAnswer).sort((a, b) => a.seq - b.seq);
+      const pending = [...(state.sent.c2s?.pending.values() ?? []), ...(state.sent.s2c?.pending.values() ?? [])];
+      return pending.filter(awaitsAnswer).sort((a, b) => a.seq - b.seq);
     },
   };
 }

@@ -12,12 +12,12 @@ function single(headers: HeaderBag, name: string): string | undefined {
   return Array.isArray(value) ? value.join(', ') : value;
 }
 
-/** The MCP headers present in a header set, as text. */
-export function mcpHeadersOf(headers: HeaderBag): Record<string, string> {
-  const out: Record<string, string> = {};
+/** The MCP headers present in a header set, as text; undefined when there is none. */
+export function mcpHeadersOf(headers: HeaderBag): Record<string, string> | undefined {
+  let out: Record<string, string> | undefined;
   for (const name of mcpHeaderNames) {
     const value = single(headers, name);
-    if (value !== undefined) out[name] = value;
+    if (value !== undefined) (out ??= {})[name] = value;
   }
   return out;
 }
