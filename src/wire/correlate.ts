@@ -85,154 +85,159 @@ function relatedOf(request: PendingRequest): NonNullable<Correlation['related']>
     : { seq: request.seq, id: request.id, method: request.method, tool: request.tool };
 }
 
-/** One session's state: the correlator's functions work on it. */
-interface SessionState {
-  sent: { c2s?: SentRequests; s2c?: SentRequests };
-  watch?: SessionWatch;
-  pins?: ToolPins;
-  revision?: string;
-  /** The revision initialize agreed on, whatever headers say later. */
-  negotiated?: string;
-  clientClosed: boolean;
-}
-
-function sentBy(state: SessionState, dir: Direction): SentRequests {
-  return (state.sent[dir] ??= createSentRequests());
-}
-
-function noteRevision(state: SessionState, candidate: unknown) {
-  if (typeof candidate === 'string' && candidate.length > 0) state.revision = candidate;
-}
-
-function onRequest(state: SessionState, input: FrameInput, out: Correlation) {
-  const { dir, classified, message } = input;
-  const id = classified.id ?? null;
-  const params = pick(message, 'params');
-  noteSubject(classified.method, params, out);
-  noteRevision(state, pickString(params, '_meta', metaKeys.protocolVersion));
-  if (classified.method === 'initialize' && state.revision === undefined) noteRevision(state, pickString(params, 'protocolVersion'));
-  const sent = sentBy(state, dir);
-  // From 2026 an id is unique among outstanding requests only: once answered it may come again.
-  const stateless = isStatelessRevision(state.revision);
-  if (isTaken(sent, id, !stateless) && id !== null) out.notes.push('duplicate-id');
-  const request: PendingRequest = { dir, id, method: classified.method!, seq: input.seq, timeMs: input.timeMs };
-  if (out.tool !== undefined) request.tool = out.tool;
-  if (state.clientClosed && dir === 's2c') {
-    request.afterClientClosed = true;
-    out.notes.push('client-closed');
-  }
-  addPending(sent, request, !stateless);
-  (state.watch ??= createSessionWatch(state.pins)).request(request, params, out);
-  const token = pick(params, '_meta', 'progressToken');
-  if (typeof token === 'string' || typeof token === 'number') addProgressToken(sent, request, token);
-}
-
-function onResponse(state: SessionState, input: FrameInput, out: Correlation) {
-  const { dir, classified, message } = input;
-  if (!classified.hasId || (classified.id === null && classified.kind === 'protocol-error')) return;
-  const request = takePending(state.sent[oppositeOf(dir)], classified.id ?? null);
-  if (!request) {
-    out.notes.push('orphan-response');
-    return;
-  }
-  out.method = request.method;
-  if (request.tool !== undefined) out.tool = request.tool;
-  out.latencyMs = Math.max(0, Math.round((input.timeMs - request.timeMs) * 10) / 10);
-  out.related = relatedOf(request);
-  if (out.kind === 'tool-error' && request.method !== 'tools/call') out.kind = 'response';
-  const result = pick(message, 'result');
-  if (request.method === 'initialize') {
-    state.negotiated = pickString(result, 'protocolVersion') ?? state.negotiated;
-    noteRevision(state, state.negotiated);
-  }
-  if (request.method === 'server/discover' && state.revision === undefined) {
-    const versions = pick(result, 'supportedVersions');
-    if (Array.isArray(versions)) noteRevision(state, versions.find((v) => typeof v === 'string'));
-  }
-  if (result !== undefined) (state.watch ??= createSessionWatch(state.pins)).response(request, result, out);
-}
-
-function onNotification(state: SessionState, input: FrameInput, out: Correlation) {
-  const { dir, classified, message } = input;
-  const params = pick(message, 'params');
-  if (classified.method === 'notifications/tools/list_changed') (state.watch ??= createSessionWatch(state.pins)).notification(classified.method, dir);
-  if (classified.method === 'notifications/progress') {
-    const request = pendingByToken(state.sent[oppositeOf(dir)], pick(params, 'progressToken'));
-    if (request) out.related = relatedOf(request);
-    else out.notes.push('unknown-progress-token');
-  }
-  if (classified.method === 'notifications/cancelled') {
-    const requestId = pick(params, 'requestId');
-    const request = isObject(params) && (typeof requestId === 'string' || typeof requestId === 'number')
-      ? state.sent[dir]?.pending.get(requestId)
-      : undefined;
-    if (request) {
-      out.related = relatedOf(request);
-      request.cancelled = true;
-    } else out.notes.push('cancel-unknown-request');
-  }
-}
-
 const sizeOf = (table: { size: number } | undefined) => table?.size ?? 0;
+
+/** Creates a session's correlator (`pins`: the tool definitions its tool lists are checked against). */
+export function createCorrelator(options: { pins?: ToolPins } = {}): Correlator {
+  return new Correlator(options.pins);
+}
 
 /**
  * Pairs responses with requests in both directions, measures latency, links progress and
  * cancellation to their requests, and follows the protocol revision of one session.
  * Synchronous and total: every input gets a result, peer mistakes become notes.
+ *
+ * A class whose tables are made on first use: the HTTP spy makes a correlator for every stateless
+ * exchange, which sees one request and its answer.
  */
-export function createCorrelator(options: { pins?: ToolPins } = {}) {
-  const state: SessionState = { sent: {}, clientClosed: false };
-  if (options.pins) state.pins = options.pins;
+export class Correlator {
+  private c2s: SentRequests | undefined;
+  private s2c: SentRequests | undefined;
+  private watch: SessionWatch | undefined;
+  private current: string | undefined;
+  /** The revision initialize agreed on, whatever headers say later. */
+  private agreed: string | undefined;
+  private closed = false;
 
-  return {
-    /** Annotates one classified frame, updating the session's state. */
-    observe(input: FrameInput): Correlation {
-      const out: Correlation = { kind: input.classified.kind, notes: [] };
-      if (input.classified.method !== undefined) out.method = input.classified.method;
-      const kind = input.classified.kind;
-      if (kind === 'request') onRequest(state, input, out);
-      else if (kind === 'response' || kind === 'tool-error' || kind === 'protocol-error') onResponse(state, input, out);
-      else if (kind === 'notification') onNotification(state, input, out);
-      if (state.revision !== undefined) out.rev = state.revision;
-      return out;
-    },
-    /** A revision learned outside the frames (an HTTP header). */
-    setRevision(candidate: string) {
-      noteRevision(state, candidate);
-    },
-    get revision() {
-      return state.revision;
-    },
-    /** The revision the session's initialize agreed on, if it had one. */
-    get negotiated() {
-      return state.negotiated;
-    },
-    /**
-     * Takes back a request its receiver never took (an HTTP auth challenge refused it): it is not
-     * pending, and the client sending it again with the same id is no duplicate.
-     */
-    withdraw(dir: Direction, id: JsonRpcId): PendingRequest | undefined {
-      return takePending(state.sent[dir], id, true);
-    },
-    /** The client closed its input (stdio): server requests from now on cannot be answered. */
-    clientClosed() {
-      state.clientClosed = true;
-    },
-    /** How many entries each of its tables holds: what the correlator keeps in memory. */
-    held() {
-      const { c2s, s2c } = state.sent;
-      return {
-        pending: sizeOf(c2s?.pending) + sizeOf(s2c?.pending),
-        progressTokens: sizeOf(c2s?.progress) + sizeOf(s2c?.progress),
-        recentIds: sizeOf(c2s?.recent) + sizeOf(s2c?.recent),
-      };
-    },
-    /** Requests never answered that were owed an answer, oldest first. */
-    unanswered(): PendingRequest[] {
-      const pending = [...(state.sent.c2s?.pending.values() ?? []), ...(state.sent.s2c?.pending.values() ?? [])];
-      return pending.filter(awaitsAnswer).sort((a, b) => a.seq - b.seq);
-    },
-  };
+  constructor(private readonly pins?: ToolPins) {}
+
+  /** Annotates one classified frame, updating the session's state. */
+  observe(input: FrameInput): Correlation {
+    const out: Correlation = { kind: input.classified.kind, notes: [] };
+    if (input.classified.method !== undefined) out.method = input.classified.method;
+    const kind = input.classified.kind;
+    if (kind === 'request') this.onRequest(input, out);
+    else if (kind === 'response' || kind === 'tool-error' || kind === 'protocol-error') this.onResponse(input, out);
+    else if (kind === 'notification') this.onNotification(input, out);
+    if (this.current !== undefined) out.rev = this.current;
+    return out;
+  }
+
+  /** A revision learned outside the frames (an HTTP header). */
+  setRevision(candidate: string) {
+    this.noteRevision(candidate);
+  }
+
+  get revision(): string | undefined {
+    return this.current;
+  }
+
+  /** The revision the session's initialize agreed on, if it had one. */
+  get negotiated(): string | undefined {
+    return this.agreed;
+  }
+
+  /**
+   * Takes back a request its receiver never took (an HTTP auth challenge refused it): it is not
+   * pending, and the client sending it again with the same id is no duplicate.
+   */
+  withdraw(dir: Direction, id: JsonRpcId): PendingRequest | undefined {
+    return takePending(this[dir], id, true);
+  }
+
+  /** The client closed its input (stdio): server requests from now on cannot be answered. */
+  clientClosed() {
+    this.closed = true;
+  }
+
+  /** How many entries each of its tables holds: what the correlator keeps in memory. */
+  held() {
+    const { c2s, s2c } = this;
+    return {
+      pending: sizeOf(c2s?.pending) + sizeOf(s2c?.pending),
+      progressTokens: sizeOf(c2s?.progress) + sizeOf(s2c?.progress),
+      recentIds: sizeOf(c2s?.recent) + sizeOf(s2c?.recent),
+    };
+  }
+
+  /** Requests never answered that were owed an answer, oldest first. */
+  unanswered(): PendingRequest[] {
+    const pending = [...(this.c2s?.pending.values() ?? []), ...(this.s2c?.pending.values() ?? [])];
+    return pending.filter(awaitsAnswer).sort((a, b) => a.seq - b.seq);
+  }
+
+  private noteRevision(candidate: unknown) {
+    if (typeof candidate === 'string' && candidate.length > 0) this.current = candidate;
+  }
+
+  private watching(): SessionWatch {
+    return (this.watch ??= createSessionWatch(this.pins));
+  }
+
+  private onRequest(input: FrameInput, out: Correlation) {
+    const { dir, classified, message } = input;
+    const id = classified.id ?? null;
+    const params = pick(message, 'params');
+    noteSubject(classified.method, params, out);
+    this.noteRevision(pickString(params, '_meta', metaKeys.protocolVersion));
+    if (classified.method === 'initialize' && this.current === undefined) this.noteRevision(pickString(params, 'protocolVersion'));
+    const sent = (this[dir] ??= createSentRequests());
+    // From 2026 an id is unique among outstanding requests only: once answered it may come again.
+    const stateless = isStatelessRevision(this.current);
+    if (isTaken(sent, id, !stateless) && id !== null) out.notes.push('duplicate-id');
+    const request: PendingRequest = { dir, id, method: classified.method!, seq: input.seq, timeMs: input.timeMs };
+    if (out.tool !== undefined) request.tool = out.tool;
+    if (this.closed && dir === 's2c') {
+      request.afterClientClosed = true;
+      out.notes.push('client-closed');
+    }
+    addPending(sent, request, !stateless);
+    this.watching().request(request, params, out);
+    const token = pick(params, '_meta', 'progressToken');
+    if (typeof token === 'string' || typeof token === 'number') addProgressToken(sent, request, token);
+  }
+
+  private onResponse(input: FrameInput, out: Correlation) {
+    const { dir, classified, message } = input;
+    if (!classified.hasId || (classified.id === null && classified.kind === 'protocol-error')) return;
+    const request = takePending(this[oppositeOf(dir)], classified.id ?? null);
+    if (!request) {
+      out.notes.push('orphan-response');
+      return;
+    }
+    out.method = request.method;
+    if (request.tool !== undefined) out.tool = request.tool;
+    out.latencyMs = Math.max(0, Math.round((input.timeMs - request.timeMs) * 10) / 10);
+    out.related = relatedOf(request);
+    if (out.kind === 'tool-error' && request.method !== 'tools/call') out.kind = 'response';
+    const result = pick(message, 'result');
+    if (request.method === 'initialize') {
+      this.agreed = pickString(result, 'protocolVersion') ?? this.agreed;
+      this.noteRevision(this.agreed);
+    }
+    if (request.method === 'server/discover' && this.current === undefined) {
+      const versions = pick(result, 'supportedVersions');
+      if (Array.isArray(versions)) this.noteRevision(versions.find((v) => typeof v === 'string'));
+    }
+    if (result !== undefined) this.watching().response(request, result, out);
+  }
+
+  private onNotification(input: FrameInput, out: Correlation) {
+    const { dir, classified, message } = input;
+    const params = pick(message, 'params');
+    if (classified.method === 'notifications/tools/list_changed') this.watching().notification(classified.method, dir);
+    if (classified.method === 'notifications/progress') {
+      const request = pendingByToken(this[oppositeOf(dir)], pick(params, 'progressToken'));
+      if (request) out.related = relatedOf(request);
+      else out.notes.push('unknown-progress-token');
+    }
+    if (classified.method === 'notifications/cancelled') {
+      const requestId = pick(params, 'requestId');
+      const request = isObject(params) && (typeof requestId === 'string' || typeof requestId === 'number') ? this[dir]?.pending.get(requestId) : undefined;
+      if (request) {
+        out.related = relatedOf(request);
+        request.cancelled = true;
+      } else out.notes.push('cancel-unknown-request');
+    }
+  }
 }
-
-export type Correlator = ReturnType<typeof createCorrelator>;

@@ -1,5 +1,5 @@
 import { describeChallenge, readChallenge } from './auth-challenge.js';
-import { createBodyCollector, type BodyCollector } from './body-collector.js';
+import { BodyCollector } from './body-collector.js';
 import type { AuthRewrite, EndpointRewrite, ExchangeFailure, ExchangeObserver, ExchangeStart } from './exchange-observer.js';
 import type { EntryFields, ExchangeRecords, FrameEntry } from './exchange-records.js';
 import type { ExchangeSessions, SessionChoice } from './exchange-sessions.js';
@@ -91,7 +91,7 @@ export class ObservedExchange implements ExchangeObserver {
   }
 
   requestChunk(chunk: Buffer) {
-    (this.requestBody ??= createBodyCollector(this.deps.maxFrame)).push(chunk);
+    (this.requestBody ??= new BodyCollector(this.deps.maxFrame)).push(chunk);
   }
 
   requestEnd(timeMs = nowMs()) {
@@ -128,7 +128,7 @@ export class ObservedExchange implements ExchangeObserver {
 
   responseChunk(chunk: Buffer, timeMs = nowMs()) {
     if (this.framer) for (const event of this.framer.push(chunk)) this.onEvent(event, timeMs);
-    else (this.responseBody ??= createBodyCollector(this.deps.maxFrame)).push(chunk);
+    else (this.responseBody ??= new BodyCollector(this.deps.maxFrame)).push(chunk);
   }
 
   responseEnd(timeMs = nowMs()) {

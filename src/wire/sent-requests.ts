@@ -1,6 +1,6 @@
 import type { JsonRpcId } from '../protocol/jsonrpc.js';
 import type { PendingRequest } from './correlate.js';
-import { createRecentIds, type RecentIds } from './recent-ids.js';
+import { RecentIds } from './recent-ids.js';
 
 /**
  * How many request ids per direction are remembered to catch a `duplicate-id`, most recent first
@@ -34,7 +34,10 @@ export function isTaken(sent: SentRequests, id: JsonRpcId, recently: boolean): b
 
 /** A request sent: pending until answered; `remember` keeps its id among the recent ones. */
 export function addPending(sent: SentRequests, request: PendingRequest, remember: boolean) {
-  if (remember) (sent.recent ??= createRecentIds<JsonRpcId>(rememberedIds)).remember(request.id);
+  if (remember) {
+    if (sent.recent) sent.recent.remember(request.id);
+    else sent.recent = new RecentIds(rememberedIds, request.id);
+  }
   sent.pending.set(request.id, request);
 }
 
