@@ -162,8 +162,9 @@ export class Correlator {
 
   /** Requests never answered that were owed an answer, oldest first. */
   unanswered(): PendingRequest[] {
-    const pending = [...(this.c2s?.pending.values() ?? []), ...(this.s2c?.pending.values() ?? [])];
-    return pending.filter(awaitsAnswer).sort((a, b) => a.seq - b.seq);
+    const owed: PendingRequest[] = [];
+    for (const sent of [this.c2s, this.s2c]) if (sent) for (const request of sent.pending.values()) if (awaitsAnswer(request)) owed.push(request);
+    return owed.length > 1 ? owed.sort((a, b) => a.seq - b.seq) : owed;
   }
 
   private noteRevision(candidate: unknown) {

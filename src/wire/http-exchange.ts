@@ -1,33 +1,22 @@
-import { describeChallenge, readChallenge } from './auth-challenge.js';
+import { describeChallenge, readChallenge, withdrawRefused } from './auth-challenge.js';
 import { BodyCollector } from './body-collector.js';
 import type { AuthRewrite, EndpointRewrite, ExchangeFailure, ExchangeObserver, ExchangeStart } from './exchange-observer.js';
 import type { EntryFields, ExchangeRecords, FrameEntry } from './exchange-records.js';
 import type { ExchangeSessions, SessionChoice } from './exchange-sessions.js';
-import { keepBodies, looksLikeJsonRpc, maskUrl, mediaTypeOf, readBody, type Learn, type OtherBody } from './http-bodies.js';
-import { isNotable, summarizeExchange, type ExchangeFacts, type StatusTexts } from './http-summary.js';
-import { mcpHeadersOf, requestMismatches, type HeaderBag } from './mcp-headers.js';
+import { keepBodies, looksLikeJsonRpc, maskUrl, mediaTypeOf, readBody, type OtherBody } from './http-bodies.js';
+import { httpEventFields, type HttpEventDeps } from './http-event.js';
+import { isNotable, type ExchangeFacts } from './http-summary.js';
+import { headerValue, mcpHeadersOf, requestMismatches, type HeaderBag } from './mcp-headers.js';
 import { nowMs } from './now.js';
 import type { FrameBytes } from './observe.js';
-import type { HeaderRecord, HeaderRedactor } from './redact-headers.js';
 import { createSseFramer, sseFieldsOf, type SseEvent, type SseFramer } from './sse-framer.js';
 
-export interface ExchangeDeps {
+export interface ExchangeDeps extends HttpEventDeps {
   records: ExchangeRecords;
   sessions: ExchangeSessions;
   maxFrame: number;
-  /** Copies headers into the record, secrets masked; learns those secrets as the headers arrive. */
-  redact: HeaderRedactor;
-  /** The reason phrase of each status code (node:http's STATUS_CODES), for the `http` event's summary. */
-  statusTexts: StatusTexts;
   /** The target's path: whatever is sent there is MCP, a frame even when it is garbage. */
   mcpPath: string;
-  /** Hears each secret masked in a body that is not a frame; undefined with --no-redact (bodies as sent). */
-  learn?: Learn;
-}
-
-function text(headers: HeaderBag, name: string): string | undefined {
-  const value = headers[name];
-  return Array.isArray(value) ? value[0] : value;
 }
 
 const noFields: EntryFields = {};
@@ -48,9 +37,8 @@ export function observeExchange(start: ExchangeStart, deps: ExchangeDeps): Obser
 }
 
 /**
- * One exchange as it is observed. A class, not closures: the observer makes one per exchange, and
- * a stateless exchange is over in two frames; its parts (body collectors, the SSE framer, header
- * copies) are made only when the exchange needs them.
+ * One exchange as it is observed (see `observeExchange`). A class, not closures: one is made per
+ * exchange, and its parts (body collectors, the SSE framer, header copies) only when it needs them.
  */
 export class ObservedExchange implements ExchangeObserver {
   private readonly facts: ExchangeFacts;
@@ -78,10 +66,7 @@ export class ObservedExchange implements ExchangeObserver {
   private ownsLegacySession = false;
   private challengeFields: EntryFields = noFields;
 
-  constructor(
-    readonly start: ExchangeStart,
-    private readonly deps: ExchangeDeps,
-  ) {
+  constructor(readonly start: ExchangeStart, private readonly deps: ExchangeDeps) {
     this.facts = { method: start.method, request: start.headers };
     this.choice = deps.sessions.ofRequest(start.path, start.headers);
     this.mcp = start.path.split('?')[0] === deps.mcpPath || (this.choice !== undefined && !this.choice.perExchange);
@@ -106,12 +91,12 @@ export class ObservedExchange implements ExchangeObserver {
     facts.status = status;
     facts.response = headers;
     deps.redact.learn(headers);
-    const type = text(headers, 'content-type') ?? '';
+    const type = headerValue(headers, 'content-type') ?? '';
     this.json = type.includes('json');
     this.responseIsFrame = (this.mcp || this.requestIsFrame) && readChallenge(status, headers) === undefined;
     // JSON-RPC sent elsewhere reads like MCP; anything else is described by what it carries.
     if (!this.mcp && !this.requestIsFrame) facts.mediaType = mediaTypeOf(type);
-    const location = text(headers, 'location');
+    const location = headerValue(headers, 'location');
     if (status >= 300 && status < 400 && location !== undefined) facts.redirect = deps.learn ? maskUrl(location, deps.learn) : location;
     if (this.responseIsFrame && type.includes('text/event-stream')) {
       facts.stream = true;
@@ -136,7 +121,7 @@ export class ObservedExchange implements ExchangeObserver {
     const choice = (this.choice ??= this.deps.sessions.perExchange());
     const frame = this.responseBody?.take();
     const framed = frame !== undefined && this.json && this.responseIsFrame;
-    const response = frame && !framed ? readBody(frame.bytes, text(this.facts.response ?? {}, 'content-type')) : undefined;
+    const response = frame && !framed ? readBody(frame.bytes, headerValue(this.facts.response, 'content-type')) : undefined;
     this.recordHttp(response || this.otherRequest ? { ...this.describeBodies(response), ...this.challengeFields } : this.challengeFields);
     if (framed) this.deps.records.frame(choice.session, 's2c', frame, timeMs);
     this.finish(timeMs);
@@ -174,7 +159,7 @@ export class ObservedExchange implements ExchangeObserver {
     if (!frame || !this.requestIsFrame) return;
     const { records } = this.deps;
     const { session } = choice;
-    const version = text(start.headers, 'mcp-protocol-version');
+    const version = headerValue(start.headers, 'mcp-protocol-version');
     const correlator = records.correlator(session);
     const { negotiated } = correlator;
     if (version) correlator.setRevision(version);
@@ -195,7 +180,7 @@ export class ObservedExchange implements ExchangeObserver {
     this.requestTaken = true;
     const frame = (this.requestFrame = this.requestBody?.take());
     if (this.mcp || !frame) return;
-    const body = readBody(frame.bytes, text(this.start.headers, 'content-type'));
+    const body = readBody(frame.bytes, headerValue(this.start.headers, 'content-type'));
     this.requestIsFrame = !frame.truncated && looksLikeJsonRpc(body.json);
     if (!this.requestIsFrame) this.otherRequest = body;
   }
@@ -205,10 +190,7 @@ export class ObservedExchange implements ExchangeObserver {
     const { facts, choice } = this;
     const challenge = readChallenge(facts.status, facts.response);
     if (!challenge || !choice) return undefined;
-    const correlator = this.deps.records.correlator(choice.session);
-    const requests = (this.requestEntries ?? [])
-      .filter((entry) => entry.kind === 'request' && entry.dir === 'c2s')
-      .flatMap((entry) => (correlator.withdraw('c2s', entry.id ?? null) ? [{ seq: entry.seq, dir: 'c2s' as const, id: entry.id ?? null, method: entry.method ?? '' }] : []));
+    const requests = withdrawRefused(this.requestEntries ?? [], this.deps.records.correlator(choice.session));
     facts.challenge = describeChallenge(challenge, requests.map((request) => `${request.method} #${JSON.stringify(request.id)}`));
     return requests.length > 0 ? { challenge, requests } : { challenge };
   }
@@ -229,17 +211,8 @@ export class ObservedExchange implements ExchangeObserver {
   private recordHttp(extra: EntryFields = noFields, timeMs = this.responseMs) {
     if (this.httpRecorded) return;
     this.httpRecorded = true;
-    const { facts, deps, start } = this;
-    if (!isNotable(facts)) return;
-    const headers: { request: HeaderRecord; response?: HeaderRecord } = { request: deps.redact.copy(start.headers) };
-    if (facts.response) headers.response = deps.redact.copy(facts.response);
-    // What the spy moved between origins, masked like the path (a redirect may carry a code).
-    const mask = (url: string) => (deps.learn ? maskUrl(url, deps.learn) : url);
-    const fields: EntryFields = { httpMethod: start.method, path: mask(start.path), headers, summary: summarizeExchange(facts, deps.statusTexts), ...extra };
-    if (this.authRewrites) fields.rewrites = this.authRewrites.map((rewrite) => ({ ...rewrite, from: mask(rewrite.from), to: mask(rewrite.to) }));
-    if (facts.status !== undefined) fields.status = facts.status;
-    if (facts.reason !== undefined) fields.reason = facts.reason;
-    deps.records.event(this.choice?.session, 'http', fields, timeMs);
+    if (!isNotable(this.facts)) return;
+    this.deps.records.event(this.choice?.session, 'http', httpEventFields(this.start, this.facts, this.deps, extra, this.authRewrites), timeMs);
   }
 
   private finish(timeMs: number) {
@@ -248,7 +221,7 @@ export class ObservedExchange implements ExchangeObserver {
     // A legacy session lives as long as its event stream.
     const ended = this.ownsLegacySession
       || (start.method === 'DELETE' && facts.status !== undefined && facts.status < 300)
-      || (facts.status === 404 && text(start.headers, 'mcp-session-id') !== undefined);
+      || (facts.status === 404 && headerValue(start.headers, 'mcp-session-id') !== undefined);
     if (choice.perExchange || ended) this.deps.sessions.end(choice.session, timeMs);
   }
 

@@ -7,6 +7,12 @@ export const mcpHeaderNames = ['mcp-session-id', 'mcp-protocol-version', 'mcp-me
 
 export type HeaderBag = Record<string, string | string[] | undefined>;
 
+/** The first value of a header, when it was sent. */
+export function headerValue(headers: HeaderBag | undefined, name: string): string | undefined {
+  const value = headers?.[name];
+  return Array.isArray(value) ? value[0] : value;
+}
+
 function single(headers: HeaderBag, name: string): string | undefined {
   const value = headers[name];
   return Array.isArray(value) ? value.join(', ') : value;
