@@ -18,17 +18,31 @@ export function observeHttp(config: HttpObserverConfig, recorder: Recorder, stat
   const deps = { records: recorder, sessions, maxFrame: config.maxFrame, redact, statusTexts, mcpPath: config.mcpPath, learn };
   const exchanges = new Map<number, ObservedExchange>();
   const of = (x: number) => exchanges.get(x);
+  const responseEnd = (x: number, t: number) => {
+    of(x)?.responseEnd(t);
+    exchanges.delete(x);
+  };
 
   const handlers: { [K in HttpMessage['type']]: (message: Extract<HttpMessage, { type: K }>) => void } = {
-    open: (m) => exchanges.set(m.x, observeExchange(m, deps)),
-    'request-chunk': (m) => of(m.x)?.requestChunk(bufferOf(m.data)),
-    'request-end': (m) => of(m.x)?.requestEnd(m.t),
-    response: (m) => of(m.x)?.response(m.status, m.headers, m.t),
-    'response-chunk': (m) => of(m.x)?.responseChunk(bufferOf(m.data), m.t),
-    'response-end': (m) => {
-      of(m.x)?.responseEnd(m.t);
-      exchanges.delete(m.x);
+    open(m) {
+      const exchange = observeExchange(m, deps);
+      exchanges.set(m.x, exchange);
+      if (m.end !== undefined) exchange.requestEnd(m.end);
     },
+    'request-chunk'(m) {
+      of(m.x)?.requestChunk(bufferOf(m.data));
+      if (m.end !== undefined) of(m.x)?.requestEnd(m.end);
+    },
+    'request-end': (m) => of(m.x)?.requestEnd(m.t),
+    response(m) {
+      of(m.x)?.response(m.status, m.headers, m.t);
+      if (m.end !== undefined) responseEnd(m.x, m.end);
+    },
+    'response-chunk'(m) {
+      of(m.x)?.responseChunk(bufferOf(m.data), m.t);
+      if (m.end !== undefined) responseEnd(m.x, m.end);
+    },
+    'response-end': (m) => responseEnd(m.x, m.t),
     rewrite: (m) => of(m.x)?.endpointRewritten(m.rewrite),
     'auth-rewrite': (m) => of(m.x)?.authRewritten(m.rewrite),
     failed: (m) => {
