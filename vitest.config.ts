@@ -11,6 +11,7 @@ const unit = [
   'test/review/{filter-expression,stats,time-point}.test.ts',
   'test/sinks/last-words.test.ts',
   'test/observer/recorder.test.ts',
+  'test/observer/http-exchanges.test.ts',
   'test/observer/lag.test.ts',
   'test/layers.test.ts',
   'test/replay-units.test.ts',
