@@ -1,6 +1,6 @@
 import { describeChallenge, readChallenge, withdrawRefused } from './auth-challenge.js';
 import { BodyCollector } from './body-collector.js';
-import type { AuthRewrite, EndpointRewrite, ExchangeFailure, ExchangeObserver, ExchangeStart } from './exchange-observer.js';
+import { pathOnly, type AuthRewrite, type EndpointRewrite, type ExchangeFailure, type ExchangeObserver, type ExchangeStart } from './exchange-observer.js';
 import type { EntryFields, ExchangeRecords, FrameEntry } from './exchange-records.js';
 import type { ExchangeSessions, SessionChoice } from './exchange-sessions.js';
 import { keepBodies, looksLikeJsonRpc, maskUrl, mediaTypeOf, readBody, type OtherBody } from './http-bodies.js';
@@ -69,7 +69,7 @@ export class ObservedExchange implements ExchangeObserver {
   constructor(readonly start: ExchangeStart, private readonly deps: ExchangeDeps) {
     this.facts = { method: start.method, request: start.headers };
     this.choice = deps.sessions.ofRequest(start.path, start.headers);
-    this.mcp = start.path.split('?')[0] === deps.mcpPath || (this.choice !== undefined && !this.choice.perExchange);
+    this.mcp = pathOnly(start.path) === deps.mcpPath || (this.choice !== undefined && !this.choice.perExchange);
     this.requestIsFrame = this.mcp;
     // Masking the headers as they arrive teaches the secrets a body may echo; the copy is made when recorded.
     deps.redact.learn(start.headers);

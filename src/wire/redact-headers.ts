@@ -30,10 +30,12 @@ export function createHeaderRedactor(extra: string[], enabled: boolean, learn: L
     learn(value.replace(/^\w+\s+/, ''));
     return redactedValue;
   };
+  const masked = [...names, 'location'];
   const masks = (name: string) => names.has(name) || name === 'location';
   return {
     learn(headers) {
-      if (!enabled) return;
+      // Most header sets hold none of the few names that are masked.
+      if (!enabled || !masked.some((name) => headers[name] !== undefined)) return;
       // In the order a copy would meet them: the secrets' order is the order they are masked in.
       for (const name in headers) {
         const value = headers[name];
