@@ -24,21 +24,22 @@ export function observeHttp(config: HttpObserverConfig, recorder: Recorder, stat
   };
 
   const handlers: { [K in HttpMessage['type']]: (message: Extract<HttpMessage, { type: K }>) => void } = {
-    open(m) {
+    open: (m) => {
       const exchange = observeExchange(m, deps);
       exchanges.set(m.x, exchange);
       if (m.end !== undefined) exchange.requestEnd(m.end);
     },
-    'request-chunk'(m) {
-      of(m.x)?.requestChunk(bufferOf(m.data));
-      if (m.end !== undefined) of(m.x)?.requestEnd(m.end);
+    'request-chunk': (m) => {
+      const exchange = of(m.x);
+      exchange?.requestChunk(bufferOf(m.data));
+      if (m.end !== undefined) exchange?.requestEnd(m.end);
     },
     'request-end': (m) => of(m.x)?.requestEnd(m.t),
-    response(m) {
+    response: (m) => {
       of(m.x)?.response(m.status, m.headers, m.t);
       if (m.end !== undefined) responseEnd(m.x, m.end);
     },
-    'response-chunk'(m) {
+    'response-chunk': (m) => {
       of(m.x)?.responseChunk(bufferOf(m.data), m.t);
       if (m.end !== undefined) responseEnd(m.x, m.end);
     },
