@@ -12,6 +12,7 @@ const unit = [
   'test/sinks/last-words.test.ts',
   'test/sinks/human-log-behind.test.ts',
   'test/observer/recorder.test.ts',
+  'test/observer/http-exchanges.test.ts',
   'test/observer/lag.test.ts',
   'test/layers.test.ts',
   'test/replay-units.test.ts',

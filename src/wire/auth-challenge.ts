@@ -1,4 +1,6 @@
 import { tableOf } from '../protocol/own-table.js';
+import type { Correlator } from './correlate.js';
+import type { FrameEntry } from './exchange-records.js';
 import type { HeaderBag } from './mcp-headers.js';
 
 /** An HTTP auth challenge as the record keeps it: the scheme and its parameters as sent. */
@@ -32,4 +34,11 @@ export function describeChallenge(challenge: AuthChallenge, requests: string[]):
     .map((name) => `${name} ${challenge[name]}`);
   const refused = requests.length > 0 ? `; ${requests.join(', ')} to be sent again once authorized` : '';
   return `auth challenge: ${[challenge.scheme, ...said].join(', ')}${refused}`;
+}
+
+/** The client's requests among `entries` (a challenged exchange's), taken back from the correlator: none of them was taken. */
+export function withdrawRefused(entries: FrameEntry[], correlator: Pick<Correlator, 'withdraw'>) {
+  return entries
+    .filter((entry) => entry.kind === 'request' && entry.dir === 'c2s')
+    .flatMap((entry) => (correlator.withdraw('c2s', entry.id ?? null) ? [{ seq: entry.seq, dir: 'c2s' as const, id: entry.id ?? null, method: entry.method ?? '' }] : []));
 }

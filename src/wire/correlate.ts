@@ -1,12 +1,14 @@
-import { idKey, isObject, pick, pickString, type JsonRpcId } from '../protocol/jsonrpc.js';
+import { isObject, pick, pickString, type JsonRpcId } from '../protocol/jsonrpc.js';
 import type { NoteId } from '../protocol/notes.js';
 import { isStatelessRevision, metaKeys } from '../protocol/revisions.js';
 import type { Classified } from './classify.js';
 import { oppositeOf, type Direction, type FrameKind } from './kinds.js';
-import { createRecentIds, type RecentIds } from './recent-ids.js';
 import type { CallOrigin } from './round-trips.js';
-import { createSessionWatch } from './session-watch.js';
+import { addPending, addProgressToken, createSentRequests, isTaken, pendingByToken, takePending, type SentRequests } from './sent-requests.js';
+import { createSessionWatch, type SessionWatch } from './session-watch.js';
 import type { ToolPins } from './tool-pin.js';
+
+export { rememberedIds } from './sent-requests.js';
 
 /** A request still waiting for its response. */
 export interface PendingRequest {
@@ -16,8 +18,8 @@ export interface PendingRequest {
   tool?: string;
   seq: number;
   timeMs: number;
-  /** The key of its progress token, when it asked for progress. */
-  progressToken?: string;
+  /** Its progress token, when it asked for progress. */
+  progressToken?: string | number;
   /** Its sender cancelled it: a response may still come, and none is owed. */
   cancelled?: boolean;
   /** A server request sent after the client closed its input: nobody could answer it. */
@@ -83,74 +85,127 @@ function relatedOf(request: PendingRequest): NonNullable<Correlation['related']>
     : { seq: request.seq, id: request.id, method: request.method, tool: request.tool };
 }
 
-/**
- * How many request ids per direction are remembered to catch a `duplicate-id`, most recent first
- * kept: ids may never be reused within a session before 2026, but remembering every one costs ~58
- * bytes a request, without end in a long session. A duplicate of a pending or recent id is still
- * caught; reuse of one older than this many requests goes unnoticed.
- */
-export const rememberedIds = 10_000;
+const sizeOf = (table: { size: number } | undefined) => table?.size ?? 0;
+
+/** Creates a session's correlator (`pins`: the tool definitions its tool lists are checked against). */
+export function createCorrelator(options: { pins?: ToolPins } = {}): Correlator {
+  return new Correlator(options.pins);
+}
 
 /**
  * Pairs responses with requests in both directions, measures latency, links progress and
  * cancellation to their requests, and follows the protocol revision of one session.
  * Synchronous and total: every input gets a result, peer mistakes become notes.
+ *
+ * A class whose tables are made on first use: the HTTP spy makes a correlator for every stateless
+ * exchange, which sees one request and its answer.
  */
-export function createCorrelator(options: { pins?: ToolPins } = {}) {
-  const watch = createSessionWatch(options.pins);
-  const pending = new Map<string, PendingRequest>();
-  /** The ids last requested in each direction. */
-  const recentIds: Record<Direction, RecentIds> = { c2s: createRecentIds(rememberedIds), s2c: createRecentIds(rememberedIds) };
-  const progressTokens = new Map<string, string>();
-  let revision: string | undefined;
+export class Correlator {
+  private c2s: SentRequests | undefined;
+  private s2c: SentRequests | undefined;
+  private watch: SessionWatch | undefined;
+  private current: string | undefined;
   /** The revision initialize agreed on, whatever headers say later. */
-  let negotiated: string | undefined;
-  let clientClosed = false;
+  private agreed: string | undefined;
+  private closed = false;
 
-  const keyOf = (dir: Direction, id: JsonRpcId) => `${dir}|${idKey(id)}`;
+  constructor(private readonly pins?: ToolPins) {}
 
-  function noteRevision(candidate: unknown) {
-    if (typeof candidate === 'string' && candidate.length > 0) revision = candidate;
+  /** Annotates one classified frame, updating the session's state. */
+  observe(input: FrameInput): Correlation {
+    const out: Correlation = { kind: input.classified.kind, notes: [] };
+    if (input.classified.method !== undefined) out.method = input.classified.method;
+    const kind = input.classified.kind;
+    if (kind === 'request') this.onRequest(input, out);
+    else if (kind === 'response' || kind === 'tool-error' || kind === 'protocol-error') this.onResponse(input, out);
+    else if (kind === 'notification') this.onNotification(input, out);
+    if (this.current !== undefined) out.rev = this.current;
+    return out;
   }
 
-  function onRequest(input: FrameInput, out: Correlation) {
+  /** A revision learned outside the frames (an HTTP header). */
+  setRevision(candidate: string) {
+    this.noteRevision(candidate);
+  }
+
+  get revision(): string | undefined {
+    return this.current;
+  }
+
+  /** The revision the session's initialize agreed on, if it had one. */
+  get negotiated(): string | undefined {
+    return this.agreed;
+  }
+
+  /**
+   * Takes back a request its receiver never took (an HTTP auth challenge refused it): it is not
+   * pending, and the client sending it again with the same id is no duplicate.
+   */
+  withdraw(dir: Direction, id: JsonRpcId): PendingRequest | undefined {
+    return takePending(this[dir], id, true);
+  }
+
+  /** The client closed its input (stdio): server requests from now on cannot be answered. */
+  clientClosed() {
+    this.closed = true;
+  }
+
+  /** How many entries each of its tables holds: what the correlator keeps in memory. */
+  held() {
+    const { c2s, s2c } = this;
+    return {
+      pending: sizeOf(c2s?.pending) + sizeOf(s2c?.pending),
+      progressTokens: sizeOf(c2s?.progress) + sizeOf(s2c?.progress),
+      recentIds: sizeOf(c2s?.recent) + sizeOf(s2c?.recent),
+    };
+  }
+
+  /** Requests never answered that were owed an answer, oldest first. */
+  unanswered(): PendingRequest[] {
+    const owed: PendingRequest[] = [];
+    for (const sent of [this.c2s, this.s2c]) if (sent) for (const request of sent.pending.values()) if (awaitsAnswer(request)) owed.push(request);
+    return owed.length > 1 ? owed.sort((a, b) => a.seq - b.seq) : owed;
+  }
+
+  private noteRevision(candidate: unknown) {
+    if (typeof candidate === 'string' && candidate.length > 0) this.current = candidate;
+  }
+
+  private watching(): SessionWatch {
+    return (this.watch ??= createSessionWatch(this.pins));
+  }
+
+  private onRequest(input: FrameInput, out: Correlation) {
     const { dir, classified, message } = input;
     const id = classified.id ?? null;
     const params = pick(message, 'params');
     noteSubject(classified.method, params, out);
-    noteRevision(pickString(params, '_meta', metaKeys.protocolVersion));
-    if (classified.method === 'initialize' && revision === undefined) noteRevision(pickString(params, 'protocolVersion'));
-    const key = keyOf(dir, id);
+    this.noteRevision(pickString(params, '_meta', metaKeys.protocolVersion));
+    if (classified.method === 'initialize' && this.current === undefined) this.noteRevision(pickString(params, 'protocolVersion'));
+    const sent = (this[dir] ??= createSentRequests());
     // From 2026 an id is unique among outstanding requests only: once answered it may come again.
-    const stateless = isStatelessRevision(revision);
-    const reused = pending.has(key) || (!stateless && recentIds[dir].has(key));
-    if (reused && id !== null) out.notes.push('duplicate-id');
-    if (!stateless) recentIds[dir].remember(key);
+    const stateless = isStatelessRevision(this.current);
+    if (isTaken(sent, id, !stateless) && id !== null) out.notes.push('duplicate-id');
     const request: PendingRequest = { dir, id, method: classified.method!, seq: input.seq, timeMs: input.timeMs };
     if (out.tool !== undefined) request.tool = out.tool;
-    if (clientClosed && dir === 's2c') {
+    if (this.closed && dir === 's2c') {
       request.afterClientClosed = true;
       out.notes.push('client-closed');
     }
-    pending.set(key, request);
-    watch.request(request, params, out);
+    addPending(sent, request, !stateless);
+    this.watching().request(request, params, out);
     const token = pick(params, '_meta', 'progressToken');
-    if (typeof token === 'string' || typeof token === 'number') {
-      request.progressToken = `${dir}|${idKey(token)}`;
-      progressTokens.set(request.progressToken, key);
-    }
+    if (typeof token === 'string' || typeof token === 'number') addProgressToken(sent, request, token);
   }
 
-  function onResponse(input: FrameInput, out: Correlation) {
+  private onResponse(input: FrameInput, out: Correlation) {
     const { dir, classified, message } = input;
     if (!classified.hasId || (classified.id === null && classified.kind === 'protocol-error')) return;
-    const key = keyOf(oppositeOf(dir), classified.id ?? null);
-    const request = pending.get(key);
+    const request = takePending(this[oppositeOf(dir)], classified.id ?? null);
     if (!request) {
       out.notes.push('orphan-response');
       return;
     }
-    pending.delete(key);
     out.method = request.method;
     if (request.tool !== undefined) out.tool = request.tool;
     out.latencyMs = Math.max(0, Math.round((input.timeMs - request.timeMs) * 10) / 10);
@@ -158,88 +213,32 @@ export function createCorrelator(options: { pins?: ToolPins } = {}) {
     if (out.kind === 'tool-error' && request.method !== 'tools/call') out.kind = 'response';
     const result = pick(message, 'result');
     if (request.method === 'initialize') {
-      negotiated = pickString(result, 'protocolVersion') ?? negotiated;
-      noteRevision(negotiated);
+      this.agreed = pickString(result, 'protocolVersion') ?? this.agreed;
+      this.noteRevision(this.agreed);
     }
-    if (request.method === 'server/discover' && revision === undefined) {
+    if (request.method === 'server/discover' && this.current === undefined) {
       const versions = pick(result, 'supportedVersions');
-      if (Array.isArray(versions)) noteRevision(versions.find((v) => typeof v === 'string'));
+      if (Array.isArray(versions)) this.noteRevision(versions.find((v) => typeof v === 'string'));
     }
-    if (request.progressToken !== undefined) progressTokens.delete(request.progressToken);
-    if (result !== undefined) watch.response(request, result, out);
+    if (result !== undefined) this.watching().response(request, result, out);
   }
 
-  function onNotification(input: FrameInput, out: Correlation) {
+  private onNotification(input: FrameInput, out: Correlation) {
     const { dir, classified, message } = input;
     const params = pick(message, 'params');
-    watch.notification(classified.method, dir);
+    if (classified.method === 'notifications/tools/list_changed') this.watching().notification(classified.method, dir);
     if (classified.method === 'notifications/progress') {
-      const token = pick(params, 'progressToken');
-      const requestKey = (typeof token === 'string' || typeof token === 'number') && progressTokens.get(`${oppositeOf(dir)}|${idKey(token)}`);
-      const request = requestKey ? pending.get(requestKey) : undefined;
+      const request = pendingByToken(this[oppositeOf(dir)], pick(params, 'progressToken'));
       if (request) out.related = relatedOf(request);
       else out.notes.push('unknown-progress-token');
     }
     if (classified.method === 'notifications/cancelled') {
       const requestId = pick(params, 'requestId');
-      const request = isObject(params) && (typeof requestId === 'string' || typeof requestId === 'number')
-        ? pending.get(keyOf(dir, requestId))
-        : undefined;
+      const request = isObject(params) && (typeof requestId === 'string' || typeof requestId === 'number') ? this[dir]?.pending.get(requestId) : undefined;
       if (request) {
         out.related = relatedOf(request);
         request.cancelled = true;
       } else out.notes.push('cancel-unknown-request');
     }
   }
-
-  return {
-    /** Annotates one classified frame, updating the session's state. */
-    observe(input: FrameInput): Correlation {
-      const out: Correlation = { kind: input.classified.kind, notes: [] };
-      if (input.classified.method !== undefined) out.method = input.classified.method;
-      const kind = input.classified.kind;
-      if (kind === 'request') onRequest(input, out);
-      else if (kind === 'response' || kind === 'tool-error' || kind === 'protocol-error') onResponse(input, out);
-      else if (kind === 'notification') onNotification(input, out);
-      if (revision !== undefined) out.rev = revision;
-      return out;
-    },
-    /** A revision learned outside the frames (an HTTP header). */
-    setRevision(candidate: string) {
-      noteRevision(candidate);
-    },
-    get revision() {
-      return revision;
-    },
-    /** The revision the session's initialize agreed on, if it had one. */
-    get negotiated() {
-      return negotiated;
-    },
-    /**
-     * Takes back a request its receiver never took (an HTTP auth challenge refused it): it is not
-     * pending, and the client sending it again with the same id is no duplicate.
-     */
-    withdraw(dir: Direction, id: JsonRpcId): PendingRequest | undefined {
-      const key = keyOf(dir, id);
-      const request = pending.get(key);
-      pending.delete(key);
-      recentIds[dir].forget(key);
-      if (request?.progressToken !== undefined) progressTokens.delete(request.progressToken);
-      return request;
-    },
-    /** The client closed its input (stdio): server requests from now on cannot be answered. */
-    clientClosed() {
-      clientClosed = true;
-    },
-    /** How many entries each of its tables holds: what the correlator keeps in memory. */
-    held() {
-      return { pending: pending.size, progressTokens: progressTokens.size, recentIds: recentIds.c2s.size + recentIds.s2c.size };
-    },
-    /** Requests never answered that were owed an answer, oldest first. */
-    unanswered(): PendingRequest[] {
-      return [...pending.values()].filter(awaitsAnswer).sort((a, b) => a.seq - b.seq);
-    },
-  };
 }
-
-export type Correlator = ReturnType<typeof createCorrelator>;

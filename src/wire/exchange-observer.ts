@@ -51,3 +51,9 @@ export function pathOf(requestTarget: string | undefined): string {
   const url = new URL(requestTarget ?? '/', 'http://spy.invalid');
   return `${url.pathname}${url.search}`;
 }
+
+/** The path of a request target without its query. */
+export function pathOnly(target: string): string {
+  const query = target.indexOf('?');
+  return query === -1 ? target : target.slice(0, query);
+}

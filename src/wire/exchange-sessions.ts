@@ -1,18 +1,13 @@
 import { isStatelessRevision } from '../protocol/revisions.js';
 import { pathOf } from './exchange-observer.js';
 import type { ExchangeRecords } from './exchange-records.js';
-import type { HeaderBag } from './mcp-headers.js';
+import { headerValue, type HeaderBag } from './mcp-headers.js';
 
 /** The session an exchange belongs to, and whether it ends with the exchange. */
 export interface SessionChoice {
   session: string;
   /** A session of one exchange (stateless traffic): it ends when the exchange does. */
   perExchange: boolean;
-}
-
-function text(headers: HeaderBag, name: string): string | undefined {
-  const value = headers[name];
-  return Array.isArray(value) ? value[0] : value;
 }
 
 /** The session id a legacy endpoint URL carries (`sessionId`, or `session_id` as some servers write it). */
@@ -39,16 +34,16 @@ export function createExchangeSessions(records: Pick<ExchangeRecords, 'endSessio
   return {
     /** From the request alone, when it says; undefined when only the response can tell. */
     ofRequest(path: string, headers: HeaderBag): SessionChoice | undefined {
-      const id = text(headers, 'mcp-session-id');
+      const id = headerValue(headers, 'mcp-session-id');
       if (id !== undefined && id !== '') return use(id, false);
       const legacy = endpoints.get(path);
       if (legacy !== undefined) return use(legacy, false);
-      if (isStatelessRevision(text(headers, 'mcp-protocol-version'))) return this.perExchange();
+      if (isStatelessRevision(headerValue(headers, 'mcp-protocol-version'))) return this.perExchange();
       return undefined;
     },
     /** From the response head: the session id the server assigns, if any. */
     ofResponse(headers: HeaderBag): SessionChoice | undefined {
-      const id = text(headers, 'mcp-session-id');
+      const id = headerValue(headers, 'mcp-session-id');
       return id !== undefined && id !== '' ? use(id, false) : undefined;
     },
     perExchange(): SessionChoice {
@@ -65,7 +60,7 @@ export function createExchangeSessions(records: Pick<ExchangeRecords, 'endSessio
     /** Ends a session: its pending requests are reported as unanswered. */
     end(session: string, timeMs?: number) {
       open.delete(session);
-      for (const [path, owner] of endpoints) if (owner === session) endpoints.delete(path);
+      if (endpoints.size > 0) for (const [path, owner] of endpoints) if (owner === session) endpoints.delete(path);
       records.endSession(session, timeMs);
     },
     endAll() {

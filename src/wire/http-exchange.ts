@@ -1,33 +1,25 @@
-import { describeChallenge, readChallenge } from './auth-challenge.js';
-import { createBodyCollector } from './body-collector.js';
-import type { AuthRewrite, EndpointRewrite, ExchangeFailure, ExchangeObserver, ExchangeStart } from './exchange-observer.js';
+import { describeChallenge, readChallenge, withdrawRefused } from './auth-challenge.js';
+import { BodyCollector } from './body-collector.js';
+import { pathOnly, type AuthRewrite, type EndpointRewrite, type ExchangeFailure, type ExchangeObserver, type ExchangeStart } from './exchange-observer.js';
 import type { EntryFields, ExchangeRecords, FrameEntry } from './exchange-records.js';
 import type { ExchangeSessions, SessionChoice } from './exchange-sessions.js';
-import { keepBodies, looksLikeJsonRpc, maskUrl, mediaTypeOf, readBody, type Learn, type OtherBody } from './http-bodies.js';
-import { isNotable, summarizeExchange, type ExchangeFacts, type StatusTexts } from './http-summary.js';
-import { mcpHeadersOf, requestMismatches, type HeaderBag } from './mcp-headers.js';
+import { keepBodies, looksLikeJsonRpc, maskUrl, mediaTypeOf, readBody, type OtherBody } from './http-bodies.js';
+import { httpEventFields, type HttpEventDeps } from './http-event.js';
+import { isNotable, type ExchangeFacts } from './http-summary.js';
+import { headerValue, mcpHeadersOf, requestMismatches, type HeaderBag } from './mcp-headers.js';
 import { nowMs } from './now.js';
 import type { FrameBytes } from './observe.js';
-import type { HeaderRecord } from './redact-headers.js';
-import { createSseFramer, sseFieldsOf, type SseEvent } from './sse-framer.js';
+import { createSseFramer, sseFieldsOf, type SseEvent, type SseFramer } from './sse-framer.js';
 
-export interface ExchangeDeps {
+export interface ExchangeDeps extends HttpEventDeps {
   records: ExchangeRecords;
   sessions: ExchangeSessions;
   maxFrame: number;
-  redact: (headers: HeaderBag) => HeaderRecord;
-  /** The reason phrase of each status code (node:http's STATUS_CODES), for the `http` event's summary. */
-  statusTexts: StatusTexts;
   /** The target's path: whatever is sent there is MCP, a frame even when it is garbage. */
   mcpPath: string;
-  /** Hears each secret masked in a body that is not a frame; undefined with --no-redact (bodies as sent). */
-  learn?: Learn;
 }
 
-function text(headers: HeaderBag, name: string): string | undefined {
-  const value = headers[name];
-  return Array.isArray(value) ? value[0] : value;
-}
+const noFields: EntryFields = {};
 
 /**
  * Maps one HTTP exchange onto the record: the request body and each response body or SSE event
@@ -40,209 +32,226 @@ function text(headers: HeaderBag, name: string): string | undefined {
  * challenge. Other bodies (OAuth discovery, registration, tokens, forms, HTML) are described in the
  * `http` event, their secrets masked.
  */
-export function observeExchange(start: ExchangeStart, deps: ExchangeDeps): ExchangeObserver {
-  const { records, sessions } = deps;
-  const facts: ExchangeFacts = { method: start.method, request: start.headers };
-  let choice: SessionChoice | undefined = sessions.ofRequest(start.path, start.headers);
-  // Not the MCP-Protocol-Version header: clients send it on their OAuth discovery requests too.
-  const mcp = start.path.split('?')[0] === deps.mcpPath || (choice !== undefined && !choice.perExchange);
-  const scrub = (text: string) => (deps.learn ? records.secrets.scrub(text) : text);
-  let requestFrame: FrameBytes | undefined;
-  let requestTaken = false;
-  let requestIsFrame = mcp;
-  let otherRequest: OtherBody | undefined;
-  let requestEntries: FrameEntry[] = [];
-  let responseIsFrame = true;
-  const requestBody = createBodyCollector(deps.maxFrame);
-  const responseBody = createBodyCollector(deps.maxFrame);
-  let requestEndMs: number | undefined;
-  // The http event is stamped with when its exchange was answered, not when the observer got to it.
-  let responseMs: number | undefined;
-  let requestRecorded = false;
-  let httpRecorded = false;
-  let framer: ReturnType<typeof createSseFramer> | undefined;
-  let json = false;
-  let rewrite: EndpointRewrite | undefined;
-  // What the spy changed for authorization: the record keeps what each side said.
-  const authRewrites: AuthRewrite[] = [];
-  let ownsLegacySession = false;
-  let challengeFields: EntryFields = {};
-  // Copied for the record as they arrive: masking them teaches the secrets a body may echo.
-  const requestHeaders = deps.redact(start.headers);
-  let responseHeaders: HeaderRecord | undefined;
+export function observeExchange(start: ExchangeStart, deps: ExchangeDeps): ObservedExchange {
+  return new ObservedExchange(start, deps);
+}
 
-  const recordRequest = () => {
-    if (requestRecorded || choice === undefined || requestEndMs === undefined) return;
-    requestRecorded = true;
-    const frame = requestFrame;
-    if (!frame || !requestIsFrame) return;
+/**
+ * One exchange as it is observed (see `observeExchange`). A class, not closures: one is made per
+ * exchange, and its parts (body collectors, the SSE framer, header copies) only when it needs them.
+ */
+export class ObservedExchange implements ExchangeObserver {
+  private readonly facts: ExchangeFacts;
+  private choice: SessionChoice | undefined;
+  /** Not the MCP-Protocol-Version header: clients send it on their OAuth discovery requests too. */
+  private readonly mcp: boolean;
+  private requestBody: BodyCollector | undefined;
+  private responseBody: BodyCollector | undefined;
+  private requestFrame: FrameBytes | undefined;
+  private requestTaken = false;
+  private requestIsFrame: boolean;
+  private otherRequest: OtherBody | undefined;
+  private requestEntries: FrameEntry[] | undefined;
+  private responseIsFrame = true;
+  private requestEndMs: number | undefined;
+  /** The http event is stamped with when its exchange was answered, not when the observer got to it. */
+  private responseMs: number | undefined;
+  private requestRecorded = false;
+  private httpRecorded = false;
+  private framer: SseFramer | undefined;
+  private json = false;
+  private rewrite: EndpointRewrite | undefined;
+  /** What the spy changed for authorization: the record keeps what each side said. */
+  private authRewrites: AuthRewrite[] | undefined;
+  private ownsLegacySession = false;
+  private challengeFields: EntryFields = noFields;
+
+  constructor(readonly start: ExchangeStart, private readonly deps: ExchangeDeps) {
+    this.facts = { method: start.method, request: start.headers };
+    this.choice = deps.sessions.ofRequest(start.path, start.headers);
+    this.mcp = pathOnly(start.path) === deps.mcpPath || (this.choice !== undefined && !this.choice.perExchange);
+    this.requestIsFrame = this.mcp;
+    // Masking the headers as they arrive teaches the secrets a body may echo; the copy is made when recorded.
+    deps.redact.learn(start.headers);
+  }
+
+  requestChunk(chunk: Buffer) {
+    (this.requestBody ??= new BodyCollector(this.deps.maxFrame)).push(chunk);
+  }
+
+  requestEnd(timeMs = nowMs()) {
+    this.requestEndMs = timeMs;
+    this.takeRequest();
+    this.recordRequest();
+  }
+
+  response(status: number, headers: HeaderBag, timeMs = nowMs()) {
+    const { facts, deps } = this;
+    this.responseMs = timeMs;
+    facts.status = status;
+    facts.response = headers;
+    deps.redact.learn(headers);
+    const type = headerValue(headers, 'content-type') ?? '';
+    this.json = type.includes('json');
+    this.responseIsFrame = (this.mcp || this.requestIsFrame) && readChallenge(status, headers) === undefined;
+    // JSON-RPC sent elsewhere reads like MCP; anything else is described by what it carries.
+    if (!this.mcp && !this.requestIsFrame) facts.mediaType = mediaTypeOf(type);
+    const location = headerValue(headers, 'location');
+    if (status >= 300 && status < 400 && location !== undefined) facts.redirect = deps.learn ? maskUrl(location, deps.learn) : location;
+    if (this.responseIsFrame && type.includes('text/event-stream')) {
+      facts.stream = true;
+      this.framer = createSseFramer(deps.maxFrame);
+    }
+    this.choice ??= deps.sessions.ofResponse(headers);
+    // A stream without a session may be legacy HTTP+SSE: its first event, endpoint, names the session.
+    if (!this.choice && !(this.framer && this.start.method === 'GET')) this.choice = deps.sessions.perExchange();
+    this.recordRequest();
+    const challenged = this.withdrawChallenged();
+    if (challenged) this.challengeFields = challenged;
+    if (this.framer && this.choice) this.recordHttp();
+  }
+
+  responseChunk(chunk: Buffer, timeMs = nowMs()) {
+    if (this.framer) for (const event of this.framer.push(chunk)) this.onEvent(event, timeMs);
+    else (this.responseBody ??= new BodyCollector(this.deps.maxFrame)).push(chunk);
+  }
+
+  responseEnd(timeMs = nowMs()) {
+    if (this.framer) for (const event of this.framer.end()) this.onEvent(event, timeMs);
+    const choice = (this.choice ??= this.deps.sessions.perExchange());
+    const frame = this.responseBody?.take();
+    const framed = frame !== undefined && this.json && this.responseIsFrame;
+    const response = frame && !framed ? readBody(frame.bytes, headerValue(this.facts.response, 'content-type')) : undefined;
+    this.recordHttp(response || this.otherRequest ? { ...this.describeBodies(response), ...this.challengeFields } : this.challengeFields);
+    if (framed) this.deps.records.frame(choice.session, 's2c', frame, timeMs);
+    this.finish(timeMs);
+  }
+
+  endpointRewritten(value: EndpointRewrite) {
+    this.rewrite = value;
+  }
+
+  authRewritten(value: AuthRewrite) {
+    (this.authRewrites ??= []).push(value);
+    this.facts.rewrites = this.authRewrites.length;
+  }
+
+  failed(failure: ExchangeFailure, timeMs = nowMs()) {
+    const choice = (this.choice ??= this.deps.sessions.perExchange());
+    this.requestEndMs ??= timeMs;
+    this.takeRequest();
+    this.recordRequest();
+    this.facts.reason = failure.message;
+    if (failure.answered) this.facts.status = failure.answered.status;
+    this.responseMs = timeMs;
+    this.httpRecorded = false;
+    this.recordHttp(this.describeBodies(undefined));
+    // A 408 has no body: only a body is a frame.
+    if (failure.answered && failure.answered.body.length > 0) this.deps.records.frame(choice.session, 's2c', { bytes: failure.answered.body }, timeMs, { origin: 'spy' });
+    this.finish(timeMs);
+  }
+
+  private recordRequest() {
+    const { choice, requestEndMs, start } = this;
+    if (this.requestRecorded || choice === undefined || requestEndMs === undefined) return;
+    this.requestRecorded = true;
+    const frame = this.requestFrame;
+    if (!frame || !this.requestIsFrame) return;
+    const { records } = this.deps;
     const { session } = choice;
-    const version = text(start.headers, 'mcp-protocol-version');
-    const { negotiated } = records.correlator(session);
-    if (version) records.correlator(session).setRevision(version);
+    const version = headerValue(start.headers, 'mcp-protocol-version');
+    const correlator = records.correlator(session);
+    const { negotiated } = correlator;
+    if (version) correlator.setRevision(version);
     const headers = mcpHeadersOf(start.headers);
-    const fields = Object.keys(headers).length > 0 ? { headers } : undefined;
-    const entries = records.frame(session, 'c2s', frame, requestEndMs, fields);
-    requestEntries = entries;
+    const entries = records.frame(session, 'c2s', frame, requestEndMs, headers ? { headers } : undefined);
+    this.requestEntries = entries;
     const first = entries[0];
     if (!first || frame.truncated) return;
     const mismatches = requestMismatches(start.headers, frame.bytes, version, negotiated);
     if (mismatches.length === 0) return;
     const related = { seq: first.seq, id: first.id ?? null, method: first.method ?? '' };
     records.event(session, 'note', { notes: ['header-mismatch'], text: `header and body disagree: ${mismatches.join('; ')}`, related });
-  };
+  }
 
   /** The request body, once it is whole: a frame, or a body that is not MCP to describe. */
-  const takeRequest = () => {
-    if (requestTaken) return;
-    requestTaken = true;
-    requestFrame = requestBody.take();
-    if (mcp || !requestFrame) return;
-    const body = readBody(requestFrame.bytes, text(start.headers, 'content-type'));
-    requestIsFrame = !requestFrame.truncated && looksLikeJsonRpc(body.json);
-    if (!requestIsFrame) otherRequest = body;
-  };
+  private takeRequest() {
+    if (this.requestTaken) return;
+    this.requestTaken = true;
+    const frame = (this.requestFrame = this.requestBody?.take());
+    if (this.mcp || !frame) return;
+    const body = readBody(frame.bytes, headerValue(this.start.headers, 'content-type'));
+    this.requestIsFrame = !frame.truncated && looksLikeJsonRpc(body.json);
+    if (!this.requestIsFrame) this.otherRequest = body;
+  }
 
   /** A request refused with an auth challenge was never taken: it is not pending, and its retry is the real one. */
-  const withdrawChallenged = () => {
+  private withdrawChallenged() {
+    const { facts, choice } = this;
     const challenge = readChallenge(facts.status, facts.response);
     if (!challenge || !choice) return undefined;
-    const correlator = records.correlator(choice.session);
-    const requests = requestEntries
-      .filter((entry) => entry.kind === 'request' && entry.dir === 'c2s')
-      .flatMap((entry) => (correlator.withdraw('c2s', entry.id ?? null) ? [{ seq: entry.seq, dir: 'c2s' as const, id: entry.id ?? null, method: entry.method ?? '' }] : []));
+    const requests = withdrawRefused(this.requestEntries ?? [], this.deps.records.correlator(choice.session));
     facts.challenge = describeChallenge(challenge, requests.map((request) => `${request.method} #${JSON.stringify(request.id)}`));
     return requests.length > 0 ? { challenge, requests } : { challenge };
-  };
+  }
 
   /** What the record keeps of bodies that are not frames: an excerpt, secrets masked, and what they are. */
-  const describeBodies = (response: OtherBody | undefined): EntryFields => {
-    const { fields, said } = keepBodies(response, otherRequest, { learn: deps.learn, scrub, sized: !mcp });
+  private describeBodies(response: OtherBody | undefined): EntryFields {
+    const { learn } = this.deps;
+    const { fields, said } = keepBodies(response, this.otherRequest, { learn, scrub: (text) => this.scrub(text), sized: !this.mcp });
     // A challenge says what its body says (an OAuth error), and says it better.
-    if (said !== '' && !facts.challenge) facts.bodies = said;
+    if (said !== '' && !this.facts.challenge) this.facts.bodies = said;
     return fields;
-  };
+  }
 
-  const recordHttp = (extra: EntryFields = {}, timeMs = responseMs) => {
-    if (httpRecorded) return;
-    httpRecorded = true;
-    if (!isNotable(facts)) return;
-    const headers: { request: HeaderRecord; response?: HeaderRecord } = { request: requestHeaders };
-    if (responseHeaders) headers.response = responseHeaders;
-    const path = deps.learn ? maskUrl(start.path, deps.learn) : start.path;
-    const fields: EntryFields = { httpMethod: start.method, path, headers, summary: summarizeExchange(facts, deps.statusTexts), ...extra };
-    // What the spy moved between origins, masked like the path (a redirect may carry a code).
-    const mask = (url: string) => (deps.learn ? maskUrl(url, deps.learn) : url);
-    if (authRewrites.length > 0) fields.rewrites = authRewrites.map((rewrite) => ({ ...rewrite, from: mask(rewrite.from), to: mask(rewrite.to) }));
-    if (facts.status !== undefined) fields.status = facts.status;
-    if (facts.reason !== undefined) fields.reason = facts.reason;
-    records.event(choice?.session, 'http', fields, timeMs);
-  };
+  private scrub(text: string): string {
+    return this.deps.learn ? this.deps.records.secrets.scrub(text) : text;
+  }
 
-  const finish = (timeMs: number) => {
+  private recordHttp(extra: EntryFields = noFields, timeMs = this.responseMs) {
+    if (this.httpRecorded) return;
+    this.httpRecorded = true;
+    if (!isNotable(this.facts)) return;
+    this.deps.records.event(this.choice?.session, 'http', httpEventFields(this.start, this.facts, this.deps, extra, this.authRewrites), timeMs);
+  }
+
+  private finish(timeMs: number) {
+    const { choice, facts, start } = this;
     if (!choice) return;
     // A legacy session lives as long as its event stream.
-    const ended = ownsLegacySession
+    const ended = this.ownsLegacySession
       || (start.method === 'DELETE' && facts.status !== undefined && facts.status < 300)
-      || (facts.status === 404 && text(start.headers, 'mcp-session-id') !== undefined);
-    if (choice.perExchange || ended) sessions.end(choice.session, timeMs);
-  };
+      || (facts.status === 404 && headerValue(start.headers, 'mcp-session-id') !== undefined);
+    if (choice.perExchange || ended) this.deps.sessions.end(choice.session, timeMs);
+  }
 
-  const onEvent = (event: SseEvent, timeMs: number) => {
+  private onEvent(event: SseEvent, timeMs: number) {
+    const { deps, start } = this;
     if (event.event === 'endpoint') {
-      if (!choice) {
-        choice = sessions.learnEndpoint(event.data, start.path);
-        ownsLegacySession = true;
+      if (!this.choice) {
+        this.choice = deps.sessions.learnEndpoint(event.data, start.path);
+        this.ownsLegacySession = true;
       }
-      facts.endpoint = { from: event.data, to: rewrite?.to };
+      this.facts.endpoint = { from: event.data, to: this.rewrite?.to };
       const fields: EntryFields = { endpoint: event.data };
-      if (rewrite) fields.endpointRewritten = rewrite.to;
-      httpRecorded = false;
-      recordHttp(fields, timeMs);
-      facts.endpoint = undefined;
+      if (this.rewrite) fields.endpointRewritten = this.rewrite.to;
+      this.httpRecorded = false;
+      this.recordHttp(fields, timeMs);
+      this.facts.endpoint = undefined;
       return;
     }
-    choice ??= sessions.perExchange();
-    recordHttp();
-    const { session } = choice;
+    const { session } = (this.choice ??= deps.sessions.perExchange());
+    this.recordHttp();
     const fields = sseFieldsOf(event);
     if (event.truncated) {
-      records.frame(session, 's2c', { bytes: Buffer.from(event.data, 'utf8'), truncated: true }, timeMs, fields);
+      deps.records.frame(session, 's2c', { bytes: Buffer.from(event.data, 'utf8'), truncated: true }, timeMs, fields);
       return;
     }
     if (event.data === '') {
       // A priming event (an id, no data) or a bare retry: the client's resumption point.
-      if (fields) records.event(session, 'http', { httpMethod: start.method, path: start.path, summary: event.id !== undefined ? `SSE priming event, id ${event.id}` : 'SSE event without data', ...fields }, timeMs);
+      if (fields) deps.records.event(session, 'http', { httpMethod: start.method, path: start.path, summary: event.id !== undefined ? `SSE priming event, id ${event.id}` : 'SSE event without data', ...fields }, timeMs);
       return;
     }
-    records.frame(session, 's2c', { bytes: Buffer.from(event.data, 'utf8') }, timeMs, fields);
-  };
-
-  return {
-    requestChunk: (chunk) => requestBody.push(chunk),
-    requestEnd(timeMs = nowMs()) {
-      requestEndMs = timeMs;
-      takeRequest();
-      recordRequest();
-    },
-    response(status: number, headers: HeaderBag, timeMs = nowMs()) {
-      responseMs = timeMs;
-      facts.status = status;
-      facts.response = headers;
-      responseHeaders = deps.redact(headers);
-      const type = text(headers, 'content-type') ?? '';
-      json = type.includes('json');
-      responseIsFrame = (mcp || requestIsFrame) && readChallenge(status, headers) === undefined;
-      // JSON-RPC sent elsewhere reads like MCP; anything else is described by what it carries.
-      if (!mcp && !requestIsFrame) facts.mediaType = mediaTypeOf(type);
-      const location = text(headers, 'location');
-      if (status >= 300 && status < 400 && location !== undefined) facts.redirect = deps.learn ? maskUrl(location, deps.learn) : location;
-      if (responseIsFrame && type.includes('text/event-stream')) {
-        facts.stream = true;
-        framer = createSseFramer(deps.maxFrame);
-      }
-      choice ??= sessions.ofResponse(headers);
-      // A stream without a session may be legacy HTTP+SSE: its first event, endpoint, names the session.
-      if (!choice && !(framer && start.method === 'GET')) choice = sessions.perExchange();
-      recordRequest();
-      const challenged = withdrawChallenged();
-      if (challenged) challengeFields = challenged;
-      if (framer && choice) recordHttp();
-    },
-    responseChunk(chunk, timeMs = nowMs()) {
-      if (framer) for (const event of framer.push(chunk)) onEvent(event, timeMs);
-      else responseBody.push(chunk);
-    },
-    responseEnd(timeMs = nowMs()) {
-      if (framer) for (const event of framer.end()) onEvent(event, timeMs);
-      choice ??= sessions.perExchange();
-      const frame = responseBody.take();
-      const framed = frame !== undefined && json && responseIsFrame;
-      const response = frame && !framed ? readBody(frame.bytes, text(facts.response ?? {}, 'content-type')) : undefined;
-      recordHttp({ ...describeBodies(response), ...challengeFields });
-      if (framed) records.frame(choice.session, 's2c', frame, timeMs);
-      finish(timeMs);
-    },
-    endpointRewritten(value) {
-      rewrite = value;
-    },
-    authRewritten(value) {
-      authRewrites.push(value);
-      facts.rewrites = authRewrites.length;
-    },
-    failed(failure: ExchangeFailure, timeMs = nowMs()) {
-      choice ??= sessions.perExchange();
-      requestEndMs ??= timeMs;
-      takeRequest();
-      recordRequest();
-      facts.reason = failure.message;
-      if (failure.answered) facts.status = failure.answered.status;
-      responseMs = timeMs;
-      httpRecorded = false;
-      recordHttp(describeBodies(undefined));
-      // A 408 has no body: only a body is a frame.
-      if (failure.answered && failure.answered.body.length > 0) records.frame(choice.session, 's2c', { bytes: failure.answered.body }, timeMs, { origin: 'spy' });
-      finish(timeMs);
-    },
-  };
+    deps.records.frame(session, 's2c', { bytes: Buffer.from(event.data, 'utf8') }, timeMs, fields);
+  }
 }

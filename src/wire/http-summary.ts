@@ -1,4 +1,4 @@
-import type { HeaderBag } from './mcp-headers.js';
+import { headerValue, type HeaderBag } from './mcp-headers.js';
 
 /** The reason phrase of each status code, as node:http's STATUS_CODES holds them. */
 export type StatusTexts = Readonly<Record<number, string | undefined>>;
@@ -24,11 +24,6 @@ export interface ExchangeFacts {
   rewrites?: number;
 }
 
-function header(headers: HeaderBag | undefined, name: string): string | undefined {
-  const value = headers?.[name];
-  return Array.isArray(value) ? value[0] : value;
-}
-
 /** Each clause a summary may hold, in the order they are read. */
 const clauses: ((facts: ExchangeFacts, statusTexts: StatusTexts) => string | undefined)[] = [
   (f, statusTexts) => {
@@ -38,14 +33,14 @@ const clauses: ((facts: ExchangeFacts, statusTexts: StatusTexts) => string | und
   },
   (f) => (f.mediaType === undefined ? f.bodies : undefined),
   (f) => {
-    const given = header(f.response, 'mcp-session-id');
-    return given !== undefined && given !== header(f.request, 'mcp-session-id') ? `session ${given} assigned` : undefined;
+    const given = headerValue(f.response, 'mcp-session-id');
+    return given !== undefined && given !== headerValue(f.request, 'mcp-session-id') ? `session ${given} assigned` : undefined;
   },
   (f) => (f.method === 'DELETE' && f.status !== undefined && f.status < 300 ? 'session ended' : undefined),
-  (f) => (f.status === 404 && header(f.request, 'mcp-session-id') !== undefined ? 'session unknown or expired' : undefined),
+  (f) => (f.status === 404 && headerValue(f.request, 'mcp-session-id') !== undefined ? 'session unknown or expired' : undefined),
   (f) => (f.stream ? 'SSE stream' : undefined),
   (f) => {
-    const last = header(f.request, 'last-event-id');
+    const last = headerValue(f.request, 'last-event-id');
     return last !== undefined ? `resuming after event ${last}` : undefined;
   },
   (f) => (f.endpoint ? `endpoint ${f.endpoint.from}${f.endpoint.to ? ` (given to the client as ${f.endpoint.to})` : ''}` : undefined),
@@ -67,6 +62,6 @@ export function summarizeExchange(facts: ExchangeFacts, statusTexts: StatusTexts
 export function isNotable(facts: ExchangeFacts): boolean {
   if (facts.mediaType !== undefined || facts.challenge !== undefined || facts.rewrites) return true;
   if (facts.method !== 'POST' || facts.status !== 200 || facts.reason !== undefined) return true;
-  const given = header(facts.response, 'mcp-session-id');
-  return (given !== undefined && given !== header(facts.request, 'mcp-session-id')) || header(facts.request, 'last-event-id') !== undefined;
+  const given = headerValue(facts.response, 'mcp-session-id');
+  return (given !== undefined && given !== headerValue(facts.request, 'mcp-session-id')) || headerValue(facts.request, 'last-event-id') !== undefined;
 }

@@ -7,17 +7,23 @@ export const mcpHeaderNames = ['mcp-session-id', 'mcp-protocol-version', 'mcp-me
 
 export type HeaderBag = Record<string, string | string[] | undefined>;
 
+/** The first value of a header, when it was sent. */
+export function headerValue(headers: HeaderBag | undefined, name: string): string | undefined {
+  const value = headers?.[name];
+  return Array.isArray(value) ? value[0] : value;
+}
+
 function single(headers: HeaderBag, name: string): string | undefined {
   const value = headers[name];
   return Array.isArray(value) ? value.join(', ') : value;
 }
 
-/** The MCP headers present in a header set, as text. */
-export function mcpHeadersOf(headers: HeaderBag): Record<string, string> {
-  const out: Record<string, string> = {};
+/** The MCP headers present in a header set, as text; undefined when there is none. */
+export function mcpHeadersOf(headers: HeaderBag): Record<string, string> | undefined {
+  let out: Record<string, string> | undefined;
   for (const name of mcpHeaderNames) {
     const value = single(headers, name);
-    if (value !== undefined) out[name] = value;
+    if (value !== undefined) (out ??= {})[name] = value;
   }
   return out;
 }

@@ -64,3 +64,5 @@ export function createRoundTrips() {
     },
   };
 }
+
+export type RoundTrips = ReturnType<typeof createRoundTrips>;

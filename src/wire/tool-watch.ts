@@ -54,3 +54,5 @@ export function describeToolListChange(change: ToolListChange): string {
   const parts = (['changed', 'added', 'removed'] as const).filter((key) => change[key].length > 0).map((key) => `${key}: ${change[key].join(', ')}`);
   return parts.join('; ');
 }
+
+export type ToolWatch = ReturnType<typeof createToolWatch>;

@@ -41,4 +41,35 @@ describe('the HTTP spy observer thread', () => {
     expect(entries[1]).toMatchObject({ httpMethod: 'POST', path: '/mcp', lost: bigger - 10 });
     remove();
   });
+
+  it('records an exchange the same whether its ends ride on its messages of the same moment or cross alone later', async () => {
+    const { dir, remove } = tempDir();
+    const record = join(dir, 'r.jsonl');
+    const observer = startHttpObserver({ recordPath: record, live: false, color: false, maxFrame: 1024, redactHeaders: [], redact: true }, { warn: () => {} });
+    const pause = () => new Promise((resolve) => setTimeout(resolve, 20));
+    const exchange = async (id: number, apart: boolean) => {
+      const x = observer.observe({ method: 'POST', path: '/mcp', headers });
+      const steps = [
+        () => x.requestChunk(request(id)),
+        () => x.requestEnd(1000 * id),
+        () => x.response(200, { 'content-type': 'application/json' }, 1000 * id + 1),
+        () => x.responseChunk(body(id), 1000 * id + 2),
+        () => x.responseEnd(1000 * id + 5),
+      ];
+      for (const step of steps) {
+        step();
+        if (apart) await pause();
+      }
+    };
+    await exchange(1, false);
+    await exchange(2, true);
+    await observer.finish();
+    expect(readEntries(record).map((entry) => [entry.kind, entry.session, entry.id, entry.t, entry.latencyMs])).toEqual([
+      ['request', 'x-1', 1, '1970-01-01T00:00:01.000Z', undefined],
+      ['response', 'x-1', 1, '1970-01-01T00:00:01.005Z', 5],
+      ['request', 'x-2', 2, '1970-01-01T00:00:02.000Z', undefined],
+      ['response', 'x-2', 2, '1970-01-01T00:00:02.005Z', 5],
+    ]);
+    remove();
+  });
 });

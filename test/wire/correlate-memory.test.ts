@@ -67,7 +67,36 @@ describe('the correlator over a million requests', () => {
   });
 });
 
+/** What each of `count` correlators made by `make` and kept keeps in the heap, in bytes. */
+function heapEach(count: number, make: (index: number) => Correlator): number {
+  const before = process.memoryUsage().heapUsed;
+  const kept = Array.from({ length: count }, (_, index) => make(index));
+  const each = (process.memoryUsage().heapUsed - before) / kept.length;
+  expect(kept).toHaveLength(count);
+  return each;
+}
+
 describe('a correlator per stateless exchange', () => {
+  it('holds nothing and costs a few bytes while it was never asked anything', () => {
+    expect(createCorrelator().held()).toEqual({ pending: 0, progressTokens: 0, recentIds: 0 });
+    expect(createCorrelator().unanswered()).toEqual([]);
+    // Its tables, its ring of recent ids and its watches were ~4.8 KB before it had seen a frame.
+    expect(heapEach(10_000, () => createCorrelator())).toBeLessThan(256);
+  });
+
+  it('costs well under a KiB once it has paired one request with its answer, which it no longer holds', () => {
+    const each = heapEach(10_000, (id) => {
+      const correlator = createCorrelator();
+      send(correlator, 'c2s', { id, method: 'tools/call', params: { name: 'echo', _meta: { progressToken: id } } });
+      send(correlator, 's2c', { id, result: {} });
+      expect(correlator.held()).toEqual({ pending: 0, progressTokens: 0, recentIds: 1 });
+      return correlator;
+    });
+    // ~5 KB each when every correlator was made whole.
+    expect(each).toBeLessThan(1536);
+  });
+
+
   it('costs a few KiB while it has seen one request, not the room for every id it could remember', () => {
     const before = process.memoryUsage().heapUsed;
     const correlators = Array.from({ length: 1000 }, (_, id) => {

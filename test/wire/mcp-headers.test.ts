@@ -21,4 +21,8 @@ describe('headerMismatches', () => {
   it('picks the MCP headers out of a header set', () => {
     expect(mcpHeadersOf({ 'mcp-session-id': 's', accept: '*/*', 'last-event-id': '9', 'mcp-name': ['a', 'b'] })).toEqual({ 'mcp-session-id': 's', 'last-event-id': '9', 'mcp-name': 'a, b' });
   });
+
+  it('has no MCP headers to give for a header set without them', () => {
+    expect(mcpHeadersOf({ accept: '*/*', 'content-type': 'application/json' })).toBeUndefined();
+  });
 });

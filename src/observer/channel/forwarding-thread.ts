@@ -108,6 +108,10 @@ export function openObserverChannel<M>(config: ThreadConfig, options: ChannelOpt
 
   return {
     push,
+    /** The last message of the batch not yet sent: a mark that follows it may ride on it. */
+    last(): M | FinishMessage | undefined {
+      return batch.at(-1);
+    },
     /** Bytes handed over and not yet observed. */
     get behind() {
       return behind;

@@ -54,23 +54,34 @@ function openHttpObserver(config: HttpObserverConfig, options: ChannelOptions): 
   function observe(start: ExchangeStart): ExchangeObserver {
     const x = ++exchanges;
     let lost = 0;
-    push({ type: 'open', x, method: start.method, path: start.path, headers: start.headers });
+    /** This exchange's last message: an end rides on it while it is the last of the batch. */
+    let previous: HttpMessage = { type: 'open', x, method: start.method, path: start.path, headers: start.headers };
+    const send = (message: HttpMessage) => {
+      previous = message;
+      push(message);
+    };
+    push(previous);
     const bytes = (type: 'request-chunk' | 'response-chunk', chunk: Buffer, t: number) => {
       if (chunk.length === 0) return;
       const data = lost === 0 ? channel.copy(chunk) : undefined;
-      if (data) push({ type, x, t, data });
+      if (data) send({ type, x, t, data });
       else lost += chunk.length;
     };
-    const last = (message: HttpMessage) => push(lost > 0 ? { type: 'lost', x, t: nowMs(), bytes: lost } : message);
+    /** The end of the request (`open`, `request-chunk`) or of the response (`response`, `response-chunk`). */
+    const end = (type: 'request-end' | 'response-end', t: number) => {
+      const riding = channel.last() === previous && (type === 'request-end' ? previous.type === 'open' || previous.type === 'request-chunk' : previous.type === 'response' || previous.type === 'response-chunk');
+      if (riding) (previous as { end?: number }).end = t;
+      else send({ type, x, t });
+    };
     return {
       requestChunk: (chunk, t = nowMs()) => bytes('request-chunk', chunk, t),
-      requestEnd: (t = nowMs()) => lost === 0 && push({ type: 'request-end', x, t }),
-      response: (status, headers, t = nowMs()) => lost === 0 && push({ type: 'response', x, t, status, headers }),
+      requestEnd: (t = nowMs()) => lost === 0 && end('request-end', t),
+      response: (status, headers, t = nowMs()) => lost === 0 && send({ type: 'response', x, t, status, headers }),
       responseChunk: (chunk, t = nowMs()) => bytes('response-chunk', chunk, t),
-      responseEnd: (t = nowMs()) => last({ type: 'response-end', x, t }),
-      endpointRewritten: (rewrite) => lost === 0 && push({ type: 'rewrite', x, rewrite }),
-      authRewritten: (rewrite) => lost === 0 && push({ type: 'auth-rewrite', x, rewrite }),
-      failed: (failure, t = nowMs()) => last({ type: 'failed', x, t, failure }),
+      responseEnd: (t = nowMs()) => (lost > 0 ? push({ type: 'lost', x, t: nowMs(), bytes: lost }) : end('response-end', t)),
+      endpointRewritten: (rewrite) => lost === 0 && send({ type: 'rewrite', x, rewrite }),
+      authRewritten: (rewrite) => lost === 0 && send({ type: 'auth-rewrite', x, rewrite }),
+      failed: (failure, t = nowMs()) => push(lost > 0 ? { type: 'lost', x, t: nowMs(), bytes: lost } : { type: 'failed', x, t, failure }),
     };
   }
 

@@ -15,13 +15,17 @@ export interface HttpObserverConfig extends ObserverOutputs {
 /** A failure as it crosses threads: an answer's body arrives as a Uint8Array. */
 export type FailureMessage = Omit<ExchangeFailure, 'answered'> & { answered?: { status: number; body: Uint8Array } };
 
-/** The HTTP spy's messages: each names its exchange by `x`, a number the forwarding side gives. */
+/**
+ * The HTTP spy's messages: each names its exchange by `x`, a number the forwarding side gives.
+ * The end of a request or a response rides on the exchange's message before it, as `end` (when
+ * it ended), when that message has not gone over yet: a stateless exchange is four messages, not six.
+ */
 export type HttpMessage =
-  | { type: 'open'; x: number; method: string; path: string; headers: HeaderBag }
-  | { type: 'request-chunk'; x: number; t: number; data: Uint8Array }
+  | { type: 'open'; x: number; method: string; path: string; headers: HeaderBag; end?: number }
+  | { type: 'request-chunk'; x: number; t: number; data: Uint8Array; end?: number }
   | { type: 'request-end'; x: number; t: number }
-  | { type: 'response'; x: number; t: number; status: number; headers: HeaderBag }
-  | { type: 'response-chunk'; x: number; t: number; data: Uint8Array }
+  | { type: 'response'; x: number; t: number; status: number; headers: HeaderBag; end?: number }
+  | { type: 'response-chunk'; x: number; t: number; data: Uint8Array; end?: number }
   | { type: 'response-end'; x: number; t: number }
   | { type: 'rewrite'; x: number; rewrite: EndpointRewrite }
   | { type: 'auth-rewrite'; x: number; rewrite: AuthRewrite }

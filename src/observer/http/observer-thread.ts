@@ -1,6 +1,5 @@
-import type { ExchangeObserver } from '../../wire/exchange-observer.js';
 import { createExchangeSessions } from '../../wire/exchange-sessions.js';
-import { observeExchange } from '../../wire/http-exchange.js';
+import { observeExchange, type ObservedExchange } from '../../wire/http-exchange.js';
 import type { StatusTexts } from '../../wire/http-summary.js';
 import { createHeaderRedactor } from '../../wire/redact-headers.js';
 import type { Recorder } from '../recorder.js';
@@ -17,19 +16,34 @@ export function observeHttp(config: HttpObserverConfig, recorder: Recorder, stat
   const learn = config.redact ? recorder.secrets.learn : undefined;
   const redact = createHeaderRedactor(config.redactHeaders, config.redact, learn);
   const deps = { records: recorder, sessions, maxFrame: config.maxFrame, redact, statusTexts, mcpPath: config.mcpPath, learn };
-  const exchanges = new Map<number, { observer: ExchangeObserver; method: string; path: string }>();
-  const of = (x: number) => exchanges.get(x)?.observer;
+  const exchanges = new Map<number, ObservedExchange>();
+  const of = (x: number) => exchanges.get(x);
+  const responseEnd = (x: number, t: number) => {
+    of(x)?.responseEnd(t);
+    exchanges.delete(x);
+  };
 
   const handlers: { [K in HttpMessage['type']]: (message: Extract<HttpMessage, { type: K }>) => void } = {
-    open: (m) => exchanges.set(m.x, { observer: observeExchange(m, deps), method: m.method, path: m.path }),
-    'request-chunk': (m) => of(m.x)?.requestChunk(bufferOf(m.data)),
-    'request-end': (m) => of(m.x)?.requestEnd(m.t),
-    response: (m) => of(m.x)?.response(m.status, m.headers, m.t),
-    'response-chunk': (m) => of(m.x)?.responseChunk(bufferOf(m.data), m.t),
-    'response-end': (m) => {
-      of(m.x)?.responseEnd(m.t);
-      exchanges.delete(m.x);
+    open: (m) => {
+      const exchange = observeExchange(m, deps);
+      exchanges.set(m.x, exchange);
+      if (m.end !== undefined) exchange.requestEnd(m.end);
     },
+    'request-chunk': (m) => {
+      const exchange = of(m.x);
+      exchange?.requestChunk(bufferOf(m.data));
+      if (m.end !== undefined) exchange?.requestEnd(m.end);
+    },
+    'request-end': (m) => of(m.x)?.requestEnd(m.t),
+    response: (m) => {
+      of(m.x)?.response(m.status, m.headers, m.t);
+      if (m.end !== undefined) responseEnd(m.x, m.end);
+    },
+    'response-chunk': (m) => {
+      of(m.x)?.responseChunk(bufferOf(m.data), m.t);
+      if (m.end !== undefined) responseEnd(m.x, m.end);
+    },
+    'response-end': (m) => responseEnd(m.x, m.t),
     rewrite: (m) => of(m.x)?.endpointRewritten(m.rewrite),
     'auth-rewrite': (m) => of(m.x)?.authRewritten(m.rewrite),
     failed: (m) => {
@@ -41,7 +55,7 @@ export function observeHttp(config: HttpObserverConfig, recorder: Recorder, stat
       const exchange = exchanges.get(m.x);
       exchanges.delete(m.x);
       const reason = 'the observer fell behind; an exchange was forwarded but not recorded';
-      const where = exchange ? { httpMethod: exchange.method, path: exchange.path } : {};
+      const where = exchange ? { httpMethod: exchange.start.method, path: exchange.start.path } : {};
       recorder.event(undefined, 'gap', { reason, lost: m.bytes, ...where }, m.t);
     },
     event: (m) => recorder.event(undefined, m.kind, m.fields, m.t),
