@@ -24,6 +24,9 @@ const batchMs = 2;
  */
 const defaultMaxLagMs = 2000;
 const lagFloorBytes = 1024 * 1024;
+/** The room of the bytes of small frames (see `copy`), and from what size a frame counts as large. */
+const smallRoom = 8 * 1024 * 1024;
+export const largeFrameBytes = 256 * 1024;
 /** How long past its deadline the observer may take to close the files before it is stopped. */
 const closeGraceMs = 1000;
 
@@ -120,10 +123,16 @@ export function openObserverChannel<M>(config: ThreadConfig, options: ChannelOpt
     get failed() {
       return failed;
     },
-    /** A copy of the bytes to put in a message of this tick, or undefined when the observer is too far behind (beyond `share` of the room). */
-    copy(chunk: Buffer, share = 1): Uint8Array | undefined {
+    /**
+     * A copy of the bytes to put in a message of this tick, or undefined when the observer is too far
+     * behind (beyond `share` of the room). The bytes of small frames get `smallRoom` of it at most:
+     * the whole room is there for the frames at the parse limit it is sized for, and filling it with
+     * thousands of small ones would only cost memory (a burst of them gaps a little sooner instead).
+     */
+    copy(chunk: Buffer, share = 1, large = true): Uint8Array | undefined {
       paceGc(chunk.length);
-      if (failed || behind + chunk.length > maxBehind * share) return undefined;
+      const room = large ? maxBehind : Math.min(maxBehind, smallRoom);
+      if (failed || behind + chunk.length > room * share) return undefined;
       const now = performance.now();
       // Not before the observer has said it runs: its thread starting up is not falling behind.
       if (running && behind > lagFloorBytes && lag.lagMs(now) > maxLagMs) return undefined;

@@ -1,7 +1,7 @@
 import type { RecordEntry } from '../../record/schema.js';
 import { isObserved } from '../../sinks/open-sinks.js';
 import { nowMs } from '../../wire/now.js';
-import { openObserverChannel, type ChannelOptions, type FinishOutcome } from '../channel/forwarding-thread.js';
+import { largeFrameBytes, openObserverChannel, type ChannelOptions, type FinishOutcome } from '../channel/forwarding-thread.js';
 import type { StdioMessage, StdioObserverConfig, StdioStream } from './messages.js';
 
 /** The stdio spy's observer: every chunk, stream end and event of the session goes through it. */
@@ -59,11 +59,15 @@ function openStdioObserver(config: StdioObserverConfig, options: ChannelOptions)
         chunk = chunk.subarray(first);
       }
       const last = chunk.lastIndexOf(0x0a);
-      lineLength[stream] = last === -1 ? lineLength[stream] + chunk.length : chunk.length - last - 1;
+      const tail = last === -1 ? 0 : chunk.length - last - 1;
+      // A chunk of a line that has grown large (the one it ends or the one it starts) belongs to a large frame.
+      const newline = overLimit ? 0 : first;
+      const large = lineLength[stream] + (newline === -1 ? chunk.length : newline) >= largeFrameBytes || tail >= largeFrameBytes;
+      lineLength[stream] = last === -1 ? lineLength[stream] + chunk.length : tail;
       const t = nowMs();
       // The server's stderr may use only part of the room: a chatty server must not push its
       // frames out of the record.
-      const data = channel.copy(chunk, stream === 'stderr' ? 0.5 : 1);
+      const data = channel.copy(chunk, stream === 'stderr' ? 0.5 : 1, large);
       if (data === undefined) {
         lost[stream] += chunk.length;
         return;
