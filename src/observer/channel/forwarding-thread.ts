@@ -123,6 +123,8 @@ export function openObserverChannel<M>(config: ThreadConfig, options: ChannelOpt
     get failed() {
       return failed;
     },
+    /** Bytes forwarded without a copy (past the parse limit): spent chunks are collected at the same pace. */
+    forwarded: (bytes: number) => paceGc(bytes),
     /**
      * A copy of the bytes to put in a message of this tick, or undefined when the observer is too far
      * behind (beyond `share` of the room). The bytes of small frames get `smallRoom` of it at most:

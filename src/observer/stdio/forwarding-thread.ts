@@ -53,6 +53,7 @@ function openStdioObserver(config: StdioObserverConfig, options: ChannelOptions)
       if (overLimit) {
         // The rest of an oversized line: only its length matters to the record.
         const tail = first === -1 ? chunk.length : first;
+        channel.forwarded(tail);
         if (tail > 0) push({ type: 'skip', stream, bytes: tail, lastByte: chunk[tail - 1]! });
         lineLength[stream] += tail;
         if (first === -1) return;
