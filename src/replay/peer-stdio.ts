@@ -1,6 +1,4 @@
-import { spawn } from 'node:child_process';
-import { once } from 'node:events';
-import { describeSpawnFailure } from '../transports/spawn-failure.js';
+import { spawnServer } from '../transports/spawn-server.js';
 import { decodeFrame } from '../wire/decode.js';
 import { createLineFramer } from '../wire/line-framer.js';
 import { ReplayError } from './errors.js';
@@ -10,43 +8,41 @@ import type { Peer, PeerHandlers } from './peer.js';
 export async function startStdioPeer(command: readonly string[], handlers: PeerHandlers): Promise<Peer> {
   const [file, ...args] = command;
   if (!file) throw new ReplayError('no server command given (put it after --)');
-  const child = spawn(file, args, { stdio: ['pipe', 'pipe', 'pipe'] });
-  try {
-    await Promise.race([once(child, 'spawn'), once(child, 'error').then(([error]) => Promise.reject(error))]);
-  } catch (error) {
-    const failure = describeSpawnFailure((error as NodeJS.ErrnoException).code ?? '', (error as Error).message);
-    throw new ReplayError(`cannot start the server ${file}: ${failure.why}`, failure.exitCode);
+  const { child, exit, failure } = spawnServer(file, args, ['pipe', 'pipe', 'pipe']);
+  if (child.pid === undefined) {
+    const { why, exitCode } = await failure;
+    throw new ReplayError(`cannot start the server ${file}: ${why}`, exitCode);
   }
+  const stdin = child.stdin!;
+  const stdout = child.stdout!;
+  const stderr = child.stderr!;
   const stderrLines: string[] = [];
-  child.stderr.setEncoding('utf8');
-  child.stderr.on('data', (text: string) => {
+  stderr.setEncoding('utf8');
+  stderr.on('data', (text: string) => {
     stderrLines.push(...text.split('\n').filter((line) => line.trim() !== ''));
     stderrLines.splice(0, Math.max(0, stderrLines.length - 20));
   });
-  child.stdin.on('error', () => {});
+  stdin.on('error', () => {});
   const framer = createLineFramer(64 * 1024 * 1024);
   const deliver = (bytes: Buffer) => {
     const decoded = decodeFrame(bytes);
     // Lines that are not JSON (stdout noise) are not messages; the record already notes them.
     if (decoded.ok) handlers.message(decoded.value, decoded.text);
   };
-  child.stdout.on('data', (chunk: Buffer) => {
+  stdout.on('data', (chunk: Buffer) => {
     for (const line of framer.push(chunk)) deliver(line.bytes);
   });
-  const exited = new Promise<void>((resolve) => {
-    child.once('exit', (code, signal) => {
-      handlers.closed(signal ? `the server was stopped by ${signal}` : `the server exited with code ${code}`);
-      resolve();
-    });
+  const exited = exit.then(({ code, signal }) => {
+    handlers.closed(signal ? `the server was stopped by ${signal}` : `the server exited with code ${code}`);
   });
   let closing = false;
   return {
     send(raw) {
-      if (!closing && child.stdin.writable) child.stdin.write(`${raw}\n`);
+      if (!closing && stdin.writable) stdin.write(`${raw}\n`);
     },
     async close() {
       closing = true;
-      child.stdin.end();
+      stdin.end();
       const stopAfter = (ms: number, signal: NodeJS.Signals) =>
         setTimeout(() => {
           if (child.exitCode === null && child.signalCode === null) child.kill(signal);

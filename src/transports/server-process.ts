@@ -1,5 +1,5 @@
 import { connect } from 'node:net';
-import { spawnServer } from './spawn-failure.js';
+import { spawnServer } from './spawn-server.js';
 import { exitCodeOf } from './stdio.js';
 
 export type ServerOutcome = { started: true; code: number | null; signal: string | null; exitCode: number } | { started: false; message: string; exitCode: number };

@@ -1,6 +1,6 @@
 import { constants } from 'node:os';
 import type { Readable, Writable } from 'node:stream';
-import { spawnServer, type SpawnFailure } from './spawn-failure.js';
+import { spawnServer, type SpawnFailure } from './spawn-server.js';
 import { waitForQuiet } from './quiet.js';
 import { openServerPipes } from './server-pipes.js';
 
@@ -125,7 +125,6 @@ export function startStdioProxy(options: StdioProxyOptions): StdioProxy {
     serverErr.on('end', () => observer.stderrEnd());
   }
 
-  const exited = exit;
   let hurry = () => {};
   const hurried = new Promise<void>((resolve) => (hurry = resolve));
 
@@ -134,7 +133,7 @@ export function startStdioProxy(options: StdioProxyOptions): StdioProxy {
       for (const stream of [serverIn, serverOut, serverErr]) stream.destroy();
       return { started: false, ...(await failure) };
     }
-    const { code, signal } = await exited;
+    const { code, signal } = await exit;
     stopInput();
     // The server's exit ends the session, as it does without the spy: what its pipes still hold
     // is passed on, but a child of the server that keeps them open is not waited for.
@@ -149,7 +148,7 @@ export function startStdioProxy(options: StdioProxyOptions): StdioProxy {
       child.kill(signal);
     },
     hurry,
-    exited: Promise.race([exited.then(() => undefined), outcome.then(() => undefined)]),
+    exited: Promise.race([exit.then(() => undefined), outcome.then(() => undefined)]),
     outcome,
   };
 }

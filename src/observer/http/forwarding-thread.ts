@@ -67,6 +67,8 @@ function openHttpObserver(config: HttpObserverConfig, options: ChannelOptions): 
       if (data) send({ type, x, t, data });
       else lost += chunk.length;
     };
+    /** What ends an exchange whose bytes outran the observer: one gap in the record. */
+    const lostMessage = (): HttpMessage => ({ type: 'lost', x, t: nowMs(), bytes: lost });
     /** The end of the request (`open`, `request-chunk`) or of the response (`response`, `response-chunk`). */
     const end = (type: 'request-end' | 'response-end', t: number) => {
       const riding = channel.last() === previous && (type === 'request-end' ? previous.type === 'open' || previous.type === 'request-chunk' : previous.type === 'response' || previous.type === 'response-chunk');
@@ -78,10 +80,10 @@ function openHttpObserver(config: HttpObserverConfig, options: ChannelOptions): 
       requestEnd: (t = nowMs()) => lost === 0 && end('request-end', t),
       response: (status, headers, t = nowMs()) => lost === 0 && send({ type: 'response', x, t, status, headers }),
       responseChunk: (chunk, t = nowMs()) => bytes('response-chunk', chunk, t),
-      responseEnd: (t = nowMs()) => (lost > 0 ? push({ type: 'lost', x, t: nowMs(), bytes: lost }) : end('response-end', t)),
+      responseEnd: (t = nowMs()) => (lost > 0 ? push(lostMessage()) : end('response-end', t)),
       endpointRewritten: (rewrite) => lost === 0 && send({ type: 'rewrite', x, rewrite }),
       authRewritten: (rewrite) => lost === 0 && send({ type: 'auth-rewrite', x, rewrite }),
-      failed: (failure, t = nowMs()) => push(lost > 0 ? { type: 'lost', x, t: nowMs(), bytes: lost } : { type: 'failed', x, t, failure }),
+      failed: (failure, t = nowMs()) => push(lost > 0 ? lostMessage() : { type: 'failed', x, t, failure }),
     };
   }
 

@@ -60,11 +60,11 @@ function openStdioObserver(config: StdioObserverConfig, options: ChannelOptions)
         chunk = chunk.subarray(first);
       }
       const last = chunk.lastIndexOf(0x0a);
-      const tail = last === -1 ? 0 : chunk.length - last - 1;
+      const unfinished = last === -1 ? 0 : chunk.length - last - 1;
       // A chunk of a line that has grown large (the one it ends or the one it starts) belongs to a large frame.
       const newline = overLimit ? 0 : first;
-      const large = lineLength[stream] + (newline === -1 ? chunk.length : newline) >= largeFrameBytes || tail >= largeFrameBytes;
-      lineLength[stream] = last === -1 ? lineLength[stream] + chunk.length : tail;
+      const large = lineLength[stream] + (newline === -1 ? chunk.length : newline) >= largeFrameBytes || unfinished >= largeFrameBytes;
+      lineLength[stream] = last === -1 ? lineLength[stream] + chunk.length : unfinished;
       const t = nowMs();
       // The server's stderr may use only part of the room: a chatty server must not push its
       // frames out of the record.
