@@ -9,10 +9,13 @@ import { fixture } from './helpers/spy.js';
 
 const initialize = JSON.stringify({ jsonrpc: '2.0', id: 7, method: 'initialize', params: { protocolVersion: '2025-11-25', capabilities: {}, clientInfo: { name: 'guard', version: '1.0.0' } } });
 
-/** POSTs an initialize with the given headers (fetch may not set Host): the status and body. */
+/**
+ * POSTs an initialize with the given headers (fetch may not set Host): the status and body. Each on a
+ * connection of its own: an idle kept-alive one may be closed by the spy just as it is reused.
+ */
 function post(url: string, headers: Record<string, string>): Promise<{ status: number; body: string }> {
   return new Promise((resolve, reject) => {
-    const req = request(url, { method: 'POST', headers: { 'content-type': 'application/json', accept: 'application/json, text/event-stream', ...headers } }, (res) => {
+    const req = request(url, { method: 'POST', agent: false, headers: { 'content-type': 'application/json', accept: 'application/json, text/event-stream', ...headers } }, (res) => {
       let body = '';
       res.on('data', (chunk) => (body += chunk));
       res.on('end', () => resolve({ status: res.statusCode ?? 0, body }));

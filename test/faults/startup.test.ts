@@ -3,7 +3,7 @@ import { readFileSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { readRecord, request } from '../helpers/faults.js';
-import { bin, node, runBin, tempDir } from '../helpers/spy.js';
+import { bin, fixture, node, runBin, tempDir } from '../helpers/spy.js';
 
 /** Whether the process catches SIGHUP yet (the spy's handler is installed; Node itself catches only SIGINT and SIGTERM): read from /proc. */
 function catchesSighup(pid: number): boolean {
@@ -25,6 +25,22 @@ function hasChildren(pid: number): boolean {
 }
 
 describe('starting up', () => {
+  it('an observer thread slow to start (past the drain timeout) still records a short session whole', async () => {
+    const dir = tempDir().dir;
+    const ping = '{"jsonrpc":"2.0","id":1,"method":"ping"}\n';
+    // The thread stalls 3.5 s before it loads; the session is over at once, and the drain timeout is 2 s.
+    const env = { NODE_OPTIONS: `--import=${fixture('startup', 'slow-threads.mjs')}`, MCP_SPY_TEST_THREAD_STALL_MS: '3500' };
+    const result = await runBin(['-q', '--record', join(dir, 'wire.jsonl'), '--no-log', '--', 'cat'], { cwd: dir, input: ping, env });
+    expect(result).toMatchObject({ code: 0, text: ping, stderr: '' });
+    expect(readRecord(join(dir, 'wire.jsonl')).map((entry) => [entry.kind, entry.dir])).toEqual([
+      ['spawn', undefined],
+      ['request', 'c2s'],
+      ['request', 's2c'],
+      ['exit', undefined],
+      ['unanswered', undefined],
+    ]);
+  });
+
   it('a signal while the spy is still starting leaves a record: the spawn attempt and the exit', async () => {
     const dir = tempDir().dir;
     const spy = spawn(node, [bin, '-q', '--', 'cat'], { cwd: dir, stdio: ['pipe', 'pipe', 'pipe'] });

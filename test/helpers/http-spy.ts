@@ -6,6 +6,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, beforeAll } from 'vitest';
 import type { RecordEntry } from '../../src/record/schema.js';
+import { waitUntil } from './faults.js';
 import { bin, everythingServer, fixture, node, readEntries, runClient } from './spy.js';
 
 /** A port nobody listens on right now. */
@@ -124,15 +125,17 @@ export async function runSpyOnce(args: string[]): Promise<{ code: number; stdout
   return { code, stdout, stderr };
 }
 
-/** The record is written as it goes, a moment after the traffic: polls until `find` finds something. */
-export async function eventually<T>(find: () => T | undefined, timeoutMs = 3000): Promise<T> {
-  const deadline = Date.now() + timeoutMs;
-  for (;;) {
-    const found = find();
-    if (found !== undefined && found !== false) return found;
-    if (Date.now() > deadline) throw new Error('not found in time');
-    await new Promise((resolve) => setTimeout(resolve, 50));
-  }
+/**
+ * The record is written as it goes, a moment after the traffic: polls until `find` finds something
+ * (waitUntil's loop). The time allowed is for a loaded machine; a quiet one finds it at once.
+ */
+export async function eventually<T>(find: () => T | undefined, timeoutMs = 15_000): Promise<T> {
+  let found: T | undefined;
+  await waitUntil(() => {
+    found = find();
+    return found !== undefined && found !== false;
+  }, timeoutMs, 'the record to show it');
+  return found as T;
 }
 
 /**

@@ -29,6 +29,12 @@ const smallRoom = 8 * 1024 * 1024;
 export const largeFrameBytes = 256 * 1024;
 /** How long past its deadline the observer may take to close the files before it is stopped. */
 const closeGraceMs = 1000;
+/**
+ * How long finishing waits for an observer thread that has not started yet (loading its modules on
+ * a busy machine) before its time to finish starts: a short session's record is not lost to the
+ * thread's start-up.
+ */
+const startupWaitMs = 5000;
 
 /** How a finish ended: the observer closed the files, or it was stopped (the record may lack its end). */
 export type FinishOutcome = { closed: true } | { closed: false; lastSeq: number };
@@ -67,9 +73,14 @@ export function openObserverChannel<M>(config: ThreadConfig, options: ChannelOpt
   let finished = false;
   let onClosed: () => void = () => {};
   const closed = new Promise<void>((resolve) => (onClosed = resolve));
+  let onReady: () => void = () => {};
+  const ready = new Promise<void>((resolve) => (onReady = resolve));
+  let onHurried: () => void = () => {};
+  const hurried = new Promise<void>((resolve) => (onHurried = resolve));
 
   worker.on('message', (reply: ObserverReply) => {
-    if (reply.type === 'ack') {
+    if (reply.type === 'ready') onReady();
+    else if (reply.type === 'ack') {
       running = true;
       behind -= reply.bytes;
       lag.acked(reply.bytes);
@@ -151,11 +162,16 @@ export function openObserverChannel<M>(config: ThreadConfig, options: ChannelOpt
       return data;
     },
     /**
-     * Lets the observer write out what it can within `timeoutMs`: what it has not observed by then
-     * becomes a gap in the record. Resolves once the files are closed, or, should the observer
-     * not answer even after a grace period, once it has been stopped.
+     * Lets the observer write out what it can within `timeoutMs` of its running (a thread still
+     * starting gets up to `startupWaitMs` first): what it has not observed by then becomes a gap in
+     * the record. Resolves once the files are closed, or, should the observer not answer even after
+     * a grace period, once it has been stopped.
      */
     async finish(timeoutMs = 10_000): Promise<FinishOutcome> {
+      // The time to finish starts once the thread runs (or could not start, or is hurried).
+      const startup = setTimeout(onReady, startupWaitMs);
+      await Promise.race([ready, closed, hurried]);
+      clearTimeout(startup);
       deadline(Date.now() + timeoutMs);
       push({ type: 'finish' });
       send();
@@ -169,6 +185,7 @@ export function openObserverChannel<M>(config: ThreadConfig, options: ChannelOpt
     /** Finish now (a signal while finishing): what is not yet observed becomes a gap. */
     hurry() {
       deadline(Date.now());
+      onHurried();
     },
   };
 }

@@ -169,4 +169,7 @@ export function serveObserverChannel<M extends ChannelMessage>(port: MessagePort
     }
     drain();
   });
+  // Loaded and listening: from now on the time the spy gives it to finish is its own.
+  port.postMessage({ type: 'ready' } satisfies ObserverReply);
+
 }
