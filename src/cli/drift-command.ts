@@ -1,4 +1,4 @@
-import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
+import { mkdtempSync, rmSync, statSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { baselineOf, baselineText } from '../drift/baseline.js';
@@ -65,8 +65,17 @@ export async function runDiff(before: string, after: string | undefined, server:
   return failsOn(options.failOn, report.changes) ? exitCodes.findings : exitCodes.ok;
 }
 
+/** Whether two paths name one file (through a symlink or a hard link too); false when either is missing. */
+function sameFile(a: string, b: string): boolean {
+  const [one, two] = [statSync(a, { throwIfNoEntry: false }), statSync(b, { throwIfNoEntry: false })];
+  return one !== undefined && two !== undefined && one.dev === two.dev && one.ino === two.ino;
+}
+
 /** `mcp-spy baseline wire.jsonl -o mcp-tools.lock.json`: pins the tools each server of the recording listed. */
 export async function runBaseline(recording: string, options: { output?: string }): Promise<number> {
+  if (options.output !== undefined && options.output !== '-' && sameFile(recording, options.output)) {
+    throw new SpyError(`the baseline would overwrite its recording ${options.output}; choose another file with -o`);
+  }
   const tools = baselineOf(await load(recording));
   const servers = Object.keys(tools);
   if (servers.length === 0) throw new SpyError(`${recording}: no tools/list answer in the recording; nothing to pin`);

@@ -1,7 +1,7 @@
 // Bad use of the commands that read a recording (view, stats, check, report, import, diff) and the help,
 // run in-process through main(argv): one line on stderr, exit 2, nothing on stdout.
 // test/e2e/bin-bad-use.test.ts proves the binary passes that line and status on to the shell.
-import { mkdirSync } from 'node:fs';
+import { mkdirSync, readFileSync, symlinkSync } from 'node:fs';
 import { join } from 'node:path';
 import { afterAll, describe, expect, it } from 'vitest';
 import { rules } from '../../src/check/rules.js';
@@ -167,6 +167,16 @@ describe('diff and baselines: bad use', () => {
     const spy = await runMain(['--baseline', path('pinned.jsonl'), '--', node, '-e', 'process.exit(5)']);
     expect(spy.code).toBe(2);
     expect(spy.stderr).toMatch(/is not an mcp-spy baseline/);
+  });
+
+  it('a baseline written over its own recording (or a link to it) is refused: the recording stays', async () => {
+    record('kept.jsonl');
+    symlinkSync(path('kept.jsonl'), path('kept-link.json'));
+    for (const output of [path('kept.jsonl'), path('kept-link.json')]) {
+      const result = await runMain(['baseline', path('kept.jsonl'), '-o', output]);
+      expect([result.code, result.stderr]).toEqual([2, `mcp-spy: the baseline would overwrite its recording ${output}; choose another file with -o\n`]);
+      expect(readFileSync(path('kept.jsonl'), 'utf8')).toBe(ping);
+    }
   });
 });
 
