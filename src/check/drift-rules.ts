@@ -1,6 +1,6 @@
 import { isObject, pick, type JsonObject } from '../protocol/jsonrpc.js';
 import { valueDiff } from '../protocol/value-diff.js';
-import { createToolWatch, describeToolListChange } from '../wire/tool-watch.js';
+import { createToolWatch, toolChangeMessage } from '../wire/tool-watch.js';
 import { pinDrift, toolHash, unnamedServer, type BaselineTools } from '../wire/tool-pin.js';
 import { c2s, handshake, lines, s2c } from './examples.js';
 import type { EntryContext, RuleFamily, SessionState } from './types.js';
@@ -83,10 +83,7 @@ export const driftRules: RuleFamily = {
     if (entry.dir !== 's2c' || entry.kind !== 'response' || entry.method !== 'tools/list') return;
     const result = pick(message, 'result');
     const change = watchOf(state).listed(result);
-    if (change) {
-      const how = change.announced ? 'after notifications/tools/list_changed' : 'without notifications/tools/list_changed';
-      context.report('tool-changed-mid-session', `the server changed its tools mid-session, ${how}: ${describeToolListChange(change)}`);
-    }
+    if (change) context.report('tool-changed-mid-session', toolChangeMessage(change));
     const tools = pick(result, 'tools');
     if (state.options.baseline && Array.isArray(tools)) checkAgainstBaseline(context, state.options.baseline, tools);
   },

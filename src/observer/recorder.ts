@@ -2,6 +2,7 @@ import { createRevisionMarks } from '../record/record-line.js';
 import { RECORD_VERSION, type EventKind, type RecordEntry } from '../record/schema.js';
 import type { Sink, SinkContext } from '../sinks/sink.js';
 import { createCorrelator, type Correlator } from '../wire/correlate.js';
+import type { Notice } from '../wire/session-watch.js';
 import type { Direction } from '../wire/kinds.js';
 import { nowMs } from '../wire/now.js';
 import type { ToolPins } from '../wire/tool-pin.js';
@@ -40,6 +41,14 @@ function withFields(base: object, observation: FrameObservation, fields: Partial
   if (raw !== undefined) entry.raw = raw;
   if (rawBase64 !== undefined) entry.rawBase64 = rawBase64;
   return entry;
+}
+
+/** A notice as a note event, related to the frame whose note it explains. */
+function noticeFields(notice: Notice, entries: RecordEntry[]): Partial<RecordEntry> {
+  const fields: Partial<RecordEntry> = { notes: [notice.note], text: notice.text };
+  const frame = entries.find((entry) => entry.notes?.includes(notice.note));
+  if (frame) fields.related = { seq: frame.seq, id: frame.id ?? null, method: frame.method ?? '' };
+  return fields;
 }
 
 /**
@@ -99,21 +108,25 @@ export function createRecorder(options: RecorderOptions) {
      * `fields` adds what the transport knows of it (HTTP: the MCP headers, the SSE event id).
      */
     frame(session: string, dir: Direction, frame: FrameBytes, timeMs = nowMs(), fields?: Partial<RecordEntry>): RecordEntry[] {
+      const correlator = correlatorOf(session);
       const results = observeFrame(frame, {
         dir,
-        correlator: correlatorOf(session),
+        correlator,
         nextSeq: () => ++seq,
         timeMs,
         transport: options.transport,
         ...(redactPaths.length > 0 || secrets.size > 0 ? { redact, scrub } : {}),
       });
-      return results.map(({ seq: entrySeq, observation, message, json }) => {
+      const entries = results.map(({ seq: entrySeq, observation, message, json }) => {
         const entry = (fields ? withFields(envelope(session, timeMs), observation, fields) : Object.assign(envelope(session, timeMs), observation)) as RecordEntry;
         entry.seq = entrySeq;
         revisions.mark(entry);
         emit(entry, message, json);
         return entry;
       });
+      const notices = correlator.takeNotices();
+      if (notices) for (const notice of notices) this.event(session, 'note', noticeFields(notice, entries), timeMs);
+      return entries;
     },
     /** Records an event that is not a frame. */
     event(session: string | undefined, kind: EventKind, fields: Partial<RecordEntry> = {}, timeMs = nowMs()): RecordEntry {

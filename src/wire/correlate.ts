@@ -5,7 +5,7 @@ import type { Classified } from './classify.js';
 import { oppositeOf, type Direction, type FrameKind } from './kinds.js';
 import type { CallOrigin } from './round-trips.js';
 import { addPending, addProgressToken, createSentRequests, isTaken, pendingByToken, takePending, type SentRequests } from './sent-requests.js';
-import { createSessionWatch, type SessionWatch } from './session-watch.js';
+import { createSessionWatch, type Notice, type SessionWatch } from './session-watch.js';
 import type { ToolPins } from './tool-pin.js';
 
 export { rememberedIds } from './sent-requests.js';
@@ -121,6 +121,11 @@ export class Correlator {
     else if (kind === 'notification') this.onNotification(input, out);
     if (this.current !== undefined) out.rev = this.current;
     return out;
+  }
+
+  /** What the notes of the frames observed since the last call mean in words (which tools changed). */
+  takeNotices(): Notice[] | undefined {
+    return this.watch?.takeNotices();
   }
 
   /** A revision learned outside the frames (an HTTP header). */

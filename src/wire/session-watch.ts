@@ -3,7 +3,8 @@ import { metaKeys } from '../protocol/revisions.js';
 import type { Correlation, PendingRequest } from './correlate.js';
 import { createRoundTrips, isInputRequired, isRetry, multiRoundMethods, type CallOrigin, type RoundTrips } from './round-trips.js';
 import { pinDrift, pinsOf, type ToolPins } from './tool-pin.js';
-import { createToolWatch, type ToolWatch } from './tool-watch.js';
+import type { NoteId } from '../protocol/notes.js';
+import { createToolWatch, toolChangeMessage, type ToolWatch } from './tool-watch.js';
 
 /** What a request of a multi-round-trip method is about: its method and tool, prompt or URI. */
 function subjectOf(method: string, out: Correlation): string {
@@ -25,11 +26,30 @@ export function createSessionWatch(pins?: ToolPins): SessionWatch {
   return new SessionWatch(pins);
 }
 
+/** What a note on a frame means in words, said as an event after the frame (which tools changed, and how). */
+export interface Notice {
+  note: NoteId;
+  text: string;
+}
+
+/** Which listed tools differ from their pins, in words: undefined when none does. */
+function pinDriftMessage(pinned: Readonly<Record<string, string>>, listed: unknown[]): string | undefined {
+  const parts: string[] = [];
+  for (const tool of listed) {
+    const drift = pinDrift(pinned, tool);
+    const name = (tool as { name: string }).name;
+    if (drift === 'changed') parts.push(`tool ${name} differs from its pin in the baseline`);
+    else if (drift === 'not-pinned') parts.push(`tool ${name} is not in the baseline (new since it was written)`);
+  }
+  return parts.length > 0 ? parts.join('; ') : undefined;
+}
+
 /** A class, its parts each made when first needed: most sessions (a stateless exchange) never list tools or go round. */
 export class SessionWatch {
   private tools: ToolWatch | undefined;
   private rounds: RoundTrips | undefined;
   private server: string | undefined;
+  private notices: Notice[] | undefined;
 
   constructor(private readonly pins?: ToolPins) {}
 
@@ -51,10 +71,24 @@ export class SessionWatch {
     if (request.origin && out.related) out.related.round = request.origin.round;
     if (request.subject !== undefined && isInputRequired(result)) (this.rounds ??= createRoundTrips()).inputRequired(request.subject, request.origin ?? originOf(request), result);
     if (request.method !== 'tools/list' || request.dir !== 'c2s') return;
-    if ((this.tools ??= createToolWatch()).listed(result)) out.notes.push('tool-changed-mid-session');
+    const change = (this.tools ??= createToolWatch()).listed(result);
+    if (change) this.notice(out, 'tool-changed-mid-session', toolChangeMessage(change));
     const pinned = pinsOf(this.pins, this.server);
     const listed = pick(result, 'tools');
-    if (pinned && Array.isArray(listed) && listed.some((tool) => pinDrift(pinned, tool) !== undefined)) out.notes.push('tool-definition-changed');
+    const drift = pinned && Array.isArray(listed) ? pinDriftMessage(pinned, listed) : undefined;
+    if (drift !== undefined) this.notice(out, 'tool-definition-changed', drift);
+  }
+
+  /** The notices since the last call: the recorder says each after the frame that carries its note. */
+  takeNotices(): Notice[] | undefined {
+    const taken = this.notices;
+    this.notices = undefined;
+    return taken;
+  }
+
+  private notice(out: Correlation, note: NoteId, text: string) {
+    out.notes.push(note);
+    (this.notices ??= []).push({ note, text });
   }
 
   notification(method: string | undefined, dir: string) {

@@ -55,4 +55,10 @@ export function describeToolListChange(change: ToolListChange): string {
   return parts.join('; ');
 }
 
+/** What `tool-changed-mid-session` says: how it came about and which tools. */
+export function toolChangeMessage(change: ToolListChange): string {
+  const how = change.announced ? 'after notifications/tools/list_changed' : 'without notifications/tools/list_changed';
+  return `the server changed its tools mid-session, ${how}: ${describeToolListChange(change)}`;
+}
+
 export type ToolWatch = ReturnType<typeof createToolWatch>;

@@ -89,7 +89,11 @@ describe('baselines and tools that change', () => {
   it('a later session with changed definitions: the live spy notes it, check --baseline fails with the diff', async () => {
     const live = await spied(['--record', path('changed.jsonl'), '--no-log', '--baseline', path('lock.json')], notesServer('--changed'));
     expect(live).toMatch(/<- response {4}tools\/list #1 .*!tool-definition-changed/);
+    // Live, the note names the tools: the user need not wait for check to know which.
+    expect(live).toContain('tool search differs from its pin in the baseline; tool publish differs from its pin in the baseline');
     expect(notesOf(path('changed.jsonl'))).toContain('tools/list tool-definition-changed');
+    const said = readEntries(path('changed.jsonl')).filter((entry) => entry.kind === 'note');
+    expect(said[0]).toMatchObject({ notes: ['tool-definition-changed'], related: { method: 'tools/list' }, text: expect.stringContaining('tool search differs') });
     const result = runBinSync(['check', path('changed.jsonl'), '--baseline', path('lock.json')]);
     expect(result.code).toBe(1);
     expect(result.text).toContain('error tool-definition-changed: tool search differs from its pin: description: "Search the notes" -> "Search the notes, newest first"');
@@ -102,9 +106,16 @@ describe('baselines and tools that change', () => {
     const live = await spied(['--record', path('rug.jsonl'), '--no-log'], notesServer('--rug-pull'));
     expect(live).toMatch(/<- notify +notifications\/tools\/list_changed/);
     expect(live).toMatch(/<- response {4}tools\/list #3 .*!tool-changed-mid-session/);
-    expect(notesOf(path('rug.jsonl'))).toEqual(['tools/list tool-changed-mid-session']);
+    const words = 'the server changed its tools mid-session, after notifications/tools/list_changed: changed: search';
+    expect(live).toContain(words);
+    // The frame carries the note; an event after it says what it means, related to it.
+    expect(notesOf(path('rug.jsonl'))).toEqual(['tools/list tool-changed-mid-session', 'undefined tool-changed-mid-session']);
+    const entries = readEntries(path('rug.jsonl'));
+    const frame = entries.find((entry) => entry.kind === 'response' && Array.isArray(entry.notes));
+    expect(entries.find((entry) => entry.kind === 'note')).toMatchObject({ text: words, related: { seq: frame?.seq, method: 'tools/list' } });
     const result = runBinSync(['check', path('rug.jsonl'), '--format', 'json']);
     const found = JSON.parse(result.text).findings.map((finding: { rule: string; message: string }) => `${finding.rule}: ${finding.message}`);
-    expect(found).toContain('tool-changed-mid-session: the server changed its tools mid-session, after notifications/tools/list_changed: changed: search');
+    // Said once: the event repeats the frame's note, it is no second finding.
+    expect(found.filter((line: string) => line.startsWith('tool-changed-mid-session'))).toEqual([`tool-changed-mid-session: ${words}`]);
   });
 });
