@@ -1,7 +1,7 @@
 // The report page with recordings made to test it: hostile payloads, 10,000 frames, the limits, two
 // recordings compared; and the command's own behaviour (where it writes, --open; its bad use is in
 // test/cli/bad-use-review.test.ts).
-import { chmodSync, existsSync, readFileSync, statSync, writeFileSync } from 'node:fs';
+import { chmodSync, existsSync, mkdirSync, readFileSync, statSync, writeFileSync } from 'node:fs';
 import { loadavg } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
@@ -58,6 +58,19 @@ describe('mcp-spy report, the command', () => {
     expect(result.code).toBe(0);
     await waitUntil(() => existsSync(said) && readFileSync(said, 'utf8') !== '', 10_000, 'xdg-open to be run');
     expect(readFileSync(said, 'utf8')).toBe(join(temp.dir, 'opened.html'));
+  });
+
+  it.runIf(process.platform === 'linux')('--open with no opener, or one that finds no browser, says so in one line and still writes the report', async () => {
+    const record = recordOf('unopened', frame('->', { id: 1, method: 'ping' }));
+    const out = join(temp.dir, 'unopened.html');
+    const none = await runBin(['report', record, '--open'], { env: { PATH: join(temp.dir, 'no-such-dir') } });
+    expect([none.code, none.text, none.stderr]).toEqual([0, `${out}\n`, `mcp-spy: cannot open a browser (xdg-open: not found); open ${out} yourself\n`]);
+    expect(readFileSync(out, 'utf8')).toMatch(/^<!doctype html>/);
+    const bin = join(temp.dir, 'no-browser');
+    mkdirSync(bin, { recursive: true });
+    chmodSync(temp.file('no-browser/xdg-open', "#!/bin/sh\necho \"xdg-open: no method available for opening '$1'\" >&2\nexit 3\n"), 0o755);
+    const failed = await runBin(['report', record, '--open'], { env: { PATH: `${bin}:${process.env.PATH}` } });
+    expect([failed.code, failed.text, failed.stderr]).toEqual([0, `${out}\n`, `mcp-spy: cannot open a browser (xdg-open: exit status 3); open ${out} yourself\n`]);
   });
 
   it('keeps what the wire sent from ending its script element', () => {
