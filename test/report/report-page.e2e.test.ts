@@ -19,7 +19,11 @@ const frame = (arrow: '->' | '<-', message: object) => `${arrow} ${JSON.stringif
 function recordOf(name: string, capture: string, stepMs = 1): string {
   const lines = runBinSync(['view', temp.file(`${name}.log`, capture), '--format', 'jsonl']).text.split('\n').filter(Boolean);
   const start = Date.UTC(2026, 6, 28, 10, 0, 0);
-  const timed = lines.map((line, index) => JSON.stringify({ ...JSON.parse(line), session: 's1', t: new Date(start + index * stepMs).toISOString() }));
+  // `msg` stays last on the line, as the record's contract has it (docs/record.md).
+  const timed = lines.map((line, index) => {
+    const { msg, ...entry } = JSON.parse(line) as { msg?: unknown };
+    return JSON.stringify({ ...entry, session: 's1', t: new Date(start + index * stepMs).toISOString(), ...(msg === undefined ? {} : { msg }) });
+  });
   return temp.file(`${name}.jsonl`, `${timed.join('\n')}\n`);
 }
 
@@ -28,6 +32,8 @@ const hostile = [
   frame('<-', { id: 1, result: { isError: true, content: [{ type: 'text', text: '<img src=x onerror="window.__pwned=2"><script>window.__pwned=3</script></script><!--' }] } }),
   frame('->', { id: '__proto__', method: '__proto__', params: { constructor: { prototype: { polluted: 1 } } } }),
   frame('<-', { id: '__proto__', error: { code: -32601, message: '<b onmouseover="window.__pwned=4">\u001b[31mred</b>' } }),
+  frame('->', { id: 5, method: 'tools/call', params: { name: 'evil\u202etxt.exe', arguments: {} } }),
+  frame('<-', { id: 5, result: { isError: true, content: [{ type: 'text', text: '\u2067\u001b]52;c;aGk=\u0007\u009b' }] } }),
 ].join('');
 
 function bigCapture(pairs: number): string {
@@ -93,6 +99,11 @@ describe.skipIf(!chromiumPath)('the report page', () => {
     for (const seq of [1, 2, 3, 4]) await page.locator(`#sequence .arrow[data-seq="${seq}"]`).click();
     expect(await page.locator('#frames .row[data-seq="2"] .exact').textContent()).toContain('<img src=x onerror=\\"window.__pwned=2\\">');
     expect(await page.locator('#frames .row[data-seq="3"] .label').textContent()).toContain('__proto__');
+    // Controls and bidirectional overrides are shown as escapes: none hides text or reorders it.
+    await page.locator('#sequence .arrow[data-seq="6"]').click();
+    expect(await page.locator('#frames .row[data-seq="5"] .label').textContent()).toBe('tools/call evil\\u202etxt.exe #5');
+    expect(await page.locator('#frames .row[data-seq="6"] .pretty').textContent()).toContain('"text": "\\u2067\\u001b]52;c;aGk=\\u0007\\u009b"');
+    expect(await page.locator('#report').textContent()).not.toMatch(/[\u0000-\u0008\u001b\u009b\u202a-\u202e\u2066-\u2069]/);
     expect(await page.evaluate(() => [(window as { __pwned?: number }).__pwned, document.querySelectorAll('img, b, script').length, ({} as { polluted?: number }).polluted])).toEqual([undefined, 2, undefined]);
     expect(errors).toEqual([]);
     expect(requests).toEqual([]);
