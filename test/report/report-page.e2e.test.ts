@@ -116,9 +116,10 @@ describe.skipIf(!chromiumPath)('the report page', () => {
     const html = join(temp.dir, 'big.html');
     expect(statSync(html).size).toBeLessThan(3 * statSync(record).size);
     const { page, errors, readyMs } = await openReport(shared.browser, html);
+    console.log(`10,000 frames: painted ${readyMs} ms after navigation (load average ${loadavg()[0]!.toFixed(2)}); report ${(statSync(html).size / statSync(record).size).toFixed(2)} x the record (bench/report.js measures both)`);
     expect(await page.locator('#sequence .arrow[data-seq]').count()).toBe(10_000);
     expect(await page.locator('#waterfall .bar').count()).toBe(5000);
-    // The target is 2 s on a quiet machine (measured, see the closing figures); a test bounds it
+    // The target is 2 s (bench/report.js: about 1 s on two cores at load 4); the test bounds it
     // loosely, so a loaded CI runner does not fail it, while drawing every row at once (~9 s) would.
     expect(readyMs, `drawn in ${readyMs} ms, load average ${loadavg()[0]}`).toBeLessThan(8000);
     expect(errors).toEqual([]);
@@ -135,6 +136,21 @@ describe.skipIf(!chromiumPath)('the report page', () => {
     expect(await page.$eval('[data-kind="request"]', (badge) => badge.getAttribute('data-count'))).toBe('50');
     await page.locator('#sequence .arrow[data-seq="30"]').click();
     expect(await page.textContent('#frames .row[data-seq="30"] .left-out')).toMatch(/left out of the report \(size limit\)/);
+    await page.close();
+  });
+
+  it('runs an unanswered request to the end of the recording, open, in the waterfall', async () => {
+    const capture = [frame('->', { id: 1, method: 'ping' }), frame('->', { id: 2, method: 'tools/list' }), frame('<-', { id: 1, result: {} }), frame('->', { id: 3, method: 'ping' }), frame('<-', { id: 3, result: {} })].join('');
+    const record = recordOf('unanswered', capture, 100);
+    runBinSync(['report', record]);
+    const { page } = await openReport(shared.browser, join(temp.dir, 'unanswered.html'));
+    const bars = await page.$$eval('#waterfall .bar', (groups) => groups.map((group) => {
+      const rect = group.querySelector('rect')!;
+      return { seq: group.getAttribute('data-seq'), outcome: group.getAttribute('class'), end: Number(rect.getAttribute('x')) + Number(rect.getAttribute('width')) };
+    }));
+    expect(bars.map(({ seq, outcome }) => [seq, outcome])).toEqual([['1', 'bar response'], ['2', 'bar open'], ['4', 'bar response']]);
+    expect(bars[1]!.end).toBeGreaterThan(bars[2]!.end - 1);
+    expect(await page.locator('#summary').textContent()).toMatch(/unanswered\s*1/i);
     await page.close();
   });
 

@@ -10,8 +10,16 @@ const hostile = ['</script><script>alert(1)</script>', '<!--', '%%{init: {"theme
 describe('embeddedJson', () => {
   it.each(hostile)('keeps %j from ending the script element and reads back the same', (text) => {
     const json = embeddedJson({ text });
-    expect(json).not.toMatch(/<|\u2028|\u2029/);
+    expect(json).not.toMatch(/<[/!sS]|\u2028|\u2029/);
     expect(JSON.parse(json)).toEqual({ text });
+  });
+
+  it('keeps text full of < at about its size (escaping each would make it six times)', () => {
+    const text = '<'.repeat(10_000) + '<b>a</b>'.repeat(1000) + '</SCRIPT><Script'.repeat(1000);
+    const json = embeddedJson({ text });
+    expect(json).not.toMatch(/<[/!sS]/);
+    expect(JSON.parse(json)).toEqual({ text });
+    expect(json.length).toBeLessThan(2 * text.length);
   });
 });
 
