@@ -61,6 +61,8 @@ describe.skipIf(!chromiumPath)('the report in a browser', () => {
     const counts = await page.$$eval('#summary .kind-counts [data-kind]', (elements) => Object.fromEntries(elements.map((element) => [element.getAttribute('data-kind'), Number(element.getAttribute('data-count'))])));
     expect(counts).toEqual(stats.kinds);
     expect(await page.$$eval('#frames .row', (rows) => rows.filter((row) => row.matches('.request,.response,.notification,.tool-error,.protocol-error,.invalid')).length)).toBe(stats.frames);
+    const checked = /(\d+ errors?, \d+ warnings?) in/.exec(runBinSync(['check', record]).text)![1];
+    expect(await page.textContent('#summary .card[data-name="check"] .card-value')).toBe(checked);
     expect(errors).toEqual([]);
     expect(requests).toEqual([]);
     await page.close();
