@@ -4,6 +4,7 @@ import { describe, expect, it } from 'vitest';
 import { createMermaidWriter, mermaidText } from '../../src/render/mermaid.js';
 import type { RecordEntry } from '../../src/record/schema.js';
 import { embeddedJson } from '../../src/report/html.js';
+import { recordingNames } from '../../src/report/report.js';
 
 const hostile = ['</script><script>alert(1)</script>', '<!--', '%%{init: {"theme":"dark"}}%%', 'a;b\nC->>S: forged', '#35; end', '\u001b[31m\u2028\u2029', '__proto__'];
 
@@ -20,6 +21,20 @@ describe('embeddedJson', () => {
     expect(json).not.toMatch(/<[/!sS]/);
     expect(JSON.parse(json)).toEqual({ text });
     expect(json.length).toBeLessThan(2 * text.length);
+  });
+});
+
+describe('recordingNames', () => {
+  it.each([
+    [['/tmp/a/wire.jsonl'], ['wire.jsonl']],
+    [['-'], ['-']],
+    [['runs/before.jsonl', 'runs/after.jsonl'], ['before.jsonl', 'after.jsonl']],
+    [['/x/before/wire.jsonl', '/x/after/wire.jsonl'], ['before/wire.jsonl', 'after/wire.jsonl']],
+    [['/a/run/wire.jsonl', '/b/run/wire.jsonl'], ['a/run/wire.jsonl', 'b/run/wire.jsonl']],
+    [['wire.jsonl', 'old/wire.jsonl'], ['wire.jsonl', 'old/wire.jsonl']],
+    [['/x/wire.jsonl', '/x/wire.jsonl'], ['wire.jsonl', 'wire.jsonl']],
+  ])('names %j as %j', (paths, names) => {
+    expect(recordingNames(paths)).toEqual(names);
   });
 });
 
