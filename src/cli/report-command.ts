@@ -60,9 +60,12 @@ export async function runReport(files: string[], options: ReportCommandOptions):
   if (files.length === 0 || files.length > 2) throw new SpyError('report takes one recording, or two to compare: mcp-spy report before.jsonl after.jsonl');
   if (files.length === 2 && files.includes('-')) throw new SpyError('two recordings to compare must be files, not standard input');
   if (options.output === '') throw new SpyError('-o needs a file name: -o report.html');
-  const output = resolve(options.output ?? defaultOutput(files));
+  if (files.length === 1 && options.ignore.length > 0) throw new SpyError('--ignore leaves paths out of comparing two recordings; give two: mcp-spy report before.jsonl after.jsonl --ignore PATH');
+  const toStdout = options.output === '-';
+  if (toStdout && options.open) throw new SpyError('--open needs the report in a file: -o report.html');
+  const output = toStdout ? '-' : resolve(options.output ?? defaultOutput(files));
   // Under any name: a link to the recording is the recording.
-  if (files.some((file) => file !== '-' && (resolve(file) === output || sameFile(file, output)))) throw new SpyError(`the report would overwrite its recording ${output}; choose another file with -o`);
+  if (!toStdout && files.some((file) => file !== '-' && (resolve(file) === output || sameFile(file, output)))) throw new SpyError(`the report would overwrite its recording ${output}; choose another file with -o`);
   let html: string;
   try {
     const ignores = files.length === 2 ? ignoresFor(files[0]!, options.ignore, options.ignoreFile) : [];
@@ -72,6 +75,10 @@ export async function runReport(files: string[], options: ReportCommandOptions):
   } catch (error) {
     if (error instanceof ReportPageMissing) throw new SpyError(error.message, exitCodes.badUse);
     throw asSpyError(error);
+  }
+  if (toStdout) {
+    process.stdout.write(html);
+    return exitCodes.ok;
   }
   writeReportFile(output, html, { named: options.output !== undefined });
   process.stdout.write(`${output}\n`);

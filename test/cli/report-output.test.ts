@@ -67,6 +67,14 @@ describe('report output', () => {
     expect(existsSync(join(dir, 'existing.html'))).toBe(true);
   });
 
+  it('writes to standard output with -o -, and only the report', async () => {
+    const { record } = recording('to-stdout');
+    const result = await runMain(['report', record, '-o', '-']);
+    expect([result.code, result.stderr]).toEqual([0, '']);
+    expect(result.text).toMatch(/^<!doctype html>[^]*<\/html>\n$/);
+    expect(result.text).toContain('"method":"ping"');
+  });
+
   it.each([
     ['an empty -o', () => '', /-o needs a file name/],
     ['a directory', () => temp.dir, /cannot write the report .*: it is a directory$/m],
