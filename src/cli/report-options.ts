@@ -24,7 +24,7 @@ function parseFrameCount(value: string): number {
 /** The options of `report`, beside the line limit every reading command takes. */
 export function withReportOptions(command: Command): Command {
   return command
-    .option('-o, --output <file>', 'where to write the report (default: beside the recording, .html)')
+    .option('-o, --output <file>', 'where to write the report (default: beside the recording, .html; - for standard output)')
     .option('--open', 'open the report in the browser once written')
     .addOption(
       new Option('--max-text <size>', 'frame text kept in the report; past it frames keep their annotations only')

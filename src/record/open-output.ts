@@ -23,10 +23,16 @@ const openFailures = new Map<string, string>([
   ['EISDIR', 'it is a directory'],
   ['ENOENT', 'its directory does not exist'],
   ['EROFS', 'the file system is read-only'],
+  ['ENOSPC', 'no space left on the device'],
 ]);
 
+/** Why opening an output file failed, in words a user can act on (the system's message otherwise). */
+export function openFailureReason(error: NodeJS.ErrnoException): string {
+  return openFailures.get(error.code ?? '') ?? error.message;
+}
+
 function failure(error: NodeJS.ErrnoException): OutputFile {
-  return { ok: false, error, why: openFailures.get(error.code ?? '') ?? error.message };
+  return { ok: false, error, why: openFailureReason(error) };
 }
 
 function refuse(fd: number, code: string, why: string): OutputFile {

@@ -14,6 +14,17 @@ export function sanitize(text: string): string {
   return text.replace(unsafe, escapeOf);
 }
 
+// For a page: the same, but tabs and line breaks are layout there, not control.
+const unsafeInPage = /[\u0000-\u0008\u000b\u000c\u000e-\u001f\u007f-\u009f\u202a-\u202e\u2066-\u2069]/g;
+
+/**
+ * Makes a string from outside safe to show in a page: controls and bidirectional overrides become
+ * visible escapes, so none can hide text or reorder what a person reads ("evil\u202etxt.exe").
+ */
+export function visibleText(text: string): string {
+  return text.replace(unsafeInPage, escapeOf);
+}
+
 /** Lines for a terminal, each made safe, one per line: what a text report prints. */
 export function printableLines(lines: readonly string[]): string {
   return `${lines.map(sanitize).join('\n')}\n`;

@@ -23,11 +23,12 @@ const htmlEscapes: Record<string, string> = { '&': '&amp;', '<': '&lt;', '>': '&
 const escapeHtml = (text: string) => text.replace(/[&<>"']/g, (char) => htmlEscapes[char]!);
 
 /**
- * The recording as JSON that is safe inside a <script> element: every `<` is escaped, so no text
- * from the wire (`</script>`, `<!--`) can end the element or start markup; JSON.parse reads it back.
+ * The recording as JSON that is safe inside a <script> element: a `<` that could end the element or
+ * change how it is read (`</`, `<!--`, `<script`) is escaped, so no text from the wire can; JSON.parse
+ * reads it back. Any other `<` stays one byte: text full of them would otherwise grow sixfold.
  */
 export function embeddedJson(data: unknown): string {
-  return JSON.stringify(data).replace(/</g, '\\u003c').replace(/\u2028/g, '\\u2028').replace(/\u2029/g, '\\u2029');
+  return JSON.stringify(data).replace(/<(?=[/!sS])/g, '\\u003c').replace(/\u2028/g, '\\u2028').replace(/\u2029/g, '\\u2029');
 }
 
 /**

@@ -1,4 +1,4 @@
-import { basename } from 'node:path';
+import { sep } from 'node:path';
 import type { RecordEntry } from '../record/schema.js';
 import { loadRecording } from '../replay/load.js';
 import { collectRecording } from './collect.js';
@@ -21,12 +21,28 @@ export interface BuildReportOptions {
 }
 
 /**
+ * How the page names each recording: its file name, or as many of its last path parts as tell two
+ * apart (before/wire.jsonl and after/wire.jsonl, both named wire.jsonl by default).
+ */
+export function recordingNames(paths: readonly string[]): string[] {
+  const parts = paths.map((path) => path.split(/[\\/]/).filter(Boolean));
+  const longest = Math.max(...parts.map((list) => list.length));
+  for (let count = 1; count <= longest; count++) {
+    const names = parts.map((list) => list.slice(-count).join(sep));
+    if (new Set(names).size === names.length) return names;
+  }
+  // The same file twice: its name, twice.
+  return parts.map((list) => list.at(-1) ?? '-');
+}
+
+/**
  * What a report page shows: one recording, or two with their answers and tools compared as `replay`
  * compares them (the second is the one drawn first; the page switches between them).
  */
 export async function buildReport(inputs: ReportInput[], options: BuildReportOptions): Promise<ReportData> {
   const recordings = [];
-  for (const input of inputs) recordings.push(await collectRecording(basename(input.path), input.entries, options.limits));
+  const names = recordingNames(inputs.map((input) => input.path));
+  for (const [index, input] of inputs.entries()) recordings.push(await collectRecording(names[index]!, input.entries, options.limits));
   const data: ReportData = { spy: options.spy, recordings };
   if (inputs.length === 2) {
     const load = (path: string) => loadRecording(path, options.maxLine !== undefined ? { maxLine: options.maxLine } : {});

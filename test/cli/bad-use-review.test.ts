@@ -126,6 +126,8 @@ describe('report and import: bad use', () => {
       [['report', '-'], /needs a file to write: -o/],
       [['report', record, '-o', record], /would overwrite its recording/],
       [['report', record, '--max-frames', '0'], /1 or more/],
+      [['report', record, '--ignore', '$.result.id'], /--ignore leaves paths out of comparing two recordings/],
+      [['report', record, '-o', '-', '--open'], /--open needs the report in a file/],
     ] as const) {
       const result = await runMain([...args]);
       expect(result.code, args.join(' ')).toBe(2);

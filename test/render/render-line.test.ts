@@ -2,7 +2,7 @@ import { describe, expect, it } from 'vitest';
 import type { RecordEntry } from '../../src/record/schema.js';
 import { renderLine } from '../../src/render/render-line.js';
 import { boundedJson } from '../../src/render/bounded-json.js';
-import { sanitize, truncate } from '../../src/render/sanitize.js';
+import { sanitize, truncate, visibleText } from '../../src/render/sanitize.js';
 import { wantsColor } from '../../src/cli/options.js';
 
 const base = { v: 1, seq: 1, t: '2026-11-29T10:20:30.456Z', session: 's' };
@@ -72,6 +72,10 @@ describe('sanitize and truncate', () => {
     expect(sanitize('a\u001b[31mb\u0007\n\u202e')).toBe('a\\u001b[31mb\\u0007\\n\\u202e');
     expect(truncate('abcdef', 3)).toBe('abc…');
     expect(truncate('abc', 3)).toBe('abc');
+  });
+
+  it('makes them visible for a page, keeping its tabs and line breaks', () => {
+    expect(visibleText('evil\u202etxt.exe\u2066 \u001b[31m\u009b\u0000\t\n\r')).toBe('evil\\u202etxt.exe\\u2066 \\u001b[31m\\u009b\\u0000\t\n\r');
   });
 });
 

@@ -1,7 +1,7 @@
 // The report page with recordings made to test it: hostile payloads, 10,000 frames, the limits, two
 // recordings compared; and the command's own behaviour (where it writes, --open; its bad use is in
 // test/cli/bad-use-review.test.ts).
-import { chmodSync, existsSync, readFileSync, statSync, writeFileSync } from 'node:fs';
+import { chmodSync, existsSync, mkdirSync, readFileSync, statSync, writeFileSync } from 'node:fs';
 import { loadavg } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
@@ -19,7 +19,11 @@ const frame = (arrow: '->' | '<-', message: object) => `${arrow} ${JSON.stringif
 function recordOf(name: string, capture: string, stepMs = 1): string {
   const lines = runBinSync(['view', temp.file(`${name}.log`, capture), '--format', 'jsonl']).text.split('\n').filter(Boolean);
   const start = Date.UTC(2026, 6, 28, 10, 0, 0);
-  const timed = lines.map((line, index) => JSON.stringify({ ...JSON.parse(line), session: 's1', t: new Date(start + index * stepMs).toISOString() }));
+  // `msg` stays last on the line, as the record's contract has it (docs/record.md).
+  const timed = lines.map((line, index) => {
+    const { msg, ...entry } = JSON.parse(line) as { msg?: unknown };
+    return JSON.stringify({ ...entry, session: 's1', t: new Date(start + index * stepMs).toISOString(), ...(msg === undefined ? {} : { msg }) });
+  });
   return temp.file(`${name}.jsonl`, `${timed.join('\n')}\n`);
 }
 
@@ -28,6 +32,8 @@ const hostile = [
   frame('<-', { id: 1, result: { isError: true, content: [{ type: 'text', text: '<img src=x onerror="window.__pwned=2"><script>window.__pwned=3</script></script><!--' }] } }),
   frame('->', { id: '__proto__', method: '__proto__', params: { constructor: { prototype: { polluted: 1 } } } }),
   frame('<-', { id: '__proto__', error: { code: -32601, message: '<b onmouseover="window.__pwned=4">\u001b[31mred</b>' } }),
+  frame('->', { id: 5, method: 'tools/call', params: { name: 'evil\u202etxt.exe', arguments: {} } }),
+  frame('<-', { id: 5, result: { isError: true, content: [{ type: 'text', text: '\u2067\u001b]52;c;aGk=\u0007\u009b' }] } }),
 ].join('');
 
 function bigCapture(pairs: number): string {
@@ -60,6 +66,19 @@ describe('mcp-spy report, the command', () => {
     expect(readFileSync(said, 'utf8')).toBe(join(temp.dir, 'opened.html'));
   });
 
+  it.runIf(process.platform === 'linux')('--open with no opener, or one that finds no browser, says so in one line and still writes the report', async () => {
+    const record = recordOf('unopened', frame('->', { id: 1, method: 'ping' }));
+    const out = join(temp.dir, 'unopened.html');
+    const none = await runBin(['report', record, '--open'], { env: { PATH: join(temp.dir, 'no-such-dir') } });
+    expect([none.code, none.text, none.stderr]).toEqual([0, `${out}\n`, `mcp-spy: cannot open a browser (xdg-open: not found); open ${out} yourself\n`]);
+    expect(readFileSync(out, 'utf8')).toMatch(/^<!doctype html>/);
+    const bin = join(temp.dir, 'no-browser');
+    mkdirSync(bin, { recursive: true });
+    chmodSync(temp.file('no-browser/xdg-open', "#!/bin/sh\necho \"xdg-open: no method available for opening '$1'\" >&2\nexit 3\n"), 0o755);
+    const failed = await runBin(['report', record, '--open'], { env: { PATH: `${bin}:${process.env.PATH}` } });
+    expect([failed.code, failed.text, failed.stderr]).toEqual([0, `${out}\n`, `mcp-spy: cannot open a browser (xdg-open: exit status 3); open ${out} yourself\n`]);
+  });
+
   it('keeps what the wire sent from ending its script element', () => {
     const record = recordOf('hostile-html', hostile);
     runBinSync(['report', record]);
@@ -80,6 +99,11 @@ describe.skipIf(!chromiumPath)('the report page', () => {
     for (const seq of [1, 2, 3, 4]) await page.locator(`#sequence .arrow[data-seq="${seq}"]`).click();
     expect(await page.locator('#frames .row[data-seq="2"] .exact').textContent()).toContain('<img src=x onerror=\\"window.__pwned=2\\">');
     expect(await page.locator('#frames .row[data-seq="3"] .label').textContent()).toContain('__proto__');
+    // Controls and bidirectional overrides are shown as escapes: none hides text or reorders it.
+    await page.locator('#sequence .arrow[data-seq="6"]').click();
+    expect(await page.locator('#frames .row[data-seq="5"] .label').textContent()).toBe('tools/call evil\\u202etxt.exe #5');
+    expect(await page.locator('#frames .row[data-seq="6"] .pretty').textContent()).toContain('"text": "\\u2067\\u001b]52;c;aGk=\\u0007\\u009b"');
+    expect(await page.locator('#report').textContent()).not.toMatch(/[\u0000-\u0008\u001b\u009b\u202a-\u202e\u2066-\u2069]/);
     expect(await page.evaluate(() => [(window as { __pwned?: number }).__pwned, document.querySelectorAll('img, b, script').length, ({} as { polluted?: number }).polluted])).toEqual([undefined, 2, undefined]);
     expect(errors).toEqual([]);
     expect(requests).toEqual([]);
@@ -92,9 +116,10 @@ describe.skipIf(!chromiumPath)('the report page', () => {
     const html = join(temp.dir, 'big.html');
     expect(statSync(html).size).toBeLessThan(3 * statSync(record).size);
     const { page, errors, readyMs } = await openReport(shared.browser, html);
+    console.log(`10,000 frames: painted ${readyMs} ms after navigation (load average ${loadavg()[0]!.toFixed(2)}); report ${(statSync(html).size / statSync(record).size).toFixed(2)} x the record (bench/report.js measures both)`);
     expect(await page.locator('#sequence .arrow[data-seq]').count()).toBe(10_000);
     expect(await page.locator('#waterfall .bar').count()).toBe(5000);
-    // The target is 2 s on a quiet machine (measured, see the closing figures); a test bounds it
+    // The target is 2 s (bench/report.js: about 1 s on two cores at load 4); the test bounds it
     // loosely, so a loaded CI runner does not fail it, while drawing every row at once (~9 s) would.
     expect(readyMs, `drawn in ${readyMs} ms, load average ${loadavg()[0]}`).toBeLessThan(8000);
     expect(errors).toEqual([]);
@@ -111,6 +136,21 @@ describe.skipIf(!chromiumPath)('the report page', () => {
     expect(await page.$eval('[data-kind="request"]', (badge) => badge.getAttribute('data-count'))).toBe('50');
     await page.locator('#sequence .arrow[data-seq="30"]').click();
     expect(await page.textContent('#frames .row[data-seq="30"] .left-out')).toMatch(/left out of the report \(size limit\)/);
+    await page.close();
+  });
+
+  it('runs an unanswered request to the end of the recording, open, in the waterfall', async () => {
+    const capture = [frame('->', { id: 1, method: 'ping' }), frame('->', { id: 2, method: 'tools/list' }), frame('<-', { id: 1, result: {} }), frame('->', { id: 3, method: 'ping' }), frame('<-', { id: 3, result: {} })].join('');
+    const record = recordOf('unanswered', capture, 100);
+    runBinSync(['report', record]);
+    const { page } = await openReport(shared.browser, join(temp.dir, 'unanswered.html'));
+    const bars = await page.$$eval('#waterfall .bar', (groups) => groups.map((group) => {
+      const rect = group.querySelector('rect')!;
+      return { seq: group.getAttribute('data-seq'), outcome: group.getAttribute('class'), end: Number(rect.getAttribute('x')) + Number(rect.getAttribute('width')) };
+    }));
+    expect(bars.map(({ seq, outcome }) => [seq, outcome])).toEqual([['1', 'bar response'], ['2', 'bar open'], ['4', 'bar response']]);
+    expect(bars[1]!.end).toBeGreaterThan(bars[2]!.end - 1);
+    expect(await page.locator('#summary').textContent()).toMatch(/unanswered\s*1/i);
     await page.close();
   });
 

@@ -61,8 +61,58 @@ describe.skipIf(!chromiumPath)('the report in a browser', () => {
     const counts = await page.$$eval('#summary .kind-counts [data-kind]', (elements) => Object.fromEntries(elements.map((element) => [element.getAttribute('data-kind'), Number(element.getAttribute('data-count'))])));
     expect(counts).toEqual(stats.kinds);
     expect(await page.$$eval('#frames .row', (rows) => rows.filter((row) => row.matches('.request,.response,.notification,.tool-error,.protocol-error,.invalid')).length)).toBe(stats.frames);
+    const checked = /(\d+ errors?, \d+ warnings?) in/.exec(runBinSync(['check', record]).text)![1];
+    expect(await page.textContent('#summary .card[data-name="check"] .card-value')).toBe(checked);
     expect(errors).toEqual([]);
     expect(requests).toEqual([]);
+    await page.close();
+  });
+
+  it.each(names)('of the %s recording: latency per method and tool, and the tools with their calls, as stats counts them', async (name) => {
+    const record = records[name]!;
+    type Row = { count: number; protocolErrors: number; toolErrors: number; latency?: Record<'p50' | 'p95' | 'p99' | 'max', number> };
+    const stats = JSON.parse(runBinSync(['stats', record, '--format', 'json']).text) as { methods: Record<string, Row>; tools: Record<string, Row> };
+    const { page } = await openReport(shared.browser, record.replace(/\.jsonl$/, '.html'));
+    const cells = (table: number) => page.$$eval(`#latency table:nth-of-type(${table}) tbody tr`, (rows) => rows.map((row) => [...row.querySelectorAll('td')].map((cell) => cell.textContent)));
+    const expected = (table: Record<string, Row>) =>
+      Object.entries(table).map(([key, row]) => [key, ...[row.count, row.latency?.p50, row.latency?.p95, row.latency?.p99, row.latency?.max, row.protocolErrors, row.toolErrors].map((value) => (value === undefined ? '–' : String(value)))]);
+    expect(await cells(1)).toEqual(expected(stats.methods));
+    expect(await cells(2)).toEqual(expected(stats.tools));
+    const listed = new Set(readEntries(record).flatMap((entry) => (entry.dir === 's2c' && entry.method === 'tools/list' ? ((entry.msg as { result?: { tools?: { name: string }[] } }).result?.tools ?? []).map((tool) => tool.name) : [])));
+    const tools = await page.$$eval('#tools tr[data-tool]', (rows) => rows.map((row) => [row.getAttribute('data-tool'), Number(row.querySelector('td.number')!.textContent)] as const));
+    expect(tools.map(([tool]) => tool).sort()).toEqual([...listed].sort());
+    for (const [tool, calls] of tools) expect(calls, tool!).toBe(stats.tools[tool!]?.count ?? 0);
+    await page.close();
+  });
+
+  it('draws notifications dashed, tool errors and protocol errors each in a colour of its own', async () => {
+    const { page } = await openReport(shared.browser, records.demo!.replace(/\.jsonl$/, '.html'));
+    const style = (kind: string) => page.locator(`#sequence .arrow.${kind} path`).first().evaluate((path) => [getComputedStyle(path).stroke, getComputedStyle(path).strokeDasharray]);
+    const [request, response, notification, toolError, protocolError] = await Promise.all(['request', 'response', 'notification', 'tool-error', 'protocol-error'].map(style));
+    expect(notification![1]).not.toBe('none');
+    expect([request, response, toolError, protocolError].map(([, dashes]) => dashes)).toEqual(['none', 'none', 'none', 'none']);
+    expect(new Set([response![0], toolError![0], protocolError![0]]).size).toBe(3);
+    await page.close();
+  });
+
+  it('picks one session of a record: its arrows and bars alone', async () => {
+    const record = records.v2!;
+    const frames = framesOf(readEntries(record));
+    const sessions = [...new Set(frames.map((frame) => frame.session))];
+    expect(sessions).toHaveLength(2);
+    const { page, errors } = await openReport(shared.browser, record.replace(/\.jsonl$/, '.html'));
+    const drawn = async () => [
+      await page.$$eval('#sequence .arrow[data-seq]:not(.stderr)', (elements) => elements.map((element) => element.getAttribute('data-session'))),
+      await page.$$eval('#waterfall .bar', (elements) => elements.map((element) => element.getAttribute('data-session'))),
+    ];
+    for (const session of sessions) {
+      await page.selectOption('#sequence .session-picker', session!);
+      const mine = frames.filter((frame) => frame.session === session);
+      expect(await drawn()).toEqual([mine.map(() => session), mine.filter((frame) => frame.kind === 'request').map(() => session)]);
+    }
+    await page.selectOption('#sequence .session-picker', '*');
+    expect((await drawn())[0]).toHaveLength(frames.length);
+    expect(errors).toEqual([]);
     await page.close();
   });
 
@@ -75,6 +125,7 @@ describe.skipIf(!chromiumPath)('the report in a browser', () => {
     expect(progress.length).toBeGreaterThan(0);
     const request = progress[0]!.related!.seq;
     expect(await page.locator(`#waterfall .bar[data-seq="${request}"] .tick`).count()).toBe(progress.filter((entry) => entry.related?.seq === request).length);
+    expect(await page.$$eval('#sequence .arrow[data-related]', (arrows) => arrows.filter((arrow) => arrow.textContent!.startsWith('progress of #')).map((arrow) => Number(arrow.getAttribute('data-related'))))).toEqual(progress.map((entry) => entry.related!.seq));
     await page.close();
   });
 

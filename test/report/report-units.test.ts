@@ -4,14 +4,37 @@ import { describe, expect, it } from 'vitest';
 import { createMermaidWriter, mermaidText } from '../../src/render/mermaid.js';
 import type { RecordEntry } from '../../src/record/schema.js';
 import { embeddedJson } from '../../src/report/html.js';
+import { recordingNames } from '../../src/report/report.js';
 
 const hostile = ['</script><script>alert(1)</script>', '<!--', '%%{init: {"theme":"dark"}}%%', 'a;b\nC->>S: forged', '#35; end', '\u001b[31m\u2028\u2029', '__proto__'];
 
 describe('embeddedJson', () => {
   it.each(hostile)('keeps %j from ending the script element and reads back the same', (text) => {
     const json = embeddedJson({ text });
-    expect(json).not.toMatch(/<|\u2028|\u2029/);
+    expect(json).not.toMatch(/<[/!sS]|\u2028|\u2029/);
     expect(JSON.parse(json)).toEqual({ text });
+  });
+
+  it('keeps text full of < at about its size (escaping each would make it six times)', () => {
+    const text = '<'.repeat(10_000) + '<b>a</b>'.repeat(1000) + '</SCRIPT><Script'.repeat(1000);
+    const json = embeddedJson({ text });
+    expect(json).not.toMatch(/<[/!sS]/);
+    expect(JSON.parse(json)).toEqual({ text });
+    expect(json.length).toBeLessThan(2 * text.length);
+  });
+});
+
+describe('recordingNames', () => {
+  it.each([
+    [['/tmp/a/wire.jsonl'], ['wire.jsonl']],
+    [['-'], ['-']],
+    [['runs/before.jsonl', 'runs/after.jsonl'], ['before.jsonl', 'after.jsonl']],
+    [['/x/before/wire.jsonl', '/x/after/wire.jsonl'], ['before/wire.jsonl', 'after/wire.jsonl']],
+    [['/a/run/wire.jsonl', '/b/run/wire.jsonl'], ['a/run/wire.jsonl', 'b/run/wire.jsonl']],
+    [['wire.jsonl', 'old/wire.jsonl'], ['wire.jsonl', 'old/wire.jsonl']],
+    [['/x/wire.jsonl', '/x/wire.jsonl'], ['wire.jsonl', 'wire.jsonl']],
+  ])('names %j as %j', (paths, names) => {
+    expect(recordingNames(paths)).toEqual(names);
   });
 });
 

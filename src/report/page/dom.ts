@@ -1,5 +1,7 @@
 // The page builds everything with DOM calls: text from the recording only ever goes in through
-// textContent or attribute values, never through markup, so a payload holding <script> stays text.
+// textContent or attribute values, never through markup, so a payload holding <script> stays text;
+// its controls and bidirectional overrides are shown as escapes, as a terminal view shows them.
+import { visibleText } from '../../render/sanitize.js';
 
 type Child = Node | string | number | undefined | null | false;
 type Attributes = Record<string, string | number | boolean | undefined>;
@@ -12,7 +14,7 @@ function fill(element: Element, attributes: Attributes, children: Child[]): void
   }
   for (const child of children) {
     if (child === undefined || child === null || child === false) continue;
-    element.append(typeof child === 'object' ? child : String(child));
+    element.append(typeof child === 'object' ? child : visibleText(String(child)));
   }
 }
 

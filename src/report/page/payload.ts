@@ -1,3 +1,4 @@
+import { visibleText } from '../../render/sanitize.js';
 import { h } from './dom.js';
 
 /** Past this many characters a payload is shown cut, with a control to show the rest. */
@@ -7,13 +8,13 @@ export const shownChars = 20_000;
 export function payloadBlock(text: string, className: string): HTMLElement {
   const pre = h('pre', { class: className });
   if (text.length <= shownChars) {
-    pre.textContent = text;
+    pre.textContent = visibleText(text);
     return pre;
   }
-  pre.textContent = text.slice(0, shownChars);
+  pre.textContent = visibleText(text.slice(0, shownChars));
   const more = h('button', { type: 'button', class: 'expand' }, `show all ${text.length.toLocaleString('en')} characters`);
   more.addEventListener('click', () => {
-    pre.textContent = text;
+    pre.textContent = visibleText(text);
     more.remove();
   });
   return h('div', { class: 'payload' }, pre, h('p', { class: 'cut' }, `cut at ${shownChars.toLocaleString('en')} characters `, more));

@@ -6,6 +6,9 @@ const peerText = (peer: ReportPeer | undefined) => (peer ? [peer.name, peer.vers
 
 const distinct = (values: (string | undefined)[]) => [...new Set(values.filter((value): value is string => value !== undefined && value !== ''))].join(', ') || '–';
 
+/** `1 error`, `2 errors`: as check counts them. */
+const counted = (count: number, noun: string) => `${count.toLocaleString('en')} ${noun}${count === 1 ? '' : 's'}`;
+
 function card(name: string, value: string, className = ''): HTMLElement {
   return h('div', { class: `card ${className}`, 'data-name': name }, h('span', { class: 'card-name' }, name), h('span', { class: 'card-value' }, value));
 }
@@ -24,14 +27,14 @@ export function summaryStrip(recording: ReportRecording): HTMLElement {
     card('sessions', String(sessions.length)),
     card('duration', started !== undefined && ended !== undefined ? formatDuration(ended - started) : '–'),
     card('errors', String(errors), errors > 0 ? 'bad' : ''),
-    card('check', `${findings.errors} errors, ${findings.warnings} warnings`, findings.errors > 0 ? 'bad' : ''),
+    card('check', `${counted(findings.errors, 'error')}, ${counted(findings.warnings, 'warning')}`, findings.errors > 0 ? 'bad' : ''),
     card('gaps', gaps.count === 0 ? 'none' : `${gaps.count} (${formatBytes(gaps.lost)} lost)`, gaps.count > 0 ? 'bad' : ''),
     card('unanswered', String(recording.unanswered), recording.unanswered > 0 ? 'bad' : ''),
   ];
   const counts = h('div', { class: 'kind-counts' }, ...Object.entries(kinds).map(([kind, count]) => h('span', { class: `badge ${kind}`, 'data-kind': kind, 'data-count': count }, `${kind} ${count}`)));
   const leftOut: string[] = [];
   if (limits.framesLeftOut > 0) leftOut.push(`${limits.framesLeftOut.toLocaleString('en')} entries past the first ${limits.maxFrames.toLocaleString('en')} are counted but not drawn or listed`);
-  if (limits.framesWithoutText > 0) leftOut.push(`the text of ${limits.framesWithoutText.toLocaleString('en')} frames (${formatBytes(limits.bytesLeftOut)}) was left out past ${formatBytes(limits.maxText)} of frame text`);
+  if (limits.framesWithoutText > 0) leftOut.push(`the text of ${counted(limits.framesWithoutText, 'frame')} (${formatBytes(limits.bytesLeftOut)}) was left out past ${formatBytes(limits.maxText)} of frame text`);
   return h(
     'section',
     { id: 'summary' },
