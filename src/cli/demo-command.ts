@@ -68,5 +68,6 @@ export async function runDemo(options: { dir?: string }): Promise<number> {
   say(`The record: ${record}`);
   say(`The log:    ${log}`);
   say(`Next: ${commandToRun()} view ${shellWord(record)} --kind tool-error,protocol-error,invalid`);
+  say(`See it: ${commandToRun()} report ${shellWord(record)}`);
   return 0;
 }

@@ -63,6 +63,10 @@ describe('the demo says how to go on from where the user is', () => {
     // The hint runs as printed, from where the user is.
     const ran = execFileSync('sh', ['-c', hint], { cwd: temp.dir, env: { ...process.env, FORCE_COLOR: '0' } }).toString();
     expect(ran).toContain('<- tool-error');
+    // So does the one that draws the session: the report lands beside the record.
+    const seeIt = elsewhere.text.split('\n').find((line) => line.startsWith('See it: '))!.slice('See it: '.length);
+    expect(seeIt).toBe(`node ${bin} report ${join(temp.dir, 'b', 'wire.jsonl')}`);
+    expect(execFileSync('sh', ['-c', seeIt], { cwd: temp.dir, env: { ...process.env, FORCE_COLOR: '0' } }).toString().trim()).toBe(join(temp.dir, 'b', 'wire.html'));
     const linked = join(temp.dir, 'bin');
     mkdirSync(linked);
     symlinkSync(bin, join(linked, 'mcp-spy'));
