@@ -33,8 +33,13 @@ export interface SinkDeps {
   note: (fields: Partial<RecordEntry>) => void;
 }
 
-/** How long closing may wait for the collector: the exit of the spy must not hang on it. */
+/**
+ * How long closing may wait for the collector in all: the spans still queued, then the last metrics
+ * and the exporters' shutdown share what is left. It stays well inside the spy's drain time, so a
+ * collector that never answers cannot cost the record its end.
+ */
 const closeMs = 700;
+const shutdownMs = 500;
 
 /**
  * The live OpenTelemetry exports of a spy (`--otlp`, `--metrics`), fed entry by entry on the observer
@@ -90,9 +95,9 @@ export function createExportSink(config: ExportConfig, deps: SinkDeps): Sink {
       if (outcome && outcome.dropped > 0) {
         deps.note({ notes: ['spans-dropped'], text: `OTLP export to ${config.otlp!.shownUrl} failed (${outcome.reason ?? 'unknown'}): ${outcome.dropped} span(s) dropped`, lost: outcome.dropped, reason: outcome.reason });
       }
-      const bounded = (work: Promise<unknown>) => Promise.race([work.catch(() => {}), new Promise((resolve) => setTimeout(resolve, closeMs).unref())]);
-      if (metrics) await bounded(metrics.shutdown());
-      await exporters?.spans.shutdown().catch(() => {});
+      // The exporters' shutdown waits for requests in flight: bounded, or a collector that never answers holds the exit.
+      const shutdowns = [metrics?.shutdown(), exporters?.spans.shutdown()].map((work) => work?.catch(() => {}));
+      await Promise.race([Promise.all(shutdowns), new Promise((resolve) => setTimeout(resolve, shutdownMs).unref())]);
       await endpoint?.close();
     },
   };
