@@ -68,8 +68,21 @@ describe('exports: bad use', () => {
     [['--otlp', 'ftp://x', '--', 'true'], /bad --otlp "ftp:\/\/x": OTLP\/HTTP needs an http or https URL/],
     [['--metrics', 'nope:port', '--', 'true'], /bad --metrics "nope:port"/],
     [['export', 'otlp', 'missing.jsonl'], /no collector: give --endpoint URL/],
+    [['export', 'otlp', 'missing.jsonl', '--endpoint', 'ftp://x'], /^mcp-spy: bad --endpoint "ftp:\/\/x": OTLP\/HTTP needs an http or https URL/],
   ])('%j is one clear line and exit 2', async (args, message) => {
     const result = await runMain(args, { env: { OTEL_EXPORTER_OTLP_ENDPOINT: '' } });
+    expect(result.code).toBe(2);
+    expect(result.stderr).toMatch(message);
+    expect(result.stderr.trim().split('\n')).toHaveLength(1);
+  });
+
+  // The OpenTelemetry SDK drops a malformed OTEL_RESOURCE_ATTRIBUTES without a word: the spy refuses it, as any bad setting.
+  it.each([
+    [['--metrics', '9464', '--', 'true'], 'team=a=b', /^mcp-spy: bad OTEL_RESOURCE_ATTRIBUTES: "team=a=b" is not key=value/],
+    [['--otlp', 'http://127.0.0.1:1', '--', 'true'], 'team=tools,=x', /^mcp-spy: bad OTEL_RESOURCE_ATTRIBUTES: "=x" has an empty key/],
+    [['export', 'otlp', 'missing.jsonl', '--endpoint', 'http://127.0.0.1:1'], 'team=%zz', /^mcp-spy: bad OTEL_RESOURCE_ATTRIBUTES: "team=%zz" is not valid percent-encoding/],
+  ])('%j with OTEL_RESOURCE_ATTRIBUTES=%s is one clear line and exit 2', async (args, attributes, message) => {
+    const result = await runMain(args, { env: { OTEL_RESOURCE_ATTRIBUTES: attributes } });
     expect(result.code).toBe(2);
     expect(result.stderr).toMatch(message);
     expect(result.stderr.trim().split('\n')).toHaveLength(1);
