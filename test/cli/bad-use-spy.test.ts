@@ -1,6 +1,7 @@
 // Bad use of the stdio and HTTP spies, run in-process through main(argv): each is refused before a
 // server starts or a port opens, in one line and exit 2. test/e2e/bin-bad-use.test.ts proves the
 // binary passes that line and status on to the shell.
+import { createServer } from 'node:net';
 import { describe, expect, it } from 'vitest';
 import { runMain } from '../helpers/in-process.js';
 import { fixture, node } from '../helpers/spy.js';
@@ -86,6 +87,21 @@ describe('exports: bad use', () => {
     expect(result.code).toBe(2);
     expect(result.stderr).toMatch(message);
     expect(result.stderr.trim().split('\n')).toHaveLength(1);
+  });
+
+  it('refuses a --metrics port in use before the server starts, as a busy --listen is', async () => {
+    const busy = createServer();
+    await new Promise<void>((resolve) => busy.listen(0, '127.0.0.1', resolve));
+    const port = (busy.address() as { port: number }).port;
+    try {
+      for (const args of [['--no-record', '--metrics', String(port), '--', node, fixture('servers', 'echo-server.js')], ['http', '--target', 'http://127.0.0.1:1/mcp', '--no-record', '--metrics', `127.0.0.1:${port}`]]) {
+        const result = await runMain(args);
+        expect(result.code, args.join(' ')).toBe(69);
+        expect(result.stderr).toBe(`mcp-spy: cannot serve metrics on 127.0.0.1:${port}: the port is already in use\n`);
+      }
+    } finally {
+      busy.close();
+    }
   });
 
   it('refuses grpc with what to use instead', async () => {
