@@ -1,6 +1,6 @@
 import { messageOf } from '../record/frame-message.js';
 import type { RecordEntry } from '../record/schema.js';
-import { failureOf, operationMetricKeys, pick, requestAttributes, sessionAttributes, sessionIdOf, sessionMetricKeys, spanNameOf, type Attributes, type Failure, type SessionPlace } from './mcp-attributes.js';
+import { failureOf, operationMetricKeys, pick, serverOperationMetricKeys, requestAttributes, sessionAttributes, sessionIdOf, sessionMetricKeys, spanNameOf, type Attributes, type Failure, type SessionPlace } from './mcp-attributes.js';
 import { remoteParentOf, spanIdOf, traceIdOf } from './trace-ids.js';
 
 export interface SpanEvent {
@@ -141,7 +141,7 @@ export function createTelemetryModel(options: ModelOptions = {}) {
     const seconds = (span.endMs - span.startMs) / 1000;
     return [
       { type: 'span', span },
-      { type: 'operation', side: open.side, seconds, attributes: pick(span.attributes, operationMetricKeys) },
+      { type: 'operation', side: open.side, seconds, attributes: pick(span.attributes, open.side === 'client' ? operationMetricKeys : serverOperationMetricKeys) },
     ];
   };
 
