@@ -14,6 +14,10 @@ type Json = Record<string, unknown>;
 const isObject = (value: unknown): value is Json => typeof value === 'object' && value !== null && !Array.isArray(value);
 const list = (value: unknown): unknown[] => (Array.isArray(value) ? value : []);
 const str = (value: unknown) => (typeof value === 'string' ? value : undefined);
+/** The largest time a Date holds (ms from the epoch, either way): a HAR may say anything. */
+const maxTimeMs = 8.64e15;
+/** A time the record can write, or the fallback. */
+const timeOr = (ms: number, fallback: number) => (Number.isFinite(ms) && Math.abs(ms) <= maxTimeMs ? ms : fallback);
 
 /** JSON-RPC 2.0 text: a message or a batch of them. */
 function isJsonRpc(text: string): boolean {
@@ -60,7 +64,7 @@ function itemsOf(entry: Json, index: number): Item[] {
   const requestHeaders = headerRecord(request.headers);
   const responseHeaders = headerRecord(response.headers);
   const sessionHeader = requestHeaders['mcp-session-id'] ?? responseHeaders['mcp-session-id'];
-  const started = Date.parse(str(entry.startedDateTime) ?? '') || 0;
+  const started = timeOr(Date.parse(str(entry.startedDateTime) ?? ''), 0);
   const order = index * 1_000_000;
   const messages = Array.isArray(entry._webSocketMessages) ? entry._webSocketMessages : Array.isArray(entry._mcpFrames) ? entry._mcpFrames : undefined;
   const session = str(entry._mcpSession) ?? (typeof sessionHeader === 'string' ? sessionHeader : `${messages === entry._webSocketMessages && messages ? 'ws' : 'x'}-${index + 1}`);
@@ -68,20 +72,21 @@ function itemsOf(entry: Json, index: number): Item[] {
     const transport = url.startsWith('stdio:') ? 'stdio' : 'http';
     return messages.flatMap((message, k): Item[] => {
       if (!isObject(message) || str(message.data) === undefined || (message.opcode !== undefined && message.opcode !== 1)) return [];
-      const timeMs = typeof message.time === 'number' ? Math.round(message.time * 1000) : started;
+      const timeMs = typeof message.time === 'number' ? timeOr(Math.round(message.time * 1000), started) : started;
       const seq = typeof message._seq === 'number' ? message._seq : order + k;
       return [{ type: 'frame', session, dir: message.type === 'send' ? 'c2s' : 's2c', timeMs, order: seq, text: str(message.data)!, transport }];
     });
   }
   const items: Item[] = [];
   const posted = isObject(request.postData) ? str(request.postData.text) : undefined;
-  if (posted !== undefined && isJsonRpc(posted)) items.push({ type: 'frame', session, dir: 'c2s', timeMs: started, order, text: posted, transport: 'http' });
   const body = bodyText(response.content);
   const mime = isObject(response.content) ? (str(response.content.mimeType) ?? '') : '';
-  const ended = started + (typeof entry.time === 'number' && entry.time > 0 ? Math.round(entry.time) : 0);
+  const ended = timeOr(started + (typeof entry.time === 'number' && entry.time > 0 ? Math.round(entry.time) : 0), started);
   if (body !== undefined && mime.includes('text/event-stream')) {
     sseData(body).forEach((data, k) => items.push({ type: 'frame', session, dir: 's2c', timeMs: ended, order: order + 1 + k, text: data, transport: 'http' }));
   } else if (body !== undefined && isJsonRpc(body)) items.push({ type: 'frame', session, dir: 's2c', timeMs: ended, order: order + 1, text: body, transport: 'http' });
+  // A body the server answered in JSON-RPC was sent to MCP, JSON-RPC or not (a parse error answers garbage): a frame, as the spy records it.
+  if (posted !== undefined && (isJsonRpc(posted) || items.length > 0)) items.unshift({ type: 'frame', session, dir: 'c2s', timeMs: started, order, text: posted, transport: 'http' });
   if (items.length > 0) return items;
   let path = url;
   try {

@@ -77,6 +77,34 @@ describe('HAR export and import', () => {
     expect(initialize.response.headers.some((header: { name: string }) => header.name === 'mcp-session-id')).toBe(true);
   });
 
+  it('imports a HAR at its worst: times no date can hold, a body the server answered as garbage, hostile names', async () => {
+    const post = (text: string, answer: object, extra: object = {}) => ({
+      startedDateTime: '2026-01-05T10:00:00.000Z',
+      time: 1e300,
+      request: { method: 'POST', url: 'http://127.0.0.1:3000/mcp', headers: [{ name: '__proto__', value: 'x' }], postData: { mimeType: 'application/json', text } },
+      response: { status: 200, headers: [], content: { mimeType: 'application/json', text: JSON.stringify(answer) } },
+      _mcpSession: '__proto__',
+      ...extra,
+    });
+    const har = {
+      log: {
+        entries: [
+          post('{"jsonrpc":"2.0","id":1,"method":', { jsonrpc: '2.0', id: null, error: { code: -32700, message: 'Parse error' } }),
+          { startedDateTime: 'never', _webSocketMessages: [{ type: 'send', time: -1e300, opcode: 1, data: JSON.stringify({ jsonrpc: '2.0', id: 2, method: 'ping' }) }] },
+        ],
+      },
+    };
+    const path = join(dir.dir, 'worst.har');
+    writeFileSync(path, JSON.stringify(har));
+    const result = await runBin(['import', path]);
+    expect(result.stderr).toBe(`mcp-spy: 3 entries imported from ${path}\n`);
+    expect(result.code).toBe(0);
+    const entries = result.text.trim().split('\n').map((line) => JSON.parse(line) as RecordEntry);
+    // The garbage the client sent stays, as the spy records it: an invalid frame, then the server's parse error.
+    expect(entries.map((e) => `${e.dir} ${e.kind} ${e.session}`)).toEqual(['c2s request ws-2', 'c2s invalid __proto__', 's2c protocol-error __proto__']);
+    expect(entries.map((e) => e.t)).toEqual(['1970-01-01T00:00:00.000Z', '2026-01-05T10:00:00.000Z', '2026-01-05T10:00:00.000Z']);
+  });
+
   it('imports a HAR as a browser saves it (fetch POSTs, a JSON body, an SSE body, a page asset)', async () => {
     const started = '2026-01-05T10:00:00.000Z';
     const entry = (request: object, response: object, offsetMs: number) => ({
