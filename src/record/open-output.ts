@@ -25,8 +25,13 @@ const openFailures = new Map<string, string>([
   ['EROFS', 'the file system is read-only'],
 ]);
 
+/** Why a file cannot be written, in words a user can act on. */
+export function whyCannotOpen(error: NodeJS.ErrnoException): string {
+  return openFailures.get(error.code ?? '') ?? error.message;
+}
+
 function failure(error: NodeJS.ErrnoException): OutputFile {
-  return { ok: false, error, why: openFailures.get(error.code ?? '') ?? error.message };
+  return { ok: false, error, why: whyCannotOpen(error) };
 }
 
 function refuse(fd: number, code: string, why: string): OutputFile {

@@ -1,7 +1,7 @@
 // Bad use of the commands that read a recording (view, stats, check, report, import, diff) and the help,
 // run in-process through main(argv): one line on stderr, exit 2, nothing on stdout.
 // test/e2e/bin-bad-use.test.ts proves the binary passes that line and status on to the shell.
-import { mkdirSync, truncateSync } from 'node:fs';
+import { mkdirSync, readFileSync, symlinkSync, truncateSync } from 'node:fs';
 import { join } from 'node:path';
 import { afterAll, describe, expect, it } from 'vitest';
 import { rules } from '../../src/check/rules.js';
@@ -144,6 +144,27 @@ describe('report and import: bad use', () => {
     expect(result.code).toBe(2);
     expect(result.stderr).toMatch(message);
     expect(result.stderr.trim().split('\n')).toHaveLength(1);
+  });
+});
+
+describe('export har and import: an output that would destroy the input', () => {
+  it('is refused by name and through a link, the input left whole; a missing directory is said in words', async () => {
+    const record = temp.file('keep.jsonl', ping);
+    const har = temp.file('keep.har', JSON.stringify({ log: { entries: [] } }));
+    symlinkSync(record, join(temp.dir, 'link.har'));
+    for (const [args, output] of [
+      [['export', 'har', record, '-o', record], record],
+      [['export', 'har', record, '-o', join(temp.dir, 'link.har')], join(temp.dir, 'link.har')],
+      [['import', har, '-o', har], har],
+    ] as const) {
+      const result = await runMain([...args]);
+      expect(result.code, args.join(' ')).toBe(2);
+      expect(result.stderr).toBe(`mcp-spy: -o ${output} is the file being read; writing it would destroy it: choose another file\n`);
+    }
+    expect(readFileSync(record, 'utf8')).toBe(ping);
+    expect(readFileSync(har, 'utf8')).toBe(JSON.stringify({ log: { entries: [] } }));
+    const missing = await runMain(['export', 'har', record, '-o', '/nonexistent-dir/x.har']);
+    expect(missing.stderr).toBe('mcp-spy: cannot write /nonexistent-dir/x.har: its directory does not exist\n');
   });
 });
 
