@@ -19,6 +19,7 @@ const unit = [
   'test/replay-value-map.test.ts',
   'test/export/telemetry-model.test.ts',
   'test/export/metric-names.test.ts',
+  'test/export/span-queue.test.ts',
   'test/report/report-units.test.ts',
 ];
 
