@@ -96,7 +96,7 @@ function itemsOf(entry: Json, index: number): Item[] {
     // Not a URL: kept as written.
   }
   const status = typeof response.status === 'number' ? response.status : 0;
-  const fields: Partial<RecordEntry> = { httpMethod: str(request.method) ?? 'GET', path, status, headers: { request: requestHeaders, response: responseHeaders }, summary: `${status} ${mime || 'no body'}` };
+  const fields: Partial<RecordEntry> = { httpMethod: str(request.method) ?? 'GET', path, status, headers: { request: requestHeaders, response: responseHeaders }, summary: mime || 'no body' };
   return [{ type: 'http', session, timeMs: started, order, fields }];
 }
 
