@@ -59,6 +59,36 @@ describe('HAR export and import', () => {
     expect(runBinSync(['check', back]).stderr).toBe('');
   });
 
+  it('puts each HTTP frame in the exchange the record says carried it, and keeps that through import', async () => {
+    const otelDir = tempDir();
+    try {
+      const { record } = await recordHttp(otelDir.dir, '/mcp', everythingHttp('streamableHttp'), { script: 'everything-client.js', flag: '--url', env: { SCENARIO: 'otel' } });
+      const recorded = readEntries(record);
+      const harOf = async (path: string) => JSON.parse((await runBin(['export', 'har', path])).text).log.entries as { request: { method: string; headers: { name: string }[] }; response: { content: { mimeType: string } }; _mcpFrames: { data: string; _seq: number }[] }[];
+      const entries = await harOf(record);
+      const carrying = (method: string) => entries.filter((entry) => entry._mcpFrames.some((frame) => JSON.parse(frame.data).method === method));
+      // The server's request to the client came on the GET stream, not on the POST that happened to be the latest.
+      expect(carrying('roots/list').map((entry) => `${entry.request.method} ${entry.response.content.mimeType}`)).toEqual(['GET text/event-stream']);
+      // One entry per exchange of the record, its frames all of that exchange.
+      expect(entries).toHaveLength(new Set(recorded.map((entry) => entry.exchange).filter((x) => x !== undefined)).size);
+      for (const entry of entries) {
+        const seqs = new Set(entry._mcpFrames.map((frame) => frame._seq));
+        expect(new Set(recorded.filter((one) => seqs.has(one.seq)).map((one) => one.exchange)).size).toBeLessThanOrEqual(1);
+      }
+      // An exchange the record summarised in no http event has the MCP headers its frame carried.
+      expect(carrying('tools/call')[0]!.request.headers.map((header) => header.name)).toContain('mcp-session-id');
+      // Imported and exported again: the same entries, the GET stream's too.
+      const back = join(otelDir.dir, 'back.jsonl');
+      expect((await runBin(['import', join(otelDir.dir, 'x.har'), '-o', back], {})).code).toBe(2);
+      writeFileSync(join(otelDir.dir, 'x.har'), (await runBin(['export', 'har', record])).text);
+      expect((await runBin(['import', join(otelDir.dir, 'x.har'), '-o', back])).code).toBe(0);
+      const layout = (list: typeof entries) => list.map((entry) => `${entry.request.method} ${entry._mcpFrames.map((frame) => JSON.parse(frame.data).method ?? 'answer').join(',')}`);
+      expect(layout(await harOf(back))).toEqual(layout(entries));
+    } finally {
+      otelDir.remove();
+    }
+  });
+
   it('writes a stdio session as one entry with WebSocket-style messages, HTTP as exchanges with headers and SSE text', async () => {
     const stdioHar = JSON.parse((await runBin(['export', 'har', stdio])).text);
     expect(stdioHar.log.entries).toHaveLength(1);
