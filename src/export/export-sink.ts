@@ -1,6 +1,7 @@
 import { ExportResultCode } from '@opentelemetry/core';
 import { PeriodicExportingMetricReader, type IMetricReader } from '@opentelemetry/sdk-metrics';
 import type { RecordEntry } from '../record/schema.js';
+import { sanitize } from '../render/sanitize.js';
 import type { SessionPlace } from './mcp-attributes.js';
 import { createMcpMetrics } from './mcp-metrics.js';
 import { startMetricsEndpoint } from './metrics-endpoint.js';
@@ -69,7 +70,8 @@ export function createExportSink(config: ExportConfig, deps: SinkDeps): Sink {
     );
   const queue = exporters
     ? createSpanQueue(send, {
-        onFirstFailure: (reason) => deps.warn(`cannot export spans to ${config.otlp!.shownUrl}: ${reason}; the traffic is not affected, spans are dropped and counted in the record`),
+        // What the collector said (its reason phrase) is from outside: made safe for a terminal.
+        onFirstFailure: (reason) => deps.warn(`cannot export spans to ${config.otlp!.shownUrl}: ${sanitize(reason)}; the traffic is not affected, spans are dropped and counted in the record`),
       })
     : undefined;
 
