@@ -8,6 +8,7 @@ const unit = [
   'test/cli/**/*.test.ts',
   'test/record/**/*.test.ts',
   'test/check/rules*.test.ts',
+  'test/drift/{classify,baseline-file,format}.test.ts',
   'test/review/{filter-expression,stats,time-point}.test.ts',
   'test/sinks/last-words.test.ts',
   'test/sinks/human-log-behind.test.ts',

@@ -1,4 +1,4 @@
-import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
+import { mkdtempSync, readFileSync, rmSync, statSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { baselineOf, baselineText } from '../drift/baseline.js';
@@ -6,9 +6,11 @@ import { failsOn, type FailOn } from '../drift/change.js';
 import { diffSnapshots } from '../drift/diff.js';
 import { formatDiff, type DiffFormat } from '../drift/format.js';
 import { snapshotOf } from '../drift/snapshot.js';
+import { parseRecordLine } from '../record/reader.js';
 import { loadRecording, type Recording } from '../replay/load.js';
 import { ignoresFor, replay } from '../replay/replay.js';
 import { sanitize } from '../render/sanitize.js';
+import { describeSpawnFailure } from '../transports/spawn-server.js';
 import { exitCodes, SpyError } from './errors.js';
 import { binPath } from './invocation.js';
 import { asSpyError } from './replay-errors.js';
@@ -30,6 +32,26 @@ async function load(path: string): Promise<Recording> {
   }
 }
 
+/**
+ * A server command that could not be started, as the spy recorded it (an exit with a reason, `... (ENOENT)`):
+ * the same line and status (127, 126) as replay gives, not a diff's 1.
+ */
+function startFailure(live: string): SpyError | undefined {
+  let text: string;
+  try {
+    text = readFileSync(live, 'utf8');
+  } catch {
+    return undefined;
+  }
+  for (const [at, line] of text.split('\n').entries()) {
+    const item = parseRecordLine(line, at + 1);
+    if (!item.ok || item.entry.kind !== 'exit' || item.entry.code !== null || typeof item.entry.reason !== 'string') continue;
+    const code = /\((E[A-Z]+)\)$/.exec(item.entry.reason)?.[1] ?? '';
+    return new SpyError(item.entry.reason.replace(/ \(E[A-Z]+\)$/, ''), describeSpawnFailure(code, '').exitCode);
+  }
+  return undefined;
+}
+
 /** Replays the recording against the live server through a spy of this mcp-spy, and reads back what it recorded. */
 async function recordLive(before: string, server: string[], options: DiffCommandOptions): Promise<Recording> {
   const dir = mkdtempSync(join(tmpdir(), 'mcp-spy-diff-'));
@@ -37,7 +59,7 @@ async function recordLive(before: string, server: string[], options: DiffCommand
   try {
     const spied = [process.execPath, binPath, '--record', live, '--no-log', '-q', '--', ...server];
     await replay({ recording: before, server: spied, ignore: options.ignore, ignoreFile: options.ignoreFile, timeoutMs: options.timeout }).catch((error: unknown) => {
-      throw asSpyError(error);
+      throw startFailure(live) ?? asSpyError(error);
     });
     return { ...(await load(live)), path: `${server.join(' ')} (live)` };
   } finally {
@@ -65,8 +87,17 @@ export async function runDiff(before: string, after: string | undefined, server:
   return failsOn(options.failOn, report.changes) ? exitCodes.findings : exitCodes.ok;
 }
 
+/** Whether two paths name one file (through a symlink or a hard link too); false when either is missing. */
+function sameFile(a: string, b: string): boolean {
+  const [one, two] = [statSync(a, { throwIfNoEntry: false }), statSync(b, { throwIfNoEntry: false })];
+  return one !== undefined && two !== undefined && one.dev === two.dev && one.ino === two.ino;
+}
+
 /** `mcp-spy baseline wire.jsonl -o mcp-tools.lock.json`: pins the tools each server of the recording listed. */
 export async function runBaseline(recording: string, options: { output?: string }): Promise<number> {
+  if (options.output !== undefined && options.output !== '-' && sameFile(recording, options.output)) {
+    throw new SpyError(`the baseline would overwrite its recording ${options.output}; choose another file with -o`);
+  }
   const tools = baselineOf(await load(recording));
   const servers = Object.keys(tools);
   if (servers.length === 0) throw new SpyError(`${recording}: no tools/list answer in the recording; nothing to pin`);

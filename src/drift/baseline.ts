@@ -1,6 +1,7 @@
 import { readFileSync } from 'node:fs';
 import { isObject, type JsonObject } from '../protocol/jsonrpc.js';
 import { tableOf } from '../protocol/own-table.js';
+import { printableJson } from '../render/sanitize.js';
 import { learnFromFrame, newSessionFacts } from '../record/session-facts.js';
 import type { Recording } from '../replay/load.js';
 import { toolHash, unnamedServer, type BaselineTools, type PinnedTool } from '../wire/tool-pin.js';
@@ -32,10 +33,19 @@ function sorted(value: unknown): unknown {
   return Object.fromEntries(Object.keys(value).sort().map((key) => [key, sorted(value[key])]));
 }
 
-/** The baseline file's text: readable JSON, one field a line, keys sorted. */
+// Characters a reviewer would not see in a pull request (soft hyphen, zero-width, word joiners, BOM,
+// Unicode tags): a poisoned description must not pass review looking clean.
+const unseen = /[\u00ad\u180e\u200b-\u200f\u2060-\u2064\ufeff]|\udb40[\udc00-\udc7f]/g;
+// A tag is a surrogate pair: each of its two UTF-16 units is escaped, as JSON spells it.
+const escaped = (chars: string) => Array.from({ length: chars.length }, (_, at) => `\\u${chars.charCodeAt(at).toString(16).padStart(4, '0')}`).join('');
+
+/**
+ * The baseline file's text: readable JSON, one field a line, keys sorted; characters a reader cannot
+ * see (controls, bidirectional overrides, zero-width, tags) written as \u escapes, the same JSON.
+ */
 export function baselineText(tools: BaselineTools, generator: string): string {
   const servers = Object.fromEntries(Object.entries(tools).map(([server, pinned]) => [server, { tools: pinned }]));
-  return `${JSON.stringify({ mcpSpyBaseline: baselineVersion, generator, servers: sorted(servers) }, null, 2)}\n`;
+  return `${printableJson({ mcpSpyBaseline: baselineVersion, generator, servers: sorted(servers) }, 2).replace(unseen, escaped)}\n`;
 }
 
 function pinnedTool(where: string, value: unknown): PinnedTool {
@@ -51,7 +61,8 @@ export function readBaseline(path: string): BaselineTools {
     text = readFileSync(path, 'utf8');
   } catch (error) {
     const code = (error as NodeJS.ErrnoException).code;
-    throw new BaselineError(`cannot read baseline ${path}: ${code === 'ENOENT' ? 'no such file' : code ?? (error as Error).message}`);
+    const why = code === 'ENOENT' ? 'no such file' : code === 'EISDIR' ? 'is a directory' : code === 'EACCES' ? 'permission denied' : code ?? (error as Error).message;
+    throw new BaselineError(`cannot read baseline ${path}: ${why}`);
   }
   let document: unknown;
   try {

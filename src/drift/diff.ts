@@ -10,6 +10,21 @@ import { change, changeClasses, type Change } from './change.js';
 import { inventoryChanges } from './inventory-changes.js';
 import type { Snapshot } from './snapshot.js';
 
+type Inventory = 'tools' | 'prompts' | 'resources';
+
+/**
+ * An inventory keyed as the report names it: by item alone when each recording holds one server (a
+ * server renamed is still the same server), by item and server when one holds several.
+ */
+function inventoryOf(snapshot: Snapshot, kind: Inventory, byServer: boolean): Map<string, JsonObject> {
+  return new Map(
+    [...snapshot[kind]].map(([composite, item]) => {
+      const [server, key] = JSON.parse(composite) as [string, string];
+      return [byServer ? `${key} (server ${server})` : key, item];
+    }),
+  );
+}
+
 /** What `diff` found between the recording before and the one after. */
 export interface DiffReport {
   before: string;
@@ -89,9 +104,10 @@ export function diffSnapshots(before: Snapshot, after: Snapshot, names: { before
     changes.push(change('risky', 'revision', 'protocol', `protocol revision ${before.revision} -> ${after.revision}`, { before: before.revision, after: after.revision }));
   }
   changes.push(...capabilityChanges(before.serverCapabilities, after.serverCapabilities));
-  changes.push(...inventoryChanges('tool', before.tools, after.tools));
-  changes.push(...inventoryChanges('prompt', before.prompts, after.prompts));
-  changes.push(...inventoryChanges('resource', before.resources, after.resources));
+  const byServer = before.servers.size > 1 || after.servers.size > 1;
+  changes.push(...inventoryChanges('tool', inventoryOf(before, 'tools', byServer), inventoryOf(after, 'tools', byServer)));
+  changes.push(...inventoryChanges('prompt', inventoryOf(before, 'prompts', byServer), inventoryOf(after, 'prompts', byServer)));
+  changes.push(...inventoryChanges('resource', inventoryOf(before, 'resources', byServer), inventoryOf(after, 'resources', byServer)));
   const answers = answerChanges(before.exchanges, after.exchanges, ignores);
   changes.push(...answers.changes);
   // Worst first, then in the order found: the report reads from what matters most.

@@ -60,10 +60,13 @@ function text(report: DiffReport): string {
   return printableLines([`${report.before} -> ${report.after}`, ...lines, counts(report)]);
 }
 
+/** Text from the wire in a pull request comment stays text: a server named `<img src=...>` renders no image. */
+const markdownText = (text: string) => sanitize(text).replace(/&/g, '&amp;').replace(/</g, '&lt;').replace(/>/g, '&gt;');
+
 function markdown(report: DiffReport): string {
   const heading = `## MCP server diff\n\n\`${sanitize(report.before)}\` → \`${sanitize(report.after)}\`: ${counts(report)}\n`;
   if (report.changes.length === 0) return `${heading}\nNo changes.\n`;
-  const rows = report.changes.map((item) => [`**${item.class}**`, item.area, `\`${sanitize(item.subject).replace(/`/g, "'")}\``, sanitize(item.message)]);
+  const rows = report.changes.map((item) => [`**${item.class}**`, item.area, `\`${sanitize(item.subject).replace(/`/g, "'")}\``, markdownText(item.message)]);
   return `${heading}\n${formatTable(['class', 'area', 'subject', 'change'], rows, true)}\n`;
 }
 

@@ -29,7 +29,27 @@ export function createMatcher(exchanges: readonly Exchange[], options: MatcherOp
   const lastUsed = new Map<string, Exchange>();
   const strip = (params: unknown) => withoutPrototypes((withoutIgnored({ params: params ?? {} }, options.ignores) as { params: unknown }).params);
   const keyOf = (method: string, params: unknown) => `${method} ${canonicalJson(strip(params))}`;
-  const keys = new Map(exchanges.map((exchange) => [exchange, keyOf(exchange.request.method ?? '', paramsOf(exchange.request.message))]));
+  // Indexed once: a match costs the exchanges of its key, not the whole recording (a diff of 100,000
+  // requests took minutes when each match filtered them all).
+  const byKey = new Map<string, Exchange[]>();
+  const byMethod = new Map<string, Exchange[]>();
+  const add = (table: Map<string, Exchange[]>, key: string, exchange: Exchange) => {
+    const list = table.get(key);
+    if (list) list.push(exchange);
+    else table.set(key, [exchange]);
+  };
+  for (const exchange of exchanges) {
+    add(byKey, keyOf(exchange.request.method ?? '', paramsOf(exchange.request.message)), exchange);
+    add(byMethod, exchange.request.method ?? '', exchange);
+  }
+  /** Per key, how many of its first exchanges are used: matches pop in recorded order. */
+  const firstUnused = new Map<string, number>();
+  const freshOf = (key: string, same: Exchange[]) => {
+    let at = firstUnused.get(key) ?? 0;
+    while (at < same.length && used.has(same[at]!)) at++;
+    firstUnused.set(key, at);
+    return same[at];
+  };
 
   function nearestOf(candidates: Exchange[], params: unknown): Exchange | undefined {
     const wanted = strip(params);
@@ -46,8 +66,8 @@ export function createMatcher(exchanges: readonly Exchange[], options: MatcherOp
     /** The recorded exchange answering `method` with `params`, or why there is none. `loose` takes the nearest of the method. */
     match(method: string, params: unknown, loose = false): MatchOutcome {
       const key = keyOf(method, params);
-      const same = exchanges.filter((exchange) => keys.get(exchange) === key);
-      const fresh = same.find((exchange) => !used.has(exchange));
+      const same = byKey.get(key) ?? [];
+      const fresh = freshOf(key, same);
       const repeat = options.reuse ? lastUsed.get(key) ?? same[0] : undefined;
       const found = fresh ?? repeat;
       if (found) {
@@ -55,14 +75,14 @@ export function createMatcher(exchanges: readonly Exchange[], options: MatcherOp
         lastUsed.set(key, found);
         return { ok: true, exchange: found, exact: true };
       }
-      const ofMethod = exchanges.filter((exchange) => exchange.request.method === method);
+      const ofMethod = byMethod.get(method) ?? [];
       const unused = ofMethod.filter((exchange) => !used.has(exchange));
       if (loose && unused.length > 0) {
         const nearest = nearestOf(unused, params)!;
         used.add(nearest);
         return { ok: true, exchange: nearest, exact: false };
       }
-      const recordedMethods = [...new Set(exchanges.map((exchange) => exchange.request.method ?? ''))];
+      const recordedMethods = [...byMethod.keys()];
       if (ofMethod.length === 0) return { ok: false, reason: 'unknown-method', method, recordedMethods };
       const nearest = nearestOf(ofMethod, params);
       return {

@@ -203,6 +203,16 @@ describe('diff and baselines: bad use', () => {
     expect(spy.code).toBe(2);
     expect(spy.stderr).toMatch(/is not an mcp-spy baseline/);
   });
+
+  it('a baseline written over its own recording (or a link to it) is refused: the recording stays', async () => {
+    record('kept.jsonl');
+    symlinkSync(path('kept.jsonl'), path('kept-link.json'));
+    for (const output of [path('kept.jsonl'), path('kept-link.json')]) {
+      const result = await runMain(['baseline', path('kept.jsonl'), '-o', output]);
+      expect([result.code, result.stderr]).toEqual([2, `mcp-spy: the baseline would overwrite its recording ${output}; choose another file with -o\n`]);
+      expect(readFileSync(path('kept.jsonl'), 'utf8')).toBe(ping);
+    }
+  });
 });
 
 describe('help and --debug', () => {

@@ -18,6 +18,14 @@ describe('the baseline file', () => {
     expect(pinsFromBaseline(read)).toEqual({ notes: { search: toolHash(search), __proto__x: toolHash(hostile) } });
   });
 
+  it('shows what a reviewer could not see: invisible characters are \\u escapes, and it reads back the same', () => {
+    const poisoned = { name: 'translate', description: 'Translate.\u{e0053}\u{e0065} a\u200bb \u202eevil\u202c \u00ad\u2060\ufeff\u0085\u001b[31m', inputSchema: { type: 'object' } };
+    const text = baselineText({ notes: { translate: { sha256: toolHash(poisoned), definition: poisoned } } }, 'mcp-spy test');
+    expect(text).toContain('"description": "Translate.\\udb40\\udc53\\udb40\\udc65 a\\u200bb \\u202eevil\\u202c \\u00ad\\u2060\\ufeff\\u0085\\u001b[31m"');
+    expect(text).toMatch(/^[\x0a\x20-\x7e]*$/);
+    expect(readBaseline(temp.file('poisoned.json', text)).notes!.translate!.definition).toEqual(poisoned);
+  });
+
   it('keeps a server named __proto__ as data', () => {
     const text = JSON.stringify({ mcpSpyBaseline: 1, servers: JSON.parse('{"__proto__": {"tools": {}}}') });
     const read = readBaseline(temp.file('proto.json', text));
@@ -30,8 +38,9 @@ describe('the baseline file', () => {
     ['another JSON', '{"servers": {}}', /is not an mcp-spy baseline/],
     ['a newer format', '{"mcpSpyBaseline": 2, "servers": {}}', /baseline format 2 is newer than this mcp-spy reads \(1\); update mcp-spy/],
     ['a hash edited by hand', JSON.stringify({ mcpSpyBaseline: 1, servers: { notes: { tools: { search: { sha256: 'sha256:00', definition: search } } } } }), /server "notes", tool "search": its sha256 does not match its definition/],
+    ['a directory', null, /^cannot read baseline .*: is a directory$/],
     ['a tool of the wrong shape', JSON.stringify({ mcpSpyBaseline: 1, servers: { notes: { tools: { search: 1 } } } }), /expected \{"sha256"/],
   ])('refuses %s with one line that names the place', (_name, text, message) => {
-    expect(() => readBaseline(temp.file('bad.json', text))).toThrow(message);
+    expect(() => readBaseline(text === null ? temp.dir : temp.file('bad.json', text))).toThrow(message);
   });
 });

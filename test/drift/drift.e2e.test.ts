@@ -65,6 +65,11 @@ describe('diff between two recordings of one server', () => {
     expect(result.code).toBe(1);
     expect(runBinSync(['diff', path('a.jsonl'), '--', ...notesServer()]).code).toBe(0);
   });
+
+  it('against a server command that cannot start: the line and status replay gives (127), not a diff', () => {
+    const result = runBinSync(['diff', path('a.jsonl'), '--', join(temp.dir, 'no-such-server')]);
+    expect([result.code, result.stderr, result.text]).toEqual([127, `mcp-spy: cannot start ${join(temp.dir, 'no-such-server')}: command not found\n`, '']);
+  });
 });
 
 describe('baselines and tools that change', () => {

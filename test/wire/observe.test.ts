@@ -145,4 +145,14 @@ describe('observeFrame and the correlator', () => {
     const [cut] = observeFrame({ bytes: Buffer.from('{"jsonrpc"'), size: 5000, truncated: true }, { dir: 's2c', correlator, nextSeq: () => 2, timeMs: 0, transport: 'stdio' });
     expect(cut!.observation).toMatchObject({ kind: 'invalid', truncated: true, bytes: 5000, notes: ['frame-too-large'] });
   });
+
+  it('names the error codes of 2026-07-28 (-32020..-32022) and those before, in the record', () => {
+    const error = (id: number, code: number) => ({ jsonrpc: '2.0', id, error: { code, message: 'refused' } });
+    const steps: [Direction, unknown][] = [-32020, -32021, -32022, -32042, -32002].flatMap((code, at): [Direction, unknown][] => [
+      ['c2s', { jsonrpc: '2.0', id: at, method: 'tools/list' }],
+      ['s2c', error(at, code)],
+    ]);
+    const names = run(steps).observations.filter((observation) => observation.kind === 'protocol-error').map((observation) => `${observation.error?.code} ${observation.errorName}`);
+    expect(names).toEqual(['-32020 Header mismatch', '-32021 Missing required client capability', '-32022 Unsupported protocol version', '-32042 URL elicitation required', '-32002 Resource not found']);
+  });
 });
