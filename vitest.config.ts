@@ -19,6 +19,8 @@ const unit = [
   'test/replay-units.test.ts',
   'test/replay-value-map.test.ts',
   'test/export/telemetry-model.test.ts',
+  'test/export/metric-names.test.ts',
+  'test/export/span-queue.test.ts',
   'test/report/report-units.test.ts',
 ];
 

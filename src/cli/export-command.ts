@@ -1,6 +1,6 @@
 import { ExportFailure, exportRecording } from '../export/export-recording.js';
 import { recordToHar } from '../export/har-export.js';
-import { otlpSettingsOf } from '../export/otlp-settings.js';
+import { otlpSettingsOf, resourceAttributesProblem } from '../export/otlp-settings.js';
 import { SpyError, exitCodes } from './errors.js';
 import { recordingEntries } from './recording-input.js';
 import { version } from './version.js';
@@ -15,9 +15,11 @@ export interface ExportOtlpOptions {
 
 /** `mcp-spy export otlp FILE`: the recording's spans and metrics to an OTLP collector, as the live spy sends them. */
 export async function runExportOtlp(file: string, options: ExportOtlpOptions): Promise<number> {
-  const otlp = otlpSettingsOf(options.endpoint, process.env);
+  const otlp = otlpSettingsOf(options.endpoint, process.env, '--endpoint');
   if (!otlp.ok) throw new SpyError(otlp.reason);
   if (!otlp.settings) throw new SpyError('no collector: give --endpoint URL (e.g. http://127.0.0.1:4318) or set OTEL_EXPORTER_OTLP_ENDPOINT');
+  const resource = resourceAttributesProblem(process.env);
+  if (resource) throw new SpyError(resource);
   try {
     const sent = await exportRecording(recordingEntries(file, { strict: options.strict, maxLine: options.maxLine }), otlp.settings, { content: options.otlpContent === true, spyVersion: version });
     process.stdout.write(`exported ${sent.spans} span(s) of ${sent.sessions} session(s) to ${otlp.settings.shownUrl}\n`);
@@ -38,6 +40,6 @@ export interface ExportHarOptions {
 export async function runExportHar(file: string, options: ExportHarOptions): Promise<number> {
   const har = await recordToHar(recordingEntries(file, { strict: options.strict, maxLine: options.maxLine }), version);
   const text = `${JSON.stringify(har, null, 2)}\n`;
-  writeOutput(options.output, text);
+  writeOutput(options.output, text, file);
   return exitCodes.ok;
 }

@@ -1,7 +1,7 @@
 import type { Command } from 'commander';
 import type { ExportConfig } from '../export/export-sink.js';
 import type { SessionPlace } from '../export/mcp-attributes.js';
-import { otlpSettingsOf } from '../export/otlp-settings.js';
+import { otlpSettingsOf, resourceAttributesProblem } from '../export/otlp-settings.js';
 import { parseListen } from '../transports/http/target.js';
 import { SpyError } from './errors.js';
 import { version } from './version.js';
@@ -32,6 +32,8 @@ export function exportConfigOf(options: ExportOptions, place: SessionPlace, env:
     metrics = listen.address;
   }
   if (!otlp.settings && !metrics) return undefined;
+  const resource = resourceAttributesProblem(env);
+  if (resource) throw new SpyError(resource);
   const config: ExportConfig = { spyVersion: version, place, otlpContent: options.otlpContent === true };
   if (otlp.settings) config.otlp = otlp.settings;
   if (metrics) config.metrics = metrics;

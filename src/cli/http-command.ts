@@ -2,7 +2,7 @@ import { ListenFailed, runHttpSpy, targetAddressOf } from '../spy/http-spy.js';
 import { parseListen, parseTarget } from '../transports/http/target.js';
 import { SpyError, exitCodes } from './errors.js';
 import { clientTimeoutsOf, type TimeoutOptions } from './http-options.js';
-import { listenFailure } from './listen-errors.js';
+import { checkMetricsAddress, listenFailure } from './listen-errors.js';
 import { openOutputs, type SpyOptions } from './spy-command.js';
 import { version } from './version.js';
 
@@ -27,6 +27,7 @@ function checkOptions(options: HttpOptions) {
 export async function runHttpCommand(server: string[] | undefined, options: HttpOptions): Promise<number> {
   const { target, listen, timeouts } = checkOptions(options);
   const { outputs, stderrOut, warn } = openOutputs(options, { transport: 'http', server: targetAddressOf(target) });
+  await checkMetricsAddress(outputs.export?.metrics);
   try {
     const serverExit = await runHttpSpy({
       target,

@@ -6,6 +6,7 @@ import type { SessionPlace } from '../export/mcp-attributes.js';
 import { takeEarlySignal } from './early-signals.js';
 import { exportConfigOf, type ExportOptions } from './export-options.js';
 import { SpyError } from './errors.js';
+import { checkMetricsAddress } from './listen-errors.js';
 import { loadPins } from './baseline-option.js';
 import { wantsColor } from './options.js';
 import { version } from './version.js';
@@ -75,6 +76,7 @@ export async function runSpy(server: string[] | undefined, options: SpyOptions):
     throw new SpyError('no server command: use mcp-spy [options] -- <command> [args...] (see mcp-spy --help)');
   }
   const { outputs, stderrOut, warn } = openOutputs(options);
+  await checkMetricsAddress(outputs.export?.metrics);
   const [command, ...args] = server as [string, ...string[]];
   const outcome = await runStdioSpy({
     command,

@@ -1,6 +1,7 @@
 import { ExportResultCode } from '@opentelemetry/core';
 import { PeriodicExportingMetricReader } from '@opentelemetry/sdk-metrics';
 import type { RecordEntry } from '../record/schema.js';
+import { sanitize } from '../render/sanitize.js';
 import { createMcpMetrics } from './mcp-metrics.js';
 import { createOtlpExporters, resourceOf, type OtlpSettings } from './otlp-config.js';
 import { readableSpanOf } from './readable-span.js';
@@ -38,7 +39,7 @@ export async function exportRecording(
     pending = [];
     if (spans.length === 0) return;
     const result = await new Promise<{ code: ExportResultCode; error?: Error }>((resolve) => exporters.spans.export(spans.map((span) => readableSpanOf(span, resource, scope)), resolve));
-    if (result.code !== ExportResultCode.SUCCESS) throw new ExportFailure(`cannot export spans to ${settings.shownUrl}: ${result.error?.message ?? 'export failed'}`);
+    if (result.code !== ExportResultCode.SUCCESS) throw new ExportFailure(`cannot export spans to ${settings.shownUrl}: ${sanitize(result.error?.message ?? 'export failed')}`);
     counts.spans += spans.length;
   };
   const take = async (items: Telemetry[]) => {

@@ -1,6 +1,7 @@
 import { ExportResultCode } from '@opentelemetry/core';
 import { PeriodicExportingMetricReader, type IMetricReader } from '@opentelemetry/sdk-metrics';
 import type { RecordEntry } from '../record/schema.js';
+import { sanitize } from '../render/sanitize.js';
 import type { SessionPlace } from './mcp-attributes.js';
 import { createMcpMetrics } from './mcp-metrics.js';
 import { startMetricsEndpoint } from './metrics-endpoint.js';
@@ -33,8 +34,13 @@ export interface SinkDeps {
   note: (fields: Partial<RecordEntry>) => void;
 }
 
-/** How long closing may wait for the collector: the exit of the spy must not hang on it. */
+/**
+ * How long closing may wait for the collector in all: the spans still queued, then the last metrics
+ * and the exporters' shutdown share what is left. It stays well inside the spy's drain time, so a
+ * collector that never answers cannot cost the record its end.
+ */
 const closeMs = 700;
+const shutdownMs = 500;
 
 /**
  * The live OpenTelemetry exports of a spy (`--otlp`, `--metrics`), fed entry by entry on the observer
@@ -64,7 +70,8 @@ export function createExportSink(config: ExportConfig, deps: SinkDeps): Sink {
     );
   const queue = exporters
     ? createSpanQueue(send, {
-        onFirstFailure: (reason) => deps.warn(`cannot export spans to ${config.otlp!.shownUrl}: ${reason}; the traffic is not affected, spans are dropped and counted in the record`),
+        // What the collector said (its reason phrase) is from outside: made safe for a terminal.
+        onFirstFailure: (reason) => deps.warn(`cannot export spans to ${config.otlp!.shownUrl}: ${sanitize(reason)}; the traffic is not affected, spans are dropped and counted in the record`),
       })
     : undefined;
 
@@ -90,9 +97,9 @@ export function createExportSink(config: ExportConfig, deps: SinkDeps): Sink {
       if (outcome && outcome.dropped > 0) {
         deps.note({ notes: ['spans-dropped'], text: `OTLP export to ${config.otlp!.shownUrl} failed (${outcome.reason ?? 'unknown'}): ${outcome.dropped} span(s) dropped`, lost: outcome.dropped, reason: outcome.reason });
       }
-      const bounded = (work: Promise<unknown>) => Promise.race([work.catch(() => {}), new Promise((resolve) => setTimeout(resolve, closeMs).unref())]);
-      if (metrics) await bounded(metrics.shutdown());
-      await exporters?.spans.shutdown().catch(() => {});
+      // The exporters' shutdown waits for requests in flight: bounded, or a collector that never answers holds the exit.
+      const shutdowns = [metrics?.shutdown(), exporters?.spans.shutdown()].map((work) => work?.catch(() => {}));
+      await Promise.race([Promise.all(shutdowns), new Promise((resolve) => setTimeout(resolve, shutdownMs).unref())]);
       await endpoint?.close();
     },
   };

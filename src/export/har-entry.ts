@@ -24,6 +24,8 @@ export interface HarExchange {
   messages: HarMessage[];
   head?: RecordEntry;
   headMs?: number;
+  /** The MCP headers the client's frame carried: the request's headers when the record kept no head. */
+  frameHeaders?: Record<string, string | string[]>;
   target?: string;
   command?: string[];
 }
@@ -86,7 +88,7 @@ export function harEntryOf(exchange: HarExchange) {
     };
   }
   const recorded = (exchange.head?.headers ?? {}) as { request?: unknown; response?: unknown };
-  const requestHeaders = headersOf(recorded.request);
+  const requestHeaders = headersOf(recorded.request ?? exchange.frameHeaders);
   const responseHeaders = headersOf(recorded.response);
   const received = exchange.stream;
   const sse = (headerOf(responseHeaders, 'content-type') ?? '').includes('text/event-stream') || received.some((event) => event.fields !== undefined) || received.length > 1;

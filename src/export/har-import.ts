@@ -7,13 +7,17 @@ import { observeFrame } from '../wire/observe.js';
 
 /** A frame or an exchange read from a HAR, before it is put in order. */
 type Item =
-  | { type: 'frame'; session: string; dir: Direction; timeMs: number; order: number; text: string; transport: 'stdio' | 'http' }
+  | { type: 'frame'; session: string; dir: Direction; timeMs: number; order: number; text: string; transport: 'stdio' | 'http'; exchange?: number }
   | { type: 'http'; session: string; timeMs: number; order: number; fields: Partial<RecordEntry> };
 
 type Json = Record<string, unknown>;
 const isObject = (value: unknown): value is Json => typeof value === 'object' && value !== null && !Array.isArray(value);
 const list = (value: unknown): unknown[] => (Array.isArray(value) ? value : []);
 const str = (value: unknown) => (typeof value === 'string' ? value : undefined);
+/** The largest time a Date holds (ms from the epoch, either way): a HAR may say anything. */
+const maxTimeMs = 8.64e15;
+/** A time the record can write, or the fallback. */
+const timeOr = (ms: number, fallback: number) => (Number.isFinite(ms) && Math.abs(ms) <= maxTimeMs ? ms : fallback);
 
 /** JSON-RPC 2.0 text: a message or a batch of them. */
 function isJsonRpc(text: string): boolean {
@@ -60,39 +64,53 @@ function itemsOf(entry: Json, index: number): Item[] {
   const requestHeaders = headerRecord(request.headers);
   const responseHeaders = headerRecord(response.headers);
   const sessionHeader = requestHeaders['mcp-session-id'] ?? responseHeaders['mcp-session-id'];
-  const started = Date.parse(str(entry.startedDateTime) ?? '') || 0;
+  const started = timeOr(Date.parse(str(entry.startedDateTime) ?? ''), 0);
   const order = index * 1_000_000;
-  const messages = Array.isArray(entry._webSocketMessages) ? entry._webSocketMessages : Array.isArray(entry._mcpFrames) ? entry._mcpFrames : undefined;
+  // An HTTP entry is one exchange: its frames and event say which, as the spy's own record does.
+  const exchange = index + 1;
+  // An empty list says nothing: the entry is then read as any exchange (an http event, at least).
+  const listed = (value: unknown) => (Array.isArray(value) && value.length > 0 ? value : undefined);
+  const messages = listed(entry._webSocketMessages) ?? listed(entry._mcpFrames);
   const session = str(entry._mcpSession) ?? (typeof sessionHeader === 'string' ? sessionHeader : `${messages === entry._webSocketMessages && messages ? 'ws' : 'x'}-${index + 1}`);
+  const mime = isObject(response.content) ? (str(response.content.mimeType) ?? '') : '';
+  /** The exchange as an `http` event: its head, when the frames do not say it all. */
+  const head = (itemOrder: number): Item => {
+    const status = typeof response.status === 'number' ? response.status : 0;
+    const fields: Partial<RecordEntry> = { httpMethod: str(request.method) ?? 'GET', path: pathOf(url), status, headers: { request: requestHeaders, response: responseHeaders }, summary: mime || 'no body', exchange };
+    return { type: 'http', session, timeMs: started, order: itemOrder, fields };
+  };
   if (messages) {
     const transport = url.startsWith('stdio:') ? 'stdio' : 'http';
-    return messages.flatMap((message, k): Item[] => {
+    const frames = messages.flatMap((message, k): Item[] => {
       if (!isObject(message) || str(message.data) === undefined || (message.opcode !== undefined && message.opcode !== 1)) return [];
-      const timeMs = typeof message.time === 'number' ? Math.round(message.time * 1000) : started;
+      const timeMs = typeof message.time === 'number' ? timeOr(Math.round(message.time * 1000), started) : started;
       const seq = typeof message._seq === 'number' ? message._seq : order + k;
-      return [{ type: 'frame', session, dir: message.type === 'send' ? 'c2s' : 's2c', timeMs, order: seq, text: str(message.data)!, transport }];
+      return [{ type: 'frame', session, dir: message.type === 'send' ? 'c2s' : 's2c', timeMs, order: seq, text: str(message.data)!, transport, ...(transport === 'http' ? { exchange } : {}) }];
     });
+    // As the spy records: a POST answered 200 or 202 is its frames; a GET stream or another status is an event too.
+    const plain = request.method === 'POST' && (response.status === 200 || response.status === 202);
+    return messages === entry._mcpFrames && !plain ? [head(Math.min(...frames.map((item) => item.order)) - 0.5), ...frames] : frames;
   }
   const items: Item[] = [];
   const posted = isObject(request.postData) ? str(request.postData.text) : undefined;
-  if (posted !== undefined && isJsonRpc(posted)) items.push({ type: 'frame', session, dir: 'c2s', timeMs: started, order, text: posted, transport: 'http' });
   const body = bodyText(response.content);
-  const mime = isObject(response.content) ? (str(response.content.mimeType) ?? '') : '';
-  const ended = started + (typeof entry.time === 'number' && entry.time > 0 ? Math.round(entry.time) : 0);
+  const ended = timeOr(started + (typeof entry.time === 'number' && entry.time > 0 ? Math.round(entry.time) : 0), started);
   if (body !== undefined && mime.includes('text/event-stream')) {
-    sseData(body).forEach((data, k) => items.push({ type: 'frame', session, dir: 's2c', timeMs: ended, order: order + 1 + k, text: data, transport: 'http' }));
-  } else if (body !== undefined && isJsonRpc(body)) items.push({ type: 'frame', session, dir: 's2c', timeMs: ended, order: order + 1, text: body, transport: 'http' });
-  if (items.length > 0) return items;
-  let path = url;
+    sseData(body).forEach((data, k) => items.push({ type: 'frame', session, dir: 's2c', timeMs: ended, order: order + 1 + k, text: data, transport: 'http', exchange }));
+  } else if (body !== undefined && isJsonRpc(body)) items.push({ type: 'frame', session, dir: 's2c', timeMs: ended, order: order + 1, text: body, transport: 'http', exchange });
+  // A body the server answered in JSON-RPC was sent to MCP, JSON-RPC or not (a parse error answers garbage): a frame, as the spy records it.
+  if (posted !== undefined && (isJsonRpc(posted) || items.length > 0)) items.unshift({ type: 'frame', session, dir: 'c2s', timeMs: started, order, text: posted, transport: 'http', exchange });
+  return items.length > 0 ? items : [head(order)];
+}
+
+/** The path and query of a URL; the text as written when it is no URL. */
+function pathOf(url: string): string {
   try {
     const parsed = new URL(url);
-    path = `${parsed.pathname}${parsed.search}`;
+    return `${parsed.pathname}${parsed.search}`;
   } catch {
-    // Not a URL: kept as written.
+    return url;
   }
-  const status = typeof response.status === 'number' ? response.status : 0;
-  const fields: Partial<RecordEntry> = { httpMethod: str(request.method) ?? 'GET', path, status, headers: { request: requestHeaders, response: responseHeaders }, summary: `${status} ${mime || 'no body'}` };
-  return [{ type: 'http', session, timeMs: started, order, fields }];
 }
 
 /** Why a parsed JSON value is not a HAR, or undefined. */
@@ -122,7 +140,11 @@ export function harToEntries(har: { log: { entries: unknown[] } }): RecordEntry[
     let correlator = correlators.get(item.session);
     if (!correlator) correlators.set(item.session, (correlator = createCorrelator()));
     const results = observeFrame({ bytes: Buffer.from(item.text, 'utf8') }, { dir: item.dir, correlator, nextSeq: () => ++seq, timeMs: item.timeMs, transport: item.transport });
-    for (const observed of results) out.push(entryOfObserved({ v: RECORD_VERSION, seq: observed.seq, t, session: item.session }, observed, item.text));
+    for (const observed of results) {
+      const entry = entryOfObserved({ v: RECORD_VERSION, seq: observed.seq, t, session: item.session }, observed, item.text);
+      if (item.exchange !== undefined) entry.exchange = item.exchange;
+      out.push(entry);
+    }
   }
   return out;
 }

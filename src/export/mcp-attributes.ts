@@ -106,8 +106,11 @@ export const operationMetricKeys = [
   'server.port',
 ] as const;
 
+/** The attributes `mcp.server.operation.duration` may carry: the client's list but the server's address, which it does not list. */
+export const serverOperationMetricKeys = operationMetricKeys.filter((key) => key !== 'server.address' && key !== 'server.port');
+
 /** The attributes `mcp.client.session.duration` may carry. */
-export const sessionMetricKeys = ['error.type', 'mcp.protocol.version', 'network.protocol.name', 'network.protocol.version', 'network.transport'] as const;
+export const sessionMetricKeys = ['error.type', 'mcp.protocol.version', 'network.protocol.name', 'network.protocol.version', 'network.transport', 'server.address', 'server.port'] as const;
 
 /** Only the listed keys of a set of attributes. */
 export function pick(attributes: Attributes, keys: readonly string[]): Attributes {

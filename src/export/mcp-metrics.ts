@@ -24,6 +24,8 @@ export function createMcpMetrics(resource: Resource, scope: Scope, readers: IMet
   const session = histogram('mcp.client.session.duration', 'The duration of the MCP session as observed on the client.');
   const frames = meter.createCounter('mcp_spy.frames', { unit: '{frame}', description: 'Frames the spy saw, by kind and direction.' });
   const gaps = meter.createCounter('mcp_spy.gaps', { unit: '{gap}', description: 'Times the spy could not record everything.' });
+  // A counter is there from the start, at 0: an alert on its increase then has a series to watch.
+  gaps.add(0);
 
   return {
     record(item: Telemetry) {

@@ -39,7 +39,7 @@ const signalUrl = (base: string, signal: 'traces' | 'metrics') => `${base.replac
  * /v1/traces and /v1/metrics are added, as OTEL_EXPORTER_OTLP_ENDPOINT), or the variables alone.
  * OTEL_SDK_DISABLED=true turns the variables off; a flag still wins.
  */
-export function otlpSettingsOf(flag: string | undefined, env: Env): { ok: true; settings?: OtlpSettings } | { ok: false; reason: string } {
+export function otlpSettingsOf(flag: string | undefined, env: Env, flagName = '--otlp'): { ok: true; settings?: OtlpSettings } | { ok: false; reason: string } {
   const endpoint = setting(env.OTEL_EXPORTER_OTLP_ENDPOINT);
   const tracesEndpoint = setting(env.OTEL_EXPORTER_OTLP_TRACES_ENDPOINT);
   const disabled = setting(env.OTEL_SDK_DISABLED)?.toLowerCase() === 'true';
@@ -51,11 +51,35 @@ export function otlpSettingsOf(flag: string | undefined, env: Env): { ok: true; 
   const chosen = protocol as OtlpProtocol;
   if (flag !== undefined) {
     const problem = checkOtlpUrl(flag);
-    if (problem) return { ok: false, reason: `bad --otlp ${JSON.stringify(flag)}: ${problem}; expected a collector URL such as http://127.0.0.1:4318` };
+    if (problem) return { ok: false, reason: `bad ${flagName} ${JSON.stringify(flag)}: ${problem}; expected a collector URL such as http://127.0.0.1:4318` };
     return { ok: true, settings: { protocol: chosen, tracesUrl: signalUrl(flag, 'traces'), metricsUrl: signalUrl(flag, 'metrics'), shownUrl: signalUrl(flag, 'traces') } };
   }
   const shown = tracesEndpoint ?? signalUrl(endpoint!, 'traces');
   const problem = checkOtlpUrl(shown);
   if (problem) return { ok: false, reason: `bad OTEL_EXPORTER_OTLP_ENDPOINT ${JSON.stringify(shown)}: ${problem}` };
   return { ok: true, settings: { protocol: chosen, shownUrl: shown } };
+}
+
+/**
+ * Why OTEL_RESOURCE_ATTRIBUTES cannot be read, or undefined. The OpenTelemetry SDK discards a
+ * malformed value without a word; the spy says so instead, by the same rules: comma-separated
+ * `key=value` pairs, `,` and `=` percent-encoded, no empty key, at most 255 characters each.
+ */
+export function resourceAttributesProblem(env: Env): string | undefined {
+  const value = setting(env.OTEL_RESOURCE_ATTRIBUTES);
+  if (value === undefined) return undefined;
+  for (const pair of value.split(',').filter((item) => item.trim() !== '')) {
+    const parts = pair.split('=');
+    const why = parts.length !== 2 ? 'is not key=value (percent-encode "," and "=" inside keys and values)' : parts[0]!.trim() === '' ? 'has an empty key' : decodingProblem(parts);
+    if (why) return `bad OTEL_RESOURCE_ATTRIBUTES: ${JSON.stringify(pair)} ${why}; expected e.g. deployment.environment=prod,team=tools`;
+  }
+  return undefined;
+}
+
+function decodingProblem(parts: string[]): string | undefined {
+  try {
+    return parts.some((part) => decodeURIComponent(part.trim()).length > 255) ? 'is longer than 255 characters' : undefined;
+  } catch {
+    return 'is not valid percent-encoding';
+  }
 }

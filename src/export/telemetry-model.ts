@@ -1,6 +1,6 @@
 import { messageOf } from '../record/frame-message.js';
 import type { RecordEntry } from '../record/schema.js';
-import { failureOf, operationMetricKeys, pick, requestAttributes, sessionAttributes, sessionIdOf, sessionMetricKeys, spanNameOf, type Attributes, type Failure, type SessionPlace } from './mcp-attributes.js';
+import { failureOf, operationMetricKeys, pick, serverOperationMetricKeys, requestAttributes, sessionAttributes, sessionIdOf, sessionMetricKeys, spanNameOf, type Attributes, type Failure, type SessionPlace } from './mcp-attributes.js';
 import { remoteParentOf, spanIdOf, traceIdOf } from './trace-ids.js';
 
 export interface SpanEvent {
@@ -44,6 +44,8 @@ export interface ModelOptions {
 interface OpenSpan {
   span: SpanData;
   side: 'client' | 'server';
+  /** HTTP: the exchange that carried the request; what the server sends on its stream belongs to it. */
+  exchange?: number;
 }
 
 interface SessionState {
@@ -55,6 +57,8 @@ interface SessionState {
   lastMs: number;
   rev?: string;
   open: Map<number, OpenSpan>;
+  /** The open request each HTTP exchange carried (exchange to seq). */
+  carried: Map<number, number>;
   events: SpanEvent[];
 }
 
@@ -92,7 +96,7 @@ export function createTelemetryModel(options: ModelOptions = {}) {
     let state = sessions.get(name);
     if (!state) {
       const key = `${name}\u0000${timeMs}`;
-      state = { key, traceId: traceIdOf(key), spanId: spanIdOf(key, 'session'), id: name, startMs: timeMs, lastMs: timeMs, open: new Map(), events: [] };
+      state = { key, traceId: traceIdOf(key), spanId: spanIdOf(key, 'session'), id: name, startMs: timeMs, lastMs: timeMs, open: new Map(), carried: new Map(), events: [] };
       sessions.set(name, state);
     }
     return state;
@@ -127,7 +131,8 @@ export function createTelemetryModel(options: ModelOptions = {}) {
       const args = jsonOf(((message ?? messageOf(entry)) as { params?: { arguments?: unknown } } | undefined)?.params?.arguments);
       if (args !== undefined) span.attributes['gen_ai.tool.call.arguments'] = args;
     }
-    state.open.set(entry.seq, { span, side });
+    state.open.set(entry.seq, { span, side, ...(entry.exchange !== undefined ? { exchange: entry.exchange } : {}) });
+    if (entry.exchange !== undefined) state.carried.set(entry.exchange, entry.seq);
   };
 
   const endSpan = (open: OpenSpan, timeMs: number, failure: Failure | undefined): Telemetry[] => {
@@ -141,7 +146,7 @@ export function createTelemetryModel(options: ModelOptions = {}) {
     const seconds = (span.endMs - span.startMs) / 1000;
     return [
       { type: 'span', span },
-      { type: 'operation', side: open.side, seconds, attributes: pick(span.attributes, operationMetricKeys) },
+      { type: 'operation', side: open.side, seconds, attributes: pick(span.attributes, open.side === 'client' ? operationMetricKeys : serverOperationMetricKeys) },
     ];
   };
 
@@ -174,6 +179,7 @@ export function createTelemetryModel(options: ModelOptions = {}) {
       const open = entry.related ? state.open.get(entry.related.seq) : undefined;
       if (!open) return out;
       state.open.delete(entry.related!.seq);
+      if (open.exchange !== undefined) state.carried.delete(open.exchange);
       const body = message ?? (entry.kind === 'response' && !options.content ? undefined : messageOf(entry));
       if (options.content && entry.kind === 'response' && open.span.attributes['gen_ai.operation.name'] === 'execute_tool') {
         const result = jsonOf((body as { result?: unknown } | undefined)?.result);
@@ -182,7 +188,9 @@ export function createTelemetryModel(options: ModelOptions = {}) {
       out.push(...endSpan(open, timeMs, failureOf(entry, body)));
     } else if (entry.kind === 'notification' && entry.method !== undefined) {
       const event: SpanEvent = { name: entry.method, timeMs, attributes: { 'mcp.method.name': entry.method } };
-      const open = entry.related ? state.open.get(entry.related.seq) : undefined;
+      // The request it names (progress, cancellation), else on HTTP the request whose stream carried it (logging).
+      const carrier = entry.exchange !== undefined ? state.carried.get(entry.exchange) : undefined;
+      const open = entry.related ? state.open.get(entry.related.seq) : carrier !== undefined ? state.open.get(carrier) : undefined;
       (open ? open.span.events : state.events).push(event);
     }
     return out;

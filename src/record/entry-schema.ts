@@ -62,6 +62,7 @@ export const frameEntry = z
     headers: httpHeaders.optional(),
     sse: z.strictObject({ id: z.string().optional(), event: z.string().optional(), retry: z.number().optional() }).optional().describe('the SSE event that carried the frame'),
     origin: z.literal('spy').optional().describe('the spy wrote this answer itself (the target could not be reached)'),
+    exchange: count.optional().describe('HTTP: the exchange that carried the frame, numbered in the order the spy saw them in its run; its http events carry the same'),
     ...lineBytes,
     msg: z.unknown().optional().describe('the frame when it is JSON: its exact bytes spliced in unescaped, last on the line'),
   })
@@ -132,6 +133,7 @@ export const httpEntry = z
     sse: z.strictObject({ id: z.string().optional(), event: z.string().optional(), retry: z.number().optional() }).optional(),
     notes: notes.optional(),
     transport: z.literal('http').optional().describe('on the first http event of a run: the spy started'),
+    exchange: count.optional().describe('the exchange, as its frames name it'),
     listen: z.string().optional().describe("the spy's own URL"),
     target: z.string().optional().describe('the URL it forwards to'),
     spy: z.string().optional().describe("the spy's version"),

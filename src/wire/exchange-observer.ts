@@ -6,6 +6,8 @@ export interface ExchangeStart {
   /** Path and query as the client sent them (an absolute-form request target is reduced to these). */
   path: string;
   headers: HeaderBag;
+  /** The exchange's number in this run of the spy: its frames and its http event carry it as `exchange`. */
+  x?: number;
 }
 
 /** Why an exchange did not complete. `answered` is what the spy itself sent the client instead. */

@@ -65,12 +65,15 @@ export class ObservedExchange implements ExchangeObserver {
   private authRewrites: AuthRewrite[] | undefined;
   private ownsLegacySession = false;
   private challengeFields: EntryFields = noFields;
+  /** `exchange` on every entry of this exchange, so readers know which frames one exchange carried. */
+  private readonly tag: EntryFields;
 
   constructor(readonly start: ExchangeStart, private readonly deps: ExchangeDeps) {
     this.facts = { method: start.method, request: start.headers };
     this.choice = deps.sessions.ofRequest(start.path, start.headers);
     this.mcp = pathOnly(start.path) === deps.mcpPath || (this.choice !== undefined && !this.choice.perExchange);
     this.requestIsFrame = this.mcp;
+    this.tag = start.x === undefined ? noFields : { exchange: start.x };
     // Masking the headers as they arrive teaches the secrets a body may echo; the copy is made when recorded.
     deps.redact.learn(start.headers);
   }
@@ -123,7 +126,7 @@ export class ObservedExchange implements ExchangeObserver {
     const framed = frame !== undefined && this.json && this.responseIsFrame;
     const response = frame && !framed ? readBody(frame.bytes, headerValue(this.facts.response, 'content-type')) : undefined;
     this.recordHttp(response || this.otherRequest ? { ...this.describeBodies(response), ...this.challengeFields } : this.challengeFields);
-    if (framed) this.deps.records.frame(choice.session, 's2c', frame, timeMs);
+    if (framed) this.deps.records.frame(choice.session, 's2c', frame, timeMs, this.tagged());
     this.finish(timeMs);
   }
 
@@ -147,7 +150,7 @@ export class ObservedExchange implements ExchangeObserver {
     this.httpRecorded = false;
     this.recordHttp(this.describeBodies(undefined));
     // A 408 has no body: only a body is a frame.
-    if (failure.answered && failure.answered.body.length > 0) this.deps.records.frame(choice.session, 's2c', { bytes: failure.answered.body }, timeMs, { origin: 'spy' });
+    if (failure.answered && failure.answered.body.length > 0) this.deps.records.frame(choice.session, 's2c', { bytes: failure.answered.body }, timeMs, { origin: 'spy', ...this.tag });
     this.finish(timeMs);
   }
 
@@ -164,7 +167,7 @@ export class ObservedExchange implements ExchangeObserver {
     const { negotiated } = correlator;
     if (version) correlator.setRevision(version);
     const headers = mcpHeadersOf(start.headers);
-    const entries = records.frame(session, 'c2s', frame, requestEndMs, headers ? { headers } : undefined);
+    const entries = records.frame(session, 'c2s', frame, requestEndMs, this.tagged(headers ? { headers } : undefined));
     this.requestEntries = entries;
     const first = entries[0];
     if (!first || frame.truncated) return;
@@ -212,7 +215,7 @@ export class ObservedExchange implements ExchangeObserver {
     if (this.httpRecorded) return;
     this.httpRecorded = true;
     if (!isNotable(this.facts)) return;
-    this.deps.records.event(this.choice?.session, 'http', httpEventFields(this.start, this.facts, this.deps, extra, this.authRewrites), timeMs);
+    this.deps.records.event(this.choice?.session, 'http', httpEventFields(this.start, this.facts, this.deps, { ...extra, ...this.tag }, this.authRewrites), timeMs);
   }
 
   private finish(timeMs: number) {
@@ -244,14 +247,20 @@ export class ObservedExchange implements ExchangeObserver {
     this.recordHttp();
     const fields = sseFieldsOf(event);
     if (event.truncated) {
-      deps.records.frame(session, 's2c', { bytes: Buffer.from(event.data, 'utf8'), truncated: true }, timeMs, fields);
+      deps.records.frame(session, 's2c', { bytes: Buffer.from(event.data, 'utf8'), truncated: true }, timeMs, this.tagged(fields));
       return;
     }
     if (event.data === '') {
       // A priming event (an id, no data) or a bare retry: the client's resumption point.
-      if (fields) deps.records.event(session, 'http', { httpMethod: start.method, path: start.path, summary: event.id !== undefined ? `SSE priming event, id ${event.id}` : 'SSE event without data', ...fields }, timeMs);
+      if (fields) deps.records.event(session, 'http', { httpMethod: start.method, path: start.path, summary: event.id !== undefined ? `SSE priming event, id ${event.id}` : 'SSE event without data', ...fields, ...this.tag }, timeMs);
       return;
     }
-    deps.records.frame(session, 's2c', { bytes: Buffer.from(event.data, 'utf8') }, timeMs, fields);
+    deps.records.frame(session, 's2c', { bytes: Buffer.from(event.data, 'utf8') }, timeMs, this.tagged(fields));
+  }
+
+  /** A frame's fields with the exchange's number; undefined when there is nothing to add. */
+  private tagged(fields?: EntryFields): EntryFields | undefined {
+    if (this.tag === noFields) return fields;
+    return fields ? { ...fields, ...this.tag } : this.tag;
   }
 }

@@ -1,7 +1,7 @@
 // Bad use of the commands that read a recording (view, stats, check, report, import, diff) and the help,
 // run in-process through main(argv): one line on stderr, exit 2, nothing on stdout.
 // test/e2e/bin-bad-use.test.ts proves the binary passes that line and status on to the shell.
-import { mkdirSync, readFileSync, symlinkSync } from 'node:fs';
+import { mkdirSync, readFileSync, symlinkSync, truncateSync } from 'node:fs';
 import { join } from 'node:path';
 import { afterAll, describe, expect, it } from 'vitest';
 import { rules } from '../../src/check/rules.js';
@@ -139,12 +139,47 @@ describe('report and import: bad use', () => {
   it.each([
     ['{"not": "har"}', /is not a HAR file: no "log" object/],
     ['not json', /is not a HAR file: not JSON/],
+    ['{"v":2,"seq":1,"t":"2026-01-01T00:00:00.000Z","kind":"spawn"}\n{"v":2,"seq":2,"t":"2026-01-01T00:00:00.000Z","kind":"exit"}\n', /is an mcp-spy record, not a HAR: view, check, replay and export read it as it is\n$/],
   ])('import refuses %s in one line', async (text, message) => {
     const path = temp.file('bad.har', text);
     const result = await runMain(['import', path]);
     expect(result.code).toBe(2);
     expect(result.stderr).toMatch(message);
     expect(result.stderr.trim().split('\n')).toHaveLength(1);
+  });
+});
+
+describe('export har and import: an output that would destroy the input', () => {
+  it('is refused by name and through a link, the input left whole; a missing directory is said in words', async () => {
+    const record = temp.file('keep.jsonl', ping);
+    const har = temp.file('keep.har', JSON.stringify({ log: { entries: [] } }));
+    symlinkSync(record, join(temp.dir, 'link.har'));
+    for (const [args, output] of [
+      [['export', 'har', record, '-o', record], record],
+      [['export', 'har', record, '-o', join(temp.dir, 'link.har')], join(temp.dir, 'link.har')],
+      [['import', har, '-o', har], har],
+    ] as const) {
+      const result = await runMain([...args]);
+      expect(result.code, args.join(' ')).toBe(2);
+      expect(result.stderr).toBe(`mcp-spy: -o ${output} is the file being read; writing it would destroy it: choose another file\n`);
+    }
+    expect(readFileSync(record, 'utf8')).toBe(ping);
+    expect(readFileSync(har, 'utf8')).toBe(JSON.stringify({ log: { entries: [] } }));
+    const missing = await runMain(['export', 'har', record, '-o', '/nonexistent-dir/x.har']);
+    expect(missing.stderr).toBe('mcp-spy: cannot write /nonexistent-dir/x.har: its directory does not exist\n');
+  });
+});
+
+describe('import: files it cannot take', () => {
+  it('a directory, or a HAR too large to read whole (said before reading it)', async () => {
+    const directory = await runMain(['import', temp.dir]);
+    expect(directory.code).toBe(2);
+    expect(directory.stderr).toBe(`mcp-spy: cannot read ${temp.dir}: is a directory\n`);
+    const huge = temp.file('huge.har', '');
+    truncateSync(huge, 600 * 2 ** 20);
+    const result = await runMain(['import', huge]);
+    expect(result.code).toBe(2);
+    expect(result.stderr).toBe(`mcp-spy: ${huge} is 600 MiB: import reads a HAR whole, up to 512 MiB\n`);
   });
 });
 

@@ -1,6 +1,7 @@
 // Bad use of the stdio and HTTP spies, run in-process through main(argv): each is refused before a
 // server starts or a port opens, in one line and exit 2. test/e2e/bin-bad-use.test.ts proves the
 // binary passes that line and status on to the shell.
+import { createServer } from 'node:net';
 import { describe, expect, it } from 'vitest';
 import { runMain } from '../helpers/in-process.js';
 import { fixture, node } from '../helpers/spy.js';
@@ -68,11 +69,39 @@ describe('exports: bad use', () => {
     [['--otlp', 'ftp://x', '--', 'true'], /bad --otlp "ftp:\/\/x": OTLP\/HTTP needs an http or https URL/],
     [['--metrics', 'nope:port', '--', 'true'], /bad --metrics "nope:port"/],
     [['export', 'otlp', 'missing.jsonl'], /no collector: give --endpoint URL/],
+    [['export', 'otlp', 'missing.jsonl', '--endpoint', 'ftp://x'], /^mcp-spy: bad --endpoint "ftp:\/\/x": OTLP\/HTTP needs an http or https URL/],
   ])('%j is one clear line and exit 2', async (args, message) => {
     const result = await runMain(args, { env: { OTEL_EXPORTER_OTLP_ENDPOINT: '' } });
     expect(result.code).toBe(2);
     expect(result.stderr).toMatch(message);
     expect(result.stderr.trim().split('\n')).toHaveLength(1);
+  });
+
+  // The OpenTelemetry SDK drops a malformed OTEL_RESOURCE_ATTRIBUTES without a word: the spy refuses it, as any bad setting.
+  it.each([
+    [['--metrics', '9464', '--', 'true'], 'team=a=b', /^mcp-spy: bad OTEL_RESOURCE_ATTRIBUTES: "team=a=b" is not key=value/],
+    [['--otlp', 'http://127.0.0.1:1', '--', 'true'], 'team=tools,=x', /^mcp-spy: bad OTEL_RESOURCE_ATTRIBUTES: "=x" has an empty key/],
+    [['export', 'otlp', 'missing.jsonl', '--endpoint', 'http://127.0.0.1:1'], 'team=%zz', /^mcp-spy: bad OTEL_RESOURCE_ATTRIBUTES: "team=%zz" is not valid percent-encoding/],
+  ])('%j with OTEL_RESOURCE_ATTRIBUTES=%s is one clear line and exit 2', async (args, attributes, message) => {
+    const result = await runMain(args, { env: { OTEL_RESOURCE_ATTRIBUTES: attributes } });
+    expect(result.code).toBe(2);
+    expect(result.stderr).toMatch(message);
+    expect(result.stderr.trim().split('\n')).toHaveLength(1);
+  });
+
+  it('refuses a --metrics port in use before the server starts, as a busy --listen is', async () => {
+    const busy = createServer();
+    await new Promise<void>((resolve) => busy.listen(0, '127.0.0.1', resolve));
+    const port = (busy.address() as { port: number }).port;
+    try {
+      for (const args of [['--no-record', '--metrics', String(port), '--', node, fixture('servers', 'echo-server.js')], ['http', '--target', 'http://127.0.0.1:1/mcp', '--no-record', '--metrics', `127.0.0.1:${port}`]]) {
+        const result = await runMain(args);
+        expect(result.code, args.join(' ')).toBe(69);
+        expect(result.stderr).toBe(`mcp-spy: cannot serve metrics on 127.0.0.1:${port}: the port is already in use\n`);
+      }
+    } finally {
+      busy.close();
+    }
   });
 
   it('refuses grpc with what to use instead', async () => {

@@ -13,7 +13,7 @@ describe('the binary passes bad use on to the shell: one line on stderr, nothing
     ['report', ['report', 'a.jsonl', 'b.jsonl', 'c.jsonl'], 'mcp-spy: report takes one recording, or two to compare: mcp-spy report before.jsonl after.jsonl\n'],
     ['replay', ['replay', 'missing.jsonl'], 'mcp-spy: give the server command after -- or --target URL (one of them)\n'],
     ['mock', ['mock', 'missing.jsonl'], 'mcp-spy: cannot read missing.jsonl: no such file\n'],
-    ['export otlp', ['export', 'otlp', 'missing.jsonl', '--endpoint', 'ftp://x'], 'mcp-spy: bad --otlp "ftp://x": OTLP/HTTP needs an http or https URL, not ftp:; expected a collector URL such as http://127.0.0.1:4318\n'],
+    ['export otlp', ['export', 'otlp', 'missing.jsonl', '--endpoint', 'ftp://x'], 'mcp-spy: bad --endpoint "ftp://x": OTLP/HTTP needs an http or https URL, not ftp:; expected a collector URL such as http://127.0.0.1:4318\n'],
     ['export har', ['export', 'har', 'missing.jsonl'], 'mcp-spy: cannot read missing.jsonl: no such file\n'],
     ['import', ['import', 'missing.har'], 'mcp-spy: cannot read missing.har: no such file\n'],
     ['diff', ['diff', 'missing.jsonl'], 'mcp-spy: diff needs two recordings (mcp-spy diff before.jsonl after.jsonl), or one and a server command after --\n'],

@@ -59,6 +59,36 @@ describe('HAR export and import', () => {
     expect(runBinSync(['check', back]).stderr).toBe('');
   });
 
+  it('puts each HTTP frame in the exchange the record says carried it, and keeps that through import', async () => {
+    const otelDir = tempDir();
+    try {
+      const { record } = await recordHttp(otelDir.dir, '/mcp', everythingHttp('streamableHttp'), { script: 'everything-client.js', flag: '--url', env: { SCENARIO: 'otel' } });
+      const recorded = readEntries(record);
+      const harOf = async (path: string) => JSON.parse((await runBin(['export', 'har', path])).text).log.entries as { request: { method: string; headers: { name: string }[] }; response: { content: { mimeType: string } }; _mcpFrames: { data: string; _seq: number }[] }[];
+      const entries = await harOf(record);
+      const carrying = (method: string) => entries.filter((entry) => entry._mcpFrames.some((frame) => JSON.parse(frame.data).method === method));
+      // The server's request to the client came on the GET stream, not on the POST that happened to be the latest.
+      expect(carrying('roots/list').map((entry) => `${entry.request.method} ${entry.response.content.mimeType}`)).toEqual(['GET text/event-stream']);
+      // One entry per exchange of the record, its frames all of that exchange.
+      expect(entries).toHaveLength(new Set(recorded.map((entry) => entry.exchange).filter((x) => x !== undefined)).size);
+      for (const entry of entries) {
+        const seqs = new Set(entry._mcpFrames.map((frame) => frame._seq));
+        expect(new Set(recorded.filter((one) => seqs.has(one.seq)).map((one) => one.exchange)).size).toBeLessThanOrEqual(1);
+      }
+      // An exchange the record summarised in no http event has the MCP headers its frame carried.
+      expect(carrying('tools/call')[0]!.request.headers.map((header) => header.name)).toContain('mcp-session-id');
+      // Imported and exported again: the same entries, the GET stream's too.
+      const back = join(otelDir.dir, 'back.jsonl');
+      expect((await runBin(['import', join(otelDir.dir, 'x.har'), '-o', back], {})).code).toBe(2);
+      writeFileSync(join(otelDir.dir, 'x.har'), (await runBin(['export', 'har', record])).text);
+      expect((await runBin(['import', join(otelDir.dir, 'x.har'), '-o', back])).code).toBe(0);
+      const layout = (list: typeof entries) => list.map((entry) => `${entry.request.method} ${entry._mcpFrames.map((frame) => JSON.parse(frame.data).method ?? 'answer').join(',')}`);
+      expect(layout(await harOf(back))).toEqual(layout(entries));
+    } finally {
+      otelDir.remove();
+    }
+  });
+
   it('writes a stdio session as one entry with WebSocket-style messages, HTTP as exchanges with headers and SSE text', async () => {
     const stdioHar = JSON.parse((await runBin(['export', 'har', stdio])).text);
     expect(stdioHar.log.entries).toHaveLength(1);
@@ -75,6 +105,34 @@ describe('HAR export and import', () => {
     expect(initialize.response.content.mimeType).toBe('text/event-stream');
     expect(initialize.response.content.text).toMatch(/^id: .+\ndata: \n\nid: .+\ndata: \{"result":\{"protocolVersion"/);
     expect(initialize.response.headers.some((header: { name: string }) => header.name === 'mcp-session-id')).toBe(true);
+  });
+
+  it('imports a HAR at its worst: times no date can hold, a body the server answered as garbage, hostile names', async () => {
+    const post = (text: string, answer: object, extra: object = {}) => ({
+      startedDateTime: '2026-01-05T10:00:00.000Z',
+      time: 1e300,
+      request: { method: 'POST', url: 'http://127.0.0.1:3000/mcp', headers: [{ name: '__proto__', value: 'x' }], postData: { mimeType: 'application/json', text } },
+      response: { status: 200, headers: [], content: { mimeType: 'application/json', text: JSON.stringify(answer) } },
+      _mcpSession: '__proto__',
+      ...extra,
+    });
+    const har = {
+      log: {
+        entries: [
+          post('{"jsonrpc":"2.0","id":1,"method":', { jsonrpc: '2.0', id: null, error: { code: -32700, message: 'Parse error' } }),
+          { startedDateTime: 'never', _webSocketMessages: [{ type: 'send', time: -1e300, opcode: 1, data: JSON.stringify({ jsonrpc: '2.0', id: 2, method: 'ping' }) }] },
+        ],
+      },
+    };
+    const path = join(dir.dir, 'worst.har');
+    writeFileSync(path, JSON.stringify(har));
+    const result = await runBin(['import', path]);
+    expect(result.stderr).toBe(`mcp-spy: 3 entries imported from ${path}\n`);
+    expect(result.code).toBe(0);
+    const entries = result.text.trim().split('\n').map((line) => JSON.parse(line) as RecordEntry);
+    // The garbage the client sent stays, as the spy records it: an invalid frame, then the server's parse error.
+    expect(entries.map((e) => `${e.dir} ${e.kind} ${e.session}`)).toEqual(['c2s request ws-2', 'c2s invalid __proto__', 's2c protocol-error __proto__']);
+    expect(entries.map((e) => e.t)).toEqual(['1970-01-01T00:00:00.000Z', '2026-01-05T10:00:00.000Z', '2026-01-05T10:00:00.000Z']);
   });
 
   it('imports a HAR as a browser saves it (fetch POSTs, a JSON body, an SSE body, a page asset)', async () => {

@@ -87,6 +87,27 @@ describe('OpenTelemetry export of a stdio session (server-everything)', () => {
     expect(one(receiver.spans, 'initialize').attributes['mcp.session.id']).toBe(sessionId);
   });
 
+  it('puts no tool arguments or results on the spans unless asked (--otlp-content)', () => {
+    for (const span of receiver.spans) {
+      expect(span.attributes['gen_ai.tool.call.arguments'], span.name).toBeUndefined();
+      expect(span.attributes['gen_ai.tool.call.result'], span.name).toBeUndefined();
+    }
+  });
+
+  it('with --otlp-content, puts them on as JSON, after --redact', async () => {
+    const content = await startOtlpReceiver();
+    try {
+      await runClient('everything-client.js', ['--', node, bin, '--no-record', '--no-log', '-q', '--otlp', content.url, '--otlp-content', '--redact', '$.params.arguments.message', '--', node, everythingServer, 'stdio'], { SCENARIO: 'otel' });
+      const echo = one(content.spans, 'tools/call echo');
+      expect(echo.attributes['gen_ai.tool.call.arguments']).toBe('{"message":"[redacted]"}');
+      expect(JSON.parse(String(echo.attributes['gen_ai.tool.call.result']))).toMatchObject({ content: [{ type: 'text' }] });
+      // A failed call has no result (the conventions: "if execution was successful").
+      expect(one(content.spans, 'tools/call get-sum').attributes['gen_ai.tool.call.result']).toBeUndefined();
+    } finally {
+      await content.close();
+    }
+  });
+
   it('sends the MCP metrics with the conventions\' buckets and attributes', () => {
     const operations = receiver.metrics.filter((metric) => metric.name === 'mcp.client.operation.duration');
     expect(operations.length).toBeGreaterThan(0);

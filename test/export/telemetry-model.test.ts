@@ -48,6 +48,39 @@ describe('the telemetry model', () => {
     expect(operation).toMatchObject({ side: 'client', seconds: 0.25 });
   });
 
+  it('puts on each metric only the attributes the conventions list for it', () => {
+    const place = { transport: 'http' as const, server: { address: '10.0.0.7', port: 3000 } };
+    const { out } = run([
+      frame(1, 0, { dir: 'c2s', method: 'tools/list', id: 1, rev: '2025-06-18' }, {}),
+      frame(2, 5, { dir: 's2c', kind: 'response', related: { seq: 1, id: 1, method: 'tools/list' } }, {}),
+      frame(3, 10, { dir: 's2c', method: 'roots/list', id: 0 }, {}),
+      frame(4, 12, { dir: 'c2s', kind: 'response', related: { seq: 3, id: 0, method: 'roots/list' } }, {}),
+    ], { place });
+    const measured = (type: string, side?: string) => out.find((item) => item.type === type && (side === undefined || (item as { side?: string }).side === side)) as { attributes: Record<string, unknown> };
+    const http = { 'network.transport': 'tcp', 'network.protocol.name': 'http', 'network.protocol.version': '1.1', 'mcp.protocol.version': '2025-06-18' };
+    // mcp.client.operation.duration and mcp.client.session.duration list server.address and server.port ...
+    expect(measured('operation', 'client').attributes).toEqual({ 'mcp.method.name': 'tools/list', ...http, 'server.address': '10.0.0.7', 'server.port': 3000 });
+    expect(measured('session').attributes).toEqual({ ...http, 'server.address': '10.0.0.7', 'server.port': 3000 });
+    // ... mcp.server.operation.duration does not.
+    expect(measured('operation', 'server').attributes).toEqual({ 'mcp.method.name': 'roots/list', ...http });
+  });
+
+  it('makes a notification an event of the request whose HTTP stream carried it, and gives no mcp.session.id where there is no session', () => {
+    const { byName } = run([
+      frame(1, 0, { dir: 'c2s', method: 'tools/call', id: 1, tool: 'slow', exchange: 4, rev: '2025-06-18' }, {}),
+      // A log line on the call's own stream, and one on the GET stream: the second belongs to no request.
+      frame(2, 5, { dir: 's2c', kind: 'notification', method: 'notifications/message', exchange: 4 }, {}),
+      frame(3, 6, { dir: 's2c', kind: 'notification', method: 'notifications/message', exchange: 2 }, {}),
+      frame(4, 9, { dir: 's2c', kind: 'response', exchange: 4, related: { seq: 1, id: 1, method: 'tools/call' } }, {}),
+      frame(5, 10, { dir: 'c2s', method: 'tools/list', id: 2, exchange: 5, session: 'x-5', rev: '2026-07-28' }, {}),
+    ], { place: { transport: 'http' } });
+    expect(byName('tools/call slow').events.map((event) => event.name)).toEqual(['notifications/message']);
+    expect(byName('mcp-spy session').events.map((event) => event.name)).toEqual(['notifications/message']);
+    expect(byName('tools/call slow').attributes['mcp.session.id']).toBe('s1');
+    // 2026-07-28 has no sessions, and a stateless exchange is none.
+    expect(byName('tools/list').attributes['mcp.session.id']).toBeUndefined();
+  });
+
   it('gives the same ids to the same recording, so live and after-the-fact exports agree', () => {
     const entries = [frame(1, 0, { dir: 'c2s', method: 'tools/list', id: 1 }, {}), frame(2, 5, { dir: 's2c', kind: 'response', related: { seq: 1, id: 1, method: 'tools/list' } }, {})];
     expect(run(entries).spans).toEqual(run(entries).spans);
