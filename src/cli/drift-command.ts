@@ -1,4 +1,4 @@
-import { mkdtempSync, readFileSync, rmSync, statSync, writeFileSync } from 'node:fs';
+import { mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { baselineOf, baselineText } from '../drift/baseline.js';
@@ -15,6 +15,7 @@ import { exitCodes, SpyError } from './errors.js';
 import { binPath } from './invocation.js';
 import { asSpyError } from './replay-errors.js';
 import { version } from './version.js';
+import { sameFile } from './write-output.js';
 
 export interface DiffCommandOptions {
   failOn: FailOn;
@@ -85,12 +86,6 @@ export async function runDiff(before: string, after: string | undefined, server:
   const report = diffSnapshots(snapshotOf(a), snapshotOf(b), { before, after: b.path }, ignores);
   process.stdout.write(formatDiff(report, options.format, options.failOn, version));
   return failsOn(options.failOn, report.changes) ? exitCodes.findings : exitCodes.ok;
-}
-
-/** Whether two paths name one file (through a symlink or a hard link too); false when either is missing. */
-function sameFile(a: string, b: string): boolean {
-  const [one, two] = [statSync(a, { throwIfNoEntry: false }), statSync(b, { throwIfNoEntry: false })];
-  return one !== undefined && two !== undefined && one.dev === two.dev && one.ino === two.ino;
 }
 
 /** `mcp-spy baseline wire.jsonl -o mcp-tools.lock.json`: pins the tools each server of the recording listed. */

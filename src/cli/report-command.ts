@@ -7,7 +7,8 @@ import { buildReport } from '../report/report.js';
 import { ignoresFor } from '../replay/replay.js';
 import { exitCodes, SpyError } from './errors.js';
 import { recordingEntries } from './recording-input.js';
-import { sameFile, writeReportFile } from './report-file.js';
+import { writeReportFile } from './report-file.js';
+import { sameFile } from './write-output.js';
 import { asSpyError } from './replay-errors.js';
 import { version } from './version.js';
 

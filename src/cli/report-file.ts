@@ -1,16 +1,6 @@
-import { closeSync, constants, fchmodSync, fstatSync, ftruncateSync, openSync, statSync, writeFileSync } from 'node:fs';
+import { closeSync, constants, fchmodSync, fstatSync, ftruncateSync, openSync, writeFileSync } from 'node:fs';
 import { openFailureReason } from '../record/open-output.js';
 import { SpyError } from './errors.js';
-
-/** The same file under any name: a symbolic or hard link to it, or a path spelled another way. */
-export function sameFile(a: string, b: string): boolean {
-  try {
-    const [one, other] = [statSync(a), statSync(b)];
-    return one.dev === other.dev && one.ino === other.ino;
-  } catch {
-    return false;
-  }
-}
 
 const cannot = (path: string, why: string) => new SpyError(`cannot write the report ${path}: ${why}`);
 

@@ -1,15 +1,11 @@
-import { realpathSync, writeFileSync } from 'node:fs';
-import { resolve } from 'node:path';
+import { statSync, writeFileSync } from 'node:fs';
 import { openFailureReason } from '../record/open-output.js';
 import { SpyError } from './errors.js';
 
-/** The file a path names, through any links; the path itself when there is none yet. */
-function fileOf(path: string): string {
-  try {
-    return realpathSync(path);
-  } catch {
-    return resolve(path);
-  }
+/** Whether two paths name one file: a symbolic or hard link to it, or a path spelled another way; false when either is missing. */
+export function sameFile(a: string, b: string): boolean {
+  const [one, two] = [statSync(a, { throwIfNoEntry: false }), statSync(b, { throwIfNoEntry: false })];
+  return one !== undefined && two !== undefined && one.dev === two.dev && one.ino === two.ino;
 }
 
 /**
@@ -21,7 +17,7 @@ export function writeOutput(path: string | undefined, text: string, input?: stri
     process.stdout.write(text);
     return;
   }
-  if (input !== undefined && input !== '-' && fileOf(input) === fileOf(path)) {
+  if (input !== undefined && input !== '-' && sameFile(input, path)) {
     throw new SpyError(`-o ${path} is the file being read; writing it would destroy it: choose another file`);
   }
   try {

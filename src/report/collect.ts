@@ -3,7 +3,7 @@ import { frameText } from '../record/frame-message.js';
 import type { RecordEntry } from '../record/schema.js';
 import { renderLine } from '../render/render-line.js';
 import { createStatsCollector } from '../review/stats.js';
-import { defaultReportLimits, type ReportLimitOptions } from './limits.js';
+import { defaultReportLimits } from './limits.js';
 import type { ReportEvent, ReportFrame, ReportRecording } from './report-types.js';
 import { createSessionTracker } from './sessions.js';
 import { createSpanTracker } from './spans.js';

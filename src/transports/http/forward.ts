@@ -1,8 +1,8 @@
-import type { Agent, IncomingHttpHeaders, IncomingMessage, RequestOptions, ServerResponse } from 'node:http';
+import type { Agent, IncomingMessage, RequestOptions, ServerResponse } from 'node:http';
 import { request as httpRequest } from 'node:http';
 import { request as httpsRequest } from 'node:https';
 import { challengedMetadataPath, isDiscoveryPath, originsOf, rewriteRequestPath, rewriteResponseHeaders, type AuthRewrite, type Origins } from './auth-rewrite.js';
-import { createEndpointRewriter, type EndpointRewrite } from './endpoint-rewrite.js';
+import { createEndpointRewriter } from './endpoint-rewrite.js';
 import { createMetadataHolder, isHeldForm, rewriteForm, withContentLength } from './held-body.js';
 import { forwardableHeaders, headerText } from './headers.js';
 import { gatewayError } from './gateway-error.js';
