@@ -5,11 +5,13 @@ import { fixture, framesOf, readEntries, runBin, tempDir } from '../helpers/spy.
 
 const ping = (id: number) => `${JSON.stringify({ jsonrpc: '2.0', id, method: 'ping' })}\n`;
 
+// A loaded machine may take seconds to observe what cat echoes at once: these tests are about where
+// entries go, not about finishing in time, so the drain has room (--drain-timeout has tests of its own).
 describe('the record and the log', () => {
   it('are created with mode 0600 and appended to by a new run, after its spawn event', async () => {
     const dir = tempDir().dir;
-    await runBin(['-q', '--', 'cat'], { cwd: dir, input: ping(1) });
-    await runBin(['-q', '--', 'cat'], { cwd: dir, input: ping(2) });
+    await runBin(['-q', '--drain-timeout', '60s', '--', 'cat'], { cwd: dir, input: ping(1) });
+    await runBin(['-q', '--drain-timeout', '60s', '--', 'cat'], { cwd: dir, input: ping(2) });
     for (const name of ['wire.jsonl', 'wire.log']) expect(statSync(join(dir, name)).mode & 0o777).toBe(0o600);
     const entries = readEntries(join(dir, 'wire.jsonl'));
     expect(entries.map((entry) => entry.kind)).toEqual(['spawn', 'request', 'request', 'exit', 'unanswered', 'spawn', 'request', 'request', 'exit', 'unanswered']);
@@ -37,7 +39,7 @@ describe('the record and the log', () => {
 
   it('go to the state directory when the working directory is not writable, and the spy says where', async () => {
     const state = tempDir().dir;
-    const result = await runBin(['-q', '--', 'cat'], { cwd: '/proc', input: ping(1), env: { XDG_STATE_HOME: state, MCP_SPY_DIR: '' } });
+    const result = await runBin(['-q', '--drain-timeout', '60s', '--', 'cat'], { cwd: '/proc', input: ping(1), env: { XDG_STATE_HOME: state, MCP_SPY_DIR: '' } });
     expect(result.code).toBe(0);
     expect(result.stdout.toString()).toBe(ping(1));
     expect(result.stderr).toContain(`writing the record and log to ${join(state, 'mcp-spy')} (/proc is not writable)`);
@@ -48,7 +50,7 @@ describe('the record and the log', () => {
   it('go where MCP_SPY_DIR says', async () => {
     const cwd = tempDir().dir;
     const chosen = join(tempDir().dir, 'logs');
-    await runBin(['-q', '--', 'cat'], { cwd, input: ping(1), env: { MCP_SPY_DIR: chosen } });
+    await runBin(['-q', '--drain-timeout', '60s', '--', 'cat'], { cwd, input: ping(1), env: { MCP_SPY_DIR: chosen } });
     expect(existsSync(join(chosen, 'wire.jsonl'))).toBe(true);
     expect(existsSync(join(cwd, 'wire.jsonl'))).toBe(false);
   });
@@ -56,7 +58,7 @@ describe('the record and the log', () => {
   it('may fail without touching the traffic: one line on stderr, a gap in the other file', async () => {
     const dir = tempDir().dir;
     const input = Array.from({ length: 50 }, (_, index) => ping(index)).join('');
-    const result = await runBin(['-q', '--log', '/dev/full', '--', 'cat'], { cwd: dir, input });
+    const result = await runBin(['-q', '--drain-timeout', '60s', '--log', '/dev/full', '--', 'cat'], { cwd: dir, input });
     expect(result.code).toBe(0);
     expect(result.stdout.toString()).toBe(input);
     const complaints = result.stderr.split('\n').filter((line) => line.includes('cannot write log /dev/full'));
@@ -68,7 +70,7 @@ describe('the record and the log', () => {
 
   it('a record that cannot be written leaves the traffic and the log alone', async () => {
     const dir = tempDir().dir;
-    const result = await runBin(['-q', '--record', '/dev/full', '--log', 'w.log', '--', 'cat'], { cwd: dir, input: ping(1) });
+    const result = await runBin(['-q', '--drain-timeout', '60s', '--record', '/dev/full', '--log', 'w.log', '--', 'cat'], { cwd: dir, input: ping(1) });
     expect(result.code).toBe(0);
     expect(result.stdout.toString()).toBe(ping(1));
     expect(result.stderr).toContain('cannot write record /dev/full');
