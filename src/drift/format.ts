@@ -76,5 +76,5 @@ export function formatDiff(report: DiffReport, format: DiffFormat, failOn: FailO
   if (format === 'markdown') return markdown(report);
   if (format === 'json') return `${printableJson({ ...report, failOn, fails: failsOn(failOn, report.changes) }, 2)}\n`;
   const { summary, active } = asCheck(report, failOn);
-  return format === 'junit' ? formatJunit(summary, report.after, active) : formatSarif(summary, report.after, active, version);
+  return format === 'junit' ? formatJunit(summary, report.after, active, 'diff') : formatSarif(summary, report.after, active, version);
 }

@@ -41,8 +41,11 @@ describe('the formats of diff', () => {
   });
 
   it('junit: XML a reporter parses, failing only the classes of --fail-on', async () => {
-    const parsed = (await parseJunit(formatDiff(report, 'junit', 'risky', '0.0.0'))) as { tests?: number; failures?: number };
-    expect([parsed.tests, parsed.failures]).toEqual([3, 2]);
+    const xmlText = formatDiff(report, 'junit', 'risky', '0.0.0');
+    const parsed = (await parseJunit(xmlText)) as { name?: string; tests?: number; failures?: number };
+    expect([parsed.name, parsed.tests, parsed.failures]).toEqual(['mcp-spy diff', 3, 2]);
+    // A CI page names the diff as a diff, not as a check of the recording.
+    expect(xmlText).toContain('classname="mcp-spy.diff.breaking-change"');
     const none = (await parseJunit(formatDiff(clean, 'junit', 'any', '0.0.0'))) as { failures?: number };
     expect(none.failures).toBe(0);
   });
