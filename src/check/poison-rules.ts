@@ -23,6 +23,14 @@ const invariant = { title: 'Invariant Labs: MCP Security Notification, Tool Pois
 const prose = (item: Listed) => item.told.filter((told) => !told.name);
 const label = (item: Listed) => `${item.kind} ${item.name}`;
 
+/** Whether this session meets the item's definition (its name and every text it tells) for the first time. */
+function firstSight(reported: Set<string>, item: Listed): boolean {
+  const key = `listed|${item.kind}|${item.name}|${item.told.map((told) => `${told.where}\u0000${told.text}`).join('\u0000')}`;
+  if (reported.has(key)) return false;
+  reported.add(key);
+  return true;
+}
+
 function checkListed(context: EntryContext, item: Listed) {
   const { report } = context;
   for (const told of item.told) {
@@ -109,7 +117,9 @@ export const poisonRules: RuleFamily = {
       return;
     }
     if (entry.kind !== 'response') return;
-    const items = listedItems(entry.method, result);
+    // A definition is judged once a session: a client that lists the tools on every turn gets no
+    // repeat of the same findings; a definition that changes is judged again.
+    const items = listedItems(entry.method, result).filter((item) => firstSight(state.reported, item));
     for (const item of items) checkListed(context, item);
     if (entry.method === 'tools/list') checkShadowing(context, state.facts.server?.name ?? unnamedServer, items);
   },
