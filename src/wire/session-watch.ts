@@ -32,8 +32,11 @@ export interface Notice {
   text: string;
 }
 
-/** Which listed tools differ from their pins, in words: undefined when none does. */
-function pinDriftMessage(pinned: Readonly<Record<string, string>>, listed: unknown[]): string | undefined {
+/**
+ * Which listed tools differ from their pins, in words: undefined when none does. `complete` is the
+ * whole list when this page ended it: a pinned tool missing from it is gone.
+ */
+function pinDriftMessage(pinned: Readonly<Record<string, string>>, listed: unknown[], complete?: ReadonlyMap<string, string>): string | undefined {
   const parts: string[] = [];
   for (const tool of listed) {
     const drift = pinDrift(pinned, tool);
@@ -41,6 +44,7 @@ function pinDriftMessage(pinned: Readonly<Record<string, string>>, listed: unkno
     if (drift === 'changed') parts.push(`tool ${name} differs from its pin in the baseline`);
     else if (drift === 'not-pinned') parts.push(`tool ${name} is not in the baseline (new since it was written)`);
   }
+  if (complete) for (const name of Object.keys(pinned)) if (!complete.has(name)) parts.push(`tool ${name} is pinned in the baseline but the server no longer lists it`);
   return parts.length > 0 ? parts.join('; ') : undefined;
 }
 
@@ -71,11 +75,13 @@ export class SessionWatch {
     if (request.origin && out.related) out.related.round = request.origin.round;
     if (request.subject !== undefined && isInputRequired(result)) (this.rounds ??= createRoundTrips()).inputRequired(request.subject, request.origin ?? originOf(request), result);
     if (request.method !== 'tools/list' || request.dir !== 'c2s') return;
-    const change = (this.tools ??= createToolWatch()).listed(result);
+    const tools = (this.tools ??= createToolWatch());
+    const change = tools.listed(result);
     if (change) this.notice(out, 'tool-changed-mid-session', toolChangeMessage(change));
     const pinned = pinsOf(this.pins, this.server);
     const listed = pick(result, 'tools');
-    const drift = pinned && Array.isArray(listed) ? pinDriftMessage(pinned, listed) : undefined;
+    const ended = typeof pick(result, 'nextCursor') !== 'string';
+    const drift = pinned && Array.isArray(listed) ? pinDriftMessage(pinned, listed, ended ? tools.complete : undefined) : undefined;
     if (drift !== undefined) this.notice(out, 'tool-definition-changed', drift);
   }
 

@@ -20,6 +20,10 @@ export function createToolWatch() {
   let announced = false;
 
   return {
+    /** The names of the last complete list, by name to hash (undefined before the first). */
+    get complete(): ReadonlyMap<string, string> | undefined {
+      return last;
+    },
     /** The server said its list changed (notifications/tools/list_changed). */
     listChanged() {
       announced = true;

@@ -7,10 +7,11 @@ import { toolHash, type ToolPins } from '../../src/wire/tool-pin.js';
 function session(pins?: ToolPins) {
   const correlator = createCorrelator(pins ? { pins } : {});
   let seq = 0;
-  return (dir: Direction, message: object) => {
+  const frame = (dir: Direction, message: object) => {
     const full = { jsonrpc: '2.0', ...message };
     return { seq: ++seq, ...correlator.observe({ dir, classified: classifyMessage(full), message: full, seq, timeMs: seq * 10 }) };
   };
+  return Object.assign(frame, { notices: () => correlator.takeNotices() });
 }
 
 const deploy = (id: number, extra: object = {}) => ({ id, method: 'tools/call', params: { name: 'deploy', arguments: { env: 'prod' }, ...extra } });
@@ -86,6 +87,27 @@ describe('tools that change under the client', () => {
     const stranger = session(pins);
     hello(stranger, '__proto__');
     expect(list(stranger, 1, tool('anything')).notes).toEqual([]);
+  });
+
+  it('says in words which tools differ from their pins, are new, or are gone once the list is whole', () => {
+    const add = { name: 'add', inputSchema: { type: 'object' } };
+    const frame = session({ notes: { search: toolHash(tool('Search')), add: toolHash(add) } });
+    hello(frame, 'notes');
+    expect(frame.notices()).toBeUndefined();
+    frame('c2s', { id: 1, method: 'tools/list' });
+    // A first page: what it holds is judged, what it lacks may be on the next page.
+    expect(frame('s2c', { id: 1, result: { tools: [tool('Search, newest first')], nextCursor: 'p2' } }).notes).toEqual(['tool-definition-changed']);
+    expect(frame.notices()).toEqual([{ note: 'tool-definition-changed', text: 'tool search differs from its pin in the baseline' }]);
+    frame('c2s', { id: 2, method: 'tools/list', params: { cursor: 'p2' } });
+    frame('s2c', { id: 2, result: { tools: [{ name: 'export', inputSchema: { type: 'object' } }] } });
+    expect(frame.notices()).toEqual([
+      { note: 'tool-definition-changed', text: 'tool export is not in the baseline (new since it was written); tool add is pinned in the baseline but the server no longer lists it' },
+    ]);
+    // Taken once.
+    expect(frame.notices()).toBeUndefined();
+    frame('s2c', { method: 'notifications/tools/list_changed' });
+    list(frame, 3, tool('Search'), add);
+    expect(frame.notices()).toEqual([{ note: 'tool-changed-mid-session', text: 'the server changed its tools mid-session, after notifications/tools/list_changed: changed: search; added: add; removed: export' }]);
   });
 
   it('hashes a definition whatever the order of its keys, and without its _meta', () => {
