@@ -1,4 +1,4 @@
-import { mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
+import { mkdtempSync, readFileSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { baselineOf, baselineText } from '../drift/baseline.js';
@@ -15,7 +15,7 @@ import { exitCodes, SpyError } from './errors.js';
 import { binPath } from './invocation.js';
 import { asSpyError } from './replay-errors.js';
 import { version } from './version.js';
-import { sameFile } from './write-output.js';
+import { sameFile, writeOutput } from './write-output.js';
 
 export interface DiffCommandOptions {
   failOn: FailOn;
@@ -23,6 +23,8 @@ export interface DiffCommandOptions {
   ignore: string[];
   ignoreFile: boolean;
   timeout: number;
+  /** Where the report goes (default: standard output). */
+  output?: string;
 }
 
 async function load(path: string): Promise<Recording> {
@@ -81,10 +83,12 @@ export async function runDiff(before: string, after: string | undefined, server:
   } catch (error) {
     throw asSpyError(error);
   }
+  const { output } = options;
+  if (output !== undefined && after !== undefined && after !== '-' && sameFile(after, output)) throw new SpyError(`-o ${output} is the file being read; writing it would destroy it: choose another file`);
   const a = await load(before);
   const b = live ? await recordLive(before, server, options) : await load(after!);
   const report = diffSnapshots(snapshotOf(a), snapshotOf(b), { before, after: b.path }, ignores);
-  process.stdout.write(formatDiff(report, options.format, options.failOn, version));
+  writeOutput(output, formatDiff(report, options.format, options.failOn, version), before);
   return failsOn(options.failOn, report.changes) ? exitCodes.findings : exitCodes.ok;
 }
 
@@ -97,13 +101,8 @@ export async function runBaseline(recording: string, options: { output?: string 
   const servers = Object.keys(tools);
   if (servers.length === 0) throw new SpyError(`${recording}: no tools/list answer in the recording; nothing to pin`);
   const text = baselineText(tools, `mcp-spy ${version}`);
-  if (options.output === undefined || options.output === '-') process.stdout.write(text);
-  else {
-    try {
-      writeFileSync(options.output, text);
-    } catch (error) {
-      throw new SpyError(`cannot write ${options.output}: ${(error as NodeJS.ErrnoException).code ?? (error as Error).message}`);
-    }
+  writeOutput(options.output, text, recording);
+  if (options.output !== undefined && options.output !== '-') {
     const count = servers.reduce((sum, server) => sum + Object.keys(tools[server]!).length, 0);
     process.stderr.write(`${sanitize(`mcp-spy: pinned ${count} tool(s) of ${servers.length} server(s) (${servers.join(', ')}) in ${options.output}`)}\n`);
   }

@@ -40,6 +40,7 @@ export function addDriftCommands(program: Command, context: DriftContext): void 
     .addOption(new Option('--format <format>', 'output format (markdown for a pull request comment)').choices(diffFormats).default('text'))
     .option('--ignore <path>', 'leave this JSONPath out of the answers compared (repeatable)', collect, [])
     .option('--no-ignore-file', 'do not read <before>.ignore')
+    .option('-o, --output <file>', 'where to write the report (default: standard output)')
     .addOption(new Option('--timeout <duration>', 'live: how long to wait for each response').argParser(parseDuration).default(10_000, '10s'))
     .addHelpText('after', diffHelp)
     .action(async (before: string, after: string | undefined, options) => {

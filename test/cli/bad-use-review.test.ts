@@ -215,6 +215,19 @@ describe('diff and baselines: bad use', () => {
       expect(readFileSync(path('kept.jsonl'), 'utf8')).toBe(ping);
     }
   });
+
+  it('diff -o writes the report to a file; -o naming either recording is refused and both stay', async () => {
+    record('one.jsonl');
+    record('two.jsonl');
+    const written = await runMain(['diff', path('one.jsonl'), path('two.jsonl'), '--format', 'json', '-o', path('diff.json')]);
+    expect([written.code, written.text]).toEqual([0, '']);
+    expect(JSON.parse(readFileSync(path('diff.json'), 'utf8'))).toMatchObject({ changes: [], fails: false });
+    for (const output of [path('one.jsonl'), path('two.jsonl')]) {
+      const result = await runMain(['diff', path('one.jsonl'), path('two.jsonl'), '-o', output]);
+      expect([result.code, result.stderr]).toEqual([2, `mcp-spy: -o ${output} is the file being read; writing it would destroy it: choose another file\n`]);
+    }
+    expect([readFileSync(path('one.jsonl'), 'utf8'), readFileSync(path('two.jsonl'), 'utf8')]).toEqual([ping, ping]);
+  });
 });
 
 describe('help and --debug', () => {
