@@ -28,7 +28,8 @@ const escapeHtml = (text: string) => text.replace(/[&<>"']/g, (char) => htmlEsca
  * reads it back. Any other `<` stays one byte: text full of them would otherwise grow sixfold.
  */
 export function embeddedJson(data: unknown): string {
-  return JSON.stringify(data).replace(/<(?=[/!sS])/g, '\\u003c').replace(/\u2028/g, '\\u2028').replace(/\u2029/g, '\\u2029');
+  // `</` becomes `<\/` (JSON's own escape of `/`, one byte more), the rest the six bytes of \u003c.
+  return JSON.stringify(data).replace(/<\//g, '<\\/').replace(/<(?=[!sS])/g, '\\u003c').replace(/\u2028/g, '\\u2028').replace(/\u2029/g, '\\u2029');
 }
 
 /**

@@ -22,6 +22,14 @@ describe('embeddedJson', () => {
     expect(JSON.parse(json)).toEqual({ text });
     expect(json.length).toBeLessThan(2 * text.length);
   });
+
+  it('keeps text made of </ under twice its size (each was six bytes and a slash)', () => {
+    const text = '</'.repeat(10_000);
+    const json = embeddedJson({ text });
+    expect(json).not.toMatch(/<[/!sS]/);
+    expect(JSON.parse(json)).toEqual({ text });
+    expect(json.length).toBeLessThan(1.6 * text.length);
+  });
 });
 
 describe('recordingNames', () => {
