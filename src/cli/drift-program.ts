@@ -7,10 +7,11 @@ const diffHelp = `
 Compares server and client info, revision, capabilities, the tools, prompts and resources listed
 (added, removed, changed: description, input and output schema, annotations) and the answers to the
 same requests (matched as replay matches them, with its ignores). Each change is classed:
-  breaking    a tool removed, a required argument added, a type narrowed, an output field dropped,
-              a capability dropped, a tool no longer read-only or now destructive
-  risky       a description changed (what the model is told), an answer changed
-  compatible  a tool or an optional argument added
+  breaking    a tool, prompt or resource removed, a required argument added, a type narrowed, an
+              output field dropped, a capability dropped, a tool no longer read-only or now
+              destructive, an answer that now fails
+  risky       a description changed (what the model is told), an answer changed, the revision changed
+  compatible  a tool or an optional argument added, an answer that now succeeds, a new version
 Exit status: 0 no change of the --fail-on class, 1 one or more, 2 bad use.
 
 Examples:

@@ -17,7 +17,7 @@ const classRules: Record<ChangeClass, RuleDefinition> = {
   breaking: {
     id: 'breaking-change',
     severity: 'error',
-    summary: 'a change that breaks a client: a tool removed, a required argument added, a type narrowed, a capability dropped, a tool turned destructive',
+    summary: 'a change that breaks a client: a tool removed, a required argument added, a type narrowed, a capability dropped, a tool turned destructive, an answer that now fails',
     bad: 'before: tools/list -> echo(text)\nafter:  tools/list -> echo(text, mode required)',
     good: 'before: tools/list -> echo(text)\nafter:  tools/list -> echo(text, mode optional)',
   },
