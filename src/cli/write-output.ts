@@ -9,7 +9,7 @@ export function sameFile(a: string, b: string): boolean {
 }
 
 /**
- * Writes a command's whole output to `-o FILE`, or to stdout when none (or `-`) is given. An output
+ * Writes a command's whole output to `-o FILE` (a new file with mode 0600), or to stdout when none (or `-`) is given. An output
  * that is the file being read (by its name or through a link) is refused: writing it would destroy it.
  */
 export function writeOutput(path: string | undefined, text: string, input?: string): void {
@@ -21,7 +21,8 @@ export function writeOutput(path: string | undefined, text: string, input?: stri
     throw new SpyError(`-o ${path} is the file being read; writing it would destroy it: choose another file`);
   }
   try {
-    writeFileSync(path, text);
+    // Created private, as the record is: a HAR or an imported record holds the traffic, secrets and all.
+    writeFileSync(path, text, { mode: 0o600 });
   } catch (error) {
     throw new SpyError(`cannot write ${path}: ${openFailureReason(error as NodeJS.ErrnoException)}`);
   }
