@@ -31,17 +31,17 @@ export interface SpawnedServer {
  * Starts a server command (node:child_process: the spy loads no process library for this). A spy
  * that exits before its server, for whatever reason, takes the server with it.
  */
-export function spawnServer(command: string, args: string[], stdio: StdioOptions): SpawnedServer {
+export function spawnServer(command: string, args: string[], stdio: StdioOptions, options: { group?: boolean } = {}): SpawnedServer {
   let child: ChildProcess;
   try {
-    child = spawn(command, args, { stdio });
+    child = spawn(command, args, { stdio, detached: options.group === true });
   } catch (error) {
     // Arguments the system cannot take (a NUL byte): a failure to start like any other.
     const why = error instanceof Error ? error.message : String(error);
     return { child: new ChildProcess(), exit: new Promise(() => {}), failure: Promise.resolve({ errorCode: 'ESPAWN', why, exitCode: 127 }) };
   }
   const orphaned = () => {
-    if (child.exitCode === null && child.signalCode === null) child.kill('SIGTERM');
+    if (child.exitCode === null && child.signalCode === null) signalServer(child, 'SIGTERM', options.group === true);
   };
   process.once('exit', orphaned);
   const failure = new Promise<SpawnFailure>((resolve) => {
@@ -59,4 +59,20 @@ export function spawnServer(command: string, args: string[], stdio: StdioOptions
   });
   if (child.pid === undefined) void failure.then(() => process.off('exit', orphaned));
   return { child, exit, failure };
+}
+
+/**
+ * Signals a server; with `group` (it was started as the leader of its own process group) the whole
+ * group, so that a launcher that does not pass signals on (npx, a shell) leaves no server behind.
+ */
+export function signalServer(child: ChildProcess, signal: NodeJS.Signals, group: boolean): void {
+  if (group && child.pid !== undefined) {
+    try {
+      process.kill(-child.pid, signal);
+      return;
+    } catch {
+      // The group is gone already, or is not ours to signal: the child alone, as without a group.
+    }
+  }
+  child.kill(signal);
 }

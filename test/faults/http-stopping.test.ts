@@ -1,10 +1,35 @@
+import { connect } from 'node:net';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { readRecord } from '../helpers/faults.js';
 import { freePort, run, startSpy } from '../helpers/http-spy.js';
 import { bin, fixture, node } from '../helpers/spy.js';
 
+/** Whether something still accepts connections on the port, asked until it does not (at most 10 s). */
+async function stillListening(port: number): Promise<boolean> {
+  for (const deadline = Date.now() + 10_000; Date.now() < deadline; await new Promise((resolve) => setTimeout(resolve, 200))) {
+    const open = await new Promise<boolean>((resolve) => {
+      const socket = connect({ host: '127.0.0.1', port }, () => {
+        socket.destroy();
+        resolve(true);
+      });
+      socket.once('error', () => resolve(false));
+    });
+    if (!open) return false;
+  }
+  return true;
+}
+
 describe('the HTTP spy starting and stopping', () => {
+  it('stops the whole server command: a launcher that does not pass the signal on (npx, a shell) leaves no server behind', async () => {
+    const port = await freePort();
+    // sh runs the server as its child (a command follows it) and dies of SIGTERM alone, as npx's launcher does.
+    const server = ['sh', '-c', '"$0" "$@"; true', node, fixture('http', 'tool-server.js'), '--port', String(port)];
+    const spy = await startSpy(['--target', `http://127.0.0.1:${port}/mcp`, '--no-record', '--no-log'], server);
+    expect(await spy.dispose()).toBe(0);
+    expect(await stillListening(port)).toBe(false);
+  });
+
   it('says so on stderr when the server command is slow to listen, and a stop signal still ends both', async () => {
     const port = await freePort();
     const never = [node, '-e', 'setTimeout(() => {}, 60_000)'];
