@@ -51,13 +51,16 @@ export async function exportRecording(
     if (pending.length >= batchSize) await send();
   };
 
+  let metricsSent = false;
   try {
     for await (const { entry } of entries) await take(model.add(entry));
     await take(model.finish());
     await send();
-    await metrics.forceFlush();
+    // Shutting down sends the metrics, once (a flush before it sent the same points twice), and fails as a flush would.
+    metricsSent = true;
+    await metrics.shutdown();
   } finally {
-    await metrics.shutdown().catch(() => {});
+    if (!metricsSent) await metrics.shutdown().catch(() => {});
     await exporters.spans.shutdown().catch(() => {});
   }
   return counts;

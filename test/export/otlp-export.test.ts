@@ -133,6 +133,8 @@ describe('OpenTelemetry export of a stdio session (server-everything)', () => {
         spans.map(({ name, kind, traceId, spanId, parentSpanId, attributes, status, events }) => ({ name, kind, traceId, spanId, parentSpanId, attributes, status, events: events.length })).sort((a, b) => a.spanId.localeCompare(b.spanId));
       expect(shape(after.spans)).toEqual(shape(receiver.spans));
       expect(after.spans[0]!.resource['service.name']).toBe('fleet-spy');
+      // The metrics too, once: a second send of the same cumulative points is only noise for the collector.
+      expect(after.metrics.filter((metric) => metric.name === 'mcp.client.operation.duration')).toHaveLength(1);
     } finally {
       await after.close();
     }
