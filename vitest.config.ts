@@ -16,6 +16,7 @@ const unit = [
   'test/observer/http-exchanges.test.ts',
   'test/observer/lag.test.ts',
   'test/layers.test.ts',
+  'test/docs-links.test.ts',
   'test/replay-units.test.ts',
   'test/replay-value-map.test.ts',
   'test/export/telemetry-model.test.ts',
