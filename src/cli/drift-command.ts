@@ -101,7 +101,8 @@ export async function runBaseline(recording: string, options: { output?: string 
   const servers = Object.keys(tools);
   if (servers.length === 0) throw new SpyError(`${recording}: no tools/list answer in the recording; nothing to pin`);
   const text = baselineText(tools, `mcp-spy ${version}`);
-  writeOutput(options.output, text, recording);
+  // A lock file to commit and review, holding no traffic: readable as any file of the repository.
+  writeOutput(options.output, text, recording, 0o644);
   if (options.output !== undefined && options.output !== '-') {
     const count = servers.reduce((sum, server) => sum + Object.keys(tools[server]!).length, 0);
     process.stderr.write(`${sanitize(`mcp-spy: pinned ${count} tool(s) of ${servers.length} server(s) (${servers.join(', ')}) in ${options.output}`)}\n`);

@@ -9,10 +9,11 @@ export function sameFile(a: string, b: string): boolean {
 }
 
 /**
- * Writes a command's whole output to `-o FILE` (a new file with mode 0600), or to stdout when none (or `-`) is given. An output
+ * Writes a command's whole output to `-o FILE`, or to stdout when none (or `-`) is given. An output
  * that is the file being read (by its name or through a link) is refused: writing it would destroy it.
+ * A new file is private (0600), as the record is, unless `mode` says otherwise (a baseline, made for review).
  */
-export function writeOutput(path: string | undefined, text: string, input?: string): void {
+export function writeOutput(path: string | undefined, text: string, input?: string, mode = 0o600): void {
   if (path === undefined || path === '-') {
     process.stdout.write(text);
     return;
@@ -21,8 +22,8 @@ export function writeOutput(path: string | undefined, text: string, input?: stri
     throw new SpyError(`-o ${path} is the file being read; writing it would destroy it: choose another file`);
   }
   try {
-    // Created private, as the record is: a HAR or an imported record holds the traffic, secrets and all.
-    writeFileSync(path, text, { mode: 0o600 });
+    // Private by default: a HAR, an imported record or a diff of answers holds the traffic, secrets and all.
+    writeFileSync(path, text, { mode });
   } catch (error) {
     throw new SpyError(`cannot write ${path}: ${openFailureReason(error as NodeJS.ErrnoException)}`);
   }

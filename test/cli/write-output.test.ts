@@ -7,11 +7,17 @@ import { tempDir } from '../helpers/spy.js';
 const place = tempDir();
 afterAll(() => place.remove());
 
-describe('the -o file of export and import', () => {
+describe('the -o file of export, import and diff', () => {
   it('is created with mode 0600, as the record is: a HAR or an imported record holds the traffic', () => {
     const path = join(place.dir, 'session.har');
     writeOutput(path, '{}\n');
     expect(statSync(path).mode & 0o777).toBe(0o600);
+  });
+
+  it('is readable by others when asked (a baseline, made to be committed and reviewed)', () => {
+    const path = join(place.dir, 'mcp-tools.lock.json');
+    writeOutput(path, '{}\n', undefined, 0o644);
+    expect(statSync(path).mode & 0o777).toBe(0o644 & ~process.umask());
   });
 
   it('refuses to be the file it reads', () => {
