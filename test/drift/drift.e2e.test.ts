@@ -52,7 +52,7 @@ describe('diff between two recordings of one server', () => {
     expect(json.changes.map((change: { class: string; subject: string }) => `${change.class} ${change.subject}`)).toEqual(['breaking search', 'breaking publish', 'risky search', 'compatible notes']);
     const junit = runBinSync(['diff', path('a.jsonl'), path('c.jsonl'), '--format', 'junit', '--fail-on', 'breaking']);
     expect(junit.code).toBe(1);
-    expect(junit.text).toMatch(/<testcase name="breaking-change: [^"]*" classname="mcp-spy.check.breaking-change" time="0">\n\s+<failure message="2 finding\(s\)/);
+    expect(junit.text).toMatch(/<testcase name="breaking-change: [^"]*" classname="mcp-spy.diff.breaking-change" time="0">\n\s+<failure message="2 finding\(s\)/);
     const sarif = JSON.parse(runBinSync(['diff', path('a.jsonl'), path('c.jsonl'), '--format', 'sarif']).text);
     expect(sarif.runs[0].results.map((result: { ruleId: string }) => result.ruleId)).toEqual(['breaking-change', 'breaking-change', 'risky-change', 'compatible-change']);
     const markdown = runBinSync(['diff', path('a.jsonl'), path('c.jsonl'), '--format', 'markdown']).text;
