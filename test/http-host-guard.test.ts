@@ -50,6 +50,9 @@ describe('DNS rebinding: the spy in front of an SDK server that protects itself'
   it('the server itself refuses a forged Host', async () => {
     const answer = await post(direct, { host: 'evil.example.com' });
     expect(answer.status).toBe(403);
+    // The server's word that it saw it comes through the spy's stdout, maybe after the answer: it is
+    // waited for here, or the next test would count it as forwarded (a loaded CI run did).
+    await eventually(() => seen(spy).includes('saw POST /mcp host=evil.example.com'));
   });
 
   it('answers a forged Host 403 with a JSON-RPC error, forwards nothing, and records why', async () => {
