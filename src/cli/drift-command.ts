@@ -15,7 +15,7 @@ import { exitCodes, SpyError } from './errors.js';
 import { binPath } from './invocation.js';
 import { asSpyError } from './replay-errors.js';
 import { version } from './version.js';
-import { sameFile, writeOutput } from './write-output.js';
+import { refuseOverwrite, sameFile, writeOutput } from './write-output.js';
 
 export interface DiffCommandOptions {
   failOn: FailOn;
@@ -84,11 +84,12 @@ export async function runDiff(before: string, after: string | undefined, server:
     throw asSpyError(error);
   }
   const { output } = options;
-  if (output !== undefined && after !== undefined && after !== '-' && sameFile(after, output)) throw new SpyError(`-o ${output} is the file being read; writing it would destroy it: choose another file`);
+  // Before any work: a live diff starts a server only to find it cannot write its report.
+  refuseOverwrite(output, after === undefined ? [before] : [before, after]);
   const a = await load(before);
   const b = live ? await recordLive(before, server, options) : await load(after!);
   const report = diffSnapshots(snapshotOf(a), snapshotOf(b), { before, after: b.path }, ignores);
-  writeOutput(output, formatDiff(report, options.format, options.failOn, version), before);
+  writeOutput(output, formatDiff(report, options.format, options.failOn, version));
   return failsOn(options.failOn, report.changes) ? exitCodes.findings : exitCodes.ok;
 }
 
@@ -102,7 +103,8 @@ export async function runBaseline(recording: string, options: { output?: string 
   if (servers.length === 0) throw new SpyError(`${recording}: no tools/list answer in the recording; nothing to pin`);
   const text = baselineText(tools, `mcp-spy ${version}`);
   // A lock file to commit and review, holding no traffic: readable as any file of the repository.
-  writeOutput(options.output, text, recording, 0o644);
+  // Its recording was refused as the output above, in the baseline's own words.
+  writeOutput(options.output, text, { mode: 0o644 });
   if (options.output !== undefined && options.output !== '-') {
     const count = servers.reduce((sum, server) => sum + Object.keys(tools[server]!).length, 0);
     process.stderr.write(`${sanitize(`mcp-spy: pinned ${count} tool(s) of ${servers.length} server(s) (${servers.join(', ')}) in ${options.output}`)}\n`);

@@ -40,6 +40,6 @@ export interface ExportHarOptions {
 export async function runExportHar(file: string, options: ExportHarOptions): Promise<number> {
   const har = await recordToHar(recordingEntries(file, { strict: options.strict, maxLine: options.maxLine }), version);
   const text = `${JSON.stringify(har, null, 2)}\n`;
-  writeOutput(options.output, text, file);
+  writeOutput(options.output, text, { inputs: [file] });
   return exitCodes.ok;
 }

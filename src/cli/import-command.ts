@@ -49,7 +49,7 @@ function looksLikeRecord(text: string): boolean {
 export async function runImport(file: string, options: ImportOptions): Promise<number> {
   const entries = harToEntries(readHar(file));
   const text = entries.map(recordLineOf).join('');
-  writeOutput(options.output, text, file);
+  writeOutput(options.output, text, { inputs: [file] });
   process.stderr.write(`mcp-spy: ${entries.length} entr${entries.length === 1 ? 'y' : 'ies'} imported from ${file}\n`);
   return exitCodes.ok;
 }

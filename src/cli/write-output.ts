@@ -8,22 +8,28 @@ export function sameFile(a: string, b: string): boolean {
   return one !== undefined && two !== undefined && one.dev === two.dev && one.ino === two.ino;
 }
 
+/** Refuses an output that is one of the files being read (by its name or through a link): writing it would destroy it. */
+export function refuseOverwrite(path: string | undefined, inputs: readonly string[]): void {
+  if (path === undefined || path === '-') return;
+  if (inputs.some((input) => input !== '-' && sameFile(input, path))) {
+    throw new SpyError(`-o ${path} is the file being read; writing it would destroy it: choose another file`);
+  }
+}
+
 /**
- * Writes a command's whole output to `-o FILE`, or to stdout when none (or `-`) is given. An output
- * that is the file being read (by its name or through a link) is refused: writing it would destroy it.
- * A new file is private (0600), as the record is, unless `mode` says otherwise (a baseline, made for review).
+ * Writes a command's whole output to `-o FILE`, or to stdout when none (or `-`) is given, never over
+ * one of its `inputs`. A new file is private (0600), as the record is, unless `mode` says otherwise
+ * (a baseline, made for review).
  */
-export function writeOutput(path: string | undefined, text: string, input?: string, mode = 0o600): void {
+export function writeOutput(path: string | undefined, text: string, options: { inputs?: readonly string[]; mode?: number } = {}): void {
   if (path === undefined || path === '-') {
     process.stdout.write(text);
     return;
   }
-  if (input !== undefined && input !== '-' && sameFile(input, path)) {
-    throw new SpyError(`-o ${path} is the file being read; writing it would destroy it: choose another file`);
-  }
+  refuseOverwrite(path, options.inputs ?? []);
   try {
     // Private by default: a HAR, an imported record or a diff of answers holds the traffic, secrets and all.
-    writeFileSync(path, text, { mode });
+    writeFileSync(path, text, { mode: options.mode ?? 0o600 });
   } catch (error) {
     throw new SpyError(`cannot write ${path}: ${openFailureReason(error as NodeJS.ErrnoException)}`);
   }

@@ -16,12 +16,12 @@ describe('the -o file of export, import and diff', () => {
 
   it('is readable by others when asked (a baseline, made to be committed and reviewed)', () => {
     const path = join(place.dir, 'mcp-tools.lock.json');
-    writeOutput(path, '{}\n', undefined, 0o644);
+    writeOutput(path, '{}\n', { mode: 0o644 });
     expect(statSync(path).mode & 0o777).toBe(0o644 & ~process.umask());
   });
 
   it('refuses to be the file it reads', () => {
     const path = place.file('wire.jsonl', '{}\n');
-    expect(() => writeOutput(path, 'x', path)).toThrow(/is the file being read/);
+    expect(() => writeOutput(path, 'x', { inputs: [path] })).toThrow(/is the file being read/);
   });
 });
