@@ -10,19 +10,19 @@ import { bin, fixture, node, runBin, tempDir } from '../helpers/spy.js';
 
 const heavy = /^(zod|ajv|ajv-formats|execa|@opentelemetry\/.*|@modelcontextprotocol\/.*)$/;
 
-/** The environment that makes a process list its packages in a file of `dir`. */
-function listing(dir: string) {
+/** A directory for the test (removed when it ends), and the environment that makes a process list its packages in a file there. */
+function listing() {
+  const { dir, remove } = tempDir();
+  onTestFinished(remove);
   const file = join(dir, 'packages.txt');
   const env = { NODE_OPTIONS: `--import=${fixture('startup', 'packages-hook.mjs')}`, MCP_SPY_TEST_PACKAGES: file };
   const packages = () => [...new Set(readFileSync(file, 'utf8').trim().split('\n'))].sort();
-  return { env, packages };
+  return { dir, env, packages };
 }
 
 describe('a spy starting', () => {
   it('over stdio, recording and logging, loads no package that only other commands need', async () => {
-    const { dir, remove } = tempDir();
-    onTestFinished(remove);
-    const { env, packages } = listing(dir);
+    const { dir, env, packages } = listing();
     const ping = '{"jsonrpc":"2.0","id":1,"method":"ping"}\n';
     const result = await runBin(['-q', '--record', join(dir, 'wire.jsonl'), '--log', join(dir, 'wire.log'), '--', 'cat'], { env, input: ping, cwd: dir });
     expect(result.code).toBe(0);
@@ -32,9 +32,7 @@ describe('a spy starting', () => {
   });
 
   it('over HTTP, recording, loads none of them either', async () => {
-    const { dir, remove } = tempDir();
-    onTestFinished(remove);
-    const { env, packages } = listing(dir);
+    const { dir, env, packages } = listing();
     const target = `http://127.0.0.1:${await freePort()}/mcp`;
     const spy = await run(node, [bin, 'http', '--quiet', '--target', target, '--record', join(dir, 'wire.jsonl')], /listening on (\S+),/, { cwd: dir, env });
     expect(await spy.stop()).toBe(0);
@@ -43,9 +41,7 @@ describe('a spy starting', () => {
   });
 
   it('is told apart from a command that needs them: check loads the validator', async () => {
-    const { dir, remove } = tempDir();
-    onTestFinished(remove);
-    const { env, packages } = listing(dir);
+    const { dir, env, packages } = listing();
     const record = join(dir, 'wire.jsonl');
     await runBin(['-q', '--record', record, '--no-log', '--', 'cat'], { input: '{"jsonrpc":"2.0","id":1,"method":"ping"}\n', cwd: dir });
     const result = await runBin(['check', record], { env, cwd: dir });
