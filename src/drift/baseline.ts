@@ -2,6 +2,7 @@ import { readFileSync } from 'node:fs';
 import { isObject, type JsonObject } from '../protocol/jsonrpc.js';
 import { tableOf } from '../protocol/own-table.js';
 import { printableJson } from '../render/sanitize.js';
+import { readFailureWords } from '../record/reader.js';
 import { learnFromFrame, newSessionFacts } from '../record/session-facts.js';
 import type { Recording } from '../replay/load.js';
 import { toolHash, unnamedServer, type BaselineTools, type PinnedTool } from '../wire/tool-pin.js';
@@ -61,7 +62,7 @@ export function readBaseline(path: string): BaselineTools {
     text = readFileSync(path, 'utf8');
   } catch (error) {
     const code = (error as NodeJS.ErrnoException).code;
-    const why = code === 'ENOENT' ? 'no such file' : code === 'EISDIR' ? 'is a directory' : code === 'EACCES' ? 'permission denied' : code ?? (error as Error).message;
+    const why = readFailureWords(error) ?? code ?? (error as Error).message;
     throw new BaselineError(`cannot read baseline ${path}: ${why}`);
   }
   let document: unknown;

@@ -12,9 +12,18 @@ export class RecordReadError extends Error {
 
 /** The one line for a file that cannot be opened. */
 export function openFailure(path: string, error: unknown): RecordReadError {
-  const code = (error as NodeJS.ErrnoException).code;
-  const why = code === 'ENOENT' ? 'no such file' : code === 'EACCES' ? 'permission denied' : code === 'EISDIR' ? 'is a directory' : (error as Error).message;
-  return new RecordReadError(`cannot read ${path}: ${why}`);
+  return new RecordReadError(`cannot read ${path}: ${readFailureWords(error) ?? (error as Error).message}`);
+}
+
+const readFailures = new Map([
+  ['ENOENT', 'no such file'],
+  ['EACCES', 'permission denied'],
+  ['EISDIR', 'is a directory'],
+]);
+
+/** Why a file could not be read, in words, for the reasons users meet; undefined for the others. */
+export function readFailureWords(error: unknown): string | undefined {
+  return readFailures.get((error as NodeJS.ErrnoException).code ?? '');
 }
 
 export type ReadItem =
