@@ -80,8 +80,7 @@ export class SessionWatch {
     if (change) this.notice(out, 'tool-changed-mid-session', toolChangeMessage(change));
     const pinned = pinsOf(this.pins, this.server);
     const listed = pick(result, 'tools');
-    const ended = typeof pick(result, 'nextCursor') !== 'string';
-    const drift = pinned && Array.isArray(listed) ? pinDriftMessage(pinned, listed, ended ? tools.complete : undefined) : undefined;
+    const drift = pinned && Array.isArray(listed) ? pinDriftMessage(pinned, listed, tools.ended) : undefined;
     if (drift !== undefined) this.notice(out, 'tool-definition-changed', drift);
   }
 

@@ -18,11 +18,12 @@ export function createToolWatch() {
   let last: Map<string, string> | undefined;
   let collecting: Map<string, string> | undefined;
   let announced = false;
+  let ended = false;
 
   return {
-    /** The names of the last complete list, by name to hash (undefined before the first). */
-    get complete(): ReadonlyMap<string, string> | undefined {
-      return last;
+    /** The list the last result ended (its pages joined), by name to hash; undefined when that result was a page with more to come. */
+    get ended(): ReadonlyMap<string, string> | undefined {
+      return ended ? last : undefined;
     },
     /** The server said its list changed (notifications/tools/list_changed). */
     listChanged() {
@@ -31,10 +32,12 @@ export function createToolWatch() {
     /** One tools/list result: when it ends a list that differs from the last one, what changed. */
     listed(result: unknown): ToolListChange | undefined {
       const tools = pick(result, 'tools');
+      ended = false;
       if (!Array.isArray(tools)) return undefined;
       collecting ??= new Map();
       for (const tool of tools) if (isObject(tool) && typeof tool.name === 'string') collecting.set(tool.name, toolHash(tool));
       if (typeof pick(result, 'nextCursor') === 'string') return undefined;
+      ended = true;
       const before = last;
       const after = collecting;
       const wasAnnounced = announced;
