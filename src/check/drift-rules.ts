@@ -1,7 +1,7 @@
 import { isObject, pick, type JsonObject } from '../protocol/jsonrpc.js';
 import { valueDiff } from '../protocol/value-diff.js';
 import { createToolWatch, toolChangeMessage } from '../wire/tool-watch.js';
-import { pinDrift, toolHash, unnamedServer, type BaselineTools } from '../wire/tool-pin.js';
+import { pinDrift, pinGoneMessage, toolHash, unnamedServer, type BaselineTools } from '../wire/tool-pin.js';
 import { c2s, handshake, lines, s2c } from './examples.js';
 import type { EntryContext, RuleFamily, SessionState } from './types.js';
 
@@ -92,7 +92,7 @@ export const driftRules: RuleFamily = {
     const server = state.facts.server?.name ?? unnamedServer;
     if (!baseline || state.facts.tools.size === 0 || !Object.hasOwn(baseline, server)) return;
     for (const name of Object.keys(baseline[server]!)) {
-      if (!state.facts.tools.has(name)) report('tool-definition-changed', `tool ${name} is pinned in the baseline but the server no longer lists it`);
+      if (!state.facts.tools.has(name)) report('tool-definition-changed', pinGoneMessage(name));
     }
   },
 };

@@ -2,7 +2,7 @@ import { pick, pickString } from '../protocol/jsonrpc.js';
 import { metaKeys } from '../protocol/revisions.js';
 import type { Correlation, PendingRequest } from './correlate.js';
 import { createRoundTrips, isInputRequired, isRetry, multiRoundMethods, type CallOrigin, type RoundTrips } from './round-trips.js';
-import { pinDrift, pinsOf, type ToolPins } from './tool-pin.js';
+import { pinDrift, pinGoneMessage, pinsOf, type ToolPins } from './tool-pin.js';
 import type { NoteId } from '../protocol/notes.js';
 import { createToolWatch, toolChangeMessage, type ToolWatch } from './tool-watch.js';
 
@@ -44,7 +44,7 @@ function pinDriftMessage(pinned: Readonly<Record<string, string>>, listed: unkno
     if (drift === 'changed') parts.push(`tool ${name} differs from its pin in the baseline`);
     else if (drift === 'not-pinned') parts.push(`tool ${name} is not in the baseline (new since it was written)`);
   }
-  if (complete) for (const name of Object.keys(pinned)) if (!complete.has(name)) parts.push(`tool ${name} is pinned in the baseline but the server no longer lists it`);
+  if (complete) for (const name of Object.keys(pinned)) if (!complete.has(name)) parts.push(pinGoneMessage(name));
   return parts.length > 0 ? parts.join('; ') : undefined;
 }
 

@@ -31,6 +31,9 @@ export function pinDrift(pinned: Readonly<Record<string, string>>, tool: unknown
   return pinned[name] === toolHash(tool) ? undefined : 'changed';
 }
 
+/** What `tool-definition-changed` says of a pinned tool a whole list lacks, live and in `check`. */
+export const pinGoneMessage = (name: string) => `tool ${name} is pinned in the baseline but the server no longer lists it`;
+
 /** One pinned tool as a baseline file keeps it: the hash, and the definition for people to review. */
 export interface PinnedTool {
   sha256: string;
