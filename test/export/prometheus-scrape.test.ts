@@ -2,7 +2,7 @@ import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
-import { eventually, everythingHttp, freePort, run, startSpy } from '../helpers/http-spy.js';
+import { eventually, everythingHttp, freePort, run, startSpy, type Spy } from '../helpers/http-spy.js';
 import { runClient } from '../helpers/spy.js';
 
 type Sample = { metric: Record<string, string>; value: [number, string] };
@@ -25,9 +25,16 @@ describe('a real Prometheus scrapes --metrics', () => {
       await runClient('everything-client.js', ['--url', spy.url], { SCENARIO: 'otel' });
       // The record is the truth the scrape is compared with: requests the client sent, by method and tool.
       const expected = new Map<string, number>();
+      const requestsIn = (all: ReturnType<Spy['entries']>) => all.filter((entry) => entry.dir === 'c2s' && entry.kind === 'request').length;
+      // The client has ended: its 8 requests are in the record at once on a quiet machine. A loaded CI
+      // run once waited 15 s in vain, not seen again in 8 runs four at a time: the wait is as long as
+      // this test's other waits, and a miss says what the record and the spy's stderr held.
       const entries = await eventually(() => {
         const all = spy.entries();
-        return all.filter((entry) => entry.dir === 'c2s' && entry.kind === 'request').length >= 8 ? all : undefined;
+        return requestsIn(all) >= 8 ? all : undefined;
+      }, 30_000).catch((error: Error) => {
+        const all = spy.entries();
+        throw new Error(`${error.message}: ${requestsIn(all)} request(s) of 8 in ${all.length} entries (${[...new Set(all.map((entry) => entry.kind))].join(', ')}); the spy's stderr: ${spy.stderr().slice(-2000)}`);
       });
       for (const entry of entries) {
         if (entry.dir !== 'c2s' || entry.kind !== 'request') continue;
@@ -70,5 +77,6 @@ describe('a real Prometheus scrapes --metrics', () => {
       await spy.dispose();
       rmSync(dir, { recursive: true, force: true });
     }
-  });
+    // Its waits (the client, the record, Prometheus's first scrape) add up past the default on a loaded machine.
+  }, 120_000);
 });
