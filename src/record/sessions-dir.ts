@@ -1,0 +1,53 @@
+import { homedir } from 'node:os';
+import { basename, join, resolve } from 'node:path';
+
+/**
+ * The sessions directory: one per user, where every spy started from a wrapped client config writes
+ * a record per server and run, and where the console looks. `MCP_SPY_DIR` overrides it.
+ */
+export function sessionsDirectory(env: NodeJS.ProcessEnv): string {
+  if (env.MCP_SPY_DIR) return resolve(env.MCP_SPY_DIR);
+  const base = env.XDG_STATE_HOME || join(homedir(), '.local', 'state');
+  return join(base, 'mcp-spy', 'sessions');
+}
+
+/** Who a session file belongs to: the client whose config started it, the server's entry name, and when. */
+export interface SessionFileName {
+  client: string;
+  server: string;
+  /** When the spy started, to the millisecond. */
+  started: Date;
+  /** The spy's process id, which keeps two runs started in one millisecond apart. */
+  pid: number;
+}
+
+/** Names keep letters, digits, `.`, `_` and `-`; anything else (a slash, a space, an escape) becomes `_`. */
+function fileSafe(name: string): string {
+  const safe = name.replace(/[^A-Za-z0-9._-]/g, '_').replace(/^[.-]/, '_').slice(0, 64);
+  return safe === '' ? '_' : safe;
+}
+
+function stamp(date: Date): string {
+  return date.toISOString().replace(/[-:]/g, '').replace('.', '');
+}
+
+/**
+ * `client--server--20261201T170000123Z-4242.jsonl`: `ls` sorts the files by client, then server, then
+ * time. Names are made file-safe, so `--` never appears inside one part.
+ */
+export function sessionFileName(parts: SessionFileName): string {
+  const part = (name: string) => fileSafe(name).replace(/-{2,}/g, '-');
+  return `${part(parts.client)}--${part(parts.server)}--${stamp(parts.started)}-${parts.pid}.jsonl`;
+}
+
+const namePattern = /^(.+?)--(.+?)--(\d{8})T(\d{2})(\d{2})(\d{2})(\d{3})Z-(\d+)\.jsonl$/;
+
+/** The parts of a session file's name, or undefined for a file the spies did not name. */
+export function parseSessionFileName(path: string): SessionFileName | undefined {
+  const match = namePattern.exec(basename(path));
+  if (!match) return undefined;
+  const [, client, server, day, hh, mm, ss, ms, pid] = match as unknown as string[];
+  const started = new Date(`${day!.slice(0, 4)}-${day!.slice(4, 6)}-${day!.slice(6, 8)}T${hh}:${mm}:${ss}.${ms}Z`);
+  if (Number.isNaN(started.getTime())) return undefined;
+  return { client: client!, server: server!, started, pid: Number(pid) };
+}
