@@ -7,6 +7,7 @@ const unit = [
   'test/transports/**/*.test.ts',
   'test/cli/**/*.test.ts',
   'test/record/**/*.test.ts',
+  'test/clients/**/*.test.ts',
   'test/check/rules*.test.ts',
   'test/drift/{classify,baseline-file,format}.test.ts',
   'test/review/{filter-expression,stats,time-point}.test.ts',
