@@ -10,7 +10,7 @@ const unit = [
   'test/clients/**/*.test.ts',
   'test/check/rules*.test.ts',
   'test/drift/{classify,baseline-file,format}.test.ts',
-  'test/review/{filter-expression,stats,time-point}.test.ts',
+  'test/review/{filter-expression,stats,time-point,session-prune}.test.ts',
   'test/sinks/last-words.test.ts',
   'test/sinks/human-log-behind.test.ts',
   'test/observer/recorder.test.ts',

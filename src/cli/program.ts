@@ -21,6 +21,7 @@ import { runSpy } from './spy-command.js';
 import { version } from './version.js';
 import { checkExamples, examples, httpExamples, mockHelp, replayHelp, viewExamples } from './help-texts.js';
 import { addDriftCommands } from './drift-program.js';
+import { addClientCommands } from './clients-program.js';
 
 /** Context every command may need: the server command line given after `--`. */
 export interface ProgramContext {
@@ -37,6 +38,8 @@ export function buildProgram(context: ProgramContext): Command {
     .helpCommand('help [command]', 'show help for a command, as --help does')
     .enablePositionalOptions();
   withSpyOptions(program)
+    .option('--name <name>', "the server's name in a client's config: the record goes to the sessions directory (as mcp-spy wrap sets up)")
+    .option('--client <id>', 'the client whose config starts the spy, for the session file\'s name (default with --name: cli)')
     .addHelpText('after', examples)
     .allowExcessArguments(true)
     .action(async (options, command: Command) => {
@@ -164,6 +167,7 @@ export function buildProgram(context: ProgramContext): Command {
     });
 
   addDriftCommands(program, context);
+  addClientCommands(program, context);
   const exporting = program.command('export').description('send or write a recording in the formats other tools speak (OTLP, HAR)');
   exporting
     .command('otlp')

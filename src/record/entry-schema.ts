@@ -77,6 +77,8 @@ export const spawnEntry = z.strictObject({
   cwd: z.string().optional(),
   spy: z.string().optional().describe("the spy's version"),
   reason: z.string().optional().describe('why the server did not start'),
+  client: z.string().optional().describe("the client whose config started the spy (wrap's --client), e.g. claude-code"),
+  name: z.string().optional().describe("the server's entry name in that config (wrap's --name)"),
 });
 
 export const exitEntry = z.strictObject({

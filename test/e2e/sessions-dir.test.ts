@@ -1,0 +1,54 @@
+// The spy with --name writes to the sessions directory; `mcp-spy sessions` reads it.
+import { mkdirSync, readdirSync, writeFileSync } from 'node:fs';
+import { join } from 'node:path';
+import { afterEach, beforeEach, describe, expect, it } from 'vitest';
+import { fixture, node, readEntries, runBin, tempDir } from '../helpers/spy.js';
+
+let temp: ReturnType<typeof tempDir>;
+let env: NodeJS.ProcessEnv;
+beforeEach(() => {
+  temp = tempDir('mcp-spy-sessions-');
+  mkdirSync(join(temp.dir, 'home'));
+  env = { HOME: join(temp.dir, 'home'), XDG_STATE_HOME: join(temp.dir, 'state'), MCP_SPY_DIR: '' };
+});
+afterEach(() => temp.remove());
+
+const request = `${JSON.stringify({ jsonrpc: '2.0', id: 1, method: 'ping', params: { n: 1 } })}\n`;
+const echo = [node, fixture('servers', 'echo-server.js')];
+
+describe('the sessions directory', () => {
+  it('MCP_SPY_DIR moves it; the spawn entry names the client and entry; no wire.log is written', async () => {
+    const dir = join(temp.dir, 'spied');
+    const cwd = join(temp.dir, 'cwd');
+    mkdirSync(cwd);
+    const result = await runBin(['-q', '--client', 'windsurf', '--name', 'echo/1', '--', ...echo], { cwd, input: request, env: { ...env, MCP_SPY_DIR: dir } });
+    expect(result.code).toBe(0);
+    expect(result.text).toBe(`${JSON.stringify({ jsonrpc: '2.0', id: 1, result: { n: 1 } })}\n`);
+    const files = readdirSync(dir);
+    expect(files).toEqual([expect.stringMatching(/^windsurf--echo_1--\d{8}T\d{9}Z-\d+\.jsonl$/)]);
+    expect(readdirSync(cwd)).toEqual([]);
+    expect(readEntries(join(dir, files[0]!))[0]).toMatchObject({ kind: 'spawn', client: 'windsurf', name: 'echo/1' });
+
+    const listed = await runBin(['sessions', '--all', '--dir', dir], { env });
+    expect(listed.text).toContain(`windsurf  echo/1  `);
+    expect(listed.text).toMatch(/ ended {2}2 {7}0 {7}windsurf--echo_1--/);
+  });
+
+  it('a sessions directory that cannot be made costs a line; the server runs all the same', async () => {
+    const blocker = join(temp.dir, 'not-a-dir');
+    writeFileSync(blocker, '');
+    const result = await runBin(['-q', '--name', 'echo', '--', ...echo], { input: request, env: { ...env, MCP_SPY_DIR: join(blocker, 'sessions') } });
+    expect(result.code).toBe(0);
+    expect(result.text).toBe(`${JSON.stringify({ jsonrpc: '2.0', id: 1, result: { n: 1 } })}\n`);
+    expect(result.stderr).toBe(`mcp-spy: the record and log are not written (cannot make ${join(blocker, 'sessions')}: ENOTDIR); the server runs all the same\n`);
+  });
+
+  it('no sessions yet: says where it looked and how sessions come to be', async () => {
+    const listed = await runBin(['sessions'], { env });
+    expect(listed.code).toBe(0);
+    expect(listed.text).toBe(`no sessions in ${join(temp.dir, 'state', 'mcp-spy', 'sessions')} (mcp-spy wrap puts the spy in front of a client's servers; each run of one writes a session here)\n`);
+    const prune = await runBin(['sessions', 'prune'], { env });
+    expect(prune.code).toBe(2);
+    expect(prune.stderr).toBe('mcp-spy: prune needs --keep N (per server) or --max-size SIZE (in all), or both\n');
+  });
+});
