@@ -10,7 +10,7 @@ import { planUnwrapFiles, writeUnwrapFiles } from '../../src/clients/unwrap-file
 import { backupPath, changesFile, planWrapFiles, writeWrapFiles } from '../../src/clients/wrap-files.js';
 import type { WrapManifest } from '../../src/clients/wrap-manifest.js';
 
-const fixtures = fileURLToPath(new URL('../../fixtures/clients/', import.meta.url));
+const fixtures = fileURLToPath(new URL('../../fixtures/client-configs/', import.meta.url));
 const spy = { node: '/opt/node/bin/node', bin: '/opt/mcp-spy/bin/mcp-spy.js' };
 
 /** Each fixture: the client, the scopes its file holds, and the local scope's project where it has one. */

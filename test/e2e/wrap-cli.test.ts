@@ -19,8 +19,8 @@ beforeEach(() => {
   mkdirSync(join(project, '.vscode'), { recursive: true });
   cursorFile = join(home, '.cursor', 'mcp.json');
   vscodeFile = join(project, '.vscode', 'mcp.json');
-  copyFileSync(fixture('clients', 'cursor', 'user.json'), cursorFile);
-  copyFileSync(fixture('clients', 'vscode', 'workspace.json'), vscodeFile);
+  copyFileSync(fixture('client-configs', 'cursor', 'user.json'), cursorFile);
+  copyFileSync(fixture('client-configs', 'vscode', 'workspace.json'), vscodeFile);
   // Nothing of the real home: every place the table and the state directory look is in the test's directory.
   env = { HOME: home, XDG_STATE_HOME: join(home, '.local', 'state'), XDG_CONFIG_HOME: join(home, '.config'), MCP_SPY_DIR: '', CLAUDE_CONFIG_DIR: '', APPDATA: '' };
 });
@@ -90,7 +90,7 @@ describe('mcp-spy wrap', () => {
   });
 
   it('--config FILE --format CLIENT: a file where the table does not look; bad use is one line', async () => {
-    const file = temp.file('elsewhere.json', readFileSync(fixture('clients', 'windsurf', 'mcp_config.json'), 'utf8'));
+    const file = temp.file('elsewhere.json', readFileSync(fixture('client-configs', 'windsurf', 'mcp_config.json'), 'utf8'));
     const result = await wrapBin(['wrap', '--config', file, '--format', 'windsurf', '--yes']);
     expect(result.code).toBe(0);
     expect(result.text).toContain(`wrapped 2 servers in ${file}`);
@@ -102,6 +102,6 @@ describe('mcp-spy wrap', () => {
     expect(unknown.stderr).toBe("mcp-spy: unknown client 'zed': one of claude-desktop, claude-code, cursor, vscode, windsurf\n");
     const unwrapped = await wrapBin(['unwrap', '--config', file, '--format', 'windsurf']);
     expect(unwrapped.code).toBe(0);
-    expect(bytes(file)).toBe(readFileSync(fixture('clients', 'windsurf', 'mcp_config.json'), 'utf8'));
+    expect(bytes(file)).toBe(readFileSync(fixture('client-configs', 'windsurf', 'mcp_config.json'), 'utf8'));
   });
 });
