@@ -32,7 +32,7 @@ export async function runUnwrap(client: string | undefined, options: UnwrapOptio
   }
   let status: number = exitCodes.ok;
   for (const work of works) {
-    process.stdout.write(`${sanitize(work.file)}\n`);
+    process.stdout.write(`${sanitize(work.file)}${work.gone ? ' (no longer there: its entries are forgotten)' : ''}\n`);
     if (work.failure) {
       process.stderr.write(`mcp-spy: cannot unwrap ${sanitize(work.file)}: ${sanitize(work.failure)}\n`);
       status = exitCodes.badUse;

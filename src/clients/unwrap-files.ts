@@ -1,4 +1,4 @@
-import { readFileSync, unlinkSync } from 'node:fs';
+import { existsSync, readFileSync, unlinkSync } from 'node:fs';
 import { clients, type ClientFacts, type ClientId } from './client-table.js';
 import { readConfigFile, replaceConfigFile, type ReadConfig } from './safe-write.js';
 import { planUnwrap, type UnwrapPlan } from './unwrap-plan.js';
@@ -21,6 +21,8 @@ export interface UnwrapWork {
   read?: ReadConfig;
   plan?: UnwrapPlan;
   failure?: string;
+  /** The file is no longer there (a project removed): nothing to put back, its entries are forgotten. */
+  gone?: boolean;
 }
 
 function chosen(entry: WrappedEntry, choice: UnwrapChoice): boolean {
@@ -36,6 +38,10 @@ export function planUnwrapFiles(manifest: WrapManifest, choice: UnwrapChoice): U
     const mine = entries.filter((entry) => chosen(entry, choice));
     if (mine.length === 0) continue;
     const others = entries.filter((entry) => !chosen(entry, choice));
+    if (!existsSync(file)) {
+      works.push({ file, others, gone: true, plan: { after: '', notes: mine.map((entry) => ({ entry, outcome: 'gone' as const })), kept: [] } });
+      continue;
+    }
     const read = readConfigFile(file);
     if (!read.ok) {
       works.push({ file, others, failure: read.why });
@@ -72,6 +78,11 @@ function bytesOf(path: string): Buffer | undefined {
 export function writeUnwrapFiles(works: readonly UnwrapWork[], manifest: WrapManifest): UnwrapWritten[] {
   const written: UnwrapWritten[] = [];
   for (const work of works) {
+    if (work.gone) {
+      manifest.files[work.file] = work.others;
+      written.push({ work, ok: true });
+      continue;
+    }
     if (!work.plan || !work.read) continue;
     const { plan, read } = work;
     if (plan.after !== read.bytes.toString('utf8')) {

@@ -58,6 +58,9 @@ describe.each(cases)('$fixture', (item) => {
     const { works, written } = wrap(target, manifest);
     expect(written.map((result) => result.ok)).toEqual([true]);
     expect(works[0]!.plan!.notes.filter((note) => note.changes).map((note) => note.name)).toEqual(item.wraps);
+    // An entry that runs the spy already (wrapped by hand) is recognised and left as it is.
+    const byHand = works[0]!.plan!.notes.filter((each) => each.name === 'by-hand');
+    expect(byHand.map((note) => note.says)).toEqual(item.fixture === 'claude-desktop/linux.json' ? ['already runs mcp-spy: left as it is'] : []);
     const after = readFileSync(target.file, 'utf8');
     expect(readFileSync(backupPath(target.file)).equals(before)).toBe(true);
 
@@ -179,5 +182,16 @@ describe('unwrap after edits', () => {
     writeUnwrapFiles(works, manifest);
     expect(readFileSync(target.file, 'utf8')).toContain('"sk-new"');
     expect(manifest.files[target.file]!.map((entry) => entry.path.at(-1))).toEqual(['weather']);
+  });
+
+  it('forgets the entries of a file that is gone (a project removed)', () => {
+    const target = targetOf(desktop);
+    const manifest = empty();
+    wrap(target, manifest);
+    rmSync(target.file);
+    const works = planUnwrapFiles(manifest, { servers: [] });
+    expect(works.map((work) => [work.gone, work.plan!.notes.map((note) => note.outcome)])).toEqual([[true, ['gone', 'gone']]]);
+    expect(writeUnwrapFiles(works, manifest).map((result) => result.ok)).toEqual([true]);
+    expect(manifest.files[target.file]).toEqual([]);
   });
 });
