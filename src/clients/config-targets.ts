@@ -31,9 +31,13 @@ export function realPathOf(file: string): string {
 function byFile(places: ConfigPlace[]): ConfigTarget[] {
   const targets = new Map<string, ConfigTarget>();
   for (const place of places) {
-    const target = targets.get(place.file) ?? { file: place.file, places: [] };
+    // Keyed by the real file: a project reached through a link to the home directory is the same file.
+    const key = realPathOf(place.file);
+    const target = targets.get(key) ?? { file: place.file, places: [] };
+    // Run from the home directory, Cursor's project file is its user file: one place, the user's.
+    if (target.places.some((known) => known.serversAt.join('\0') === place.serversAt.join('\0'))) continue;
     target.places.push(place);
-    targets.set(place.file, target);
+    targets.set(key, target);
   }
   return [...targets.values()];
 }

@@ -1,4 +1,5 @@
 // wrap and unwrap through the built binary, on a home directory of the test's own.
+import { spawn } from 'node:child_process';
 import { chmodSync, copyFileSync, mkdirSync, readFileSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
@@ -27,6 +28,25 @@ beforeEach(() => {
 afterEach(() => temp.remove());
 
 const wrapBin = (args: string[]) => runBin(args, { cwd: project, env });
+
+/** Runs wrap on a terminal (util-linux script gives it one), answering its question once asked. */
+function wrapOnTerminal(answer: string): Promise<{ code: number | null; text: string }> {
+  return new Promise((resolve, reject) => {
+    const command = [node, bin, 'wrap', 'cursor'].map((word) => `'${word}'`).join(' ');
+    const child = spawn('script', ['-qec', command, '/dev/null'], { cwd: project, env: { ...process.env, ...env, FORCE_COLOR: '0' }, stdio: ['pipe', 'pipe', 'inherit'] });
+    let text = '';
+    let answered = false;
+    child.stdout.on('data', (chunk: Buffer) => {
+      text += chunk.toString('utf8');
+      if (!answered && text.includes('[y/N] ')) {
+        answered = true;
+        child.stdin.write(`${answer}\n`);
+      }
+    });
+    child.on('error', reject);
+    child.on('close', (code) => resolve({ code, text }));
+  });
+}
 const bytes = (file: string) => readFileSync(file, 'utf8');
 
 describe('mcp-spy wrap', () => {
@@ -103,5 +123,18 @@ describe('mcp-spy wrap', () => {
     const unwrapped = await wrapBin(['unwrap', '--config', file, '--format', 'windsurf']);
     expect(unwrapped.code).toBe(0);
     expect(bytes(file)).toBe(readFileSync(fixture('client-configs', 'windsurf', 'mcp_config.json'), 'utf8'));
+  });
+
+  it('on a terminal, asks; anything but y writes nothing, y writes', async () => {
+    const before = bytes(cursorFile);
+    const no = await wrapOnTerminal('n');
+    expect(no.text).toContain('wrap 1 server in 1 file? [y/N] ');
+    expect(no.text).toContain('nothing written');
+    expect(no.code).toBe(1);
+    expect(bytes(cursorFile)).toBe(before);
+    const yes = await wrapOnTerminal('y');
+    expect(yes.text).toContain(`wrapped 1 server in ${cursorFile}`);
+    expect(yes.code).toBe(0);
+    expect(bytes(cursorFile)).toContain('"--name", "web-search", "--", "npx"');
   });
 });
