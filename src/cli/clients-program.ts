@@ -7,7 +7,8 @@ const wrapHelp = `
 Each stdio server entry of the client's config gets the spy in front of it: its command becomes this
 node and mcp-spy (absolute paths, as a client starts servers with a bare PATH), with the entry's own
 command after --; its env, cwd and other fields stay as they were. Each run of a wrapped server
-writes its record to the sessions directory (mcp-spy sessions). Entries with a URL are not wrapped.
+writes its record to the sessions directory (mcp-spy sessions). Entries with a URL are not wrapped
+(with --http they point at a spy on this machine that you run with the command printed).
 The file is parsed first, written atomically, backed up beside itself before its first change
 (FILE.mcp-spy-backup); comments of a VS Code mcp.json are kept. mcp-spy unwrap puts each entry back.
 
@@ -44,6 +45,7 @@ export function addClientCommands(program: Command, context: ClientsContext): vo
   withTargetOptions(program.command('wrap').description("put the spy in front of each stdio server of a client's config (Claude Desktop, Claude Code, Cursor, VS Code, Windsurf)"))
     .option('--project <dir>', 'the project whose project and local scopes to wrap (default: the working directory)')
     .option('-y, --yes', 'write without asking')
+    .option('--http', 'also point URL entries at a spy on this machine (127.0.0.1, a port each), which you run with the command printed')
     .addHelpText('after', wrapHelp)
     .action(async (client: string | undefined, options) => {
       const { runWrap } = await import('./wrap-command.js');

@@ -38,8 +38,6 @@ export function buildProgram(context: ProgramContext): Command {
     .helpCommand('help [command]', 'show help for a command, as --help does')
     .enablePositionalOptions();
   withSpyOptions(program)
-    .option('--name <name>', "the server's name in a client's config: the record goes to the sessions directory (as mcp-spy wrap sets up)")
-    .option('--client <id>', 'the client whose config starts the spy, for the session file\'s name (default with --name: cli)')
     .addHelpText('after', examples)
     .allowExcessArguments(true)
     .action(async (options, command: Command) => {
@@ -247,6 +245,8 @@ function withSpyOptions(command: Command): Command {
     )
     .addOption(redactOption())
     .option('--baseline <file>', 'note each listed tool that differs from its pin in this baseline (mcp-spy baseline)')
+    .option('--name <name>', "the server's name in a client's config: the record goes to the sessions directory, no log (as mcp-spy wrap sets up)")
+    .option('--client <id>', 'the client whose config starts the spy, for the session file\'s name (default with --name: cli)')
     .option('--debug', 'show stack traces of internal errors');
   return withExportOptions(command);
 }

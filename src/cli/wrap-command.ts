@@ -8,6 +8,7 @@ import { manifestPath, readManifest, writeManifest, type WrapManifest } from '..
 import { sessionsDirectory } from '../record/sessions-dir.js';
 import { sanitize } from '../render/sanitize.js';
 import { exitCodes, SpyError } from './errors.js';
+import { shellWord } from './invocation.js';
 
 export interface WrapOptions {
   config?: string;
@@ -16,6 +17,7 @@ export interface WrapOptions {
   server: string[];
   dryRun?: boolean;
   yes?: boolean;
+  http?: boolean;
 }
 
 /** The client and files a wrap or unwrap is about, from its argument and options; bad use is an error. */
@@ -51,7 +53,10 @@ function printPlan(works: readonly WrapWork[]): void {
     out(`${sanitize(work.target.file)} (${title})`);
     if (work.failure) continue;
     if (work.plan!.notes.length === 0) out('  no servers');
-    for (const note of work.plan!.notes) out(`  ${note.changes ? '+' : '-'} ${sanitize(note.name)} (${note.place.scope}): ${sanitize(note.says)}`);
+    for (const note of work.plan!.notes) {
+      out(`  ${note.changes ? '+' : '-'} ${sanitize(note.name)} (${note.place.scope}): ${sanitize(note.says)}${note.run ? ':' : ''}`);
+      if (note.run) out(`      ${sanitize(note.run.map(shellWord).join(' '))}`);
+    }
   }
 }
 
@@ -80,7 +85,7 @@ export async function runWrap(client: string | undefined, options: WrapOptions):
   }
   const manifestFile = manifestPath(process.env);
   const manifest = loadManifest(manifestFile);
-  const works = planWrapFiles(targets, { spy: spyProgram(), servers: options.server });
+  const works = planWrapFiles(targets, { spy: spyProgram(), servers: options.server, http: options.http === true }, manifest);
   printPlan(works);
   const failed = works.filter((work) => work.failure);
   for (const work of failed) process.stderr.write(`mcp-spy: cannot wrap ${sanitize(work.target.file)}: ${sanitize(work.failure!)}\n`);
@@ -135,6 +140,8 @@ function writeWraps(changing: WrapWork[], manifest: WrapManifest, manifestFile: 
   }
   const done = written.filter((result) => result.ok);
   if (done.length === 0) return status;
+  const spies = done.flatMap((result) => result.work.plan!.wrapped.flatMap((entry) => (entry.run ? [entry.run] : [])));
+  if (spies.length > 0) out(`Start the spy of each URL entry before the client connects (a client finds nothing on its port otherwise):\n${spies.map((run) => `  ${sanitize(run.map(shellWord).join(' '))}`).join('\n')}`);
   const restarts = new Set(done.map((result) => result.work.target.places[0]!.client));
   for (const client of restarts) out(`${(clients[client] as ClientFacts).title} notices the change once you ${(clients[client] as ClientFacts).restart}.`);
   out(`Each run of a wrapped server writes its record to ${sanitize(sessionsDirectory(process.env))}: mcp-spy sessions lists them. mcp-spy unwrap puts the entries back.`);

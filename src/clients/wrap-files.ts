@@ -2,6 +2,7 @@ import { existsSync } from 'node:fs';
 import { clients, type ClientFacts } from './client-table.js';
 import type { ConfigTarget } from './config-targets.js';
 import { readConfigFile, replaceConfigFile, type ReadConfig } from './safe-write.js';
+import { portsOf } from './url-entries.js';
 import { samePath, type WrapManifest } from './wrap-manifest.js';
 import { planWrap, type FilePlan, type WrapChoice } from './wrap-plan.js';
 
@@ -18,12 +19,13 @@ export function backupPath(real: string): string {
   return `${real}.mcp-spy-backup`;
 }
 
-/** Reads and plans each file; nothing is written. */
-export function planWrapFiles(targets: readonly ConfigTarget[], choice: WrapChoice): WrapWork[] {
+/** Reads and plans each file; nothing is written. The manifest tells URL entries already pointed at a spy, and the ports taken. */
+export function planWrapFiles(targets: readonly ConfigTarget[], choice: WrapChoice, manifest: WrapManifest = { v: 1, files: {} }): WrapWork[] {
+  const ports = new Set(Object.values(manifest.files).flatMap(portsOf));
   return targets.map((target) => {
     const read = readConfigFile(target.file);
     if (!read.ok) return { target, failure: read.why };
-    const planned = planWrap(read.read.bytes.toString('utf8'), target.places, choice);
+    const planned = planWrap(read.read.bytes.toString('utf8'), target.places, { ...choice, ports }, manifest.files[read.read.real] ?? []);
     return planned.ok ? { target, read: read.read, plan: planned.plan } : { target, read: read.read, failure: planned.why };
   });
 }

@@ -12,6 +12,8 @@ export interface WrappedEntry {
   original: string;
   /** The entry's value as wrapped. */
   wrapped: unknown;
+  /** A URL entry pointed at a local spy (wrap --http): the command that runs that spy. */
+  run?: string[];
 }
 
 /** Every config file `wrap` changed (by its real path) and the entries it changed there. */

@@ -4,6 +4,7 @@ import { nodeAt, parseConfig, textOf, valueOf } from './config-text.js';
 import { commandEdits } from './entry-edits.js';
 import { serverEntries, type ServerEntry } from './server-entries.js';
 import { wrappedCommand, type SpyProgram } from './spy-invocation.js';
+import { knownWrap, urlWrap } from './url-entries.js';
 import type { WrappedEntry } from './wrap-manifest.js';
 
 /** What wrap does with one entry, in words for the user. */
@@ -13,6 +14,8 @@ export interface EntryNote {
   /** True when the entry is changed. */
   changes: boolean;
   says: string;
+  /** For a URL entry: the command that runs the spy it points at (or would, with --http). */
+  run?: string[];
 }
 
 /** The change to one config file: its text before and after, what each entry gets, and what the manifest keeps. */
@@ -27,21 +30,32 @@ export interface WrapChoice {
   spy: SpyProgram;
   /** Only entries of these names (all when empty). */
   servers: readonly string[];
+  /** --http: point URL entries at a spy the user runs. */
+  http?: boolean;
+  /** The ports URL entries point at already (from the manifest), and those taken in this run. */
+  ports?: Set<number>;
 }
 
-/** The URL a spy on a remote server would listen at, for the advice printed: the entry's path on a local port. */
-function httpAdvice(url: string): string {
-  let path = '/mcp';
-  try {
-    path = new URL(url).pathname;
-  } catch {
-    // Not a URL a spy could forward to; the advice still names the entry's.
-  }
-  return `a remote server (${url}) is not wrapped: a client pointed at a spy's port fails whenever no spy runs there. To spy on it, run mcp-spy http --target ${url} --listen 127.0.0.1:7000 and point the entry at http://127.0.0.1:7000${path}`;
+/** What the manifest knows of this file's entries, to tell a URL entry already pointed at a spy. */
+export type KnownEntries = readonly WrappedEntry[];
+
+const remoteWhy = "a client pointed at a spy's port fails whenever no spy runs there";
+
+/** What wrap does with a URL entry: left as it is, unless --http asks to point it at a spy the user runs. */
+function planUrl(entry: ServerEntry, url: string, place: ConfigPlace, choice: WrapChoice, known: KnownEntries): { edits: Edit[]; note: EntryNote; run?: string[] } {
+  const note = (changes: boolean, says: string, run?: string[]): EntryNote => ({ place, name: entry.name, changes, says, ...(run ? { run } : {}) });
+  const before = knownWrap(entry, known);
+  if (before) return { edits: [], note: note(false, 'already points at a spy on this machine; it runs with', before.run) };
+  const ports = (choice.ports ??= new Set<number>());
+  // Without --http the port is still taken for this run, so that each entry's advice names its own.
+  const wrapped = urlWrap(entry, url, choice.spy, { client: place.client, name: entry.name }, ports);
+  if (!wrapped) return { edits: [], note: note(false, `a remote server (${url}) that no spy can stand in for: left as it is`) };
+  if (!choice.http) return { edits: [], note: note(false, `a remote server (${url}) is not wrapped: ${remoteWhy}. With --http, wrap points it at a spy you run yourself, with`, wrapped.run) };
+  return { edits: wrapped.edits, note: note(true, `points at a spy you run yourself (${url} behind it), with`, wrapped.run), run: wrapped.run };
 }
 
 /** What wrap does with an entry: its edits and its note. */
-function planEntry(config: Parameters<typeof commandEdits>[0], place: ConfigPlace, entry: ServerEntry, choice: WrapChoice): { edits: Edit[]; note: EntryNote } {
+function planEntry(config: Parameters<typeof commandEdits>[0], place: ConfigPlace, entry: ServerEntry, choice: WrapChoice, known: KnownEntries): { edits: Edit[]; note: EntryNote; run?: string[] } {
   const note = (changes: boolean, says: string): EntryNote => ({ place, name: entry.name, changes, says });
   switch (entry.kind.shape) {
     case 'stdio': {
@@ -51,7 +65,7 @@ function planEntry(config: Parameters<typeof commandEdits>[0], place: ConfigPlac
     case 'spied':
       return { edits: [], note: note(false, 'already runs mcp-spy: left as it is') };
     case 'url':
-      return { edits: [], note: note(false, httpAdvice(entry.kind.url)) };
+      return planUrl(entry, entry.kind.url, place, choice, known);
     case 'unknown':
       return { edits: [], note: note(false, `not a server entry mcp-spy can wrap (${entry.kind.why}): left as it is`) };
   }
@@ -61,32 +75,33 @@ function planEntry(config: Parameters<typeof commandEdits>[0], place: ConfigPlac
  * The wrap of one file, for the places of the table that are in it (Claude Code keeps two scopes in
  * ~/.claude.json). A file that does not parse, or whose servers are not an object, is refused whole.
  */
-export function planWrap(text: string, places: readonly ConfigPlace[], choice: WrapChoice): { ok: true; plan: FilePlan } | { ok: false; why: string } {
+export function planWrap(text: string, places: readonly ConfigPlace[], choice: WrapChoice, known: KnownEntries = []): { ok: true; plan: FilePlan } | { ok: false; why: string } {
   const syntax = (clients[places[0]!.client] as ClientFacts).syntax;
   const parsed = parseConfig(text, syntax);
   if (!parsed.ok) return parsed;
   const edits: Edit[] = [];
   const notes: EntryNote[] = [];
-  const touched: { place: ConfigPlace; entry: ServerEntry }[] = [];
+  const touched: { place: ConfigPlace; entry: ServerEntry; run?: string[] }[] = [];
   for (const place of places) {
     const found = serverEntries(parsed.config, place.serversAt);
     if (!found.ok) return found;
     for (const entry of found.entries) {
       if (choice.servers.length > 0 && !choice.servers.includes(entry.name)) continue;
-      const planned = planEntry(parsed.config, place, entry, choice);
+      const planned = planEntry(parsed.config, place, entry, choice, known);
       edits.push(...planned.edits);
       notes.push(planned.note);
-      if (planned.edits.length > 0) touched.push({ place, entry });
+      if (planned.edits.length > 0) touched.push({ place, entry, ...(planned.run ? { run: planned.run } : {}) });
     }
   }
   const after = applyEdits(text, edits);
   const reparsed = parseConfig(after, syntax);
   if (!reparsed.ok) return { ok: false, why: `mcp-spy made a config that does not parse (${reparsed.why}): nothing written` };
-  const wrapped = touched.map(({ place, entry }) => ({
+  const wrapped = touched.map(({ place, entry, run }) => ({
     path: entry.path,
     client: place.client,
     original: textOf(parsed.config, entry.node),
     wrapped: valueOf(nodeAt(reparsed.config, entry.path)!),
+    ...(run ? { run } : {}),
   }));
   return { ok: true, plan: { before: text, after, notes, wrapped } };
 }

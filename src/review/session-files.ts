@@ -74,11 +74,14 @@ async function readSessionFile(file: string, parts: NonNullable<ReturnType<typeo
     modified: stat.mtime.toISOString(),
   };
   let exited = false;
+  let httpSpy = false;
   try {
     for await (const { entry } of readRecording(file)) {
       if (frameKinds.has(entry.kind)) session.frames += 1;
       if (errorKinds.has(entry.kind)) session.errors += 1;
-      if (entry.kind === 'spawn') {
+      // The stdio spy names itself on its spawn entry, the HTTP spy on its first http entry.
+      if (entry.kind === 'http' && entry.transport === 'http') httpSpy = true;
+      if (entry.kind === 'spawn' || entry.kind === 'http') {
         if (typeof entry.client === 'string') session.client = entry.client;
         if (typeof entry.name === 'string') session.server = entry.name;
       }
@@ -87,7 +90,8 @@ async function readSessionFile(file: string, parts: NonNullable<ReturnType<typeo
   } catch (error) {
     session.unreadable = (error as Error).message;
   }
-  session.state = exited ? 'ended' : alive(parts.pid) ? 'live' : 'cut-short';
+  // An HTTP spy writes no end of its own (it serves until stopped): it has ended when it runs no more.
+  session.state = alive(parts.pid) && !(exited && !httpSpy) ? 'live' : exited || httpSpy ? 'ended' : 'cut-short';
   return session;
 }
 

@@ -195,3 +195,30 @@ describe('unwrap after edits', () => {
     expect(manifest.files[target.file]).toEqual([]);
   });
 });
+
+describe('wrap --http', () => {
+  const cursor = cases.find((item) => item.fixture === 'cursor/user.json')!;
+
+  it('points a URL entry at a spy on a port of its own, with the command that runs it; again changes nothing; unwrap gives back the bytes', () => {
+    const target = targetOf(cursor);
+    const before = readFileSync(target.file);
+    const manifest: WrapManifest = { v: 1, files: { '/elsewhere/mcp.json': [{ path: ['mcpServers', 'x'], client: 'cursor', original: '{}', wrapped: {}, run: ['node', 'mcp-spy.js', 'http', '--target', 'https://x/mcp', '--listen', '127.0.0.1:7301'] }] } };
+    const works = planWrapFiles([target], { spy, servers: [], http: true }, manifest);
+    const remote = works[0]!.plan!.notes.find((note) => note.name === 'remote')!;
+    // 7301 is taken by an entry of another file: this one gets the next.
+    expect(remote).toMatchObject({ changes: true, run: [spy.node, spy.bin, 'http', '--target', 'https://example.com/mcp', '--listen', '127.0.0.1:7302', '--client', 'cursor', '--name', 'remote'] });
+    writeWrapFiles(works, manifest);
+    const after = readFileSync(target.file, 'utf8');
+    expect(after).toContain('"url": "http://127.0.0.1:7302/mcp",\n      "headers": {\n        "API_KEY": "value"');
+    const again = planWrapFiles([target], { spy, servers: [], http: true }, manifest);
+    expect(changesFile(again[0]!)).toBe(false);
+    expect(again[0]!.plan!.notes.find((note) => note.name === 'remote')!.says).toBe('already points at a spy on this machine; it runs with');
+    writeUnwrapFiles(planUnwrapFiles(manifest, { servers: [], file: target.file }), manifest);
+    expect(readFileSync(target.file).equals(before)).toBe(true);
+  });
+
+  it('without --http, leaves the URL entry and says what --http would do', () => {
+    const works = planWrapFiles([targetOf(cursor)], { spy, servers: [] });
+    expect(works[0]!.plan!.notes.find((note) => note.name === 'remote')).toMatchObject({ changes: false, run: [spy.node, spy.bin, 'http', '--target', 'https://example.com/mcp', '--listen', '127.0.0.1:7301', '--client', 'cursor', '--name', 'remote'] });
+  });
+});

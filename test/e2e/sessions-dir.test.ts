@@ -1,7 +1,8 @@
 // The spy with --name writes to the sessions directory; `mcp-spy sessions` reads it.
-import { mkdirSync, readdirSync, writeFileSync } from 'node:fs';
+import { existsSync, mkdirSync, readdirSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
+import { startSpy } from '../helpers/http-spy.js';
 import { fixture, node, readEntries, runBin, tempDir } from '../helpers/spy.js';
 
 let temp: ReturnType<typeof tempDir>;
@@ -50,5 +51,24 @@ describe('the sessions directory', () => {
     const prune = await runBin(['sessions', 'prune'], { env });
     expect(prune.code).toBe(2);
     expect(prune.stderr).toBe('mcp-spy: prune needs --keep N (per server) or --max-size SIZE (in all), or both\n');
+  });
+
+  it('the HTTP spy with --name (as wrap --http prints it) writes its session there too', async () => {
+    const dir = join(temp.dir, 'spied');
+    const spy = await startSpy(['--target', 'http://127.0.0.1:1/mcp', '--client', 'cursor', '--name', 'remote'], [], { ...env, MCP_SPY_DIR: dir });
+    try {
+      const answer = await fetch(spy.url, { method: 'POST', headers: { 'content-type': 'application/json', accept: 'application/json, text/event-stream' }, body: request });
+      expect(answer.status).toBe(502);
+      expect(existsSync(join(spy.dir, 'wire.jsonl'))).toBe(false);
+    } finally {
+      await spy.dispose();
+    }
+    const files = readdirSync(dir);
+    expect(files).toEqual([expect.stringMatching(/^cursor--remote--\d{8}T\d{9}Z-\d+\.jsonl$/)]);
+    const entries = readEntries(join(dir, files[0]!));
+    expect(entries[0]).toMatchObject({ kind: 'http', transport: 'http', client: 'cursor', name: 'remote' });
+    expect(entries.some((entry) => entry.dir === 'c2s' && entry.method === 'ping')).toBe(true);
+    const listed = await runBin(['sessions', '--format', 'json', '--dir', dir], { env });
+    expect(JSON.parse(listed.text).sessions).toMatchObject([{ client: 'cursor', server: 'remote', frames: 2, errors: 1, state: 'ended' }]);
   });
 });
