@@ -1,8 +1,8 @@
 // The spy with --name writes to the sessions directory; `mcp-spy sessions` reads it.
-import { existsSync, mkdirSync, readdirSync, writeFileSync } from 'node:fs';
+import { existsSync, mkdirSync, readdirSync, readFileSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
-import { startSpy } from '../helpers/http-spy.js';
+import { eventually, startSpy } from '../helpers/http-spy.js';
 import { fixture, node, readEntries, runBin, tempDir } from '../helpers/spy.js';
 
 let temp: ReturnType<typeof tempDir>;
@@ -70,5 +70,19 @@ describe('the sessions directory', () => {
     expect(entries.some((entry) => entry.dir === 'c2s' && entry.method === 'ping')).toBe(true);
     const listed = await runBin(['sessions', '--format', 'json', '--dir', dir], { env });
     expect(JSON.parse(listed.text).sessions).toMatchObject([{ client: 'cursor', server: 'remote', frames: 2, errors: 1, state: 'ended' }]);
+  });
+
+  it('marks a session live while its spy runs, ended once it has exited', async () => {
+    const dir = join(temp.dir, 'spied');
+    const listed = async () => (JSON.parse((await runBin(['sessions', '--format', 'json', '--dir', dir], { env })).text) as { sessions: { state: string; frames: number }[] }).sessions;
+    let stdin: NodeJS.WritableStream | undefined;
+    const running = runBin(['-q', '--name', 'echo', '--', ...echo], { env: { ...env, MCP_SPY_DIR: dir }, onStart: (child) => (stdin = child.stdin!) });
+    stdin!.write(request);
+    // The answer recorded: the session is under way, its spy still running (stdin open).
+    await eventually(() => existsSync(dir) && readdirSync(dir).length === 1 && readFileSync(join(dir, readdirSync(dir)[0]!), 'utf8').includes('"kind":"response"'));
+    expect(await listed()).toMatchObject([{ state: 'live', frames: 2 }]);
+    stdin!.end();
+    expect((await running).code).toBe(0);
+    expect(await listed()).toMatchObject([{ state: 'ended', frames: 2 }]);
   });
 });
