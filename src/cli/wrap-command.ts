@@ -85,7 +85,10 @@ export async function runWrap(client: string | undefined, options: WrapOptions):
   }
   const manifestFile = manifestPath(process.env);
   const manifest = loadManifest(manifestFile);
-  const works = planWrapFiles(targets, { spy: spyProgram(), servers: options.server, http: options.http === true }, manifest);
+  const spy = spyProgram();
+  // The entries name this very bin: from npx's cache it may be gone after npm cleans the cache.
+  if (/[\\/]_npx[\\/]/.test(spy.bin)) process.stderr.write(`mcp-spy: this mcp-spy runs from npx's cache (${sanitize(spy.bin)}), which npm may clean; the wrapped entries would then fail to start: install mcp-spy (npm install -g) and wrap from there\n`);
+  const works = planWrapFiles(targets, { spy, servers: options.server, http: options.http === true }, manifest);
   printPlan(works);
   const failed = works.filter((work) => work.failure);
   for (const work of failed) process.stderr.write(`mcp-spy: cannot wrap ${sanitize(work.target.file)}: ${sanitize(work.failure!)}\n`);
