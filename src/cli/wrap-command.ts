@@ -47,8 +47,10 @@ export function loadManifest(path: string): WrapManifest {
 const out = (line: string) => process.stdout.write(`${line}\n`);
 
 /** Each file and what happens to each of its entries. */
-function printPlan(works: readonly WrapWork[]): void {
+function printPlan(works: readonly WrapWork[], filtered: boolean): void {
   for (const work of works) {
+    // With --server, a file without that entry is not about this wrap.
+    if (filtered && !work.failure && work.plan!.notes.length === 0) continue;
     const title = (clients[work.target.places[0]!.client] as ClientFacts).title;
     out(`${sanitize(work.target.file)} (${title})`);
     if (work.failure) continue;
@@ -89,7 +91,7 @@ export async function runWrap(client: string | undefined, options: WrapOptions):
   // The entries name this very bin: from npx's cache it may be gone after npm cleans the cache.
   if (/[\\/]_npx[\\/]/.test(spy.bin)) process.stderr.write(`mcp-spy: this mcp-spy runs from npx's cache (${sanitize(spy.bin)}), which npm may clean; the wrapped entries would then fail to start: install mcp-spy (npm install -g) and wrap from there\n`);
   const works = planWrapFiles(targets, { spy, servers: options.server, http: options.http === true }, manifest);
-  printPlan(works);
+  printPlan(works, options.server.length > 0);
   const failed = works.filter((work) => work.failure);
   for (const work of failed) process.stderr.write(`mcp-spy: cannot wrap ${sanitize(work.target.file)}: ${sanitize(work.failure!)}\n`);
   const changing = works.filter(changesFile);

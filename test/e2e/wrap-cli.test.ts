@@ -63,11 +63,12 @@ describe('mcp-spy wrap', () => {
 
   it('--dry-run prints a unified diff of one server and writes nothing', async () => {
     const before = bytes(vscodeFile);
-    const result = await wrapBin(['wrap', 'vscode', '--server', 'fetch', '--dry-run']);
+    const result = await wrapBin(['wrap', '--server', 'fetch', '--dry-run']);
     expect(result.code).toBe(0);
     expect(result.text).toContain(`--- ${vscodeFile}\n+++ ${vscodeFile}\n@@ -21,8 +21,8 @@\n`);
     expect(result.text).toContain(`-      "command": "uvx",\n-      "args": ["mcp-server-fetch"],\n+      "command": ${JSON.stringify(node)},\n+      "args": [${JSON.stringify(bin)}, "--client", "vscode", "--name", "fetch", "--", "uvx", "mcp-server-fetch"],\n`);
     expect(result.text).not.toContain('Perplexity (project)');
+    expect(result.text).not.toContain(cursorFile);
     expect(result.text).toContain('(dry run: nothing written)');
     expect(bytes(vscodeFile)).toBe(before);
   });
