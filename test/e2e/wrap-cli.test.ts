@@ -1,6 +1,6 @@
 // wrap and unwrap through the built binary, on a home directory of the test's own.
 import { spawn } from 'node:child_process';
-import { chmodSync, copyFileSync, mkdirSync, readFileSync, writeFileSync } from 'node:fs';
+import { chmodSync, copyFileSync, mkdirSync, readFileSync, statSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { bin, fixture, node, runBin, tempDir } from '../helpers/spy.js';
@@ -82,6 +82,8 @@ describe('mcp-spy wrap', () => {
     expect(wrapped.text).toContain(`wrapped 2 servers in ${vscodeFile} (backup: ${vscodeFile}.mcp-spy-backup)`);
     expect(wrapped.text).toContain('Cursor notices the change once you turn the server off and on in Cursor Settings > MCP (or restart Cursor).');
     expect(wrapped.text).toContain(`Each run of a wrapped server writes its record to ${join(home, '.local', 'state', 'mcp-spy', 'sessions')}`);
+    // The manifest holds parts of configs (env values, tokens): private, as the records are.
+    expect(statSync(join(home, '.local', 'state', 'mcp-spy', 'wrapped.json')).mode & 0o777).toBe(0o600);
     const once = [bytes(cursorFile), bytes(vscodeFile)];
     expect(once[1]).toContain('// A remote server: not wrapped.');
 
