@@ -16,7 +16,7 @@ const spy = { node: '/opt/node/bin/node', bin: '/opt/mcp-spy/bin/mcp-spy.js' };
 /** Each fixture: the client, the scopes its file holds, and the local scope's project where it has one. */
 const cases: { fixture: string; client: ClientId; scopes: Scope[]; project?: string; wraps: string[] }[] = [
   { fixture: 'claude-desktop/macos.json', client: 'claude-desktop', scopes: ['user'], wraps: ['filesystem', 'weather'] },
-  { fixture: 'claude-desktop/windows.json', client: 'claude-desktop', scopes: ['user'], wraps: ['filesystem', 'notes'] },
+  { fixture: 'claude-desktop/windows.json', client: 'claude-desktop', scopes: ['user'], wraps: ['filesystem', 'plain', 'notes'] },
   { fixture: 'claude-desktop/linux.json', client: 'claude-desktop', scopes: ['user'], wraps: ['memory', 'sqlite'] },
   { fixture: 'claude-code/claude.json', client: 'claude-code', scopes: ['user', 'local'], project: '/home/dev/app', wraps: ['github', 'postgres'] },
   { fixture: 'claude-code/mcp.json', client: 'claude-code', scopes: ['project'], wraps: ['weather', 'python-tool'] },
