@@ -1,5 +1,5 @@
-import { realPathOf } from '../clients/config-targets.js';
-import { planUnwrapFiles, writeUnwrapFiles, type UnwrapChoice } from '../clients/unwrap-files.js';
+import { configTargets, realPathOf } from '../clients/config-targets.js';
+import { handWrapped, planUnwrapFiles, writeUnwrapFiles, type UnwrapChoice } from '../clients/unwrap-files.js';
 import type { UnwrapNote } from '../clients/unwrap-plan.js';
 import { manifestPath, writeManifest } from '../clients/wrap-manifest.js';
 import { sanitize } from '../render/sanitize.js';
@@ -26,6 +26,10 @@ export async function runUnwrap(client: string | undefined, options: UnwrapOptio
     servers: options.server,
   };
   const works = planUnwrapFiles(manifest, unwrapChoice);
+  const byHand = handWrapped(configTargets(choice, process.env).targets, manifest).filter((entry) => options.server.length === 0 || options.server.includes(entry.name));
+  for (const entry of byHand) {
+    process.stdout.write(`${sanitize(entry.file)}\n  ${sanitize(entry.name)}: runs mcp-spy, but not as mcp-spy wrap left it (wrapped by hand?): left as it is\n`);
+  }
   if (works.length === 0) {
     process.stdout.write('nothing to unwrap: no entry wrapped by mcp-spy wrap is recorded for these\n');
     return exitCodes.ok;

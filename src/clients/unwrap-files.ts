@@ -2,8 +2,11 @@ import { existsSync, readFileSync, unlinkSync } from 'node:fs';
 import { clients, type ClientFacts, type ClientId } from './client-table.js';
 import { readConfigFile, replaceConfigFile, type ReadConfig } from './safe-write.js';
 import { planUnwrap, type UnwrapPlan } from './unwrap-plan.js';
+import type { ConfigTarget } from './config-targets.js';
+import { parseConfig } from './config-text.js';
+import { serverEntries } from './server-entries.js';
 import { backupPath } from './wrap-files.js';
-import type { WrapManifest, WrappedEntry } from './wrap-manifest.js';
+import { samePath, type WrapManifest, type WrappedEntry } from './wrap-manifest.js';
 
 /** Which wrapped entries to put back: all, or those of one client, one file, some names. */
 export interface UnwrapChoice {
@@ -108,4 +111,23 @@ export function writeUnwrapFiles(works: readonly UnwrapWork[], manifest: WrapMan
     written.push(done);
   }
   return written;
+}
+
+/**
+ * Entries that run the spy but that wrap did not wrap (by hand, or its manifest was lost): unwrap
+ * cannot know their earlier text, so it names them and leaves them.
+ */
+export function handWrapped(targets: readonly ConfigTarget[], manifest: WrapManifest): { file: string; name: string }[] {
+  return targets.flatMap((target) => {
+    const read = readConfigFile(target.file);
+    if (!read.ok) return [];
+    const parsed = parseConfig(read.read.bytes.toString('utf8'), (clients[target.places[0]!.client] as ClientFacts).syntax);
+    if (!parsed.ok) return [];
+    const known = manifest.files[read.read.real] ?? [];
+    return target.places.flatMap((place) => {
+      const found = serverEntries(parsed.config, place.serversAt);
+      if (!found.ok) return [];
+      return found.entries.filter((entry) => entry.kind.shape === 'spied' && !known.some((wrapped) => samePath(wrapped.path, entry.path))).map((entry) => ({ file: target.file, name: entry.name }));
+    });
+  });
 }

@@ -140,4 +140,13 @@ describe('mcp-spy wrap', () => {
     expect(yes.code).toBe(0);
     expect(bytes(cursorFile)).toContain('"--name", "web-search", "--", "npx"');
   });
+
+  it('unwrap names an entry that runs the spy but was not wrapped by wrap, and leaves it', async () => {
+    const byHand = '{ "mcpServers": { "mine": { "command": "node", "args": ["/opt/mcp-spy/bin/mcp-spy.js", "--", "node", "server.js"] } } }\n';
+    writeFileSync(cursorFile, byHand);
+    const result = await wrapBin(['unwrap', 'cursor']);
+    expect(result.code).toBe(0);
+    expect(result.text).toBe(`${cursorFile}\n  mine: runs mcp-spy, but not as mcp-spy wrap left it (wrapped by hand?): left as it is\nnothing to unwrap: no entry wrapped by mcp-spy wrap is recorded for these\n`);
+    expect(bytes(cursorFile)).toBe(byHand);
+  });
 });
