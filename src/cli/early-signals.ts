@@ -4,7 +4,10 @@ import { onStopSignals } from '../spy/signals.js';
 // (loading its modules takes a moment), and that stop must end in a record, not in silence.
 
 /** The commands that are not the stdio spy: they handle their signals themselves. */
-export const subcommands = ['demo', 'view', 'stats', 'check', 'replay', 'mock', 'http', 'export', 'import', 'report', 'diff', 'baseline'] as const;
+export const subcommands = ['demo', 'view', 'stats', 'check', 'replay', 'mock', 'http', 'export', 'import', 'report', 'diff', 'baseline', 'wrap', 'unwrap', 'sessions'] as const;
+
+/** Options of the stdio spy whose value is any word: a server named `view` in a config is not the command. */
+const wordOptions = new Set(['--name', '--client']);
 
 let received: NodeJS.Signals | undefined;
 let release: (() => void) | undefined;
@@ -12,7 +15,8 @@ let release: (() => void) | undefined;
 /** Holds the stop signals until the stdio spy takes them over; for a stdio spy's command line only. */
 export function holdEarlySignals(argv: string[]): void {
   const at = argv.indexOf('--');
-  if (at === -1 || argv.slice(0, at).some((arg) => (subcommands as readonly string[]).includes(arg))) return;
+  const own = argv.slice(0, at);
+  if (at === -1 || own.some((arg, index) => (subcommands as readonly string[]).includes(arg) && !wordOptions.has(own[index - 1] ?? ''))) return;
   release = onStopSignals((signal) => (received ??= signal));
 }
 

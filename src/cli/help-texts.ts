@@ -10,14 +10,16 @@ Examples:
   mcp-spy replay wire.jsonl -- node server.js   CI: does the server still answer as recorded?
   mcp-spy mock wire.jsonl                   a stand-in server that answers from the recording
 
-In a client's MCP config, put mcp-spy in front of the server's command.
-Claude Desktop (claude_desktop_config.json), with the absolute path of this mcp-spy:
+In a client's MCP config: mcp-spy wrap puts the spy in front of each server of Claude Desktop,
+Claude Code, Cursor, VS Code or Windsurf (mcp-spy unwrap puts them back; mcp-spy sessions lists
+what they recorded). By hand, with the absolute path of this mcp-spy (claude_desktop_config.json):
   { "mcpServers": { "weather": {
-      "command": "node",
-      "args": [${JSON.stringify(binPath)}, "--", "node", "/abs/path/server.js"],
-      "env": { "MCP_SPY_DIR": "/abs/path/logs" } } } }
-Claude Code:
-  claude mcp add weather -- node ${shellWord(binPath)} -- node /abs/path/server.js
+      "command": ${JSON.stringify(process.execPath)},
+      "args": [${JSON.stringify(binPath)}, "--name", "weather", "--", "node", "/abs/path/server.js"] } } }
+Claude Code, a server added spied from the start:
+  claude mcp add weather -- ${shellWord(process.execPath)} ${shellWord(binPath)} --client claude-code --name weather -- node /abs/path/server.js
+With --name, the record goes to the sessions directory (MCP_SPY_DIR, else
+$XDG_STATE_HOME/mcp-spy/sessions), one file per run, and no wire.log.
 
 Files: the record (wire.jsonl) and the log (wire.log) go to the working directory; when it is not
 writable, to $XDG_STATE_HOME/mcp-spy (or ~/.local/state/mcp-spy). MCP_SPY_DIR names the directory.

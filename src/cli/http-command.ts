@@ -3,7 +3,7 @@ import { parseListen, parseTarget } from '../transports/http/target.js';
 import { SpyError, exitCodes } from './errors.js';
 import { clientTimeoutsOf, type TimeoutOptions } from './http-options.js';
 import { checkMetricsAddress, listenFailure } from './listen-errors.js';
-import { openOutputs, type SpyOptions } from './spy-command.js';
+import { openOutputs, sessionLabel, type SpyOptions } from './spy-command.js';
 import { version } from './version.js';
 
 export interface HttpOptions extends SpyOptions, TimeoutOptions {
@@ -41,6 +41,7 @@ export async function runHttpCommand(server: string[] | undefined, options: Http
       warn,
       version,
       drainTimeoutMs: options.drainTimeout,
+      ...(sessionLabel(options) ? { label: sessionLabel(options)! } : {}),
     });
     return serverExit ?? exitCodes.ok;
   } catch (error) {

@@ -21,6 +21,7 @@ import { runSpy } from './spy-command.js';
 import { version } from './version.js';
 import { checkExamples, examples, httpExamples, mockHelp, replayHelp, viewExamples } from './help-texts.js';
 import { addDriftCommands } from './drift-program.js';
+import { addClientCommands } from './clients-program.js';
 
 /** Context every command may need: the server command line given after `--`. */
 export interface ProgramContext {
@@ -164,6 +165,7 @@ export function buildProgram(context: ProgramContext): Command {
     });
 
   addDriftCommands(program, context);
+  addClientCommands(program, context);
   const exporting = program.command('export').description('send or write a recording in the formats other tools speak (OTLP, HAR)');
   exporting
     .command('otlp')
@@ -243,6 +245,8 @@ function withSpyOptions(command: Command): Command {
     )
     .addOption(redactOption())
     .option('--baseline <file>', 'note each listed tool that differs from its pin in this baseline (mcp-spy baseline)')
+    .option('--name <name>', "the server's name in a client's config: the record goes to the sessions directory, no log (as mcp-spy wrap sets up)")
+    .option('--client <id>', 'the client whose config starts the spy, for the session file\'s name (default with --name: cli)')
     .option('--debug', 'show stack traces of internal errors');
   return withExportOptions(command);
 }

@@ -1,4 +1,5 @@
-import { checkNamedPath, resolveOutputPaths } from '../record/paths.js';
+import { checkNamedPath, resolveOutputPaths, type OutputPaths } from '../record/paths.js';
+import { sessionRecordPath } from '../record/sessions-dir.js';
 import type { ObserverOutputs } from '../observer/thread-config.js';
 import { createStderrOut, warnOnce } from '../sinks/stderr-out.js';
 import { runStdioSpy } from '../spy/stdio-spy.js';
@@ -23,6 +24,29 @@ export interface SpyOptions extends ExportOptions {
   redactPath: string[];
   /** --baseline: pinned tools; a listed tool that differs is noted on its frame. */
   baseline?: string;
+  /** --client, --name: a run started from a client's config (by wrap); its record goes to the sessions directory. */
+  client?: string;
+  name?: string;
+}
+
+/** The label of a run started from a client's config, when it has one: either option makes one. */
+export function sessionLabel(options: Pick<SpyOptions, 'client' | 'name'>): { client: string; name: string } | undefined {
+  if (options.client === undefined && options.name === undefined) return undefined;
+  return { client: options.client ?? 'cli', name: options.name ?? 'server' };
+}
+
+/**
+ * A labelled run writes its record to the sessions directory, one file per run, and no wire.log by
+ * default (the live view goes to the client's MCP log; `mcp-spy view` renders the record). A --record
+ * or --log the user names is used as given.
+ */
+function sessionOutputs(options: Pick<SpyOptions, 'record' | 'log' | 'client' | 'name'>, label: { client: string; name: string }): OutputPaths {
+  const choice = { record: choiceOf(options.record), log: choiceOf(options.log) ?? false };
+  const named = resolveOutputPaths(choice.record === undefined ? { ...choice, record: false } : choice, process.cwd(), process.env);
+  if (choice.record !== undefined) return named;
+  const place = sessionRecordPath(process.env, { client: label.client, server: label.name, started: new Date(), pid: process.pid });
+  if ('unavailable' in place) return { ...named, unavailable: place.unavailable };
+  return { ...named, record: place.path, recordNamed: false };
 }
 
 /** `false` from commander's --no-x, a string from --x FILE, `true` when neither was given. */
@@ -31,14 +55,15 @@ function choiceOf(value: string | boolean): string | false | undefined {
 }
 
 /** Checks the output paths before the server starts, so bad use costs nothing. */
-export function prepareOutputs(options: Pick<SpyOptions, 'record' | 'log'>) {
+export function prepareOutputs(options: Pick<SpyOptions, 'record' | 'log' | 'client' | 'name'>): OutputPaths {
   const choice = { record: choiceOf(options.record), log: choiceOf(options.log) };
   for (const [name, path] of Object.entries(choice)) {
     if (typeof path !== 'string') continue;
     const problem = checkNamedPath(path);
     if (problem) throw new SpyError(`cannot write ${name} ${path}: ${problem}`);
   }
-  return resolveOutputPaths(choice, process.cwd(), process.env);
+  const label = sessionLabel(options);
+  return label ? sessionOutputs(options, label) : resolveOutputPaths(choice, process.cwd(), process.env);
 }
 
 /**
@@ -87,6 +112,7 @@ export async function runSpy(server: string[] | undefined, options: SpyOptions):
     version,
     drainTimeoutMs: options.drainTimeout,
     earlySignal: takeEarlySignal,
+    ...(sessionLabel(options) ? { label: sessionLabel(options)! } : {}),
   });
   if (!outcome.started) {
     warn(`cannot start ${command}: ${outcome.why}`);

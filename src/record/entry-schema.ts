@@ -77,6 +77,8 @@ export const spawnEntry = z.strictObject({
   cwd: z.string().optional(),
   spy: z.string().optional().describe("the spy's version"),
   reason: z.string().optional().describe('why the server did not start'),
+  client: z.string().optional().describe("the client whose config started the spy (wrap's --client), e.g. claude-code"),
+  name: z.string().optional().describe("the server's entry name in that config (wrap's --name)"),
 });
 
 export const exitEntry = z.strictObject({
@@ -137,6 +139,8 @@ export const httpEntry = z
     listen: z.string().optional().describe("the spy's own URL"),
     target: z.string().optional().describe('the URL it forwards to'),
     spy: z.string().optional().describe("the spy's version"),
+    client: z.string().optional().describe('on the start entry: the client whose config points at this spy (--client), e.g. cursor'),
+    name: z.string().optional().describe("on the start entry: the server's entry name in that config (--name)"),
   })
   .describe('an HTTP exchange, when it says something the frames do not; or the spy starting to listen');
 

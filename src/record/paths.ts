@@ -57,7 +57,7 @@ export function checkNamedPath(path: string): string | undefined {
  * Makes a directory and its missing parents (0700), one level at a time: a recursive mkdir can
  * loop for ever where a file system answers ENOENT for a parent that exists (`/proc`).
  */
-function makeDirectory(dir: string): void {
+export function makeDirectory(dir: string): void {
   try {
     mkdirSync(dir, { mode: 0o700 });
   } catch (error) {

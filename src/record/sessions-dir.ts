@@ -1,5 +1,7 @@
+import { chmodSync, statSync } from 'node:fs';
 import { homedir } from 'node:os';
 import { basename, join, resolve } from 'node:path';
+import { makeDirectory } from './paths.js';
 
 /**
  * The sessions directory: one per user, where every spy started from a wrapped client config writes
@@ -50,4 +52,21 @@ export function parseSessionFileName(path: string): SessionFileName | undefined 
   const started = new Date(`${day!.slice(0, 4)}-${day!.slice(4, 6)}-${day!.slice(6, 8)}T${hh}:${mm}:${ss}.${ms}Z`);
   if (Number.isNaN(started.getTime())) return undefined;
   return { client: client!, server: server!, started, pid: Number(pid) };
+}
+
+/**
+ * The record of one run of a wrapped server: the sessions directory (made 0700, or tightened to it
+ * when it is ours) and the run's file name in it. When the directory cannot be made, why: the
+ * server then runs unrecorded, as the first law wants.
+ */
+export function sessionRecordPath(env: NodeJS.ProcessEnv, parts: SessionFileName): { path: string } | { unavailable: string } {
+  const dir = sessionsDirectory(env);
+  try {
+    makeDirectory(dir);
+    const stat = statSync(dir);
+    if ((stat.mode & 0o077) !== 0 && stat.uid === process.getuid?.()) chmodSync(dir, 0o700);
+  } catch (error) {
+    return { unavailable: `cannot make ${dir}: ${(error as NodeJS.ErrnoException).code ?? (error as Error).message}` };
+  }
+  return { path: join(dir, sessionFileName(parts)) };
 }

@@ -23,6 +23,8 @@ export interface HttpSpyOptions {
   version: string;
   /** Once the spy has stopped, how long finishing the record may take. */
   drainTimeoutMs: number;
+  /** Who the run is, when a client's config points at it (wrap --http): on its first http entry and spawn entry. */
+  label?: { client: string; name: string };
 }
 
 /** The spy cannot listen where asked: `error` is why (EADDRINUSE, EACCES ...). The record is finished. */
@@ -51,6 +53,7 @@ async function startObservedProxy(options: HttpSpyOptions, observer: HttpObserve
     listen: proxy.url,
     target: options.target.href,
     spy: options.version,
+    ...(options.label ? { client: options.label.client, name: options.label.name } : {}),
   });
   return {
     url: proxy.url,
@@ -87,7 +90,8 @@ export async function runHttpSpy(options: HttpSpyOptions): Promise<number | unde
   let over = false;
   void Promise.race([child?.outcome ?? new Promise(() => {}), stop.signalled]).then(() => (over = true));
   if (child) {
-    observer.event('spawn', { transport: 'http', command: server, pid: child.pid, cwd: process.cwd(), spy: version });
+    const label = options.label ? { client: options.label.client, name: options.label.name } : {};
+    observer.event('spawn', { transport: 'http', command: server, pid: child.pid, cwd: process.cwd(), spy: version, ...label });
     const behind = targetAddressOf(target);
     // A server slow to listen is said early: a spy that waits in silence looks hung.
     const slow = setTimeout(() => warn(`waiting for the server to accept connections at ${target.host} (up to 30 s)`), 5_000);

@@ -19,6 +19,8 @@ export interface StdioSpyOptions {
   drainTimeoutMs: number;
   /** A stop signal that arrived while the spy was starting, taken once the spy's own handlers are in place. */
   earlySignal?: () => NodeJS.Signals | undefined;
+  /** Who the run is, when a client's config started it: written on the spawn entry. */
+  label?: { client: string; name: string };
 }
 
 /** A short id that tells this run's entries apart from those of other spies sharing the record. */
@@ -34,6 +36,7 @@ export async function runStdioSpy(options: StdioSpyOptions): Promise<StdioOutcom
   const session = newSessionId();
   const observer = startStdioObserver({ ...options.observer, session }, { warn: options.warn });
   const command = [options.command, ...options.args];
+  const label = options.label ? { client: options.label.client, name: options.label.name } : {};
   let proxy: StdioProxy | undefined;
   let exited = false;
   const stopListening = onStopSignals((signal) => {
@@ -50,7 +53,7 @@ export async function runStdioSpy(options: StdioSpyOptions): Promise<StdioOutcom
   if (early) {
     // Stopped before the server ran: it is not started, and the record says so.
     const reason = `${early} arrived before the server was started`;
-    observer.event('spawn', { transport: 'stdio', command, cwd: process.cwd(), spy: options.version, reason });
+    observer.event('spawn', { transport: 'stdio', command, cwd: process.cwd(), spy: options.version, ...label, reason });
     outcome = { started: false, errorCode: early, why: `stopped by ${early} before it started`, exitCode: 128 + constants.signals[early] };
     observer.event('exit', { code: null, signal: early, reason });
   } else {
@@ -60,7 +63,7 @@ export async function runStdioSpy(options: StdioSpyOptions): Promise<StdioOutcom
       settleMs: options.drainTimeoutMs,
       passStderr: (chunk) => options.stderrOut.pass(chunk),
       stderrDrained: () => options.stderrOut.drained(),
-      onSpawn: (pid) => observer.event('spawn', { transport: 'stdio', command, pid, cwd: process.cwd(), spy: options.version }),
+      onSpawn: (pid) => observer.event('spawn', { transport: 'stdio', command, pid, cwd: process.cwd(), spy: options.version, ...label }),
       onClientGone: (why) => observer.event('note', { notes: ['client-gone'], text: why }),
       observer: {
         clientChunk: (chunk) => observer.chunk('c2s', chunk),

@@ -1,0 +1,114 @@
+import { readdirSync, statSync } from 'node:fs';
+import { join } from 'node:path';
+import { readRecording } from '../record/open-recording.js';
+import { parseSessionFileName } from '../record/sessions-dir.js';
+
+/** Where a session file stands: its spy still writing it, done (an exit entry), or stopped without one. */
+export type SessionState = 'live' | 'ended' | 'cut-short';
+
+/** One session file of the sessions directory, as `mcp-spy sessions` shows it. */
+export interface SessionFile {
+  file: string;
+  /** The server's key, from the file's name: its client and entry name (file-safe). */
+  key: string;
+  /** The client and entry name from the spawn entry (as written), else from the file's name (made file-safe). */
+  client: string;
+  server: string;
+  started: string;
+  pid: number;
+  bytes: number;
+  frames: number;
+  /** Protocol errors and tool errors. */
+  errors: number;
+  state: SessionState;
+  /** When the file was last written. */
+  modified: string;
+  /** Why the file could not be read, when it could not. */
+  unreadable?: string;
+}
+
+const frameKinds = new Set(['request', 'notification', 'response', 'tool-error', 'protocol-error', 'invalid']);
+const errorKinds = new Set(['tool-error', 'protocol-error']);
+
+/** Whether a process runs (or exists as another user's: EPERM). */
+export function alive(pid: number): boolean {
+  try {
+    process.kill(pid, 0);
+    return true;
+  } catch (error) {
+    return (error as NodeJS.ErrnoException).code === 'EPERM';
+  }
+}
+
+/** The files of the directory the spies named, oldest first; none when the directory does not exist. */
+export function sessionFileNames(dir: string): { file: string; parts: NonNullable<ReturnType<typeof parseSessionFileName>> }[] {
+  let names: string[];
+  try {
+    names = readdirSync(dir);
+  } catch (error) {
+    if ((error as NodeJS.ErrnoException).code === 'ENOENT') return [];
+    throw error;
+  }
+  return names
+    .flatMap((name) => {
+      const parts = parseSessionFileName(name);
+      return parts ? [{ file: join(dir, name), parts }] : [];
+    })
+    .sort((a, b) => a.parts.started.getTime() - b.parts.started.getTime() || a.file.localeCompare(b.file));
+}
+
+/** Reads one session file through: counts, its labels, whether it ended. */
+async function readSessionFile(file: string, parts: NonNullable<ReturnType<typeof parseSessionFileName>>): Promise<SessionFile> {
+  const stat = statSync(file);
+  const session: SessionFile = {
+    file,
+    key: serverKey(parts),
+    client: parts.client,
+    server: parts.server,
+    started: parts.started.toISOString(),
+    pid: parts.pid,
+    bytes: stat.size,
+    frames: 0,
+    errors: 0,
+    state: 'cut-short',
+    modified: stat.mtime.toISOString(),
+  };
+  let exited = false;
+  let httpSpy = false;
+  try {
+    for await (const { entry } of readRecording(file)) {
+      if (frameKinds.has(entry.kind)) session.frames += 1;
+      if (errorKinds.has(entry.kind)) session.errors += 1;
+      // The stdio spy names itself on its spawn entry, the HTTP spy on its first http entry.
+      if (entry.kind === 'http' && entry.transport === 'http') httpSpy = true;
+      if (entry.kind === 'spawn' || entry.kind === 'http') {
+        if (typeof entry.client === 'string') session.client = entry.client;
+        if (typeof entry.name === 'string') session.server = entry.name;
+      }
+      if (entry.kind === 'exit') exited = true;
+    }
+  } catch (error) {
+    session.unreadable = (error as Error).message;
+  }
+  // An HTTP spy writes no end of its own (it serves until stopped): it has ended when it runs no more.
+  session.state = alive(parts.pid) && !(exited && !httpSpy) ? 'live' : exited || httpSpy ? 'ended' : 'cut-short';
+  return session;
+}
+
+/** Every session file of the directory, oldest first, each read through. */
+export async function listSessionFiles(dir: string): Promise<SessionFile[]> {
+  const sessions: SessionFile[] = [];
+  for (const { file, parts } of sessionFileNames(dir)) {
+    try {
+      sessions.push(await readSessionFile(file, parts));
+    } catch {
+      // Removed (pruned) between the listing and the reading: not a session any more.
+    }
+  }
+  return sessions;
+}
+
+/** The key a server's sessions share: its client and name, as in the file names. */
+export function serverKey(parts: { client: string; server: string }): string {
+  return `${parts.client}--${parts.server}`;
+}
