@@ -30,4 +30,4 @@ const recorder = createRecorder({
   pins: config.pins,
 });
 const observer = (config.kind === 'stdio' ? observeStdio(config, recorder) : observeHttp(config, recorder, STATUS_CODES)) as ObservingSide<ChannelMessage>;
-serveObserverChannel(parentPort!, control, observer, { ...recorder, flushStderr: () => stderrOut.flush() });
+serveObserverChannel(parentPort!, control, observer, { ...recorder, flushStderr: () => stderrOut.flush() }, config.live);

@@ -1,6 +1,7 @@
-import { stripVTControlCharacters } from 'node:util';
 import { lookup } from '../protocol/own-table.js';
 import type { RecordEntry } from '../record/schema.js';
+import { cutToWidth, displayWidth } from './display-width.js';
+import { cuttable, fitParts, joinParts, type Part } from './fit-parts.js';
 import { previewOf } from './preview.js';
 import { sanitize } from './sanitize.js';
 import { arrows, createPalette, kindStyles, labelWidth, type Palette } from './styles.js';
@@ -9,7 +10,10 @@ export interface RenderOptions {
   color?: boolean;
   /** Longest preview of a frame's content, in characters. */
   preview?: number;
-  /** A terminal's width: the preview gets the columns the rest of the line leaves (at least a few). */
+  /**
+   * A terminal's width, in columns: the line fits it (names and URIs cut first, numbers kept whole)
+   * and the preview gets the columns the rest leaves (at least a few).
+   */
   width?: number;
   /** The frame already parsed, when the caller has it: saves parsing it again. Same output. */
   message?: unknown;
@@ -33,14 +37,14 @@ function unreadText(unread: unknown): string {
   return Array.isArray(unread) && unread.length > 0 ? `; ${unread.map(String).map(sanitize).join(', ')} not in the kept part` : '';
 }
 
-function frameDetails(entry: RecordEntry, p: Palette): string[] {
-  const parts: string[] = [];
-  if (typeof entry.method === 'string') parts.push(p.bold(sanitize(entry.method)));
+function frameDetails(entry: RecordEntry, p: Palette): Part[] {
+  const parts: Part[] = [];
+  if (typeof entry.method === 'string') parts.push(cuttable(sanitize(entry.method), p.bold));
   if ('id' in entry) parts.push(idText(entry.id));
-  if (typeof entry.tool === 'string') parts.push(`tool=${sanitize(entry.tool)}`);
-  if (typeof entry.prompt === 'string') parts.push(`prompt=${sanitize(entry.prompt)}`);
-  if (typeof entry.uri === 'string') parts.push(`uri=${sanitize(entry.uri)}`);
-  if (entry.related && entry.kind === 'notification') parts.push(`for ${idText(entry.related.id)} ${sanitize(String(entry.related.method))}`);
+  if (typeof entry.tool === 'string') parts.push(cuttable(`tool=${sanitize(entry.tool)}`));
+  if (typeof entry.prompt === 'string') parts.push(cuttable(`prompt=${sanitize(entry.prompt)}`));
+  if (typeof entry.uri === 'string') parts.push(cuttable(`uri=${sanitize(entry.uri)}`));
+  if (entry.related && entry.kind === 'notification') parts.push(cuttable(`for ${idText(entry.related.id)} ${sanitize(String(entry.related.method))}`));
   // The rounds of a 2026-07-28 multi-round-trip call: a retry names the call's first request.
   const round = (entry.related as { round?: unknown } | undefined)?.round;
   if (typeof round === 'number') parts.push(entry.kind === 'request' ? `round ${round} of ${idText(entry.related!.id)}` : `round ${round}`);
@@ -49,7 +53,7 @@ function frameDetails(entry: RecordEntry, p: Palette): string[] {
     const { code, message } = entry.error as { code: unknown; message: unknown };
     const name = typeof entry.errorName === 'string' ? ` ${entry.errorName}` : '';
     const text = String(message) === entry.errorName ? '' : `: ${sanitize(String(message))}`;
-    parts.push(p.kind('protocol-error')(`${String(code)}${name}${text}`));
+    parts.push(cuttable(`${String(code)}${name}${text}`, p.kind('protocol-error')));
   }
   if (entry.batch) parts.push(`batch ${entry.batch.index + 1}/${entry.batch.count}`);
   if (entry.truncated) parts.push(`(${entry.bytes} bytes, recorded in part${unreadText(entry.unread)})`);
@@ -59,26 +63,26 @@ function frameDetails(entry: RecordEntry, p: Palette): string[] {
   return parts;
 }
 
-const eventDetails: Record<string, (entry: RecordEntry) => string[]> = {
+const eventDetails: Record<string, (entry: RecordEntry) => Part[]> = {
   spawn: (e) => [
-    Array.isArray(e.command) ? e.command.map((arg) => sanitize(String(arg))).join(' ') : '',
+    cuttable(Array.isArray(e.command) ? e.command.map((arg) => sanitize(String(arg))).join(' ') : ''),
     e.pid !== undefined ? `pid=${e.pid}` : '',
     e.session !== undefined ? `session=${sanitize(String(e.session))}` : '',
   ],
-  exit: (e) => [e.signal ? `signal=${sanitize(String(e.signal))}` : `code=${String(e.code)}`, typeof e.reason === 'string' ? `(${sanitize(e.reason)})` : ''],
-  stderr: (e) => [sanitize(typeof e.raw === 'string' ? e.raw : `<${e.bytes ?? '?'} bytes, not UTF-8>`)],
-  gap: (e) => [sanitize(String(e.reason ?? 'lost data')), e.lost !== undefined ? `lost=${e.lost}` : ''],
+  exit: (e) => [e.signal ? `signal=${sanitize(String(e.signal))}` : `code=${String(e.code)}`, cuttable(typeof e.reason === 'string' ? `(${sanitize(e.reason)})` : '')],
+  stderr: (e) => [cuttable(sanitize(typeof e.raw === 'string' ? e.raw : `<${e.bytes ?? '?'} bytes, not UTF-8>`))],
+  gap: (e) => [cuttable(sanitize(String(e.reason ?? 'lost data'))), e.lost !== undefined ? `lost=${e.lost}` : ''],
   unanswered: (e) => [
     `${Array.isArray(e.requests) ? e.requests.length : 0} request(s) never answered:`,
-    (Array.isArray(e.requests) ? e.requests : []).map((r) => `${idText(r.id)} ${sanitize(r.method)}${'tool' in r && r.tool ? ` tool=${sanitize(r.tool)}` : ''}`).join(', '),
+    cuttable((Array.isArray(e.requests) ? e.requests : []).map((r) => `${idText(r.id)} ${sanitize(r.method)}${'tool' in r && r.tool ? ` tool=${sanitize(r.tool)}` : ''}`).join(', ')),
   ],
   http: (e) => [
     sanitize(String(e.httpMethod ?? '')),
-    sanitize(String(e.path ?? '')),
+    cuttable(sanitize(String(e.path ?? ''))),
     e.status !== undefined ? String(e.status) : '',
-    typeof e.summary === 'string' ? sanitize(e.summary) : '',
+    cuttable(typeof e.summary === 'string' ? sanitize(e.summary) : ''),
   ],
-  note: (e) => [sanitize(String(e.text ?? ''))],
+  note: (e) => [cuttable(sanitize(String(e.text ?? '')))],
 };
 
 function isFrame(entry: RecordEntry): boolean {
@@ -106,11 +110,30 @@ function renderEntry(entry: RecordEntry, options: RenderOptions): string {
   const head = `${p.dim(timeOf(entry))} ${arrow} ${p.kind(kind)(label)}`;
   const details = isFrame(entry)
     ? frameDetails(entry, p)
-    : (lookup(eventDetails, kind) ?? ((e: RecordEntry) => [sanitize(JSON.stringify(e))]))(entry);
+    : (lookup(eventDetails, kind) ?? ((e: RecordEntry) => [cuttable(sanitize(JSON.stringify(e)))]))(entry);
   const notes = Array.isArray(entry.notes) && entry.notes.length > 0 ? [p.warn(`!${entry.notes.map(String).map(sanitize).join(',')}`)] : [];
-  const line = [head, ...details, ...notes].filter((part) => part !== '').join(' ');
-  if (!isFrame(entry)) return line;
-  const room = options.width === undefined ? (options.preview ?? defaultPreview) : options.width - stripVTControlCharacters(line).length - 2;
-  const preview = room < minPreview ? (previewOf(entry, 0, options.message) === '' ? '' : '…') : sanitize(previewOf(entry, room, options.message));
+  const parts = [head, ...details, ...notes];
+  if (options.width === undefined) {
+    const line = joinParts(parts);
+    if (!isFrame(entry)) return line;
+    const preview = sanitize(previewOf(entry, options.preview ?? defaultPreview, options.message));
+    return preview === '' ? line : `${line} ${preview}`;
+  }
+  return fitLine(entry, parts, options.width, options.message);
+}
+
+/**
+ * The line in `width` columns (one spare, so the cursor never sits past the edge): what the line
+ * says fitted first, the preview in the room left.
+ */
+function fitLine(entry: RecordEntry, parts: Part[], width: number, message: unknown): string {
+  const columns = width - 1;
+  const { line, whole } = fitParts(parts, columns);
+  // A line cut short has no room for a preview.
+  if (!isFrame(entry) || !whole) return line;
+  const room = columns - displayWidth(line) - 1;
+  if (room < 1) return line;
+  // The preview is asked for in characters; a wide character takes two columns: cut again by width.
+  const preview = room < minPreview ? (previewOf(entry, 0, message) === '' ? '' : '…') : cutToWidth(sanitize(previewOf(entry, room, message)), room);
   return preview === '' ? line : `${line} ${preview}`;
 }

@@ -1,6 +1,7 @@
 import { isObject, type JsonObject } from '../protocol/jsonrpc.js';
 import { lookup } from '../protocol/own-table.js';
 import { boundedJson } from './bounded-json.js';
+import { truncate } from './sanitize.js';
 
 /** Turns a frame's params (request, notification) or result (response) into words; undefined: no summary fits it. */
 type Summarize = (body: unknown, max: number) => string | undefined;
@@ -8,7 +9,14 @@ type Summarize = (body: unknown, max: number) => string | undefined;
 const text = (value: unknown): string | undefined => (typeof value === 'string' ? value : undefined);
 const plural = (count: number, noun: string) => `${count} ${noun}${count === 1 ? '' : 's'}`;
 
-/** "3 tools: a, b, c", cut to `max` with a count of the names left out. */
+/** A name cut short still says something from this many characters; shorter, it is left out. */
+const minName = 6;
+
+/**
+ * "3 tools: a, b, c", cut to `max` with a count of the names left out ("7 tools: a, b +5 more"). The
+ * names are shown while they fit; when not even the first fits whole, it is shown cut ("…") after
+ * the count, so a narrow terminal still reads a name, not a count alone.
+ */
 function namedList(items: unknown, noun: string, nameOf: (item: unknown) => string | undefined, max: number): string | undefined {
   if (!Array.isArray(items)) return undefined;
   let line = plural(items.length, noun);
@@ -18,8 +26,18 @@ function namedList(items: unknown, noun: string, nameOf: (item: unknown) => stri
     const name = nameOf(items[index]) ?? '?';
     const rest = items.length - index;
     // Leave room to say how many were left out.
-    if (line.length + name.length + 2 > max - (rest > 1 ? 10 : 0)) return `${line} +${rest} more`;
-    line += `${index === 0 ? ' ' : ', '}${name}`;
+    const more = rest > 1 ? ` +${rest - 1} more`.length : 0;
+    const room = max - line.length - (index === 0 ? 1 : 2) - more;
+    if (name.length <= room) {
+      line += `${index === 0 ? ' ' : ', '}${name}`;
+      continue;
+    }
+    if (index > 0) return `${line} +${rest} more`;
+    // The first name does not fit whole: cut, before the count of the others, or alone after the
+    // count of all (which says how many there are).
+    if (room >= minName) return `${line} ${truncate(name, room - 1)} +${rest - 1} more`;
+    const alone = max - line.length - 1;
+    return alone < minName ? line.slice(0, -1) : `${line} ${truncate(name, alone - 1)}`;
   }
   return line;
 }

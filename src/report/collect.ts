@@ -2,6 +2,7 @@ import { createChecker } from '../check/engine.js';
 import { frameText } from '../record/frame-message.js';
 import type { RecordEntry } from '../record/schema.js';
 import { renderLine } from '../render/render-line.js';
+import { isRoutine } from '../render/visibility.js';
 import { createStatsCollector } from '../review/stats.js';
 import { defaultReportLimits } from './limits.js';
 import type { ReportEvent, ReportFrame, ReportRecording } from './report-types.js';
@@ -31,6 +32,7 @@ function eventOf(entry: RecordEntry, lineNo: number): ReportEvent {
     session: String(entry.session ?? ''),
     kind: String(entry.kind),
     text: renderLine(entry, { color: false }),
+    ...(isRoutine(entry) ? { routine: true as const } : {}),
   };
 }
 

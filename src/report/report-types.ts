@@ -37,6 +37,8 @@ export interface ReportEvent {
   session: string;
   kind: string;
   text: string;
+  /** An SSE priming event or a plain 202: kept in the list, left out of the diagram as wire.log leaves it out. */
+  routine?: true;
 }
 
 export interface ReportPeer {

@@ -7,6 +7,7 @@ import { appendLastWords } from '../sinks/last-words.js';
 import type { StderrOut } from '../sinks/stderr-out.js';
 import { nowMs } from '../wire/now.js';
 import { onStopSignals } from './signals.js';
+import { orderStderr } from './stderr-order.js';
 
 export interface StdioSpyOptions {
   command: string;
@@ -57,12 +58,14 @@ export async function runStdioSpy(options: StdioSpyOptions): Promise<StdioOutcom
     outcome = { started: false, errorCode: early, why: `stopped by ${early} before it started`, exitCode: 128 + constants.signals[early] };
     observer.event('exit', { code: null, signal: early, reason });
   } else {
+    // With a live view on the same stderr, the server's stderr follows the frames seen before it.
+    const stderr = options.observer.live ? orderStderr(options.stderrOut, observer.mark, observer.shownThrough) : undefined;
     proxy = startStdioProxy({
       command: options.command,
       args: options.args,
       settleMs: options.drainTimeoutMs,
-      passStderr: (chunk) => options.stderrOut.pass(chunk),
-      stderrDrained: () => options.stderrOut.drained(),
+      passStderr: (chunk) => (stderr ? stderr.pass(chunk) : options.stderrOut.pass(chunk)),
+      stderrDrained: () => (stderr ? stderr.drained() : options.stderrOut.drained()),
       onSpawn: (pid) => observer.event('spawn', { transport: 'stdio', command, pid, cwd: process.cwd(), spy: options.version, ...label }),
       onClientGone: (why) => observer.event('note', { notes: ['client-gone'], text: why }),
       observer: {
@@ -76,6 +79,7 @@ export async function runStdioSpy(options: StdioSpyOptions): Promise<StdioOutcom
     });
     const exitedAt = proxy.exited.then(() => {
       exited = true;
+      stderr?.release();
       return nowMs();
     });
     outcome = await proxy.outcome;

@@ -34,7 +34,8 @@ describe('previews per method', () => {
   it('leaves "…" alone when a narrow terminal has no room for a preview', () => {
     const entry = frame('s2c', 'response', 'tools/list', { result: { tools: [{ name: 'a' }] } });
     expect(renderLine(entry, { width: 45 })).toBe('10:20:30.456 <- response    tools/list #1 …');
-    expect(renderLine(frame('s2c', 'response', 'ping', { result: {} }), { width: 30 })).toBe('10:20:30.456 <- response    ping #1');
+    // Narrower than the line itself: whole parts give way to "…", the line never wraps.
+    expect(renderLine(frame('s2c', 'response', 'ping', { result: {} }), { width: 30 })).toBe('10:20:30.456 <- response    …');
   });
 
   it('never throws on odd shapes, and falls back to the JSON', () => {

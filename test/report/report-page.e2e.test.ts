@@ -179,11 +179,22 @@ describe.skipIf(!chromiumPath)('the report page', () => {
     const made = runBinSync(['report', before, after]);
     expect(made.text).toBe(`${join(temp.dir, 'wire-vs-after.html')}\n`);
     const { page, errors } = await openReport(shared.browser, join(temp.dir, 'wire-vs-after.html'));
-    expect(await page.$$eval('#comparison tr.pair', (rows) => rows.map((row) => [row.getAttribute('data-tool'), row.getAttribute('data-status')]))).toEqual([['add', 'same'], ['divide', 'only-before']]);
+    // What differs leads, in a summary; the identical tools and answers are folded.
+    expect(await page.$$eval('#comparison .differences li', (items) => items.map((item) => item.textContent))).toEqual([
+      'tool divide only in wire.jsonl',
+      expect.stringMatching(/^tools\/list changed: result\.tools\[1\] \{"name":"divide".*…? → \(none\)/),
+      expect.stringMatching(/^tools\/call add changed: result\.content\[0\]\.text "\d+" → "6"$/),
+    ]);
+    expect(await page.$$eval('#comparison tr.pair', (rows) => rows.map((row) => [row.getAttribute('data-tool'), row.getAttribute('data-status')]))).toEqual([['divide', 'only-before'], ['add', 'same']]);
+    expect(await page.locator('#comparison details.identical tr.pair[data-tool="add"]').count()).toBe(1);
     const changedPairs = page.locator('#comparison details.pair[data-status="changed"]');
     expect(await changedPairs.count()).toBe(2);
     expect(await changedPairs.locator('tr.diff td:first-child').allTextContents()).toEqual(expect.arrayContaining(['result.content[0].text', 'result.tools[1]']));
-    expect(await page.locator('#comparison details.pair[data-status="same"]').count()).toBeGreaterThan(3);
+    const same = page.locator('#comparison details.identical details.pair[data-status="same"]');
+    expect(await same.count()).toBeGreaterThan(3);
+    expect(await same.first().isVisible()).toBe(false);
+    // The changed answers are near the top, not below every identical one.
+    expect((await changedPairs.first().boundingBox())!.y).toBeLessThan(900);
     await page.locator('.tabs .tab[data-recording="0"]').click();
     expect(await page.textContent('#tools')).toContain('divide');
     expect(errors).toEqual([]);

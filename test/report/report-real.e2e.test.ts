@@ -125,8 +125,31 @@ describe.skipIf(!chromiumPath)('the report in a browser', () => {
     expect(progress.length).toBeGreaterThan(0);
     const request = progress[0]!.related!.seq;
     expect(await page.locator(`#waterfall .bar[data-seq="${request}"] .tick`).count()).toBe(progress.filter((entry) => entry.related?.seq === request).length);
-    expect(await page.$$eval('#sequence .arrow[data-related]', (arrows) => arrows.filter((arrow) => arrow.textContent!.startsWith('progress of #')).map((arrow) => Number(arrow.getAttribute('data-related'))))).toEqual(progress.map((entry) => entry.related!.seq));
+    expect(await page.$$eval('#sequence .arrow[data-related]', (arrows) => arrows.filter((arrow) => /^progress \d+\/\d+ of #/.test(arrow.textContent!)).map((arrow) => Number(arrow.getAttribute('data-related'))))).toEqual(progress.map((entry) => entry.related!.seq));
     await page.close();
+  });
+
+  it('leaves out of the sequence of an HTTP recording what wire.log leaves out (SSE priming, plain 202s), and the stderr lane it has no use for', async () => {
+    const entries = readEntries(records.http!);
+    const http = entries.filter((entry) => entry.kind === 'http');
+    const routine = http.filter((entry) => (entry.status === 202 && entry.summary === 'Accepted') || String(entry.summary).startsWith('SSE priming'));
+    expect(routine.length).toBeGreaterThan(0);
+    const { page } = await openReport(shared.browser, records.http!.replace(/\.jsonl$/, '.html'));
+    const drawn = await page.$$eval('#sequence .event.http', (events) => events.map((event) => Number(event.getAttribute('data-seq'))));
+    expect(drawn).toEqual(http.filter((entry) => !routine.includes(entry)).map((entry) => entry.seq));
+    // The list still has them all, as view --full does.
+    expect(await page.locator('#frames .row.http').count()).toBe(http.length);
+    await page.close();
+    // The record holds the demo's stdio session too (with a stderr); the HTTP session alone, its
+    // server started elsewhere (no stderr), has no lane for a stderr.
+    const httpSession = http[0]!.session;
+    const alone = entries.filter((entry) => entry.session === httpSession && entry.kind !== 'stderr');
+    const elsewhere = temp.file('http-target-only.jsonl', `${alone.map((entry) => JSON.stringify(entry)).join('\n')}\n`);
+    expect((await runBin(['report', elsewhere])).code).toBe(0);
+    const other = await openReport(shared.browser, elsewhere.replace(/\.jsonl$/, '.html'));
+    expect(await other.page.locator('#sequence .lane-head.stderr, #sequence .lifeline.stderr').count()).toBe(0);
+    expect(await other.page.locator('#sequence .lane-head').count()).toBe(2);
+    await other.page.close();
   });
 
   it('opens the frame of an arrow clicked, filters the list with the language of view --filter, and toggles kinds', async () => {

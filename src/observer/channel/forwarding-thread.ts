@@ -77,6 +77,17 @@ export function openObserverChannel<M>(config: ThreadConfig, options: ChannelOpt
   const ready = new Promise<void>((resolve) => (onReady = resolve));
   let onHurried: () => void = () => {};
   const hurried = new Promise<void>((resolve) => (onHurried = resolve));
+  /** Messages pushed (a finish aside), and how many of them the live view has written out. */
+  let pushed = 0;
+  let shown = 0;
+  const shownWaiters = new Map<number, (() => void)[]>();
+  const wakeShown = (all: boolean) => {
+    for (const [mark, waiters] of shownWaiters) {
+      if (!all && mark > shown) continue;
+      shownWaiters.delete(mark);
+      for (const resolve of waiters) resolve();
+    }
+  };
 
   worker.on('message', (reply: ObserverReply) => {
     if (reply.type === 'ready') onReady();
@@ -84,11 +95,15 @@ export function openObserverChannel<M>(config: ThreadConfig, options: ChannelOpt
       running = true;
       behind -= reply.bytes;
       lag.acked(reply.bytes);
+    } else if (reply.type === 'shown') {
+      shown = reply.messages;
+      wakeShown(false);
     } else {
       finished = true;
       onClosed();
     }
   });
+  void closed.then(() => wakeShown(true));
   worker.on('error', (error) => {
     failed = true;
     options.warn(`the observer stopped (${error.message}); the traffic keeps flowing, unrecorded`);
@@ -112,6 +127,7 @@ export function openObserverChannel<M>(config: ThreadConfig, options: ChannelOpt
   }
 
   function push(message: M | FinishMessage) {
+    if ((message as { type: string }).type !== 'finish') pushed++;
     batch.push(message);
     if (!scheduled) {
       scheduled = true;
@@ -122,6 +138,17 @@ export function openObserverChannel<M>(config: ThreadConfig, options: ChannelOpt
 
   return {
     push,
+    /** How many messages have been pushed so far: a mark to wait for with `shownThrough`. */
+    mark: () => pushed,
+    /** Resolves once the live view has written out the lines of the first `mark` messages (or the observer is gone). */
+    shownThrough(mark: number): Promise<void> {
+      if (shown >= mark || failed || finished) return Promise.resolve();
+      return new Promise((resolve) => {
+        const waiters = shownWaiters.get(mark);
+        if (waiters) waiters.push(resolve);
+        else shownWaiters.set(mark, [resolve]);
+      });
+    },
     /** The last message of the batch not yet sent: a mark that follows it may ride on it. */
     last(): M | FinishMessage | undefined {
       return batch.at(-1);

@@ -33,8 +33,27 @@ export interface ObservedOutput {
  * forwarding thread sends, acknowledges the bytes observed, paces itself on the files, and
  * meets the deadline the forwarding side sets when the spy exits.
  */
-export function serveObserverChannel<M extends ChannelMessage>(port: MessagePort, controlBuffer: SharedArrayBuffer | undefined, observer: ObservingSide<M>, output: ObservedOutput) {
+export function serveObserverChannel<M extends ChannelMessage>(port: MessagePort, controlBuffer: SharedArrayBuffer | undefined, observer: ObservingSide<M>, output: ObservedOutput, live = false) {
   const control = controlBuffer ? new BigInt64Array(controlBuffer) : undefined;
+  /** Messages handled (a finish aside): the forwarding side counts them the same way. */
+  let handled = 0;
+  let showing = false;
+
+  /**
+   * With a live view, says once its lines are written how many messages it has shown: the
+   * forwarding side holds the server's stderr until then, so it does not print above the frames
+   * seen before it. One flush at a time; a later batch is reported when it ends.
+   */
+  function reportShown() {
+    if (!live || showing) return;
+    showing = true;
+    const upTo = handled;
+    void output.flushStderr().then(() => {
+      showing = false;
+      port.postMessage({ type: 'shown', messages: upTo } satisfies ObserverReply);
+      if (handled > upTo) reportShown();
+    });
+  }
 
   /** Past the deadline the forwarding side set (the spy is exiting): what is left is not observed. */
   function overdue(): boolean {
@@ -101,6 +120,7 @@ export function serveObserverChannel<M extends ChannelMessage>(port: MessagePort
       void finish();
       return;
     }
+    handled++;
     // The gaps go before an event (the exit), so the record reads in order.
     if (abandoned && message.type === 'event') observer.dropped();
     const observed = message as M;
@@ -120,6 +140,7 @@ export function serveObserverChannel<M extends ChannelMessage>(port: MessagePort
       handleOne(batch[index]!);
     }
     if (control) Atomics.store(control, controlSlots.seq, BigInt(output.lastSeq()));
+    reportShown();
     noteProgress();
     if (unacked >= ackBytes) ack();
     else if (unacked > 0) ackTimer ??= setTimeout(ack, 10);

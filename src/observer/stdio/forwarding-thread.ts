@@ -13,6 +13,9 @@ export interface StdioObserver {
   event(kind: 'spawn' | 'exit' | 'note', fields: Partial<RecordEntry>): void;
   finish(timeoutMs?: number): Promise<FinishOutcome>;
   hurry(): void;
+  /** How many messages have gone over so far; `shownThrough` resolves once the live view has shown them. */
+  mark(): number;
+  shownThrough(mark: number): Promise<void>;
 }
 
 /** Nothing records, logs or shows: no thread, no copy; finishing has nothing to wait for. */
@@ -23,6 +26,8 @@ const idleStdioObserver: StdioObserver = {
   event: () => {},
   finish: () => Promise.resolve({ closed: true }),
   hurry: () => {},
+  mark: () => 0,
+  shownThrough: () => Promise.resolve(),
 };
 
 /** The stdio spy's side of the observer, or an idle one when nothing would come of observing. */
@@ -90,5 +95,7 @@ function openStdioObserver(config: StdioObserverConfig, options: ChannelOptions)
     },
     finish: channel.finish,
     hurry: channel.hurry,
+    mark: channel.mark,
+    shownThrough: channel.shownThrough,
   };
 }

@@ -28,11 +28,19 @@ function renderRecording(root: HTMLElement, recording: ReportRecording): void {
   };
   const diagram = h('div', { class: 'diagram' });
   const bars = h('div', { class: 'diagram' });
+  let shownSession = allSessions;
+  let barsWidth = 0;
+  // The waterfall is as wide as its panel: drawn once the panel is laid out, again when it resizes.
+  const drawBars = () => {
+    barsWidth = bars.clientWidth;
+    const spans = shownSession === allSessions ? recording.spans : recording.spans.filter((span) => span.session === shownSession);
+    bars.replaceChildren(waterfall(recording, spans, openSeq, barsWidth));
+  };
   const draw = (session: string) => {
+    shownSession = session;
     const shown = session === allSessions ? items : items.filter((item) => item.session === session);
-    const spans = session === allSessions ? recording.spans : recording.spans.filter((span) => span.session === session);
     diagram.replaceChildren(sequenceDiagram(recording, shown, (line) => list.open(line)));
-    bars.replaceChildren(waterfall(recording, spans, openSeq));
+    if (bars.isConnected) drawBars();
   };
   draw(allSessions);
   const openFinding = (finding: ReportFinding) => {
@@ -47,6 +55,10 @@ function renderRecording(root: HTMLElement, recording: ReportRecording): void {
     list.element,
     toolsSection(recording),
   );
+  drawBars();
+  new ResizeObserver(() => {
+    if (bars.clientWidth !== barsWidth) drawBars();
+  }).observe(bars);
 }
 
 function start(): void {

@@ -18,7 +18,11 @@ export function summaryStrip(recording: ReportRecording): HTMLElement {
   const { sessions, kinds, findings, gaps, limits } = recording;
   const started = msOf(recording.start);
   const ended = msOf(recording.end);
-  const errors = (kinds['protocol-error'] ?? 0) + (kinds['tool-error'] ?? 0);
+  const protocolErrors = kinds['protocol-error'] ?? 0;
+  const toolErrors = kinds['tool-error'] ?? 0;
+  // What the wire carried (error answers) is not what check found wrong (findings): each card says
+  // which it counts, and only a protocol error is painted as one; a tool's isError is an answer.
+  const answers = [protocolErrors > 0 ? counted(protocolErrors, 'protocol error') : '', toolErrors > 0 ? counted(toolErrors, 'tool error') : ''].filter(Boolean).join(', ') || 'none';
   const cards = [
     card('server', distinct(sessions.map((session) => peerText(session.server)))),
     card('client', distinct(sessions.map((session) => peerText(session.client)))),
@@ -26,7 +30,7 @@ export function summaryStrip(recording: ReportRecording): HTMLElement {
     card('transport', distinct(sessions.map((session) => session.transport))),
     card('sessions', String(sessions.length)),
     card('duration', started !== undefined && ended !== undefined ? formatDuration(ended - started) : '–'),
-    card('errors', String(errors), errors > 0 ? 'bad' : ''),
+    card('error answers', answers, protocolErrors > 0 ? 'bad' : toolErrors > 0 ? 'warn' : ''),
     card('check', `${counted(findings.errors, 'error')}, ${counted(findings.warnings, 'warning')}`, findings.errors > 0 ? 'bad' : ''),
     card('gaps', gaps.count === 0 ? 'none' : `${gaps.count} (${formatBytes(gaps.lost)} lost)`, gaps.count > 0 ? 'bad' : ''),
     card('unanswered', String(recording.unanswered), recording.unanswered > 0 ? 'bad' : ''),

@@ -1,26 +1,35 @@
 import type { ReportRecording, ReportSpan } from '../report-types.js';
-import { blocks, clip, h, s } from './dom.js';
+import { roundStep, tickLabel } from './axis.js';
+import { blocks, h, s } from './dom.js';
+import { fitMono } from './fit.js';
 import { formatDuration, msOf } from './time.js';
 
 const rowHeight = 18;
 const top = 30;
-const labelWidth = 250;
-const width = 900;
-const chart = width - labelWidth - 70;
+/** Below this the drawing scrolls rather than squeeze its bars to nothing. */
+const narrowest = 320;
+
+/** Where things go across a drawing `width` px wide: the labels' column, then the chart, then room for a time. */
+function layoutOf(width: number) {
+  const labelWidth = Math.min(250, Math.round(width * 0.32));
+  return { width, labelWidth, chart: width - labelWidth - 70 };
+}
+type Layout = ReturnType<typeof layoutOf>;
 
 function spanLabel(span: ReportSpan): string {
   const subject = span.tool ? ` ${span.tool}` : '';
   return `${span.dir === 's2c' ? '← ' : ''}${span.method ?? '?'}${subject} #${String(span.id)}`;
 }
 
-/** The axis: where each time falls, and a few labelled ticks. */
-function timeAxis(startMs: number, endMs: number) {
+/** The axis: where each time falls, and ticks at round steps (a capture, untimed, counts requests). */
+function timeAxis(startMs: number, endMs: number, { labelWidth, chart }: Layout, timed: boolean) {
   const total = Math.max(1, endMs - startMs);
   const x = (ms: number) => labelWidth + ((ms - startMs) / total) * chart;
   const ticks = s('g', { class: 'axis' });
-  for (let i = 0; i <= 5; i++) {
-    const at = labelWidth + (chart * i) / 5;
-    ticks.append(s('line', { x1: at, y1: top - 6, x2: at, y2: top - 2 }), s('text', { x: at, y: top - 10, 'text-anchor': 'middle' }, formatDuration((total * i) / 5)));
+  const step = timed ? roundStep(total) : Math.max(1, Math.ceil(roundStep(total)));
+  for (let value = 0; value <= total + step * 1e-9; value += step) {
+    const at = labelWidth + (value / total) * chart;
+    ticks.append(s('line', { x1: at, y1: top - 6, x2: at, y2: top - 2 }), s('text', { x: at, y: top - 10, 'text-anchor': 'middle' }, timed ? tickLabel(value) : String(value)));
   }
   return { x, ticks };
 }
@@ -30,12 +39,14 @@ function timeAxis(startMs: number, endMs: number) {
  * its progress as ticks; an unanswered request runs to the end of the recording, open. Drawn in
  * blocks of rows, as the sequence diagram is.
  */
-export function waterfall(recording: ReportRecording, spans: ReportSpan[], open: (seq: number, session: string) => void): HTMLElement {
+export function waterfall(recording: ReportRecording, spans: ReportSpan[], open: (seq: number, session: string) => void, panelWidth: number): HTMLElement {
+  const layout = layoutOf(Math.max(narrowest, Math.floor(panelWidth)));
+  const { width, labelWidth } = layout;
   // A capture has no times: its requests stand in order, each one step long.
   const timed = msOf(recording.start) !== undefined;
   const startMs = timed ? msOf(recording.start)! : 0;
   const endMs = timed ? msOf(recording.end) ?? startMs : spans.length;
-  const { x, ticks } = timeAxis(startMs, endMs);
+  const { x, ticks } = timeAxis(startMs, endMs, layout, timed);
   const bar = (span: ReportSpan, index: number, y: number) => {
     const from = timed ? msOf(span.start) ?? startMs : index;
     const to = span.outcome === 'open' ? endMs : timed ? msOf(span.end) ?? endMs : index + 1;
@@ -43,7 +54,7 @@ export function waterfall(recording: ReportRecording, spans: ReportSpan[], open:
     const group = s(
       'g',
       { class: `bar ${span.outcome}`, 'data-seq': span.seq, 'data-session': span.session },
-      s('text', { class: 'bar-label', x: labelWidth - 6, y: y + 12 }, clip(spanLabel(span), 38)),
+      s('text', { class: 'bar-label', x: labelWidth - 6, y: y + 12 }, fitMono(spanLabel(span), labelWidth - 12)),
       s('rect', { x: left, y: y + 3, width: Math.max(2, x(to) - left), height: rowHeight - 6, rx: 2 }),
     );
     if (span.outcome !== 'open' && span.end && span.start) {
