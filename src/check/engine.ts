@@ -1,5 +1,6 @@
 import { messageOf, isFrameEntry } from '../record/frame-message.js';
 import type { RecordEntry } from '../record/schema.js';
+import { createOwedAnswers } from '../record/owed-answers.js';
 import { learnFromFrame, newSessionFacts } from '../record/session-facts.js';
 import { ruleById, ruleFamilies } from './rules.js';
 import type { CheckOptions, Finding, Level, Report, SessionState } from './types.js';
@@ -10,9 +11,6 @@ export interface CheckSummary {
   warnings: number;
   findings: Finding[];
 }
-
-/** A stateless HTTP exchange, recorded as a session of its own (the HTTP spy names them `x-<n>`). */
-const isExchangeSession = (session: string) => /^x-\d+$/.test(session);
 
 /**
  * Runs every rule over a recording, entry by entry, following each session's facts (revision,
@@ -25,19 +23,11 @@ export function createChecker(overrides: ReadonlyMap<string, Level> = new Map(),
   const servers = new Map<string, Map<string, string>>();
   let entries = 0;
 
-  const openInOtherExchange = (dir: string, id: unknown) => {
-    for (const [session, state] of sessions) {
-      if (!isExchangeSession(session)) continue;
-      for (const request of state.open.values()) if (request.dir === dir && request.id === id) return request;
-    }
-    return undefined;
-  };
-
+  const answers = createOwedAnswers();
   const stateOf = (session: string): SessionState => {
     let state = sessions.get(session);
     if (!state) {
-      state = { facts: newSessionFacts(session), open: new Map(), reported: new Set(), options, servers };
-      if (isExchangeSession(session)) state.openInOtherExchange = openInOtherExchange;
+      state = { facts: newSessionFacts(session), answers, reported: new Set(), options, servers };
       sessions.set(session, state);
     }
     return state;
@@ -60,11 +50,13 @@ export function createChecker(overrides: ReadonlyMap<string, Level> = new Map(),
       const state = stateOf(session);
       const report = reporter(entry.session, entry.seq, lineNo);
       if (!isFrameEntry(entry)) {
+        answers.add(entry, undefined, lineNo);
         for (const family of ruleFamilies) family.event?.({ entry, lineNo, message: undefined, state, report });
         return;
       }
       const message = messageOf(entry);
       learnFromFrame(state.facts, entry, message);
+      answers.add(entry, message, lineNo);
       for (const family of ruleFamilies) family.frame?.({ entry, lineNo, message, state, report });
     },
     finish(): CheckSummary {

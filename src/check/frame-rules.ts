@@ -1,6 +1,5 @@
 import { noteTexts, type NoteId } from '../protocol/notes.js';
 import { c2s, handshake, lines, meta2026, ping, recordLine, s2c } from './examples.js';
-import { pick } from '../protocol/jsonrpc.js';
 import type { EntryContext, RuleDefinition, RuleFamily } from './types.js';
 
 type NoteRule = Omit<RuleDefinition, 'summary'> & { id: NoteId };
@@ -97,11 +96,7 @@ const byId = new Map(noteRules.map((rule) => [rule.id as string, rule]));
 /** Notes the live spy could not know to be wrong, which the whole recording shows were not. */
 const excused: Partial<Record<NoteId, (context: EntryContext) => boolean>> = {
   // Stateless HTTP: the request went in another POST, recorded as its own session; it is cancelled now.
-  'cancel-unknown-request': ({ entry, message, state }) => {
-    const request = state.openInOtherExchange?.(String(entry.dir), pick(message, 'params', 'requestId'));
-    if (request) request.cancelled = true;
-    return request !== undefined;
-  },
+  'cancel-unknown-request': ({ entry, state }) => state.answers.cancelledElsewhere(entry.seq),
 };
 
 /** The rules of single frames, as noted live by the pipeline (and by the capture importer). */

@@ -20,7 +20,7 @@ export const noteTexts = {
   'cancel-unknown-request': 'cancellation of a request that is not pending',
   'header-mismatch': 'an MCP HTTP header disagrees with the body',
   'client-gone': 'the client closed its end of the stdio stream while the server still wrote to it',
-  'client-closed': 'a server request sent after the client closed its input: no one could answer it',
+  'client-closed': 'a server request the client closed its input on (sent after the close, or just before it with nothing from the client since): no one will answer it',
   'tool-changed-mid-session': 'the server changed its tools after the client had listed them, in the same session',
   'tool-definition-changed': 'a tool whose definition differs from its pin in the baseline (or that the baseline does not pin)',
   'request-state-mismatch': 'a retry whose requestState is not the one the server sent with its input_required result',
