@@ -1,4 +1,5 @@
 import type { RecordEntry } from '../record/schema.js';
+import type { JsonObject } from '../protocol/jsonrpc.js';
 import type { OwedAnswers } from '../record/owed-answers.js';
 import type { SessionFacts } from '../record/session-facts.js';
 import type { BaselineTools } from '../wire/tool-pin.js';
@@ -48,6 +49,11 @@ export interface SessionState {
   reported: Set<string>;
   /** The revision the server answered initialize with (a header may say otherwise). */
   negotiated?: string;
+  /**
+   * A stateless HTTP exchange's (recorded as a session of its own, `x-<n>`): the tools its server
+   * listed in the exchanges of the recording so far, shared by every exchange that reaches it.
+   */
+  serverTools?: Map<string, JsonObject>;
   /** What check was given besides the recording. */
   options: CheckOptions;
   /** The tools each server listed so far in the whole recording, by server name: rules that compare servers read it. */
