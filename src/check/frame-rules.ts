@@ -37,6 +37,12 @@ const noteRules: NoteRule[] = [
     good: lines(ping(1)),
   },
   {
+    id: 'error-without-id',
+    severity: 'warn',
+    bad: lines(c2s({ id: 1, method: 'tools/list' }), s2c({ id: null, error: { code: -32001, message: 'Session not found' } })),
+    good: lines(c2s({ id: 1, method: 'tools/list' }), s2c({ id: 1, error: { code: -32001, message: 'Session not found' } }), '<- {"jsonrpc":"2.0","id":null,"error":{"code":-32700,"message":"Parse error"}}'),
+  },
+  {
     id: 'bad-error-object',
     severity: 'error',
     bad: lines(c2s({ id: 1, method: 'ping' }), s2c({ id: 1, error: { code: 'failed' } })),

@@ -26,7 +26,7 @@ export const httpRules: RuleFamily = {
   rules: [
     {
       id: 'header-mismatch',
-      severity: 'error',
+      severity: 'warn',
       summary: `${noteTexts['header-mismatch']} (Mcp-Method, Mcp-Name, MCP-Protocol-Version), or before 2026-07-28 MCP-Protocol-Version differs from the revision initialize agreed on`,
       bad: httpExample('fetch'),
       good: httpExample('search'),

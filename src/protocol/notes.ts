@@ -12,6 +12,7 @@ export const noteTexts = {
   'duplicate-id': 'the request id was already used by the same sender in this session',
   'orphan-response': 'a response to no request seen in this session',
   'result-and-error': 'the response carries both result and error',
+  'error-without-id': 'an error response without the id of the request it answers (none, or null), for an error other than parse error (-32700) or invalid request (-32600), the only ones whose request id may be unreadable',
   'bad-error-object': 'the error is not an object with an integer code and a string message',
   'unanswered-request': 'the request was never answered',
   'batch-forbidden': 'a JSON-RPC batch, which this protocol revision does not allow',
