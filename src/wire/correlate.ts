@@ -272,6 +272,12 @@ export class Correlator {
       if (request) out.related = relatedOf(request);
       else out.notes.push('unknown-progress-token');
     }
+    // A notification on a subscriptions/listen stream names the listen request it belongs to.
+    const subscription = pick(params, '_meta', metaKeys.subscriptionId);
+    if ((typeof subscription === 'string' || typeof subscription === 'number') && out.related === undefined) {
+      const listen = this[oppositeOf(dir)]?.pending.get(subscription) ?? this.elsewhere?.(oppositeOf(dir), subscription);
+      if (listen?.method === 'subscriptions/listen') out.related = relatedOf(listen);
+    }
     if (classified.method === 'notifications/cancelled') {
       const requestId = pick(params, 'requestId');
       const named = isObject(params) && (typeof requestId === 'string' || typeof requestId === 'number');

@@ -1,6 +1,7 @@
 import { pick, pickString } from '../protocol/jsonrpc.js';
 import { lookup } from '../protocol/own-table.js';
 import { isStatelessRevision, metaKeys } from '../protocol/revisions.js';
+import { decodeHeaderValue } from './param-headers.js';
 
 /** The HTTP headers MCP defines, lower-cased as Node gives them. */
 export const mcpHeaderNames = ['mcp-session-id', 'mcp-protocol-version', 'mcp-method', 'mcp-name', 'last-event-id'] as const;
@@ -18,11 +19,15 @@ function single(headers: HeaderBag, name: string): string | undefined {
   return Array.isArray(value) ? value.join(', ') : value;
 }
 
-/** The MCP headers present in a header set, as text; undefined when there is none. */
+/** The MCP headers present in a header set, as text (the `Mcp-Param-*` ones of 2026-07-28 too); undefined when there is none. */
 export function mcpHeadersOf(headers: HeaderBag): Record<string, string> | undefined {
   let out: Record<string, string> | undefined;
   for (const name of mcpHeaderNames) {
     const value = single(headers, name);
+    if (value !== undefined) (out ??= {})[name] = value;
+  }
+  for (const name of Object.keys(headers)) {
+    const value = name.startsWith('mcp-param-') ? single(headers, name) : undefined;
     if (value !== undefined) (out ??= {})[name] = value;
   }
   return out;
@@ -46,7 +51,9 @@ export function headerMismatches(headers: HeaderBag, message: unknown): string[]
   const method = pickString(message, 'method');
   const params = pick(message, 'params');
   const compare = (header: string, body: string | undefined, what: string) => {
-    const value = single(headers, header);
+    const sent = single(headers, header);
+    // Mcp-Name travels base64 when the name is not plain ASCII.
+    const value = sent !== undefined && header === 'mcp-name' ? decodeHeaderValue(sent) : sent;
     if (value !== undefined && body !== undefined && value !== body) found.push(`${header} "${value}" but the ${what} is "${body}"`);
   };
   compare('mcp-method', method, 'method');
