@@ -3,7 +3,7 @@ import { isObject, pick, pickString } from '../protocol/jsonrpc.js';
 import { metaKeys } from '../protocol/revisions.js';
 import { meta2026, recordLine } from './examples.js';
 import { nameParamOf } from '../wire/mcp-headers.js';
-import { decodeHeaderValue, paramHeaderMismatches } from '../wire/param-headers.js';
+import { decodeHeaderValue, paramHeaderMismatches, paramHeadersOf } from '../wire/param-headers.js';
 import type { RuleFamily } from './types.js';
 
 function httpExample(headerName: string): string {
@@ -52,6 +52,6 @@ export const httpRules: RuleFamily = {
     }
     // Mcp-Param-*: the arguments a tool's inputSchema marks with x-mcp-header, as its tools/list gave it.
     const tool = method === 'tools/call' && typeof entry.tool === 'string' ? (state.facts.tools.get(entry.tool) ?? state.serverTools?.get(entry.tool)) : undefined;
-    if (tool) for (const mismatch of paramHeaderMismatches(headers, tool, pick(message, 'params', 'arguments'))) report('header-mismatch', mismatch);
+    if (tool) for (const mismatch of paramHeaderMismatches(headers, paramHeadersOf(tool.inputSchema), pick(message, 'params', 'arguments'))) report('header-mismatch', mismatch);
   },
 };

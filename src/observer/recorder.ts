@@ -7,6 +7,7 @@ import { isExchangeSession } from '../wire/exchange-sessions.js';
 import type { Direction } from '../wire/kinds.js';
 import type { JsonRpcId } from '../protocol/jsonrpc.js';
 import { nowMs } from '../wire/now.js';
+import type { ParamHeader } from '../wire/param-headers.js';
 import type { ToolPins } from '../wire/tool-pin.js';
 import { observeFrame, type FrameBytes, type FrameObservation } from '../wire/observe.js';
 import { createSecrets, redactMessage } from '../wire/redact-frame.js';
@@ -60,6 +61,8 @@ function noticeFields(notice: Notice, entries: RecordEntry[]): Partial<RecordEnt
 export function createRecorder(options: RecorderOptions) {
   let seq = 0;
   const correlators = new Map<string, Correlator>();
+  /** What the listed tools declare for Mcp-Param-* headers: one spy reaches one server, whichever session listed them. */
+  const paramHeaders = new Map<string, ParamHeader[]>();
   const revisions = createRevisionMarks();
   const redactPaths = options.redactPaths ?? [];
   const secrets = createSecrets();
@@ -108,7 +111,9 @@ export function createRecorder(options: RecorderOptions) {
   function correlatorOf(session: string): Correlator {
     let correlator = correlators.get(session);
     if (!correlator) {
-      correlator = isExchangeSession(session) ? createCorrelator({ pins: options.pins, elsewhere: (dir, id) => pendingInExchanges(session, dir, id) }) : createCorrelator({ pins: options.pins });
+      correlator = isExchangeSession(session)
+        ? createCorrelator({ pins: options.pins, paramHeaders, elsewhere: (dir, id) => pendingInExchanges(session, dir, id) })
+        : createCorrelator({ pins: options.pins, paramHeaders });
       correlators.set(session, correlator);
     }
     return correlator;

@@ -3,6 +3,7 @@ import type { NoteId } from '../protocol/notes.js';
 import { isStatelessRevision, metaKeys } from '../protocol/revisions.js';
 import type { Classified } from './classify.js';
 import { oppositeOf, type Direction, type FrameKind } from './kinds.js';
+import { paramHeadersOf, type ParamHeader } from './param-headers.js';
 import type { CallOrigin } from './round-trips.js';
 import { addPending, addProgressToken, createSentRequests, isTaken, pendingByToken, takePending, type SentRequests } from './sent-requests.js';
 import { createSessionWatch, type Notice, type SessionWatch } from './session-watch.js';
@@ -88,6 +89,18 @@ export function relatedOf(request: PendingRequest): NonNullable<Correlation['rel
     : { seq: request.seq, id: request.id, method: request.method, tool: request.tool };
 }
 
+/** Keeps what each listed tool declares for Mcp-Param-* headers; most tools declare nothing and cost nothing. */
+function learnParamHeaders(table: Map<string, ParamHeader[]>, tools: unknown) {
+  if (!Array.isArray(tools)) return;
+  for (const tool of tools) {
+    const name = pickString(tool, 'name');
+    if (name === undefined) continue;
+    const declared = paramHeadersOf(pick(tool, 'inputSchema'));
+    if (declared.length > 0) table.set(name, declared);
+    else table.delete(name);
+  }
+}
+
 const sizeOf = (table: { size: number } | undefined) => table?.size ?? 0;
 
 export interface CorrelatorOptions {
@@ -98,11 +111,16 @@ export interface CorrelatorOptions {
    * stateless HTTP sends each request in an exchange of its own, and its cancellation in another.
    */
   elsewhere?: (dir: Direction, id: JsonRpcId) => PendingRequest | undefined;
+  /**
+   * The `Mcp-Param-*` headers each listed tool declares (x-mcp-header), by tool name: shared by the
+   * sessions of one spy (stateless HTTP lists tools in one exchange and calls them in another).
+   */
+  paramHeaders?: Map<string, ParamHeader[]>;
 }
 
 /** Creates a session's correlator. */
 export function createCorrelator(options: CorrelatorOptions = {}): Correlator {
-  return new Correlator(options.pins, options.elsewhere);
+  return new Correlator(options.pins, options.elsewhere, options.paramHeaders);
 }
 
 /**
@@ -127,7 +145,13 @@ export class Correlator {
   constructor(
     private readonly pins?: ToolPins,
     private readonly elsewhere?: CorrelatorOptions['elsewhere'],
+    private readonly paramHeaders?: Map<string, ParamHeader[]>,
   ) {}
+
+  /** The `Mcp-Param-*` headers a listed tool declares, when a tools/list seen gave any. */
+  paramHeadersOf(tool: string): ParamHeader[] | undefined {
+    return this.paramHeaders?.get(tool);
+  }
 
   /** The request `id` that `dir` sent, while it is pending. */
   pendingRequest(dir: Direction, id: JsonRpcId): PendingRequest | undefined {
@@ -261,6 +285,7 @@ export class Correlator {
       if (Array.isArray(versions)) this.noteRevision(versions.find((v) => typeof v === 'string'));
     }
     if (result !== undefined) this.watching().response(request, result, out);
+    if (request.method === 'tools/list' && this.paramHeaders) learnParamHeaders(this.paramHeaders, pick(result, 'tools'));
   }
 
   private onNotification(input: FrameInput, out: Correlation) {

@@ -174,7 +174,7 @@ export class ObservedExchange implements ExchangeObserver {
     this.requestEntries = entries;
     const first = entries[0];
     if (!first || frame.truncated) return;
-    const mismatches = requestMismatches(start.headers, frame.bytes, version, negotiated);
+    const mismatches = requestMismatches(start.headers, frame.bytes, version, negotiated, (tool) => correlator.paramHeadersOf(tool));
     if (mismatches.length === 0) return;
     const related = { seq: first.seq, id: first.id ?? null, method: first.method ?? '' };
     records.event(session, 'note', { notes: ['header-mismatch'], text: `header and body disagree: ${mismatches.join('; ')}`, related });

@@ -1,7 +1,7 @@
 import { pick, pickString } from '../protocol/jsonrpc.js';
 import { lookup } from '../protocol/own-table.js';
 import { isStatelessRevision, metaKeys } from '../protocol/revisions.js';
-import { decodeHeaderValue } from './param-headers.js';
+import { decodeHeaderValue, paramHeaderMismatches, type ParamHeader } from './param-headers.js';
 
 /** The HTTP headers MCP defines, lower-cased as Node gives them. */
 export const mcpHeaderNames = ['mcp-session-id', 'mcp-protocol-version', 'mcp-method', 'mcp-name', 'last-event-id'] as const;
@@ -67,14 +67,26 @@ export function headerMismatches(headers: HeaderBag, message: unknown): string[]
  * Where a request's headers disagree with its body, or with the revision its session negotiated.
  * Before 2026-07-28 only the version header is checked, against what initialize agreed on.
  */
-export function requestMismatches(headers: HeaderBag, body: Buffer, version: string | undefined, negotiated: string | undefined): string[] {
+export function requestMismatches(
+  headers: HeaderBag,
+  body: Buffer,
+  version: string | undefined,
+  negotiated: string | undefined,
+  paramHeaders?: (tool: string) => ParamHeader[] | undefined,
+): string[] {
   const mismatches = version !== undefined && negotiated !== undefined && !isStatelessRevision(negotiated) && version !== negotiated ? [`mcp-protocol-version "${version}" but the session negotiated "${negotiated}"`] : [];
   if (isStatelessRevision(version) || 'mcp-method' in headers) {
+    let message: unknown;
     try {
-      mismatches.push(...headerMismatches(headers, JSON.parse(body.toString('utf8'))));
+      message = JSON.parse(body.toString('utf8'));
     } catch {
       // Not JSON: the frame is recorded as invalid, and has no body to compare.
+      return mismatches;
     }
+    mismatches.push(...headerMismatches(headers, message));
+    const tool = pickString(message, 'method') === 'tools/call' ? pickString(message, 'params', 'name') : undefined;
+    const declared = tool === undefined ? undefined : paramHeaders?.(tool);
+    if (declared) mismatches.push(...paramHeaderMismatches(headers, declared, pick(message, 'params', 'arguments')));
   }
   return mismatches;
 }

@@ -1,4 +1,4 @@
-import { isObject, type JsonObject } from '../protocol/jsonrpc.js';
+import { isObject } from '../protocol/jsonrpc.js';
 
 /** Where a tool's `inputSchema` puts an argument in an `Mcp-Param-{Name}` header (2026-07-28, `x-mcp-header`). */
 export interface ParamHeader {
@@ -44,15 +44,16 @@ function argumentAt(args: unknown, path: string[]): unknown {
 }
 
 /**
- * Where a tools/call's `Mcp-Param-*` headers disagree with its arguments, given the tool's
- * inputSchema: a header whose value differs, one missing for an argument given, one sent for an
+ * Where a tools/call's `Mcp-Param-*` headers disagree with its arguments, given what the tool's
+ * inputSchema declares (`paramHeadersOf`): a header whose value differs, one missing for an argument given, one sent for an
  * argument absent or null. `headers` are lower-cased names; one line for each disagreement.
  */
-export function paramHeaderMismatches(headers: Record<string, unknown>, tool: JsonObject, args: unknown): string[] {
+export function paramHeaderMismatches(headers: Record<string, unknown>, declared: ParamHeader[], args: unknown): string[] {
   const found: string[] = [];
-  for (const { path, name } of paramHeadersOf(tool.inputSchema)) {
+  for (const { path, name } of declared) {
     const header = `Mcp-Param-${name}`;
-    const sent = headers[header.toLowerCase()];
+    const given = headers[header.toLowerCase()];
+    const sent = Array.isArray(given) ? given.join(', ') : given;
     const value = headerFormOf(argumentAt(args, path));
     const where = `arguments.${path.join('.')}`;
     if (typeof sent !== 'string') {

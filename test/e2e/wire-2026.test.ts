@@ -1,10 +1,12 @@
 // 2026-07-28 on the wire, through the built binary: the Mcp-Param-* headers a tool's x-mcp-header
 // arguments travel in, checked against the body as Mcp-Method and Mcp-Name are; the tasks
 // extension's methods and subscriptions/listen known, and their notifications paired with the listen.
+import { createServer, type Server } from 'node:http';
 import { join } from 'node:path';
 import { afterAll, describe, expect, it } from 'vitest';
 import { meta2026, recordLine } from '../../src/check/examples.js';
 import { readRecord } from '../helpers/faults.js';
+import { eventually, startSpy } from '../helpers/http-spy.js';
 import { node, runBin, tempDir } from '../helpers/spy.js';
 
 const temp = tempDir('mcp-spy-2026-');
@@ -48,6 +50,47 @@ describe('Mcp-Param-* headers', () => {
     const result = await runBin(['check', recording('name.jsonl', { region: 'eu' }, { 'mcp-name': name, 'mcp-param-region': 'eu' })]);
     expect(result.text).toContain('clean');
   });
+});
+
+/** A stateless 2026-07-28 server in a few lines: lists `deploy`, answers any call; it checks no header, so what the client sent reaches it. */
+function deployServer(): Promise<{ server: Server; url: string }> {
+  const server = createServer((req, res) => {
+    let body = '';
+    req.on('data', (chunk: Buffer) => (body += chunk.toString('utf8')));
+    req.on('end', () => {
+      const { id, method } = JSON.parse(body);
+      const result = method === 'tools/list' ? { tools: [deploy], resultType: 'complete' } : answer;
+      res.writeHead(200, { 'content-type': 'application/json' }).end(JSON.stringify({ jsonrpc: '2.0', id, result }));
+    });
+  });
+  return new Promise((resolve) => server.listen(0, '127.0.0.1', () => resolve({ server, url: `http://127.0.0.1:${(server.address() as { port: number }).port}/mcp` })));
+}
+
+describe('Mcp-Param-* headers through the HTTP spy', () => {
+  it('are noted live as header-mismatch when they disagree with the arguments of a tool an earlier exchange listed', async () => {
+    const { server, url } = await deployServer();
+    const spy = await startSpy(['--target', url]);
+    try {
+      const post = (id: number, method: string, params: object, headers: Record<string, string> = {}) =>
+        fetch(spy.url, {
+          method: 'POST',
+          headers: { 'content-type': 'application/json', accept: 'application/json, text/event-stream', 'mcp-protocol-version': '2026-07-28', 'mcp-method': method, ...headers },
+          body: JSON.stringify({ jsonrpc: '2.0', id, method, params: { ...params, _meta: meta2026 } }),
+        }).then((response) => response.text());
+      await post(1, 'tools/list', {});
+      await post(2, 'tools/call', { name: 'deploy', arguments: { region: 'eu-west' } }, { 'mcp-name': 'deploy', 'mcp-param-region': 'eu-west' });
+      await post(3, 'tools/call', { name: 'deploy', arguments: { region: 'eu-west' } }, { 'mcp-name': 'deploy', 'mcp-param-region': 'us-east' });
+      const note = await eventually(() => spy.entries().find((entry) => entry.kind === 'note' && entry.notes?.includes('header-mismatch')));
+      expect(note).toMatchObject({ related: { id: 3, method: 'tools/call' } });
+      expect(note.text).toContain('Mcp-Param-Region: "us-east" but arguments.region is "eu-west"');
+      const call = spy.entries().find((entry) => entry.kind === 'request' && entry.id === 3);
+      expect(call?.headers).toMatchObject({ 'mcp-param-region': 'us-east' });
+      expect(spy.entries().filter((entry) => entry.kind === 'note')).toHaveLength(1);
+    } finally {
+      await spy.dispose();
+      server.close();
+    }
+  }, 30_000);
 });
 
 // A 2026-07-28 stdio server that answers subscriptions/listen with the acknowledgement and a task's
