@@ -60,8 +60,9 @@ describe('streaming through the spy', () => {
     const entries = spy.entries();
     const lost = entries.find((entry) => entry.kind === 'protocol-error' && entry.session === 'gone-away');
     expect(lost).toMatchObject({ dir: 's2c', id: null, error: { code: -32001 } });
-    // The server forgot the session: what was pending in it is reported unanswered.
-    expect(entries.find((entry) => entry.kind === 'unanswered' && entry.session === 'gone-away')).toMatchObject({ requests: [{ id: 3, method: 'tools/list' }] });
+    // The 404 answers the request it refused (the client starts again): it is not left unanswered.
+    expect(entries.find((entry) => entry.kind === 'http' && entry.session === 'gone-away' && entry.status === 404)).toMatchObject({ requests: [{ id: 3, method: 'tools/list' }] });
+    expect(entries.find((entry) => entry.kind === 'unanswered' && entry.session === 'gone-away')).toBeUndefined();
   });
 
   it('stops the server command when the spy stops', async () => {

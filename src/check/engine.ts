@@ -1,5 +1,8 @@
 import { messageOf, isFrameEntry } from '../record/frame-message.js';
 import type { RecordEntry } from '../record/schema.js';
+import type { JsonObject } from '../protocol/jsonrpc.js';
+import { isExchangeSession } from '../wire/exchange-sessions.js';
+import { createOwedAnswers } from '../record/owed-answers.js';
 import { learnFromFrame, newSessionFacts } from '../record/session-facts.js';
 import { ruleById, ruleFamilies } from './rules.js';
 import type { CheckOptions, Finding, Level, Report, SessionState } from './types.js';
@@ -10,9 +13,6 @@ export interface CheckSummary {
   warnings: number;
   findings: Finding[];
 }
-
-/** A stateless HTTP exchange, recorded as a session of its own (the HTTP spy names them `x-<n>`). */
-const isExchangeSession = (session: string) => /^x-\d+$/.test(session);
 
 /**
  * Runs every rule over a recording, entry by entry, following each session's facts (revision,
@@ -25,19 +25,21 @@ export function createChecker(overrides: ReadonlyMap<string, Level> = new Map(),
   const servers = new Map<string, Map<string, string>>();
   let entries = 0;
 
-  const openInOtherExchange = (dir: string, id: unknown) => {
-    for (const [session, state] of sessions) {
-      if (!isExchangeSession(session)) continue;
-      for (const request of state.open.values()) if (request.dir === dir && request.id === id) return request;
-    }
-    return undefined;
+  const answers = createOwedAnswers();
+  /** What the server of each spy run listed (its tools by name), by the URL the run forwarded to. */
+  const listedByTarget = new Map<string, Map<string, JsonObject>>();
+  let target = '';
+  const listedTools = () => {
+    let tools = listedByTarget.get(target);
+    if (!tools) listedByTarget.set(target, (tools = new Map()));
+    return tools;
   };
-
   const stateOf = (session: string): SessionState => {
     let state = sessions.get(session);
     if (!state) {
-      state = { facts: newSessionFacts(session), open: new Map(), reported: new Set(), options, servers };
-      if (isExchangeSession(session)) state.openInOtherExchange = openInOtherExchange;
+      state = { facts: newSessionFacts(session), answers, reported: new Set(), options, servers };
+      // Each stateless exchange is a session of its own: a call is checked against what an earlier exchange listed.
+      if (isExchangeSession(session)) state.serverTools = listedTools();
       sessions.set(session, state);
     }
     return state;
@@ -60,11 +62,16 @@ export function createChecker(overrides: ReadonlyMap<string, Level> = new Map(),
       const state = stateOf(session);
       const report = reporter(entry.session, entry.seq, lineNo);
       if (!isFrameEntry(entry)) {
+        // An HTTP spy starting: its stateless exchanges reach the server behind this URL.
+        if (entry.kind === 'http' && typeof entry.target === 'string') target = entry.target;
+        answers.add(entry, undefined, lineNo);
         for (const family of ruleFamilies) family.event?.({ entry, lineNo, message: undefined, state, report });
         return;
       }
       const message = messageOf(entry);
       learnFromFrame(state.facts, entry, message);
+      if (state.serverTools && entry.method === 'tools/list') for (const [name, tool] of state.facts.tools) state.serverTools.set(name, tool);
+      answers.add(entry, message, lineNo);
       for (const family of ruleFamilies) family.frame?.({ entry, lineNo, message, state, report });
     },
     finish(): CheckSummary {

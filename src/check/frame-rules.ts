@@ -1,6 +1,5 @@
 import { noteTexts, type NoteId } from '../protocol/notes.js';
 import { c2s, handshake, lines, meta2026, ping, recordLine, s2c } from './examples.js';
-import { pick } from '../protocol/jsonrpc.js';
 import type { EntryContext, RuleDefinition, RuleFamily } from './types.js';
 
 type NoteRule = Omit<RuleDefinition, 'summary'> & { id: NoteId };
@@ -36,6 +35,12 @@ const noteRules: NoteRule[] = [
     severity: 'error',
     bad: lines(c2s({ id: 1, method: 'ping' }), s2c({ id: 1, result: {}, error: { code: -32603, message: 'Internal error' } })),
     good: lines(ping(1)),
+  },
+  {
+    id: 'error-without-id',
+    severity: 'warn',
+    bad: lines(c2s({ id: 1, method: 'tools/list' }), s2c({ id: null, error: { code: -32001, message: 'Session not found' } })),
+    good: lines(c2s({ id: 1, method: 'tools/list' }), s2c({ id: 1, error: { code: -32001, message: 'Session not found' } }), '<- {"jsonrpc":"2.0","id":null,"error":{"code":-32700,"message":"Parse error"}}'),
   },
   {
     id: 'bad-error-object',
@@ -97,11 +102,7 @@ const byId = new Map(noteRules.map((rule) => [rule.id as string, rule]));
 /** Notes the live spy could not know to be wrong, which the whole recording shows were not. */
 const excused: Partial<Record<NoteId, (context: EntryContext) => boolean>> = {
   // Stateless HTTP: the request went in another POST, recorded as its own session; it is cancelled now.
-  'cancel-unknown-request': ({ entry, message, state }) => {
-    const request = state.openInOtherExchange?.(String(entry.dir), pick(message, 'params', 'requestId'));
-    if (request) request.cancelled = true;
-    return request !== undefined;
-  },
+  'cancel-unknown-request': ({ entry, state }) => state.answers.cancelledElsewhere(entry.seq),
 };
 
 /** The rules of single frames, as noted live by the pipeline (and by the capture importer). */

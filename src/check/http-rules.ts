@@ -1,8 +1,9 @@
 import { noteTexts } from '../protocol/notes.js';
-import { isObject, pickString } from '../protocol/jsonrpc.js';
+import { isObject, pick, pickString } from '../protocol/jsonrpc.js';
 import { metaKeys } from '../protocol/revisions.js';
 import { meta2026, recordLine } from './examples.js';
 import { nameParamOf } from '../wire/mcp-headers.js';
+import { decodeHeaderValue, paramHeaderMismatches, paramHeadersOf } from '../wire/param-headers.js';
 import type { RuleFamily } from './types.js';
 
 function httpExample(headerName: string): string {
@@ -26,8 +27,8 @@ export const httpRules: RuleFamily = {
   rules: [
     {
       id: 'header-mismatch',
-      severity: 'error',
-      summary: `${noteTexts['header-mismatch']} (Mcp-Method, Mcp-Name, MCP-Protocol-Version), or before 2026-07-28 MCP-Protocol-Version differs from the revision initialize agreed on`,
+      severity: 'warn',
+      summary: `${noteTexts['header-mismatch']} (Mcp-Method, Mcp-Name, MCP-Protocol-Version, and the Mcp-Param-* headers of a tool's x-mcp-header arguments), or before 2026-07-28 MCP-Protocol-Version differs from the revision initialize agreed on`,
       bad: httpExample('fetch'),
       good: httpExample('search'),
     },
@@ -39,7 +40,8 @@ export const httpRules: RuleFamily = {
     const method = pickString(message, 'method');
     const checks: [string, unknown, string | undefined, string][] = [['Mcp-Method', headers['mcp-method'], method, 'the body says']];
     const nameParam = nameParamOf(method);
-    if (nameParam) checks.push(['Mcp-Name', headers['mcp-name'], pickString(message, 'params', nameParam), 'the body says']);
+    const mcpName = headers['mcp-name'];
+    if (nameParam) checks.push(['Mcp-Name', typeof mcpName === 'string' ? decodeHeaderValue(mcpName) : mcpName, pickString(message, 'params', nameParam), 'the body says']);
     const metaVersion = pickString(message, 'params', '_meta', metaKeys.protocolVersion);
     if (metaVersion) checks.push(['MCP-Protocol-Version', headers['mcp-protocol-version'], metaVersion, 'the body says']);
     // Before 2026 the header repeats the revision initialize agreed on, on every request after it.
@@ -48,5 +50,8 @@ export const httpRules: RuleFamily = {
       if (header === undefined || expected === undefined || header === expected) continue;
       report('header-mismatch', `${name}: ${JSON.stringify(header)} but ${source} ${JSON.stringify(expected)}`);
     }
+    // Mcp-Param-*: the arguments a tool's inputSchema marks with x-mcp-header, as its tools/list gave it.
+    const tool = method === 'tools/call' && typeof entry.tool === 'string' ? (state.facts.tools.get(entry.tool) ?? state.serverTools?.get(entry.tool)) : undefined;
+    if (tool) for (const mismatch of paramHeaderMismatches(headers, paramHeadersOf(tool.inputSchema), pick(message, 'params', 'arguments'))) report('header-mismatch', mismatch);
   },
 };

@@ -1,10 +1,8 @@
 import { noteTexts } from '../protocol/notes.js';
-import { challengedSeqs } from '../record/challenged.js';
 import { isKnownRevision, isStatelessRevision, methodsOf, type MethodFamily } from '../protocol/revisions.js';
 import { methodsByRevision } from '../protocol/methods.js';
 import { c2s, handshake, lines, ping, recordLine, s2c } from './examples.js';
 import type { RuleFamily } from './types.js';
-import { awaitsAnswer } from '../wire/correlate.js';
 
 const families = Object.keys(methodsByRevision['2024-11-05']) as MethodFamily[];
 
@@ -68,8 +66,6 @@ export const lifecycleRules: RuleFamily = {
     const method = typeof entry.method === 'string' ? entry.method : undefined;
     const revision = facts.revision;
     if (entry.kind === 'request' && method) {
-      const afterClientClosed = Array.isArray(entry.notes) && entry.notes.includes('client-closed');
-      state.open.set(entry.seq, { seq: entry.seq, lineNo, id: entry.id, dir: String(entry.dir), method, tool: entry.tool, cancelled: false, afterClientClosed });
       if (isNotificationMethod(revision, method)) report('notification-with-id', `${method} is a notification but was sent with id ${JSON.stringify(entry.id)}`);
       const early = !isStatelessRevision(revision) && facts.handshake.initialize && !allowedEarly.has(method);
       if (early && entry.dir === 'c2s' && !facts.handshake.initialized) report('before-initialized', `${method} sent before notifications/initialized`);
@@ -78,24 +74,12 @@ export const lifecycleRules: RuleFamily = {
     if ((entry.kind === 'request' || entry.kind === 'notification') && method && revision && isKnownRevision(revision) && !defines(revision, method)) {
       report('method-not-in-revision', `${method} is not defined in revision ${revision}`);
     }
-    if (entry.related && (entry.kind === 'response' || entry.kind === 'tool-error' || entry.kind === 'protocol-error')) state.open.delete(entry.related.seq);
-    // A malformed answer (result and error, a bad error object) still answered its request.
-    if (entry.kind === 'invalid' && entry.id !== undefined) {
-      const answered = [...state.open.values()].find((request) => request.dir !== entry.dir && request.id === entry.id);
-      if (answered) state.open.delete(answered.seq);
-    }
-    if (method === 'notifications/cancelled' && entry.related) {
-      const request = state.open.get(entry.related.seq);
-      if (request) request.cancelled = true;
-    }
   },
-  event({ entry, state, report }) {
-    for (const seq of challengedSeqs(entry)) state.open.delete(seq);
+  event({ entry, report }) {
     if (entry.kind === 'gap') report('record-gap', `the spy lost traffic here: ${String(entry.reason ?? 'unknown reason')}${entry.lost !== undefined ? ` (${String(entry.lost)} entries)` : ''}`);
   },
   end({ state, report }) {
-    for (const request of state.open.values()) {
-      if (!awaitsAnswer(request)) continue;
+    for (const request of state.answers.unanswered(state.facts.session)) {
       const what = `${request.method ?? '?'} #${JSON.stringify(request.id)}${request.tool ? ` (tool ${request.tool})` : ''}`;
       report('unanswered-request', `${what} was never answered`, { seq: request.seq, lineNo: request.lineNo });
     }

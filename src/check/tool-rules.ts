@@ -52,7 +52,7 @@ function checkResult(context: EntryContext, tool: JsonObject | undefined) {
   }
 }
 
-/** Tool calls against the tools the server listed in the same session. */
+/** Tool calls against the tools the server listed in the same session (on stateless HTTP, in an earlier exchange). */
 export const toolRules: RuleFamily = {
   rules: [
     {
@@ -87,7 +87,7 @@ export const toolRules: RuleFamily = {
   frame(context) {
     const { entry, state } = context;
     if (entry.method !== 'tools/call') return;
-    const tool = typeof entry.tool === 'string' ? state.facts.tools.get(entry.tool) : undefined;
+    const tool = typeof entry.tool === 'string' ? (state.facts.tools.get(entry.tool) ?? state.serverTools?.get(entry.tool)) : undefined;
     if (entry.kind === 'request' && tool) checkCall(context, tool);
     if (entry.kind === 'response' || entry.kind === 'tool-error') checkResult(context, tool);
   },

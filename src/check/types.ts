@@ -1,4 +1,6 @@
 import type { RecordEntry } from '../record/schema.js';
+import type { JsonObject } from '../protocol/jsonrpc.js';
+import type { OwedAnswers } from '../record/owed-answers.js';
 import type { SessionFacts } from '../record/session-facts.js';
 import type { BaselineTools } from '../wire/tool-pin.js';
 
@@ -38,32 +40,20 @@ export interface Finding {
   session?: string;
 }
 
-/** A request not answered yet, as the check follows the session. */
-export interface OpenRequest {
-  seq: number;
-  lineNo: number;
-  id: unknown;
-  dir: string;
-  method?: string;
-  tool?: string;
-  cancelled: boolean;
-  /** A server request sent after the client closed its input (noted `client-closed` by the spy). */
-  afterClientClosed?: boolean;
-}
-
 /** What the rules know of one session as the recording is read. */
 export interface SessionState {
   facts: SessionFacts;
-  open: Map<number, OpenRequest>;
+  /** The requests of the whole recording still owed an answer (one ledger, shared by the sessions). */
+  answers: OwedAnswers;
   /** Things said once per session (a broken tool schema), by key. */
   reported: Set<string>;
   /** The revision the server answered initialize with (a header may say otherwise). */
   negotiated?: string;
   /**
-   * Stateless HTTP records each exchange as its own session (`x-1`, `x-2`, ...): a request still open
-   * in another exchange of the recording, by direction and id.
+   * A stateless HTTP exchange's (recorded as a session of its own, `x-<n>`): the tools its server
+   * listed in the exchanges of the recording so far, shared by every exchange that reaches it.
    */
-  openInOtherExchange?: (dir: string, id: unknown) => OpenRequest | undefined;
+  serverTools?: Map<string, JsonObject>;
   /** What check was given besides the recording. */
   options: CheckOptions;
   /** The tools each server listed so far in the whole recording, by server name: rules that compare servers read it. */

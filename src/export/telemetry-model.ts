@@ -1,4 +1,5 @@
 import { messageOf } from '../record/frame-message.js';
+import { releasedSeqs } from '../record/owed-answers.js';
 import type { RecordEntry } from '../record/schema.js';
 import { failureOf, operationMetricKeys, pick, serverOperationMetricKeys, requestAttributes, sessionAttributes, sessionIdOf, sessionMetricKeys, spanNameOf, type Attributes, type Failure, type SessionPlace } from './mcp-attributes.js';
 import { remoteParentOf, spanIdOf, traceIdOf } from './trace-ids.js';
@@ -46,6 +47,8 @@ interface OpenSpan {
   side: 'client' | 'server';
   /** HTTP: the exchange that carried the request; what the server sends on its stream belongs to it. */
   exchange?: number;
+  /** Its sender cancelled it: no answer was owed (record.md, "Unanswered requests"). */
+  cancelled?: boolean;
 }
 
 interface SessionState {
@@ -153,7 +156,7 @@ export function createTelemetryModel(options: ModelOptions = {}) {
   const endSession = (state: SessionState, timeMs: number, why: string): Telemetry[] => {
     sessions.delete(state.id);
     const out: Telemetry[] = [];
-    for (const open of state.open.values()) out.push(...endSpan(open, timeMs, { type: why, message: `no answer before the session ended` }));
+    for (const open of state.open.values()) out.push(...endSpan(open, timeMs, open.cancelled ? { type: 'cancelled', message: 'cancelled by its sender' } : { type: why, message: `no answer before the session ended` }));
     const attributes = common(state);
     const span: SpanData = {
       traceId: state.traceId,
@@ -169,6 +172,16 @@ export function createTelemetryModel(options: ModelOptions = {}) {
     };
     out.push({ type: 'span', span }, { type: 'session', seconds: (span.endMs - span.startMs) / 1000, attributes: pick(attributes, sessionMetricKeys) });
     return out;
+  };
+
+  /** A request the record says is owed no answer: refused by an HTTP status (its error.type), or left by a client that closed its input. */
+  const endReleased = (state: SessionState, seq: number, entry: RecordEntry, timeMs: number): Telemetry[] => {
+    const open = state.open.get(seq);
+    if (!open) return [];
+    state.open.delete(seq);
+    if (open.exchange !== undefined) state.carried.delete(open.exchange);
+    const failure: Failure = entry.kind === 'http' && typeof entry.status === 'number' ? { type: String(entry.status), message: entry.summary ?? `HTTP ${entry.status}` } : { type: 'client_closed', message: 'the client closed its input' };
+    return endSpan(open, timeMs, failure);
   };
 
   const onFrame = (state: SessionState, entry: RecordEntry, message: unknown, timeMs: number): Telemetry[] => {
@@ -192,6 +205,7 @@ export function createTelemetryModel(options: ModelOptions = {}) {
       const carrier = entry.exchange !== undefined ? state.carried.get(entry.exchange) : undefined;
       const open = entry.related ? state.open.get(entry.related.seq) : carrier !== undefined ? state.open.get(carrier) : undefined;
       (open ? open.span.events : state.events).push(event);
+      if (open && entry.method === 'notifications/cancelled' && entry.related) open.cancelled = true;
     }
     return out;
   };
@@ -215,6 +229,8 @@ export function createTelemetryModel(options: ModelOptions = {}) {
       }
       const state = sessions.get(entry.session);
       if (!state) return [];
+      const released = releasedSeqs(entry);
+      if (released.length > 0) return released.flatMap((seq) => endReleased(state, seq, entry, timeMs));
       if (entry.kind === 'exit') return endSession(state, timeMs, 'unanswered');
       if (entry.kind === 'http' && entry.httpMethod === 'DELETE' && typeof entry.status === 'number' && entry.status < 300) return endSession(state, timeMs, 'unanswered');
       return [];

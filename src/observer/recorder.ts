@@ -1,10 +1,13 @@
 import { createRevisionMarks } from '../record/record-line.js';
 import { RECORD_VERSION, type EventKind, type RecordEntry } from '../record/schema.js';
 import type { Sink, SinkContext } from '../sinks/sink.js';
-import { createCorrelator, type Correlator } from '../wire/correlate.js';
+import { createCorrelator, relatedOf, type Correlator } from '../wire/correlate.js';
 import type { Notice } from '../wire/session-watch.js';
+import { isExchangeSession } from '../wire/exchange-sessions.js';
 import type { Direction } from '../wire/kinds.js';
+import type { JsonRpcId } from '../protocol/jsonrpc.js';
 import { nowMs } from '../wire/now.js';
+import type { ParamHeader } from '../wire/param-headers.js';
 import type { ToolPins } from '../wire/tool-pin.js';
 import { observeFrame, type FrameBytes, type FrameObservation } from '../wire/observe.js';
 import { createSecrets, redactMessage } from '../wire/redact-frame.js';
@@ -58,6 +61,8 @@ function noticeFields(notice: Notice, entries: RecordEntry[]): Partial<RecordEnt
 export function createRecorder(options: RecorderOptions) {
   let seq = 0;
   const correlators = new Map<string, Correlator>();
+  /** What the listed tools declare for Mcp-Param-* headers: one spy reaches one server, whichever session listed them. */
+  const paramHeaders = new Map<string, ParamHeader[]>();
   const revisions = createRevisionMarks();
   const redactPaths = options.redactPaths ?? [];
   const secrets = createSecrets();
@@ -93,10 +98,22 @@ export function createRecorder(options: RecorderOptions) {
     if (json !== undefined) entry.msg = message;
   }
 
+  /** A request pending in another stateless exchange (its cancellation came in an exchange of its own). */
+  function pendingInExchanges(asking: string, dir: Direction, id: JsonRpcId) {
+    for (const [session, correlator] of correlators) {
+      if (session === asking || !isExchangeSession(session)) continue;
+      const request = correlator.pendingRequest(dir, id);
+      if (request) return request;
+    }
+    return undefined;
+  }
+
   function correlatorOf(session: string): Correlator {
     let correlator = correlators.get(session);
     if (!correlator) {
-      correlator = createCorrelator({ pins: options.pins });
+      correlator = isExchangeSession(session)
+        ? createCorrelator({ pins: options.pins, paramHeaders, elsewhere: (dir, id) => pendingInExchanges(session, dir, id) })
+        : createCorrelator({ pins: options.pins, paramHeaders });
       correlators.set(session, correlator);
     }
     return correlator;
@@ -140,6 +157,16 @@ export function createRecorder(options: RecorderOptions) {
       return entry;
     },
     correlator: correlatorOf,
+    /**
+     * The client closed its input (stdio): each server request it leaves unanswered, with nothing
+     * sent after it, is said in a `client-closed` note, so readers of the record owe it nothing either.
+     */
+    clientClosed(session: string, timeMs = nowMs()) {
+      for (const request of correlatorOf(session).clientClosed()) {
+        const text = `the client closed its input without answering ${request.method} #${JSON.stringify(request.id)}`;
+        this.event(session, 'note', { notes: ['client-closed'], text, related: relatedOf(request) }, timeMs);
+      }
+    },
     /** Secrets met outside the frames (an OAuth token): masked wherever they turn up later. */
     secrets,
     /** Ends a session at `timeMs` (its end, not when the spy got round to it): its pending requests become one `unanswered` event. */

@@ -24,10 +24,24 @@ export const metaKeys = {
   clientCapabilities: 'io.modelcontextprotocol/clientCapabilities',
   clientInfo: 'io.modelcontextprotocol/clientInfo',
   serverInfo: 'io.modelcontextprotocol/serverInfo',
+  /** On a notification delivered on a `subscriptions/listen` stream: the id of that listen request. */
+  subscriptionId: 'io.modelcontextprotocol/subscriptionId',
 } as const;
 
 export type MethodFamily = keyof (typeof methodsByRevision)[Revision];
 
+/**
+ * Methods of the official extensions a revision's core schema does not list: the tasks extension
+ * (`io.modelcontextprotocol/tasks`, SEP-2663) moved tasks out of the 2026-07-28 core. Its client
+ * polls, answers a task's input requests and cancels it; its server pushes `notifications/tasks`
+ * on a `subscriptions/listen` stream.
+ */
+const extensionMethods: Partial<Record<Revision, Partial<Record<MethodFamily, readonly string[]>>>> = {
+  '2026-07-28': { clientRequests: ['tasks/get', 'tasks/update', 'tasks/cancel'], serverNotifications: ['notifications/tasks'] },
+};
+
+/** The methods of one family a revision defines, its official extensions' included. */
 export function methodsOf(revision: Revision, family: MethodFamily): readonly string[] {
-  return methodsByRevision[revision][family];
+  const extra = extensionMethods[revision]?.[family];
+  return extra ? [...methodsByRevision[revision][family], ...extra] : methodsByRevision[revision][family];
 }

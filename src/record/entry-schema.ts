@@ -128,7 +128,7 @@ export const httpEntry = z
     requests: z
       .array(z.strictObject({ seq: count, dir: z.literal('c2s'), id: jsonRpcId, method: z.string() }))
       .optional()
-      .describe('the requests an auth challenge refused: withdrawn, not owed an answer'),
+      .describe('the requests an auth challenge or an error status (a 404 to a session that is gone) refused: answered by the status, not owed another'),
     rewrites: z.array(z.strictObject({ at: z.string(), from: z.string(), to: z.string() })).optional().describe('where the spy put its own URL for the target\'s'),
     endpoint: z.string().optional(),
     endpointRewritten: z.string().optional(),

@@ -1,6 +1,7 @@
 import { lookup } from '../protocol/own-table.js';
 import type { RecordEntry } from '../record/schema.js';
 import { fieldNames, filterFields, type FieldValue } from './filter-fields.js';
+import { kindNamed, kindsInWords } from './kind-names.js';
 import { parseTimePoint, type TimePoint } from './time-point.js';
 
 type Token = { type: 'word' | 'string' | 'number' | 'op' | 'paren'; text: string; column: number };
@@ -105,6 +106,12 @@ function parse(tokens: Token[], source: string, local: boolean): Node {
       const point = parseTimePoint(value.text, local);
       if (!point.ok) return fail(`time ${op.text} ${value.text}: ${point.message}`, value.column);
       return { type: 'time', op: op.text as Operator, point };
+    }
+    // A kind is named as the log shows it (`proto-error`) or as the record has it; another name matches nothing, so it is an error.
+    if (field === 'kind' && (op.text === '=' || op.text === '==' || op.text === '!=') && !value.text.includes('*')) {
+      const kind = kindNamed(value.text);
+      if (kind === undefined) return fail(`unknown kind '${value.text}' (kinds: ${kindsInWords})`, value.column);
+      return { type: 'compare', field, op: op.text as Operator, value: kind };
     }
     return { type: 'compare', field, op: op.text as Operator, value: value.type === 'number' ? Number(value.text) : value.text };
   }

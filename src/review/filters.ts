@@ -1,7 +1,7 @@
 import { textOf } from '../record/frame-message.js';
-import { eventKinds, type RecordEntry } from '../record/schema.js';
-import { frameKinds } from '../wire/kinds.js';
+import type { RecordEntry } from '../record/schema.js';
 import { parseFilter } from './filter-expression.js';
+import { kindNamed, kindsInWords } from './kind-names.js';
 import { parseTimePoint } from './time-point.js';
 
 /** What `view` (and `stats`) may select by; every option narrows, lists within one option widen. */
@@ -24,7 +24,6 @@ export interface FilterOptions {
 export type EntryTest = (entry: RecordEntry) => boolean;
 export type BuiltFilter = { ok: true; test: EntryTest } | { ok: false; message: string };
 
-const knownKinds: readonly string[] = [...frameKinds, ...eventKinds];
 const oneOf = (values: string[] | undefined, read: (entry: RecordEntry) => unknown): EntryTest | undefined =>
   values && values.length > 0 ? (entry) => values.includes(String(read(entry))) : undefined;
 
@@ -37,11 +36,12 @@ function idMatch(ids: string[] | undefined): EntryTest | undefined {
 /** Builds one test from the options; a bad option is a value with the message to show. */
 export function buildFilter(options: FilterOptions): BuiltFilter {
   const tests: EntryTest[] = [];
-  const unknown = (options.kind ?? []).filter((kind) => !knownKinds.includes(kind));
-  if (unknown.length > 0) return { ok: false, message: `--kind ${unknown.join(',')}: unknown kind (kinds: ${knownKinds.join(', ')})` };
+  const unknown = (options.kind ?? []).filter((kind) => kindNamed(kind) === undefined);
+  if (unknown.length > 0) return { ok: false, message: `--kind ${unknown.join(',')}: unknown kind (kinds: ${kindsInWords})` };
+  const kinds = options.kind?.map((kind) => kindNamed(kind)!);
   if (options.dir !== undefined && options.dir !== 'c2s' && options.dir !== 's2c') return { ok: false, message: `--dir ${options.dir}: expected c2s or s2c` };
   for (const test of [
-    oneOf(options.kind, (e) => e.kind),
+    oneOf(kinds, (e) => e.kind),
     options.dir ? (e: RecordEntry) => e.dir === options.dir : undefined,
     oneOf(options.method, (e) => e.method),
     oneOf(options.tool, (e) => e.tool),

@@ -1,6 +1,6 @@
 import { tableOf } from '../protocol/own-table.js';
-import { challengedSeqs } from '../record/challenged.js';
 import { messageOf } from '../record/frame-message.js';
+import { createOwedAnswers } from '../record/owed-answers.js';
 import type { RecordEntry } from '../record/schema.js';
 import { learnFromFrame, mayTell, newSessionFacts, type SessionFacts } from '../record/session-facts.js';
 import { summarizeLatency, type LatencySummary } from './percentiles.js';
@@ -59,7 +59,7 @@ export function createStatsCollector() {
   const kinds = new Map<string, number>();
   const methods = new Map<string, Tally>();
   const tools = new Map<string, Tally>();
-  const pending = new Map<string, UnansweredRequest>();
+  const answers = createOwedAnswers();
   const sessions = new Map<string, SessionFacts>();
   const invalidNotes = new Map<string, number>();
   const rounds = createRoundStats();
@@ -68,7 +68,6 @@ export function createStatsCollector() {
   let frames = 0;
 
   function onAnswer(entry: RecordEntry) {
-    if (entry.related) pending.delete(`${entry.session}|${entry.related.seq}`);
     const targets = [typeof entry.method === 'string' ? tallyOf(methods, entry.method) : undefined, typeof entry.tool === 'string' ? tallyOf(tools, entry.tool) : undefined];
     for (const tally of targets) {
       if (!tally) continue;
@@ -82,22 +81,24 @@ export function createStatsCollector() {
     add(entry: RecordEntry) {
       entries++;
       count(kinds, String(entry.kind));
-      for (const seq of challengedSeqs(entry)) pending.delete(`${entry.session}|${seq}`);
-      if (entry.dir !== 'c2s' && entry.dir !== 's2c') return;
+      if (entry.dir !== 'c2s' && entry.dir !== 's2c') {
+        answers.add(entry, undefined);
+        return;
+      }
       frames++;
       rounds.add(entry);
       const session = String(entry.session ?? '');
       let facts = sessions.get(session);
       if (!facts) sessions.set(session, (facts = newSessionFacts(session)));
-      if (mayTell(entry, facts)) learnFromFrame(facts, entry, messageOf(entry));
+      const message = messageOf(entry);
+      answers.add(entry, message);
+      if (mayTell(entry, facts)) learnFromFrame(facts, entry, message);
       else if (typeof entry.rev === 'string') facts.revision = entry.rev;
       if (entry.kind === 'request' || entry.kind === 'notification') {
         if (typeof entry.method === 'string') tallyOf(methods, entry.method).count++;
         if (typeof entry.tool === 'string') tallyOf(tools, entry.tool).count++;
       }
-      if (entry.kind === 'request') {
-        pending.set(`${entry.session}|${entry.seq}`, { session: entry.session, seq: entry.seq, dir: entry.dir, id: entry.id, method: entry.method, tool: entry.tool });
-      } else if (isAnswer(entry.kind)) {
+      if (isAnswer(entry.kind)) {
         onAnswer(entry);
       } else if (entry.kind === 'invalid') {
         for (const note of Array.isArray(entry.notes) ? entry.notes : ['unknown']) count(invalidNotes, String(note));
@@ -117,7 +118,7 @@ export function createStatsCollector() {
         kinds: tableOf(kinds),
         methods: finish(methods),
         tools: finish(tools),
-        unanswered: [...pending.values()],
+        unanswered: answers.unanswered().map(({ session, seq, dir, id, method, tool }) => ({ session: session === '' ? undefined : session, seq, dir, id, method, tool })),
         invalid: { count: kinds.get('invalid') ?? 0, notes: tableOf(invalidNotes) },
         sessions: [...sessions.values()].map(({ tools: _tools, handshake: _handshake, ...facts }) => facts),
         multiRoundCalls: rounds.result(),

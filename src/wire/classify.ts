@@ -12,6 +12,9 @@ export interface Classified {
   notes: NoteId[];
 }
 
+/** The errors that may answer without the request's id (null, or from 2025-11-25 none): it could not be read. */
+const idUnreadable = new Set([-32700, -32600]);
+
 function invalid(note: NoteId, extra: Partial<Classified> = {}): Classified {
   return { kind: 'invalid', hasId: false, notes: [note], ...extra };
 }
@@ -44,7 +47,7 @@ export function classifyMessage(value: unknown): Classified {
       kind: 'protocol-error',
       ...known,
       error: { code: error.code, message: error.message, ...('data' in error ? { data: error.data } : {}) },
-      notes: [],
+      notes: (id === undefined || id === null) && !idUnreadable.has(error.code as number) ? ['error-without-id'] : [],
     };
   }
   return invalid('not-jsonrpc', known);

@@ -3,6 +3,7 @@ import type { NoteId } from '../protocol/notes.js';
 import { isStatelessRevision, metaKeys } from '../protocol/revisions.js';
 import type { Classified } from './classify.js';
 import { oppositeOf, type Direction, type FrameKind } from './kinds.js';
+import { paramHeadersOf, type ParamHeader } from './param-headers.js';
 import type { CallOrigin } from './round-trips.js';
 import { addPending, addProgressToken, createSentRequests, isTaken, pendingByToken, takePending, type SentRequests } from './sent-requests.js';
 import { createSessionWatch, type Notice, type SessionWatch } from './session-watch.js';
@@ -22,7 +23,10 @@ export interface PendingRequest {
   progressToken?: string | number;
   /** Its sender cancelled it: a response may still come, and none is owed. */
   cancelled?: boolean;
-  /** A server request sent after the client closed its input: nobody could answer it. */
+  /**
+   * A server request the client closed its input on: sent after the close, or before it with nothing
+   * from the client in between (which end the spy saw first is a race; the client left either way).
+   */
   afterClientClosed?: boolean;
   /** A request of a multi-round-trip method: its method and what it is about, to link its rounds. */
   subject?: string;
@@ -79,17 +83,44 @@ function noteSubject(method: string | undefined, params: unknown, out: Correlati
 }
 
 // Objects are built with only the fields they have (never `delete`): V8 keeps them fast.
-function relatedOf(request: PendingRequest): NonNullable<Correlation['related']> {
+export function relatedOf(request: PendingRequest): NonNullable<Correlation['related']> {
   return request.tool === undefined
     ? { seq: request.seq, id: request.id, method: request.method }
     : { seq: request.seq, id: request.id, method: request.method, tool: request.tool };
 }
 
+/** Keeps what each listed tool declares for Mcp-Param-* headers; most tools declare nothing and cost nothing. */
+function learnParamHeaders(table: Map<string, ParamHeader[]>, tools: unknown) {
+  if (!Array.isArray(tools)) return;
+  for (const tool of tools) {
+    const name = pickString(tool, 'name');
+    if (name === undefined) continue;
+    const declared = paramHeadersOf(pick(tool, 'inputSchema'));
+    if (declared.length > 0) table.set(name, declared);
+    else table.delete(name);
+  }
+}
+
 const sizeOf = (table: { size: number } | undefined) => table?.size ?? 0;
 
-/** Creates a session's correlator (`pins`: the tool definitions its tool lists are checked against). */
-export function createCorrelator(options: { pins?: ToolPins } = {}): Correlator {
-  return new Correlator(options.pins);
+export interface CorrelatorOptions {
+  /** The tool definitions its tool lists are checked against. */
+  pins?: ToolPins;
+  /**
+   * A pending request of another session, for a cancellation naming one this session never saw:
+   * stateless HTTP sends each request in an exchange of its own, and its cancellation in another.
+   */
+  elsewhere?: (dir: Direction, id: JsonRpcId) => PendingRequest | undefined;
+  /**
+   * The `Mcp-Param-*` headers each listed tool declares (x-mcp-header), by tool name: shared by the
+   * sessions of one spy (stateless HTTP lists tools in one exchange and calls them in another).
+   */
+  paramHeaders?: Map<string, ParamHeader[]>;
+}
+
+/** Creates a session's correlator. */
+export function createCorrelator(options: CorrelatorOptions = {}): Correlator {
+  return new Correlator(options.pins, options.elsewhere, options.paramHeaders);
 }
 
 /**
@@ -108,14 +139,31 @@ export class Correlator {
   /** The revision initialize agreed on, whatever headers say later. */
   private agreed: string | undefined;
   private closed = false;
+  /** The seq of the client's last frame: a server request after it that the client closed on was never taken up. */
+  private lastClientSeq = 0;
 
-  constructor(private readonly pins?: ToolPins) {}
+  constructor(
+    private readonly pins?: ToolPins,
+    private readonly elsewhere?: CorrelatorOptions['elsewhere'],
+    private readonly paramHeaders?: Map<string, ParamHeader[]>,
+  ) {}
+
+  /** The `Mcp-Param-*` headers a listed tool declares, when a tools/list seen gave any. */
+  paramHeadersOf(tool: string): ParamHeader[] | undefined {
+    return this.paramHeaders?.get(tool);
+  }
+
+  /** The request `id` that `dir` sent, while it is pending. */
+  pendingRequest(dir: Direction, id: JsonRpcId): PendingRequest | undefined {
+    return this[dir]?.pending.get(id);
+  }
 
   /** Annotates one classified frame, updating the session's state. */
   observe(input: FrameInput): Correlation {
     const out: Correlation = { kind: input.classified.kind, notes: [] };
     if (input.classified.method !== undefined) out.method = input.classified.method;
     const kind = input.classified.kind;
+    if (input.dir === 'c2s') this.lastClientSeq = input.seq;
     if (kind === 'request') this.onRequest(input, out);
     else if (kind === 'response' || kind === 'tool-error' || kind === 'protocol-error') this.onResponse(input, out);
     else if (kind === 'notification') this.onNotification(input, out);
@@ -150,9 +198,20 @@ export class Correlator {
     return takePending(this[dir], id, true);
   }
 
-  /** The client closed its input (stdio): server requests from now on cannot be answered. */
-  clientClosed() {
+  /**
+   * The client closed its input (stdio): server requests from now on cannot be answered, nor those
+   * pending that the client sent nothing after. Returns the latter, to be said at the close.
+   */
+  clientClosed(): PendingRequest[] {
     this.closed = true;
+    const left: PendingRequest[] = [];
+    for (const request of this.s2c?.pending.values() ?? []) {
+      if (request.seq > this.lastClientSeq && awaitsAnswer(request)) {
+        request.afterClientClosed = true;
+        left.push(request);
+      }
+    }
+    return left;
   }
 
   /** How many entries each of its tables holds: what the correlator keeps in memory. */
@@ -226,6 +285,7 @@ export class Correlator {
       if (Array.isArray(versions)) this.noteRevision(versions.find((v) => typeof v === 'string'));
     }
     if (result !== undefined) this.watching().response(request, result, out);
+    if (request.method === 'tools/list' && this.paramHeaders) learnParamHeaders(this.paramHeaders, pick(result, 'tools'));
   }
 
   private onNotification(input: FrameInput, out: Correlation) {
@@ -237,9 +297,16 @@ export class Correlator {
       if (request) out.related = relatedOf(request);
       else out.notes.push('unknown-progress-token');
     }
+    // A notification on a subscriptions/listen stream names the listen request it belongs to.
+    const subscription = pick(params, '_meta', metaKeys.subscriptionId);
+    if ((typeof subscription === 'string' || typeof subscription === 'number') && out.related === undefined) {
+      const listen = this[oppositeOf(dir)]?.pending.get(subscription) ?? this.elsewhere?.(oppositeOf(dir), subscription);
+      if (listen?.method === 'subscriptions/listen') out.related = relatedOf(listen);
+    }
     if (classified.method === 'notifications/cancelled') {
       const requestId = pick(params, 'requestId');
-      const request = isObject(params) && (typeof requestId === 'string' || typeof requestId === 'number') ? this[dir]?.pending.get(requestId) : undefined;
+      const named = isObject(params) && (typeof requestId === 'string' || typeof requestId === 'number');
+      const request = named ? (this[dir]?.pending.get(requestId) ?? this.elsewhere?.(dir, requestId)) : undefined;
       if (request) {
         out.related = relatedOf(request);
         request.cancelled = true;

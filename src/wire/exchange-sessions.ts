@@ -10,6 +10,9 @@ export interface SessionChoice {
   perExchange: boolean;
 }
 
+/** A stateless HTTP exchange, recorded as a session of its own (`x-<n>`, as `perExchange` names them). */
+export const isExchangeSession = (session: string): boolean => /^x-\d+$/.test(session);
+
 /** The session id a legacy endpoint URL carries (`sessionId`, or `session_id` as some servers write it). */
 function endpointSessionOf(url: URL): string | undefined {
   return url.searchParams.get('sessionId') ?? url.searchParams.get('session_id') ?? undefined;

@@ -125,8 +125,11 @@ export class ObservedExchange implements ExchangeObserver {
     const frame = this.responseBody?.take();
     const framed = frame !== undefined && this.json && this.responseIsFrame;
     const response = frame && !framed ? readBody(frame.bytes, headerValue(this.facts.response, 'content-type')) : undefined;
-    this.recordHttp(response || this.otherRequest ? { ...this.describeBodies(response), ...this.challengeFields } : this.challengeFields);
+    const refused = this.refusedRequests();
+    const fields = refused.length > 0 ? { ...this.challengeFields, requests: refused.map(({ seq, id, method }) => ({ seq, dir: 'c2s', id: id ?? null, method: method ?? '' })) } : this.challengeFields;
+    this.recordHttp(response || this.otherRequest ? { ...this.describeBodies(response), ...fields } : fields);
     if (framed) this.deps.records.frame(choice.session, 's2c', frame, timeMs, this.tagged());
+    if (refused.length > 0) withdrawRefused(refused, this.deps.records.correlator(choice.session));
     this.finish(timeMs);
   }
 
@@ -171,7 +174,7 @@ export class ObservedExchange implements ExchangeObserver {
     this.requestEntries = entries;
     const first = entries[0];
     if (!first || frame.truncated) return;
-    const mismatches = requestMismatches(start.headers, frame.bytes, version, negotiated);
+    const mismatches = requestMismatches(start.headers, frame.bytes, version, negotiated, (tool) => correlator.paramHeadersOf(tool));
     if (mismatches.length === 0) return;
     const related = { seq: first.seq, id: first.id ?? null, method: first.method ?? '' };
     records.event(session, 'note', { notes: ['header-mismatch'], text: `header and body disagree: ${mismatches.join('; ')}`, related });
@@ -196,6 +199,18 @@ export class ObservedExchange implements ExchangeObserver {
     const requests = withdrawRefused(this.requestEntries ?? [], this.deps.records.correlator(choice.session));
     facts.challenge = describeChallenge(challenge, requests.map((request) => `${request.method} #${JSON.stringify(request.id)}`));
     return requests.length > 0 ? { challenge, requests } : { challenge };
+  }
+
+  /**
+   * The requests an error status refused (a 404 to a session that is gone, as the spec answers after a
+   * DELETE or an expiry; a 400): the status is their answer, whatever id its body carries, so they are
+   * not owed another. Listed in the http event; taken back once the body had its chance to answer them.
+   */
+  private refusedRequests(): FrameEntry[] {
+    const { facts, choice } = this;
+    if (!choice || facts.status === undefined || facts.status < 400 || this.challengeFields !== noFields) return [];
+    const correlator = this.deps.records.correlator(choice.session);
+    return (this.requestEntries ?? []).filter((entry) => entry.kind === 'request' && entry.dir === 'c2s' && correlator.pendingRequest('c2s', entry.id ?? null)?.seq === entry.seq);
   }
 
   /** What the record keeps of bodies that are not frames: an excerpt, secrets masked, and what they are. */

@@ -1,6 +1,7 @@
 import { pick, pickString } from '../protocol/jsonrpc.js';
 import { lookup } from '../protocol/own-table.js';
 import { isStatelessRevision, metaKeys } from '../protocol/revisions.js';
+import { decodeHeaderValue, paramHeaderMismatches, type ParamHeader } from './param-headers.js';
 
 /** The HTTP headers MCP defines, lower-cased as Node gives them. */
 export const mcpHeaderNames = ['mcp-session-id', 'mcp-protocol-version', 'mcp-method', 'mcp-name', 'last-event-id'] as const;
@@ -18,11 +19,15 @@ function single(headers: HeaderBag, name: string): string | undefined {
   return Array.isArray(value) ? value.join(', ') : value;
 }
 
-/** The MCP headers present in a header set, as text; undefined when there is none. */
+/** The MCP headers present in a header set, as text (the `Mcp-Param-*` ones of 2026-07-28 too); undefined when there is none. */
 export function mcpHeadersOf(headers: HeaderBag): Record<string, string> | undefined {
   let out: Record<string, string> | undefined;
   for (const name of mcpHeaderNames) {
     const value = single(headers, name);
+    if (value !== undefined) (out ??= {})[name] = value;
+  }
+  for (const name of Object.keys(headers)) {
+    const value = name.startsWith('mcp-param-') ? single(headers, name) : undefined;
     if (value !== undefined) (out ??= {})[name] = value;
   }
   return out;
@@ -46,7 +51,9 @@ export function headerMismatches(headers: HeaderBag, message: unknown): string[]
   const method = pickString(message, 'method');
   const params = pick(message, 'params');
   const compare = (header: string, body: string | undefined, what: string) => {
-    const value = single(headers, header);
+    const sent = single(headers, header);
+    // Mcp-Name travels base64 when the name is not plain ASCII.
+    const value = sent !== undefined && header === 'mcp-name' ? decodeHeaderValue(sent) : sent;
     if (value !== undefined && body !== undefined && value !== body) found.push(`${header} "${value}" but the ${what} is "${body}"`);
   };
   compare('mcp-method', method, 'method');
@@ -60,14 +67,26 @@ export function headerMismatches(headers: HeaderBag, message: unknown): string[]
  * Where a request's headers disagree with its body, or with the revision its session negotiated.
  * Before 2026-07-28 only the version header is checked, against what initialize agreed on.
  */
-export function requestMismatches(headers: HeaderBag, body: Buffer, version: string | undefined, negotiated: string | undefined): string[] {
+export function requestMismatches(
+  headers: HeaderBag,
+  body: Buffer,
+  version: string | undefined,
+  negotiated: string | undefined,
+  paramHeaders?: (tool: string) => ParamHeader[] | undefined,
+): string[] {
   const mismatches = version !== undefined && negotiated !== undefined && !isStatelessRevision(negotiated) && version !== negotiated ? [`mcp-protocol-version "${version}" but the session negotiated "${negotiated}"`] : [];
   if (isStatelessRevision(version) || 'mcp-method' in headers) {
+    let message: unknown;
     try {
-      mismatches.push(...headerMismatches(headers, JSON.parse(body.toString('utf8'))));
+      message = JSON.parse(body.toString('utf8'));
     } catch {
       // Not JSON: the frame is recorded as invalid, and has no body to compare.
+      return mismatches;
     }
+    mismatches.push(...headerMismatches(headers, message));
+    const tool = pickString(message, 'method') === 'tools/call' ? pickString(message, 'params', 'name') : undefined;
+    const declared = tool === undefined ? undefined : paramHeaders?.(tool);
+    if (declared) mismatches.push(...paramHeaderMismatches(headers, declared, pick(message, 'params', 'arguments')));
   }
   return mismatches;
 }

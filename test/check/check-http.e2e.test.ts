@@ -5,7 +5,7 @@ import { mkdirSync, readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { everythingHttp, recordHttp, v2Http } from '../helpers/http-spy.js';
-import { runBin, tempDir } from '../helpers/spy.js';
+import { fixture, runBin, tempDir } from '../helpers/spy.js';
 
 const temp = tempDir('mcp-spy-check-http-');
 afterAll(() => temp.remove());
@@ -56,4 +56,16 @@ describe('what the real recordings hold', () => {
     for (const session of stats.sessions) expect(session).toMatchObject({ revision: '2026-07-28', server: { name: 'mcp-spy-v2-fixture' } });
     expect(stats.tools.fail).toMatchObject({ count: 1, toolErrors: 1 });
   });
+});
+
+describe('tool arguments on stateless HTTP', () => {
+  it('are checked against what an earlier exchange listed: each exchange is a session of its own', async () => {
+    const dir = join(temp.dir, 'stateless-arguments');
+    mkdirSync(dir);
+    const server = (port: number) => [process.execPath, fixture('http', 'stateless-server.js'), '--port', String(port)];
+    const { record } = await recordHttp(dir, '/mcp', server, { script: 'everything-client.js', flag: '--url', env: { SCENARIO: 'bad-arguments' } });
+    const result = await runBin(['check', record]);
+    expect(result.text).toMatch(/error tool-arguments-schema: arguments of tool sleep do not match its inputSchema/);
+    expect(result.code).toBe(1);
+  }, 60_000);
 });

@@ -182,7 +182,7 @@ describe('a collector that is down', () => {
       const spied = await recordSession('everything-client.js', record, [node, everythingServer, 'stdio'], { SCENARIO: 'otel', OTEL_EXPORTER_OTLP_ENDPOINT: dead });
       expect(spied).toEqual(direct);
       const entries = readEntries(record);
-      const note = entries.find((entry) => entry.kind === 'note');
+      const note = entries.find((entry) => entry.kind === 'note' && entry.notes?.includes('spans-dropped'));
       expect(note?.text).toMatch(/^OTLP export to http:\/\/127\.0\.0\.1:\d+\/v1\/traces failed \(.+\): \d+ span\(s\) dropped$/);
       // Every span: one a request, and the session's.
       expect(note?.lost).toBe(entries.filter((entry) => entry.kind === 'request').length + 1);

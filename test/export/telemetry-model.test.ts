@@ -48,6 +48,20 @@ describe('the telemetry model', () => {
     expect(operation).toMatchObject({ side: 'client', seconds: 0.25 });
   });
 
+  it('ends the spans of requests owed no answer as the record says, not as unanswered', () => {
+    const { byName } = run([
+      frame(1, 0, { dir: 'c2s', method: 'tools/call', id: 1, tool: 'slow' }, {}),
+      frame(2, 5, { dir: 'c2s', kind: 'notification', method: 'notifications/cancelled', related: { seq: 1, id: 1, method: 'tools/call', tool: 'slow' } }, {}),
+      frame(3, 10, { dir: 'c2s', method: 'tools/list', id: 2 }, {}),
+      [{ v: 1, seq: 4, t: t(12), session: 's1', kind: 'http', httpMethod: 'POST', status: 404, summary: 'Not Found; session unknown or expired', requests: [{ seq: 3, dir: 'c2s', id: 2, method: 'tools/list' }] } as RecordEntry, undefined],
+      frame(5, 20, { dir: 's2c', method: 'roots/list', id: 0 }, {}),
+      [{ v: 1, seq: 6, t: t(30), session: 's1', kind: 'note', notes: ['client-closed'], text: 'the client closed its input without answering roots/list #0', related: { seq: 5, id: 0, method: 'roots/list' } } as RecordEntry, undefined],
+    ]);
+    expect(byName('tools/call slow').attributes['error.type']).toBe('cancelled');
+    expect(byName('tools/list')).toMatchObject({ endMs: Date.parse(t(12)), attributes: { 'error.type': '404' } });
+    expect(byName('roots/list')).toMatchObject({ endMs: Date.parse(t(30)), attributes: { 'error.type': 'client_closed' } });
+  });
+
   it('puts on each metric only the attributes the conventions list for it', () => {
     const place = { transport: 'http' as const, server: { address: '10.0.0.7', port: 3000 } };
     const { out } = run([

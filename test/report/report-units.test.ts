@@ -61,6 +61,6 @@ describe('view --format mermaid', () => {
   });
 
   it('makes every character outside plain text an entity code', () => {
-    expect(mermaidText('tools/call a<b #1')).toBe('tools/call a#60;b #1');
+    expect(mermaidText('tools/call a<b #1')).toBe('tools/call a#60;b #35;1');
   });
 });

@@ -35,7 +35,12 @@ const cases: [string, RecordEntry, boolean][] = [
   ['tool != search', failure, true],
   ['rev >= "2025-06-18"', call, true],
   ['time > "14:05:00" and time < "2026-07-29"', call, true],
-  ['KIND = RESPONSE', call, false],
+  // Kinds are named as the log shows them too (proto-error, notify, INVALID), in any case.
+  ['KIND = RESPONSE', call, true],
+  ['kind = proto-error', failure, true],
+  ['kind = INVALID', noise, true],
+  ['kind != notify', noise, true],
+  ['kind = "tool-*"', failure, false],
   ['kind = response OR kind = request', call, true],
 ];
 
@@ -58,6 +63,8 @@ describe('filter expressions', () => {
     ['tool = a b', "unexpected 'b' at column 10"],
     ['tool % 3', "unexpected '%' at column 6"],
     ['> 3', "expected a field, got '>' at column 1"],
+    // A kind no entry can have matches nothing: said, not silently empty.
+    ['kind = proto_error', "unknown kind 'proto_error' (kinds: request, notification (notify), response, tool-error, protocol-error (proto-error), invalid, spawn, exit, stderr, gap, unanswered, http, note) at column 8"],
   ];
   for (const [source, message] of errors) {
     it(`says what is wrong with ${JSON.stringify(source)}`, () => {
@@ -89,6 +96,12 @@ describe('view options as a filter', () => {
     expect(test({ until: '14:05:30.250' }, call)).toBe(true);
     expect(test({ since: '2026-07-28T14:00:00Z', until: '2026-07-28T15:00:00Z' }, call)).toBe(true);
     expect(test({ until: '2026-07-27' }, call)).toBe(false);
+  });
+
+  it('takes the kinds as the log names them', () => {
+    expect(test({ kind: ['proto-error'] }, failure)).toBe(true);
+    expect(test({ kind: ['INVALID'] }, noise)).toBe(true);
+    expect(test({ kind: ['notify'] }, call)).toBe(false);
   });
 
   it('refuses unknown kinds, directions and times', () => {

@@ -30,6 +30,16 @@ describe('unanswered()', () => {
     expect(correlator.observe({ dir: 's2c', classified: classifyMessage(message), message, seq: 1, timeMs: 0 }).notes).toEqual(['client-closed']);
     expect(correlator.unanswered()).toEqual([]);
   });
+  it('leaves out a server request pending when the client closed with nothing sent after it, and returns it', () => {
+    const correlator = feed([['c2s', { id: 1, method: 'tools/list' }], ['s2c', { id: 1, result: { tools: [] } }], rootsRequest]);
+    expect(correlator.clientClosed().map((request) => request.method)).toEqual(['roots/list']);
+    expect(correlator.unanswered()).toEqual([]);
+  });
+  it('still lists a server request the client went on talking past before it closed', () => {
+    const correlator = feed([rootsRequest, ['c2s', { id: 1, method: 'ping' }], ['s2c', { id: 1, result: {} }]]);
+    expect(correlator.clientClosed()).toEqual([]);
+    expect(correlator.unanswered().map((request) => request.method)).toEqual(['roots/list']);
+  });
   it('still lists a client request pending when the client closed', () => {
     expect(feed([['c2s', { id: 1, method: 'tools/list' }]], 1).unanswered().map((request) => request.method)).toEqual(['tools/list']);
   });

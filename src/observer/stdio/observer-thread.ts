@@ -63,7 +63,7 @@ export function observeStdio(config: StdioObserverConfig, recorder: Recorder) {
       const last = framers[m.stream].end();
       if (last) lines(m.stream, [last], m.t);
       // From here on the server's requests have no one to answer them: the spy and `check` do not call them unanswered.
-      if (m.stream === 'c2s') recorder.correlator(session).clientClosed();
+      if (m.stream === 'c2s') recorder.clientClosed(session, m.t);
     },
     event: (m) => {
       for (const stream of streams) writeGap(stream);
