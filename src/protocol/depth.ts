@@ -15,11 +15,31 @@ const isContainer = (value: unknown): value is Container => typeof value === 'ob
 
 /** Whether a value nests deeper than `limit` objects and arrays. Iterative: any depth. */
 export function nestsDeeper(value: unknown, limit = maxDepth): boolean {
-  const stack: [Container, number][] = isContainer(value) ? [[value, 1]] : [];
-  while (stack.length > 0) {
-    const [item, depth] = stack.pop()!;
+  if (!isContainer(value)) return false;
+  // Two plain stacks, no pair per value: this runs on every large frame the observer reads.
+  const items: Container[] = [value];
+  const depths: number[] = [1];
+  while (items.length > 0) {
+    const item = items.pop()!;
+    const depth = depths.pop()!;
     if (depth > limit) return true;
-    for (const child of Array.isArray(item) ? item : Object.values(item)) if (isContainer(child)) stack.push([child, depth + 1]);
+    if (Array.isArray(item)) {
+      for (let index = 0; index < item.length; index++) {
+        const child = item[index];
+        if (typeof child === 'object' && child !== null) {
+          items.push(child as Container);
+          depths.push(depth + 1);
+        }
+      }
+    } else {
+      for (const key in item) {
+        const child = item[key];
+        if (typeof child === 'object' && child !== null) {
+          items.push(child as Container);
+          depths.push(depth + 1);
+        }
+      }
+    }
   }
   return false;
 }
