@@ -64,8 +64,9 @@ export function openOutputs(options: SpyOptions, place: SessionPlace = { transpo
     liveWidth: process.stderr.isTTY ? process.stderr.columns : undefined,
     maxFrame: options.maxFrame,
     redactPaths: options.redactPath,
-    ...(options.baseline !== undefined ? { pins: loadPins(options.baseline) } : {}),
   };
+  const pins = loadPins(options.baseline, warn);
+  if (pins) outputs.pins = pins;
   if (exported) outputs.export = exported;
   return { outputs, stderrOut, warn };
 }
