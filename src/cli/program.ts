@@ -242,6 +242,7 @@ function withSpyOptions(command: Command): Command {
         .default(2000, '2s'),
     )
     .addOption(redactOption())
+    .option('--no-default-redact', 'record members named password, token, apiKey, secret ... (README, "Secrets") as sent')
     .option('--baseline <file>', 'note each listed tool that differs from its pin in this baseline (mcp-spy baseline)')
     .option('--debug', 'show stack traces of internal errors');
   return withExportOptions(command);

@@ -23,6 +23,10 @@ export interface SpyOptions extends ExportOptions {
   redactPath: string[];
   /** --baseline: pinned tools; a listed tool that differs is noted on its frame. */
   baseline?: string;
+  /** false with --no-default-redact: members with a secret's name are recorded as sent. */
+  defaultRedact?: boolean;
+  /** The HTTP spy's --no-redact (false): every default mask off, frames' secret names too. */
+  redact?: boolean;
 }
 
 /** `false` from commander's --no-x, a string from --x FILE, `true` when neither was given. */
@@ -64,6 +68,7 @@ export function openOutputs(options: SpyOptions, place: SessionPlace = { transpo
     liveWidth: process.stderr.isTTY ? process.stderr.columns : undefined,
     maxFrame: options.maxFrame,
     redactPaths: options.redactPath,
+    redactNames: options.defaultRedact !== false && options.redact !== false,
   };
   const pins = loadPins(options.baseline, warn);
   if (pins) outputs.pins = pins;

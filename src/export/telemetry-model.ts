@@ -185,7 +185,10 @@ export function createTelemetryModel(options: ModelOptions = {}) {
         const result = jsonOf((body as { result?: unknown } | undefined)?.result);
         if (result !== undefined) open.span.attributes['gen_ai.tool.call.result'] = result;
       }
-      out.push(...endSpan(open, timeMs, failureOf(entry, body)));
+      // A tool error's text and a protocol error's message are the peers' words, which may quote
+      // what they were sent: on a span only with the content (--otlp-content).
+      const failure = failureOf(entry, body);
+      out.push(...endSpan(open, timeMs, failure && !options.content ? { ...failure, message: undefined } : failure));
     } else if (entry.kind === 'notification' && entry.method !== undefined) {
       const event: SpanEvent = { name: entry.method, timeMs, attributes: { 'mcp.method.name': entry.method } };
       // The request it names (progress, cancellation), else on HTTP the request whose stream carried it (logging).
