@@ -1,5 +1,7 @@
 import { noteTexts, type NoteId } from '../protocol/notes.js';
 import { c2s, handshake, lines, meta2026, ping, recordLine, s2c } from './examples.js';
+import { pick } from '../protocol/jsonrpc.js';
+import { cutMarker } from '../protocol/depth.js';
 import type { EntryContext, RuleDefinition, RuleFamily } from './types.js';
 
 type NoteRule = Omit<RuleDefinition, 'summary'> & { id: NoteId };
@@ -60,6 +62,16 @@ const noteRules: NoteRule[] = [
     severity: 'warn',
     bad: recordLine(1, { dir: 's2c', kind: 'invalid', bytes: 20971520, truncated: true, notes: ['frame-too-large'], raw: '{"jsonrpc":"2.0","id":1,"result":{"contents":[{"blob":"iVBOR' }),
     good: recordLine(1, { dir: 's2c', kind: 'notification', bytes: 67, method: 'notifications/tools/list_changed' }, { method: 'notifications/tools/list_changed' }),
+  },
+  {
+    id: 'nested-too-deep',
+    severity: 'warn',
+    bad: recordLine(
+      1,
+      { dir: 'c2s', kind: 'request', method: 'tools/call', id: 1, tool: 'store', bytes: 50063, notes: ['nested-too-deep'] },
+      { id: 1, method: 'tools/call', params: { name: 'store', arguments: { tree: { child: { child: cutMarker } } } } },
+    ),
+    good: lines(c2s({ id: 1, method: 'tools/call', params: { name: 'store', arguments: { tree: { child: {} } } } }), s2c({ id: 1, result: { content: [] } })),
   },
   {
     id: 'unknown-progress-token',

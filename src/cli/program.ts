@@ -244,6 +244,7 @@ function withSpyOptions(command: Command): Command {
         .default(2000, '2s'),
     )
     .addOption(redactOption())
+    .option('--no-default-redact', 'record members named password, token, apiKey, secret ... (README, "Secrets") as sent')
     .option('--baseline <file>', 'note each listed tool that differs from its pin in this baseline (mcp-spy baseline)')
     .option('--name <name>', "the server's name in a client's config: the record goes to the sessions directory, no log (as mcp-spy wrap sets up)")
     .option('--client <id>', 'the client whose config starts the spy, for the session file\'s name (default with --name: cli)')

@@ -27,6 +27,10 @@ export interface SpyOptions extends ExportOptions {
   /** --client, --name: a run started from a client's config (by wrap); its record goes to the sessions directory. */
   client?: string;
   name?: string;
+  /** false with --no-default-redact: members with a secret's name are recorded as sent. */
+  defaultRedact?: boolean;
+  /** The HTTP spy's --no-redact (false): every default mask off, frames' secret names too. */
+  redact?: boolean;
 }
 
 /** The label of a run started from a client's config, when it has one: either option makes one. */
@@ -89,8 +93,10 @@ export function openOutputs(options: SpyOptions, place: SessionPlace = { transpo
     liveWidth: process.stderr.isTTY ? process.stderr.columns : undefined,
     maxFrame: options.maxFrame,
     redactPaths: options.redactPath,
-    ...(options.baseline !== undefined ? { pins: loadPins(options.baseline) } : {}),
+    redactNames: options.defaultRedact !== false && options.redact !== false,
   };
+  const pins = loadPins(options.baseline, warn);
+  if (pins) outputs.pins = pins;
   if (exported) outputs.export = exported;
   return { outputs, stderrOut, warn };
 }

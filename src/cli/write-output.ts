@@ -1,4 +1,5 @@
-import { statSync, writeFileSync } from 'node:fs';
+import { once } from 'node:events';
+import { closeSync, openSync, statSync, writeFileSync, writeSync } from 'node:fs';
 import { openFailureReason } from '../record/open-output.js';
 import { SpyError } from './errors.js';
 
@@ -33,4 +34,59 @@ export function writeOutput(path: string | undefined, text: string, options: { i
   } catch (error) {
     throw new SpyError(`cannot write ${path}: ${openFailureReason(error as NodeJS.ErrnoException)}`);
   }
+}
+
+/** An output written piece by piece, so that what it holds need never be in memory at once. */
+export interface OutputStream {
+  write(text: string): Promise<void>;
+  end(): Promise<void>;
+}
+
+/** How much is gathered before a write: fewer calls, little memory. */
+const batchChars = 1 << 20;
+
+/** Opens `-o FILE` (or stdout) as `writeOutput` writes it, for output made piece by piece. */
+export function openOutputStream(path: string | undefined, options: { inputs?: readonly string[] } = {}): OutputStream {
+  let pending = '';
+  let put: (text: string) => Promise<void>;
+  let close = () => {};
+  if (path === undefined || path === '-') {
+    put = async (text) => {
+      if (!process.stdout.write(text)) await once(process.stdout, 'drain');
+    };
+  } else {
+    refuseOverwrite(path, options.inputs ?? []);
+    const fail = (error: unknown) => new SpyError(`cannot write ${path}: ${openFailureReason(error as NodeJS.ErrnoException)}`);
+    let fd: number;
+    try {
+      fd = openSync(path, 'w', 0o600);
+    } catch (error) {
+      throw fail(error);
+    }
+    put = async (text) => {
+      try {
+        writeSync(fd, text);
+      } catch (error) {
+        throw fail(error);
+      }
+    };
+    close = () => closeSync(fd);
+  }
+  return {
+    async write(text) {
+      pending += text;
+      if (pending.length >= batchChars) {
+        const batch = pending;
+        pending = '';
+        await put(batch);
+      }
+    },
+    async end() {
+      try {
+        if (pending !== '') await put(pending);
+      } finally {
+        close();
+      }
+    },
+  };
 }

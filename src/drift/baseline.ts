@@ -1,7 +1,9 @@
 import { readFileSync } from 'node:fs';
 import { isObject, type JsonObject } from '../protocol/jsonrpc.js';
 import { tableOf } from '../protocol/own-table.js';
-import { printableJson } from '../render/sanitize.js';
+import { maxDepth, nestsDeeper } from '../protocol/depth.js';
+import { boundedJson } from '../render/bounded-json.js';
+import { printableJson, sanitize } from '../render/sanitize.js';
 import { readFailureWords } from '../record/reader.js';
 import { learnFromFrame, newSessionFacts } from '../record/session-facts.js';
 import type { Recording } from '../replay/load.js';
@@ -55,6 +57,14 @@ function pinnedTool(where: string, value: unknown): PinnedTool {
   return { sha256: value.sha256, definition: value.definition as JsonObject };
 }
 
+/** Why the format named in a baseline is not this build's: newer (update), or not a format at all. */
+function formatProblem(path: string, format: unknown): string {
+  if (typeof format === 'number' && Number.isInteger(format) && format > baselineVersion) {
+    return `${path}: baseline format ${format} is newer than this mcp-spy reads (${baselineVersion}); update mcp-spy`;
+  }
+  return `${path}: baseline format ${sanitize(boundedJson(format, 40))} is not one this mcp-spy reads (it reads ${baselineVersion}, a number)`;
+}
+
 /** Reads a baseline file; anything wrong with it is a BaselineError that names the place. */
 export function readBaseline(path: string): BaselineTools {
   let text: string;
@@ -67,12 +77,15 @@ export function readBaseline(path: string): BaselineTools {
   }
   let document: unknown;
   try {
-    document = JSON.parse(text);
+    // An editor's byte order mark is no reason to refuse a file (records accept one too).
+    document = JSON.parse(text.replace(/^\uFEFF/, ''));
   } catch (error) {
     throw new BaselineError(`${path} is not an mcp-spy baseline (not JSON: ${(error as Error).message})`);
   }
   if (!isObject(document) || document.mcpSpyBaseline === undefined || !isObject(document.servers)) throw new BaselineError(`${path} is not an mcp-spy baseline (write one with mcp-spy baseline wire.jsonl -o ${path})`);
-  if (document.mcpSpyBaseline !== baselineVersion) throw new BaselineError(`${path}: baseline format ${String(document.mcpSpyBaseline)} is newer than this mcp-spy reads (${baselineVersion}); update mcp-spy`);
+  if (document.mcpSpyBaseline !== baselineVersion) throw new BaselineError(formatProblem(path, document.mcpSpyBaseline));
+  // Hashing a definition walks it: one nested past what any reader walks is refused, not cut (its hash would lie).
+  if (nestsDeeper(document.servers, maxDepth)) throw new BaselineError(`${path}: a tool definition nests deeper than ${maxDepth} levels; write the baseline again with mcp-spy baseline`);
   const servers = tableOf<Record<string, PinnedTool>>([]);
   for (const [server, entry] of Object.entries(document.servers)) {
     const tools = isObject(entry) && isObject(entry.tools) ? entry.tools : undefined;

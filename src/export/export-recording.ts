@@ -3,7 +3,7 @@ import { PeriodicExportingMetricReader } from '@opentelemetry/sdk-metrics';
 import type { RecordEntry } from '../record/schema.js';
 import { sanitize } from '../render/sanitize.js';
 import { createMcpMetrics } from './mcp-metrics.js';
-import { createOtlpExporters, resourceOf, type OtlpSettings } from './otlp-config.js';
+import { createOtlpExporters, requestTimeoutMs, resourceOf, type OtlpSettings } from './otlp-config.js';
 import { readableSpanOf } from './readable-span.js';
 import { createTelemetryModel, type SpanData, type Telemetry } from './telemetry-model.js';
 
@@ -16,6 +16,23 @@ export interface RecordingExport {
 }
 
 const batchSize = 512;
+/** Past the exporters' own timeout: theirs stops at the reply's first byte, and a reply may trickle for ever. */
+const graceMs = 1000;
+/** What closing the exporters may take once the export has ended, as the live spy allows its own. */
+const closeMs = 500;
+
+/** `work`, or an ExportFailure once `ms` have passed without it. */
+async function within<T>(work: Promise<T>, ms: number, failure: () => string): Promise<T> {
+  let timer: NodeJS.Timeout | undefined;
+  const late = new Promise<never>((_resolve, reject) => {
+    timer = setTimeout(() => reject(new ExportFailure(failure())), ms);
+  });
+  try {
+    return await Promise.race([work, late]);
+  } finally {
+    clearTimeout(timer);
+  }
+}
 
 /**
  * Sends a recording to an OTLP collector after the fact: the same spans and metrics the live spy
@@ -33,12 +50,15 @@ export async function exportRecording(
   const metrics = createMcpMetrics(resource, scope, [new PeriodicExportingMetricReader({ exporter: exporters.metrics, exportIntervalMillis: 2 ** 31 - 1 })]);
   let pending: SpanData[] = [];
   const counts: RecordingExport = { spans: 0, sessions: 0 };
+  const waitMs = requestTimeoutMs() + graceMs;
+  const tooSlow = (what: string) => () => `the collector at ${settings.shownUrl} did not take ${what} within ${waitMs / 1000} s; the export stopped after ${counts.spans} span(s)`;
 
   const send = async () => {
     const spans = pending;
     pending = [];
     if (spans.length === 0) return;
-    const result = await new Promise<{ code: ExportResultCode; error?: Error }>((resolve) => exporters.spans.export(spans.map((span) => readableSpanOf(span, resource, scope)), resolve));
+    const exported = new Promise<{ code: ExportResultCode; error?: Error }>((resolve) => exporters.spans.export(spans.map((span) => readableSpanOf(span, resource, scope)), resolve));
+    const result = await within(exported, waitMs, tooSlow(`${spans.length} span(s)`));
     if (result.code !== ExportResultCode.SUCCESS) throw new ExportFailure(`cannot export spans to ${settings.shownUrl}: ${sanitize(result.error?.message ?? 'export failed')}`);
     counts.spans += spans.length;
   };
@@ -58,10 +78,11 @@ export async function exportRecording(
     await send();
     // Shutting down sends the metrics, once (a flush before it sent the same points twice), and fails as a flush would.
     metricsSent = true;
-    await metrics.shutdown();
+    await within(metrics.shutdown(), waitMs, tooSlow('the metrics'));
   } finally {
-    if (!metricsSent) await metrics.shutdown().catch(() => {});
-    await exporters.spans.shutdown().catch(() => {});
+    // Bounded: a shutdown waits for the requests in flight, which a collector may never finish.
+    const closing = [metricsSent ? undefined : metrics.shutdown(), exporters.spans.shutdown()].map((work) => work?.catch(() => {}));
+    await Promise.race([Promise.all(closing), new Promise((resolve) => setTimeout(resolve, closeMs).unref())]);
   }
   return counts;
 }

@@ -89,7 +89,12 @@ function itemsOf(entry: Json, index: number): Item[] {
     });
     // As the spy records: a POST answered 200 or 202 is its frames; a GET stream or another status is an event too.
     const plain = request.method === 'POST' && (response.status === 200 || response.status === 202);
-    return messages === entry._mcpFrames && !plain ? [head(Math.min(...frames.map((item) => item.order)) - 0.5), ...frames] : frames;
+    if (messages !== entry._mcpFrames || plain) return frames;
+    // A loop, not Math.min(...orders): an entry may list 300,000 frames, past what a call's arguments hold.
+    let first = Infinity;
+    for (const item of frames) first = Math.min(first, item.order);
+    frames.unshift(head(first - 0.5));
+    return frames;
   }
   const items: Item[] = [];
   const posted = isObject(request.postData) ? str(request.postData.text) : undefined;
@@ -121,30 +126,43 @@ export function harProblem(value: unknown): string | undefined {
 }
 
 /**
- * A HAR (from a browser's network panel, mitmproxy, or `export har`) as record entries: frames go
- * through the same pipeline as live traffic, in the order of their times, so they are classified,
- * paired and timed as if the spy had seen them; exchanges without JSON-RPC become `http` events.
+ * The items of a HAR, taken entry by entry as a streaming parser hands them over (the HAR is never
+ * held whole); `entries` then runs them through the pipeline in the order of their times, one at a
+ * time, so a caller may write each entry as it comes and keep none.
  */
-export function harToEntries(har: { log: { entries: unknown[] } }): RecordEntry[] {
-  const items = har.log.entries.flatMap((entry, index) => (isObject(entry) ? itemsOf(entry, index) : []));
-  items.sort((a, b) => a.timeMs - b.timeMs || a.order - b.order);
-  const correlators = new Map<string, Correlator>();
-  const out: RecordEntry[] = [];
-  let seq = 0;
-  for (const item of items) {
-    const t = new Date(item.timeMs).toISOString();
-    if (item.type === 'http') {
-      out.push({ v: RECORD_VERSION, seq: ++seq, t, session: item.session, kind: 'http', ...item.fields } as RecordEntry);
-      continue;
-    }
-    let correlator = correlators.get(item.session);
-    if (!correlator) correlators.set(item.session, (correlator = createCorrelator()));
-    const results = observeFrame({ bytes: Buffer.from(item.text, 'utf8') }, { dir: item.dir, correlator, nextSeq: () => ++seq, timeMs: item.timeMs, transport: item.transport });
-    for (const observed of results) {
-      const entry = entryOfObserved({ v: RECORD_VERSION, seq: observed.seq, t, session: item.session }, observed, item.text);
-      if (item.exchange !== undefined) entry.exchange = item.exchange;
-      out.push(entry);
-    }
-  }
-  return out;
+export function createHarImport() {
+  const items: Item[] = [];
+  let count = 0;
+  return {
+    /** Takes the HAR's next entry (its place in `log.entries` is the order of those taken). */
+    add(entry: unknown): void {
+      const index = count++;
+      if (isObject(entry)) for (const item of itemsOf(entry, index)) items.push(item);
+    },
+    /** The record entries, frames through the same pipeline as live traffic, in the order of their times. */
+    *entries(): Generator<RecordEntry> {
+      items.sort((a, b) => a.timeMs - b.timeMs || a.order - b.order);
+      const correlators = new Map<string, Correlator>();
+      let seq = 0;
+      for (let at = 0; at < items.length; at++) {
+        const item = items[at]!;
+        // Let go of what is done: the items hold the HAR's text.
+        items[at] = undefined as unknown as Item;
+        const t = new Date(item.timeMs).toISOString();
+        if (item.type === 'http') {
+          yield { v: RECORD_VERSION, seq: ++seq, t, session: item.session, kind: 'http', ...item.fields } as RecordEntry;
+          continue;
+        }
+        let correlator = correlators.get(item.session);
+        if (!correlator) correlators.set(item.session, (correlator = createCorrelator()));
+        const results = observeFrame({ bytes: Buffer.from(item.text, 'utf8') }, { dir: item.dir, correlator, nextSeq: () => ++seq, timeMs: item.timeMs, transport: item.transport });
+        for (const observed of results) {
+          const entry = entryOfObserved({ v: RECORD_VERSION, seq: observed.seq, t, session: item.session }, observed, item.text);
+          if (item.exchange !== undefined) entry.exchange = item.exchange;
+          yield entry;
+        }
+      }
+      items.length = 0;
+    },
+  };
 }

@@ -1,6 +1,7 @@
 import type { Attributes as OtelAttributes } from '@opentelemetry/api';
 import type { Resource } from '@opentelemetry/resources';
 import { MeterProvider, type IMetricReader } from '@opentelemetry/sdk-metrics';
+import { createLabelBound } from './label-values.js';
 import type { Scope } from './readable-span.js';
 import type { Telemetry } from './telemetry-model.js';
 
@@ -26,11 +27,13 @@ export function createMcpMetrics(resource: Resource, scope: Scope, readers: IMet
   const gaps = meter.createCounter('mcp_spy.gaps', { unit: '{gap}', description: 'Times the spy could not record everything.' });
   // A counter is there from the start, at 0: an alert on its increase then has a series to watch.
   gaps.add(0);
+  const labels = createLabelBound();
 
   return {
     record(item: Telemetry) {
-      if (item.type === 'operation') operation[item.side].record(item.seconds, item.attributes as OtelAttributes);
-      else if (item.type === 'session') session.record(item.seconds, item.attributes as OtelAttributes);
+      if (item.type === 'operation') operation[item.side].record(item.seconds, labels.apply(item.attributes) as OtelAttributes);
+      else if (item.type === 'session') session.record(item.seconds, labels.apply(item.attributes) as OtelAttributes);
+      else if (item.type === 'listed') labels.list(item.attribute, item.names);
       else if (item.type === 'frame') frames.add(1, { 'mcp_spy.frame.kind': item.kind, 'mcp_spy.frame.direction': item.dir });
       else if (item.type === 'gap') gaps.add(1);
     },

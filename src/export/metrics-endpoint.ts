@@ -1,6 +1,21 @@
-import { createServer, type Server } from 'node:http';
+import { createServer, type IncomingHttpHeaders, type Server } from 'node:http';
 import { PrometheusExporter, PrometheusSerializer } from '@opentelemetry/exporter-prometheus';
 import type { ResourceMetrics } from '@opentelemetry/sdk-metrics';
+import { hostPolicy, refusalOf, type HostPolicy } from '../transports/http/host-guard.js';
+
+const loopback = /^(127\.\d+\.\d+\.\d+|localhost|::1)$/i;
+
+/**
+ * Why a scrape is refused, or undefined. On loopback a web page the user opens can reach the
+ * endpoint by DNS rebinding, as it could the HTTP spy: the same guard (Host the endpoint's own
+ * address, Origin none or loopback). On another address, which the user chose to expose, any Host
+ * is taken; an Origin, which no scraper sends, is still refused.
+ */
+function scrapeRefusal(headers: IncomingHttpHeaders, policy: HostPolicy | undefined): string | undefined {
+  // The spy's hint (--allow-host) is the HTTP spy's: the metrics endpoint takes no such option.
+  if (policy) return refusalOf(headers, policy)?.split('; allow it with')[0];
+  return headers.origin === undefined ? undefined : `Origin ${headers.origin} is a web page's: the metrics are for a scraper`;
+}
 
 /** UCUM units and the suffix the OpenTelemetry-to-Prometheus translation gives them. */
 const unitSuffixes: Record<string, string> = { s: 'seconds', ms: 'milliseconds', By: 'bytes' };
@@ -36,7 +51,13 @@ export interface MetricsEndpoint {
 export function startMetricsEndpoint(host: string, port: number): MetricsEndpoint {
   const reader = new PrometheusExporter({ preventServerStart: true });
   const serializer = new PrometheusSerializer();
+  let policy: HostPolicy | undefined;
   const server: Server = createServer((request, response) => {
+    const refusal = scrapeRefusal(request.headers, policy);
+    if (refusal !== undefined) {
+      response.writeHead(403, { 'content-type': 'text/plain' }).end(`Forbidden: ${refusal}\n`);
+      return;
+    }
     const path = (request.url ?? '/').split('?')[0];
     if (request.method !== 'GET' || path !== '/metrics') {
       response.writeHead(404, { 'content-type': 'text/plain' }).end('not found: the metrics are at /metrics\n');
@@ -52,6 +73,7 @@ export function startMetricsEndpoint(host: string, port: number): MetricsEndpoin
     server.once('error', reject);
     server.listen(port, host, () => {
       const address = server.address() as { port: number };
+      if (loopback.test(host)) policy = hostPolicy({ host, port: address.port });
       resolve(`http://${host.includes(':') ? `[${host}]` : host}:${address.port}/metrics`);
     });
   });

@@ -12,6 +12,12 @@ export function resourceOf(spyVersion: string): Resource {
   return resourceFromAttributes({ 'service.name': 'mcp-spy', 'service.version': spyVersion }).merge(detectResources({ detectors: [envDetector] }));
 }
 
+/** How long the exporters give one request (OTEL_EXPORTER_OTLP_TIMEOUT, ms), 5 s unless set. */
+export function requestTimeoutMs(env: NodeJS.ProcessEnv = process.env): number {
+  const value = Number(setting(env.OTEL_EXPORTER_OTLP_TRACES_TIMEOUT) ?? setting(env.OTEL_EXPORTER_OTLP_TIMEOUT));
+  return Number.isFinite(value) && value > 0 ? value : 5000;
+}
+
 /** The official exporters for the chosen encoding. */
 export function createOtlpExporters(settings: OtlpSettings) {
   const json = settings.protocol === 'http/json';

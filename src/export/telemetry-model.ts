@@ -1,8 +1,17 @@
+import { tableOf } from '../protocol/own-table.js';
 import { messageOf } from '../record/frame-message.js';
 import { releasedSeqs } from '../record/owed-answers.js';
 import type { RecordEntry } from '../record/schema.js';
 import { failureOf, operationMetricKeys, pick, serverOperationMetricKeys, requestAttributes, sessionAttributes, sessionIdOf, sessionMetricKeys, spanNameOf, type Attributes, type Failure, type SessionPlace } from './mcp-attributes.js';
 import { remoteParentOf, spanIdOf, traceIdOf } from './trace-ids.js';
+import type { ListedAttribute } from './label-values.js';
+import { pick as pickMember } from '../protocol/jsonrpc.js';
+
+/** The lists whose names the metrics may trust as labels: what the server offers. */
+const listings: Readonly<Record<string, { member: string; attribute: ListedAttribute }>> = tableOf([
+  ['tools/list', { member: 'tools', attribute: 'gen_ai.tool.name' }],
+  ['prompts/list', { member: 'prompts', attribute: 'gen_ai.prompt.name' }],
+]);
 
 export interface SpanEvent {
   name: string;
@@ -33,6 +42,8 @@ export type Telemetry =
   | { type: 'operation'; side: 'client' | 'server'; seconds: number; attributes: Attributes }
   | { type: 'session'; seconds: number; attributes: Attributes }
   | { type: 'frame'; kind: string; dir: string }
+  /** The names a server listed (tools/list, prompts/list): labels the metrics may trust. */
+  | { type: 'listed'; attribute: ListedAttribute; names: string[] }
   | { type: 'gap' };
 
 export interface ModelOptions {
@@ -187,6 +198,12 @@ export function createTelemetryModel(options: ModelOptions = {}) {
   const onFrame = (state: SessionState, entry: RecordEntry, message: unknown, timeMs: number): Telemetry[] => {
     if (entry.rev !== undefined) state.rev = entry.rev;
     const out: Telemetry[] = [{ type: 'frame', kind: entry.kind, dir: entry.dir ?? '' }];
+    const listing = entry.kind === 'response' && entry.method !== undefined ? listings[entry.method] : undefined;
+    if (listing) {
+      const items = pickMember(message ?? messageOf(entry), 'result', listing.member);
+      const names = Array.isArray(items) ? items.map((item) => pickMember(item, 'name')).filter((name): name is string => typeof name === 'string') : [];
+      if (names.length > 0) out.push({ type: 'listed', attribute: listing.attribute, names });
+    }
     if (entry.kind === 'request' && entry.method !== undefined) startSpan(state, entry, message, timeMs);
     else if (entry.kind === 'response' || entry.kind === 'tool-error' || entry.kind === 'protocol-error') {
       const open = entry.related ? state.open.get(entry.related.seq) : undefined;
@@ -198,7 +215,10 @@ export function createTelemetryModel(options: ModelOptions = {}) {
         const result = jsonOf((body as { result?: unknown } | undefined)?.result);
         if (result !== undefined) open.span.attributes['gen_ai.tool.call.result'] = result;
       }
-      out.push(...endSpan(open, timeMs, failureOf(entry, body)));
+      // A tool error's text and a protocol error's message are the peers' words, which may quote
+      // what they were sent: on a span only with the content (--otlp-content).
+      const failure = failureOf(entry, body);
+      out.push(...endSpan(open, timeMs, failure && !options.content ? { ...failure, message: undefined } : failure));
     } else if (entry.kind === 'notification' && entry.method !== undefined) {
       const event: SpanEvent = { name: entry.method, timeMs, attributes: { 'mcp.method.name': entry.method } };
       // The request it names (progress, cancellation), else on HTTP the request whose stream carried it (logging).

@@ -22,6 +22,8 @@ export interface RecorderOptions {
   redactPaths?: string[];
   /** Pinned tool definitions (--baseline), handed to each session's correlator. */
   pins?: ToolPins;
+  /** Whether members with a secret's name (see wire/secret-names) are masked: true unless --no-default-redact. */
+  redactNames?: boolean;
 }
 
 let lastStampMs = -1;
@@ -66,7 +68,8 @@ export function createRecorder(options: RecorderOptions) {
   const revisions = createRevisionMarks();
   const redactPaths = options.redactPaths ?? [];
   const secrets = createSecrets();
-  const redact = (message: unknown, raw: string) => redactMessage(message, raw, redactPaths, secrets);
+  const redactNames = options.redactNames === true;
+  const redact = (message: unknown, raw: string) => redactMessage(message, raw, redactPaths, secrets, redactNames);
   const scrub = (text: string) => (secrets.size > 0 ? secrets.scrub(text) : text);
 
   const envelope = (session: string | undefined, timeMs: number): Pick<RecordEntry, 'v' | 'seq' | 't' | 'session'> =>
@@ -132,7 +135,7 @@ export function createRecorder(options: RecorderOptions) {
         nextSeq: () => ++seq,
         timeMs,
         transport: options.transport,
-        ...(redactPaths.length > 0 || secrets.size > 0 ? { redact, scrub } : {}),
+        ...(redactNames || redactPaths.length > 0 || secrets.size > 0 ? { redact, scrub } : {}),
       });
       const entries = results.map(({ seq: entrySeq, observation, message, json }) => {
         const entry = (fields ? withFields(envelope(session, timeMs), observation, fields) : Object.assign(envelope(session, timeMs), observation)) as RecordEntry;

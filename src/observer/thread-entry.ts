@@ -27,6 +27,7 @@ const recorder = createRecorder({
   warn: warnOnce(stderrOut),
   transport: config.kind,
   redactPaths: config.redactPaths,
+  redactNames: config.redactNames,
   pins: config.pins,
 });
 const observer = (config.kind === 'stdio' ? observeStdio(config, recorder) : observeHttp(config, recorder, STATUS_CODES)) as ObservingSide<ChannelMessage>;

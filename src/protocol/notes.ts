@@ -17,6 +17,7 @@ export const noteTexts = {
   'unanswered-request': 'the request was never answered',
   'batch-forbidden': 'a JSON-RPC batch, which this protocol revision does not allow',
   'frame-too-large': 'the frame is larger than the parse limit; it was forwarded whole and recorded in part',
+  'nested-too-deep': 'the frame nests deeper than 1000 levels; it was forwarded whole and recorded cut at that depth',
   'unknown-progress-token': 'progress for a token no pending request carries',
   'cancel-unknown-request': 'cancellation of a request that is not pending',
   'header-mismatch': 'an MCP HTTP header disagrees with the body',

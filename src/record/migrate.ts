@@ -1,3 +1,4 @@
+import { parseCut } from '../protocol/depth.js';
 import { isFrameEntry, rememberText } from './frame-message.js';
 import { RECORD_VERSION, type RecordEntry } from './schema.js';
 
@@ -8,8 +9,9 @@ import { RECORD_VERSION, type RecordEntry } from './schema.js';
 function v1ToV2(entry: RecordEntry): RecordEntry {
   if (isFrameEntry(entry) && typeof entry.raw === 'string' && !entry.truncated) {
     try {
-      const msg: unknown = JSON.parse(entry.raw);
-      rememberText(entry, entry.raw);
+      const { value: msg, cut } = parseCut(entry.raw);
+      if (cut) entry.notes = [...(entry.notes ?? []), 'nested-too-deep'];
+      else rememberText(entry, entry.raw);
       delete entry.raw;
       entry.msg = msg;
     } catch {

@@ -1,4 +1,5 @@
-import { rememberLine } from './frame-message.js';
+import { cutDeep, maxDepth, tooShortToNest } from '../protocol/depth.js';
+import { isFrameEntry, rememberLine } from './frame-message.js';
 import { MissingMigrationError, migrateEntry } from './migrate.js';
 import { RECORD_VERSION, type RecordEntry } from './schema.js';
 
@@ -39,7 +40,8 @@ export function parseRecordLine(line: string, lineNo: number, source = 'record')
     return { ok: false, lineNo, reason: 'not JSON', line };
   }
   if (typeof value !== 'object' || value === null || Array.isArray(value)) return { ok: false, lineNo, reason: 'not a record entry', line };
-  const entry = value as RecordEntry;
+  const deep = !tooShortToNest(line) && cutEntry(value as RecordEntry);
+  const entry = (deep || value) as RecordEntry;
   if (typeof entry.v !== 'number' || typeof entry.kind !== 'string') return { ok: false, lineNo, reason: 'not a record entry (no v or kind)', line };
   if (entry.v > RECORD_VERSION) {
     throw new RecordReadError(
@@ -54,6 +56,20 @@ export function parseRecordLine(line: string, lineNo: number, source = 'record')
     if (error instanceof MissingMigrationError) throw new RecordReadError(`${source}:${lineNo}: ${error.message}`);
     throw error;
   }
-  if (written === RECORD_VERSION) rememberLine(current, line);
+  // A cut frame's text is its cut message: the line's would crash whoever walks it.
+  if (written === RECORD_VERSION && !deep) rememberLine(current, line);
   return { ok: true, lineNo, entry: current };
+}
+
+/**
+ * An entry nested deeper than every reader may walk (a frame of 5,000 levels, recorded by an older
+ * mcp-spy or written by hand), cut at the depth the live spy records (see protocol/depth), with the
+ * note it would have had; false when it is not that deep.
+ */
+function cutEntry(entry: RecordEntry): RecordEntry | false {
+  // The entry is one level above its `msg`.
+  const cut = cutDeep(entry, maxDepth + 1) as RecordEntry;
+  if (cut === entry) return false;
+  if (isFrameEntry(cut) && !cut.notes?.includes('nested-too-deep')) cut.notes = [...(cut.notes ?? []), 'nested-too-deep'];
+  return cut;
 }

@@ -5,6 +5,7 @@ import { isObject, type JsonObject } from '../protocol/jsonrpc.js';
 import { lookup } from '../protocol/own-table.js';
 import { classifyMessage } from '../wire/classify.js';
 import type { MockChannel, MockEngine } from './mock-engine.js';
+import { parseCut } from '../protocol/depth.js';
 
 /** One HTTP session of the mock: its own engine (matches are used per session) and its standalone stream. */
 interface MockHttpSession {
@@ -72,7 +73,7 @@ export function createMockHttpServer(newEngine: () => MockEngine, warn: (line: s
   async function onPost(req: IncomingMessage, res: ServerResponse) {
     let message: unknown;
     try {
-      message = JSON.parse(await readBody(req));
+      message = parseCut(await readBody(req)).value;
     } catch {
       jsonError(res, 400, -32700, 'Parse error');
       return;

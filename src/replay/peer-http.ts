@@ -4,6 +4,7 @@ import { nameParamOf } from '../wire/mcp-headers.js';
 import { previewJson } from './json.js';
 import type { Peer, PeerHandlers } from './peer.js';
 import { readSse } from './sse.js';
+import { parseCut } from '../protocol/depth.js';
 
 
 function headersFor(message: JsonObject, state: { sessionId?: string; version?: string }): Record<string, string> {
@@ -35,7 +36,7 @@ export async function startHttpPeer(url: string, handlers: PeerHandlers): Promis
   const deliverText = (text: string) => {
     let value: unknown;
     try {
-      value = JSON.parse(text);
+      value = parseCut(text).value;
     } catch {
       return;
     }

@@ -1,8 +1,10 @@
 import { isAscii, isUtf8 } from 'node:buffer';
+import { parseCut } from '../protocol/depth.js';
 
 /** A frame's bytes as text (when UTF-8) and as JSON (when it parses). */
 export type Decoded =
-  | { ok: true; text: string; value: unknown }
+  /** `cut`: the value nested deeper than `maxDepth`, and is read cut there (see protocol/depth). */
+  | { ok: true; text: string; value: unknown; cut?: true }
   | { ok: false; reason: 'not-json'; text: string }
   | { ok: false; reason: 'not-utf8'; base64: string }
   | { ok: false; reason: 'frame-too-large'; text?: string; base64?: string };
@@ -22,7 +24,8 @@ export function decodeFrame(bytes: Buffer, truncated = false): Decoded {
   if (!utf8) return { ok: false, reason: 'not-utf8', base64: bytes.toString('base64') };
   const text = ascii ? bytes.toString('latin1') : bytes.toString('utf8');
   try {
-    return { ok: true, text, value: JSON.parse(text) };
+    const { value, cut } = parseCut(text);
+    return cut ? { ok: true, text, value, cut } : { ok: true, text, value };
   } catch {
     return { ok: false, reason: 'not-json', text };
   }

@@ -1,4 +1,5 @@
 import type { JsonRpcId } from '../protocol/jsonrpc.js';
+import { parseCut } from '../protocol/depth.js';
 
 /**
  * The JSON-RPC envelope read from the kept start of a frame larger than --max-frame: enough to
@@ -72,7 +73,7 @@ function valueEnd(text: string, at: number): number {
 
 function parsed(text: string, from: number, to: number): { value?: unknown } {
   try {
-    return { value: JSON.parse(text.slice(from, to)) };
+    return { value: parseCut(text.slice(from, to)).value };
   } catch {
     return {};
   }

@@ -1,6 +1,7 @@
 import { isObject } from '../protocol/jsonrpc.js';
 import { tableOf } from '../protocol/own-table.js';
 import { redactedValue } from './redact-frame.js';
+import { parseCut } from '../protocol/depth.js';
 
 /**
  * Members, form fields and query parameters whose values are secrets in OAuth exchanges (token,
@@ -36,7 +37,7 @@ export function readBody(bytes: Buffer, contentType: string | undefined): OtherB
   if (type === 'application/x-www-form-urlencoded') body.form = new URLSearchParams(text);
   else if (text.trimStart().startsWith('{') || text.trimStart().startsWith('[')) {
     try {
-      body.json = JSON.parse(text);
+      body.json = parseCut(text).value;
     } catch {
       // Not JSON after all: the text is what there is.
     }

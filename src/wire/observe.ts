@@ -162,8 +162,10 @@ export function observeFrame(frame: FrameBytes, context: ObserveContext): Observ
   const decoded = decodeFrame(frame.bytes, frame.truncated === true);
   if (decoded.ok) {
     // The record holds a frame that is JSON as it came, unless a line break inside would split
-    // its line: then as re-serialized JSON, with the exact text kept beside it.
-    if (frame.bytes.indexOf(0x0a) === -1) base.json = frame.bytes;
+    // its line: then as re-serialized JSON, with the exact text kept beside it. A frame nested
+    // too deep is recorded as read, cut (its text would crash every reader that walks it).
+    if (decoded.cut) base.json = JSON.stringify(decoded.value);
+    else if (frame.bytes.indexOf(0x0a) === -1) base.json = frame.bytes;
     else {
       base.json = JSON.stringify(decoded.value);
       base.raw = decoded.text;
@@ -215,8 +217,10 @@ export function observeFrame(frame: FrameBytes, context: ObserveContext): Observ
     return observed;
   }
 
+  // Nested past the depth every reader walks: recorded cut there, and said so.
+  const deepNotes: NoteId[] = decoded.cut ? ['nested-too-deep'] : [];
   const value = redactFrame(decoded.value, decoded.text, base, context);
-  if (!Array.isArray(value.message) || value.message.length === 0) return [single(value.message, base, true)];
+  if (!Array.isArray(value.message) || value.message.length === 0) return [single(value.message, base, true, deepNotes)];
   const allowed = revisionAllowsBatch(correlator.revision);
   const count = value.message.length;
   return value.message.map((member, index) => {
@@ -229,6 +233,6 @@ export function observeFrame(frame: FrameBytes, context: ObserveContext): Observ
       if (masked) memberBase.redacted = masked;
       else if (memberBase.redacted) delete memberBase.redacted;
     }
-    return single(member, memberBase, allowed);
+    return single(member, memberBase, allowed, deepNotes);
   });
 }

@@ -1,5 +1,6 @@
 import { JSONPath } from 'jsonpath-plus';
 import { normalizeJsonPath } from './json-path.js';
+import { placePath, replaceAt, secretPlaces, type Place } from './secret-names.js';
 
 /** What a masked value reads in the record and the logs. */
 export const redactedValue = '[redacted]';
@@ -73,17 +74,30 @@ function scrubStrings(value: unknown, path: string, secrets: Secrets, found: str
   return copy;
 }
 
+/** The value at a place of a message. */
+const valueAt = (message: unknown, place: Place) => place.reduce<unknown>((item, key) => (item as Record<string | number, unknown>)[key], message);
+
 /**
- * Masks one JSON-RPC message before it is recorded: what the user's paths select (learnt as a
- * secret), then any known secret elsewhere. Undefined when nothing was masked (the usual case, no copy).
+ * Masks one JSON-RPC message before it is recorded: members with a secret's name (unless `names` is
+ * false), what the user's paths select (each learnt as a secret), then any known secret elsewhere.
+ * Undefined when nothing was masked (the usual case, no copy).
  */
-export function redactMessage(message: unknown, raw: string, paths: readonly string[], secrets: Secrets): Redaction | undefined {
+export function redactMessage(message: unknown, raw: string, paths: readonly string[], secrets: Secrets, names = false): Redaction | undefined {
   if (typeof message !== 'object' || message === null) return undefined;
   const found: string[] = [];
+  let copy: unknown = message;
+  const places = names ? secretPlaces(message, raw).filter((place) => valueAt(message, place) !== redactedValue) : [];
+  if (places.length > 0) {
+    for (const place of places) {
+      secrets.learn(valueAt(message, place));
+      found.push(placePath(place));
+    }
+    copy = replaceAt(message, places, redactedValue);
+  }
   const selects = (path: string, json: unknown) => JSONPath({ path: normalizeJsonPath(path), json: json as object, resultType: 'all', wrap: true }) as Located[];
   // Copied only when a path selects something: most frames match nothing.
-  let copy: unknown = paths.some((path) => selects(path, message).length > 0) ? structuredClone(message) : message;
-  if (copy !== message) {
+  if (paths.some((path) => selects(path, copy).length > 0)) {
+    copy = structuredClone(copy);
     for (const path of paths) {
       for (const { parent, parentProperty, path: where, value } of selects(path, copy)) {
         if (value === redactedValue || typeof parent !== 'object' || parent === null) continue;

@@ -6,7 +6,7 @@ import { join } from 'node:path';
 import { afterAll, describe, expect, it } from 'vitest';
 import { rules } from '../../src/check/rules.js';
 import { runMain } from '../helpers/in-process.js';
-import { node, tempDir } from '../helpers/spy.js';
+import { tempDir } from '../helpers/spy.js';
 
 const temp = tempDir('mcp-spy-bad-use-');
 afterAll(() => temp.remove());
@@ -197,13 +197,14 @@ describe('diff and baselines: bad use', () => {
     expect(absent.stderr.trim().split('\n')).toHaveLength(1);
   });
 
-  it('a baseline that cannot be used: one line, exit 2, before any server starts', async () => {
+  // A spy given one says so in one line and runs its server: test/faults/hostile-baseline.test.ts.
+  it('a baseline that cannot be used: check says so in one line, exit 2', async () => {
     record('pinned.jsonl');
     const missing = await runMain(['check', path('pinned.jsonl'), '--baseline', path('nope.json')]);
     expect([missing.code, missing.stderr]).toEqual([2, `mcp-spy: cannot read baseline ${path('nope.json')}: no such file\n`]);
-    const spy = await runMain(['--baseline', path('pinned.jsonl'), '--', node, '-e', 'process.exit(5)']);
-    expect(spy.code).toBe(2);
-    expect(spy.stderr).toMatch(/is not an mcp-spy baseline/);
+    const wrong = await runMain(['check', path('pinned.jsonl'), '--baseline', path('pinned.jsonl')]);
+    expect(wrong.code).toBe(2);
+    expect(wrong.stderr).toMatch(/is not an mcp-spy baseline/);
   });
 
   it('a baseline written over its own recording (or a link to it) is refused: the recording stays', async () => {

@@ -37,6 +37,8 @@ describe('the baseline file', () => {
     ['not JSON', '{', /is not an mcp-spy baseline \(not JSON/],
     ['another JSON', '{"servers": {}}', /is not an mcp-spy baseline/],
     ['a newer format', '{"mcpSpyBaseline": 2, "servers": {}}', /baseline format 2 is newer than this mcp-spy reads \(1\); update mcp-spy/],
+    ['a format that is a string', '{"mcpSpyBaseline": "1", "servers": {}}', /baseline format "1" is not one this mcp-spy reads \(it reads 1, a number\)$/],
+    ['a format that is an object', '{"mcpSpyBaseline": {"toString": 1}, "servers": {}}', /baseline format \{"toString":1\} is not one this mcp-spy reads/],
     ['a hash edited by hand', JSON.stringify({ mcpSpyBaseline: 1, servers: { notes: { tools: { search: { sha256: 'sha256:00', definition: search } } } } }), /server "notes", tool "search": its sha256 does not match its definition/],
     ['a directory', null, /^cannot read baseline .*: is a directory$/],
     ['a tool of the wrong shape', JSON.stringify({ mcpSpyBaseline: 1, servers: { notes: { tools: { search: 1 } } } }), /expected \{"sha256"/],

@@ -7,6 +7,7 @@
  */
 
 import type { AuthRewrite } from '../../wire/exchange-observer.js';
+import { nestsDeeper } from '../../protocol/depth.js';
 
 export type { AuthRewrite };
 
@@ -91,6 +92,8 @@ export function rewriteMetadata(body: Buffer, origins: Origins, note: (rewrite: 
   } catch {
     return undefined;
   }
+  // No OAuth document nests this deep: passed on as it is rather than walked out of stack.
+  if (nestsDeeper(document)) return undefined;
   let changed = false;
   const walk = (value: unknown): unknown => {
     if (typeof value === 'string') {

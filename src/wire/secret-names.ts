@@ -1,0 +1,99 @@
+/**
+ * Member names whose values are secrets wherever they stand in a frame (a tool's arguments, an
+ * elicitation's answer, a result): masked in the record by default (--no-default-redact keeps them).
+ * Compared without case, `-` or `_`, so `apiKey`, `api_key`, `API-KEY` and `ApiKey` are one name.
+ * Only string and number values are masked: `password` as a property of an inputSchema is a schema.
+ */
+export const defaultSecretNames = [
+  'password',
+  'passwd',
+  'passphrase',
+  'secret',
+  'client_secret',
+  'secret_key',
+  'secret_access_key',
+  'private_key',
+  'token',
+  'access_token',
+  'refresh_token',
+  'id_token',
+  'auth_token',
+  'x_auth_token',
+  'bearer_token',
+  'session_token',
+  'api_token',
+  'api_key',
+  'x_api_key',
+  'authorization',
+] as const;
+
+const folded = (name: string) => name.toLowerCase().replace(/[-_]/g, '');
+const names = new Set(defaultSecretNames.map(folded));
+
+/** Whether a member of this name holds a secret by default. */
+export const isSecretName = (name: string) => name.length <= 24 && names.has(folded(name));
+
+// A frame whose text names none of these (most frames) is not walked at all.
+const mention = /pass|secret|private|token|key|authorization/i;
+
+/** Where a place is, from the message's root: member names and array indexes. */
+export type Place = (string | number)[];
+
+/**
+ * The places in a message whose member name is a secret's and whose value is a string or a number,
+ * found without recursion; empty when `text` (the frame's text) mentions no such name.
+ */
+export function secretPlaces(message: unknown, text: string): Place[] {
+  if (typeof message !== 'object' || message === null || !mention.test(text)) return [];
+  const found: Place[] = [];
+  // Each container with the place it stands at: only containers, so scalars cost no pair.
+  const stack: [object, Place][] = [[message, []]];
+  while (stack.length > 0) {
+    const [item, place] = stack.pop()!;
+    if (Array.isArray(item)) {
+      for (let index = 0; index < item.length; index++) {
+        const child: unknown = item[index];
+        if (typeof child === 'object' && child !== null) stack.push([child, [...place, index]]);
+      }
+      continue;
+    }
+    for (const key of Object.keys(item)) {
+      const child: unknown = (item as Record<string, unknown>)[key];
+      if ((typeof child === 'string' || typeof child === 'number') && isSecretName(key)) found.push([...place, key]);
+      else if (typeof child === 'object' && child !== null) stack.push([child, [...place, key]]);
+    }
+  }
+  return found;
+}
+
+/** A copy of `message` with the value at each place replaced; only the containers on the way are copied. */
+export function replaceAt(message: unknown, places: readonly Place[], value: unknown): unknown {
+  const copies = new Map<object, Record<string | number, unknown>>();
+  const copyOf = (item: object): Record<string | number, unknown> => {
+    let copy = copies.get(item);
+    if (!copy) {
+      // Spread defines members: a key `__proto__` stays data.
+      copy = (Array.isArray(item) ? [...item] : { ...item }) as Record<string | number, unknown>;
+      copies.set(item, copy);
+    }
+    return copy;
+  };
+  const put = (to: object, key: string | number, child: unknown) => Object.defineProperty(to, key, { value: child, enumerable: true, writable: true, configurable: true });
+  const root = copyOf(message as object);
+  for (const place of places) {
+    let from = message as Record<string | number, unknown>;
+    let to = root;
+    for (let step = 0; step < place.length - 1; step++) {
+      const key = place[step]!;
+      from = from[key] as Record<string | number, unknown>;
+      const next = copyOf(from);
+      put(to, key, next);
+      to = next;
+    }
+    put(to, place[place.length - 1]!, value);
+  }
+  return root;
+}
+
+/** A place in JSONPath's own notation, as `redacted` lists places: `$['params']['arguments']['apiKey']`. */
+export const placePath = (place: Place) => `$${place.map((key) => (typeof key === 'number' ? `[${key}]` : `['${key}']`)).join('')}`;

@@ -1,0 +1,122 @@
+import { readFileSync, writeFileSync } from 'node:fs';
+import { join } from 'node:path';
+import { afterAll, describe, expect, it } from 'vitest';
+import { fixture, node, readEntries, runBin, tempDir } from '../helpers/spy.js';
+
+// A frame nested thousands of levels deep is a few KB of brackets: forwarded whole and recorded,
+// it crashed every reader that walked it ("Maximum call stack size exceeded", exit 70). Values
+// deeper than 1,000 levels are now read cut there, with the note nested-too-deep.
+const temp = tempDir();
+afterAll(() => temp.remove());
+
+const marker = '[mcp-spy: nested deeper than 1000 levels, cut]';
+const deepArray = (depth: number) => `${'['.repeat(depth)}${']'.repeat(depth)}`;
+const deepObject = (depth: number) => `${'{"a":'.repeat(depth)}1${'}'.repeat(depth)}`;
+const callText = (id: number, deep: string) => `{"jsonrpc":"2.0","id":${id},"method":"tools/call","params":{"name":"echo","arguments":{"deep":${deep}}}}`;
+const answerText = (id: number, deep: string) => `{"jsonrpc":"2.0","id":${id},"result":{"name":"echo","arguments":{"deep":${deep}}}}`;
+
+/** A record as an mcp-spy before the cut wrote it: the deep frames spliced in whole. */
+function deepRecord(depth: number): string {
+  const line = (seq: number, fields: object, msg: string) => `${JSON.stringify({ v: 2, seq, t: `2026-07-28T10:00:0${seq}.000Z`, session: 's1', ...fields }).slice(0, -1)},"msg":${msg}}\n`;
+  const deep = deepArray(depth);
+  return [
+    line(1, { dir: 'c2s', kind: 'request', method: 'tools/call', id: 1, tool: 'echo', bytes: 99 }, callText(1, deep)),
+    line(2, { dir: 's2c', kind: 'response', method: 'tools/call', id: 1, tool: 'echo', latencyMs: 1, bytes: 99 }, answerText(1, deep)),
+  ].join('');
+}
+
+describe('a record holding a frame 5,000 levels deep', () => {
+  const record = temp.file('deep.jsonl', deepRecord(5000));
+
+  it.each([
+    ['view --full', ['view', record, '--full']],
+    ['view --format json', ['view', record, '--format', 'json']],
+    ['view --format jsonl', ['view', record, '--format', 'jsonl']],
+  ])('%s shows it cut at 1,000 levels, with the note', async (_name, args) => {
+    const result = await runBin(args);
+    expect(result.stderr).toBe('');
+    expect(result.code).toBe(0);
+    expect(result.text).toContain(marker);
+    expect(result.text).toContain('nested-too-deep');
+  });
+
+  it('view, stats and check read it; check warns of it', async () => {
+    for (const args of [['view', record], ['stats', record], ['export', 'har', record]]) {
+      const result = await runBin(args);
+      expect(result.stderr).toBe('');
+      expect(result.code).toBe(0);
+    }
+    const check = await runBin(['check', record]);
+    expect(check.stderr).toBe('');
+    expect(check.text).toContain('warning nested-too-deep: the frame nests deeper than 1000 levels');
+  });
+
+  it('diff compares it with itself', async () => {
+    const result = await runBin(['diff', record, record]);
+    expect(result.stderr).toBe('');
+    expect(result.code).toBe(0);
+  });
+
+  it('replay re-drives it as read, and finds the same answer', async () => {
+    const result = await runBin(['replay', record, '--', node, fixture('servers', 'echo-server.js')]);
+    expect(result.stderr).toBe('');
+    expect(result.text).toMatch(/^replay passed: 1 same, 0 changed/m);
+    expect(result.code).toBe(0);
+  });
+
+  it('mock answers a client sending it 5,000 deep', async () => {
+    const result = await runBin(['mock', record], { input: `${callText(7, deepArray(5000))}\n` });
+    expect(result.stderr).toBe('');
+    const answer = JSON.parse(result.text);
+    expect(answer.id).toBe(7);
+    expect(result.text).toContain(marker);
+    expect(result.code).toBe(0);
+  });
+});
+
+describe('frames 50,000 levels deep', () => {
+  it('the live spy forwards them whole and records them cut, masking as asked', async () => {
+    const dir = tempDir();
+    const record = join(dir.dir, 'wire.jsonl');
+    const input = `${callText(1, deepObject(50_000))}\n${callText(2, '{"apiKey":"sk-live-0123456789"}')}\n`;
+    const result = await runBin(['--record', record, '--no-log', '-q', '--redact', '$..apiKey', '--', node, fixture('servers', 'echo-server.js')], { input });
+    // The echo server itself cannot answer so deep a frame; what matters is that the spy forwarded it.
+    expect(result.stderr).not.toContain('observer stopped');
+    const frames = readEntries(record).filter((entry) => entry.dir === 'c2s');
+    expect(frames.map((entry) => entry.id)).toEqual([1, 2]);
+    expect(frames[0]!.notes).toEqual(['nested-too-deep']);
+    expect(frames[0]!.bytes).toBe(Buffer.byteLength(callText(1, deepObject(50_000))));
+    expect(JSON.stringify(frames[0]!.msg)).toContain(marker);
+    expect(readFileSync(record, 'utf8')).not.toContain('sk-live-0123456789');
+    const view = await runBin(['view', record, '--full']);
+    expect(view.stderr).toBe('');
+    expect(view.code).toBe(0);
+    dir.remove();
+  });
+
+  it('import reads a HAR whose bodies nest 50,000 deep', async () => {
+    const deep = deepObject(50_000);
+    const har = join(temp.dir, 'deep.har');
+    const text = (body: string) => ({ mimeType: 'application/json', text: body });
+    const entry = {
+      startedDateTime: '2026-07-28T10:00:00.000Z',
+      time: 1,
+      request: { method: 'POST', url: 'http://127.0.0.1:3000/mcp', httpVersion: 'HTTP/1.1', headers: [{ name: 'content-type', value: 'application/json' }], postData: text(callText(1, deep)) },
+      response: { status: 200, statusText: 'OK', httpVersion: 'HTTP/1.1', headers: [{ name: 'content-type', value: 'application/json' }], content: text(answerText(1, deep)) },
+      timings: { send: 0, wait: 1, receive: 0 },
+    };
+    const other = { ...entry, request: { ...entry.request, url: 'http://127.0.0.1:3000/token', postData: text(deep) }, response: { ...entry.response, content: text(deep) } };
+    writeFileSync(har, JSON.stringify({ log: { version: '1.2', creator: { name: 'test', version: '1' }, entries: [other, entry] } }));
+    const out = join(temp.dir, 'imported.jsonl');
+    const result = await runBin(['import', har, '-o', out]);
+    expect(result.stderr).toMatch(/^mcp-spy: \d+ entries imported from /);
+    expect(result.code).toBe(0);
+    const frames = readEntries(out).filter((item) => item.dir);
+    expect(frames.map((item) => item.notes)).toEqual([['nested-too-deep'], ['nested-too-deep']]);
+    for (const args of [['view', out, '--full'], ['view', out, '--format', 'json'], ['replay', out, '--', node, fixture('servers', 'echo-server.js')]]) {
+      const read = await runBin(args);
+      expect(read.stderr).toBe('');
+      expect(read.code).toBe(0);
+    }
+  });
+});
