@@ -1,12 +1,13 @@
 import { createChecker } from '../check/engine.js';
-import { formatJunit } from '../check/format-junit.js';
-import { formatSarif } from '../check/format-sarif.js';
-import { formatJson, formatText } from '../check/format-text.js';
+import { formatJunitFiles, type CheckedFile } from '../check/format-junit.js';
+import { formatSarifFiles } from '../check/format-sarif.js';
+import { formatJsonFiles, formatTextFiles } from '../check/format-text.js';
 import { parseRuleSetting, rules } from '../check/rules.js';
 import type { Level, RuleDefinition } from '../check/types.js';
 import type { CheckFormat } from './check-options.js';
 import { loadBaseline } from './baseline-option.js';
 import { exitCodes, SpyError } from './errors.js';
+import { forEachFile } from './each-file.js';
 import { recordingEntries } from './recording-input.js';
 import { version } from './version.js';
 
@@ -22,11 +23,11 @@ export interface CheckCommandOptions {
 
 type Active = { rule: RuleDefinition; level: Level }[];
 
-const formatters: Record<CheckFormat, (summary: ReturnType<ReturnType<typeof createChecker>['finish']>, file: string, active: Active) => string> = {
-  text: formatText,
-  json: formatJson,
-  junit: formatJunit,
-  sarif: (summary, file, active) => formatSarif(summary, file, active, version),
+const formatters: Record<CheckFormat, (files: CheckedFile[], active: Active) => string> = {
+  text: formatTextFiles,
+  json: formatJsonFiles,
+  junit: formatJunitFiles,
+  sarif: (files, active) => formatSarifFiles(files, active, version),
 };
 
 function listRules(active: Active): string {
@@ -34,8 +35,11 @@ function listRules(active: Active): string {
   return `${active.map(({ rule, level }) => `${rule.id.padEnd(width)}  ${level.padEnd(5)}  ${rule.summary}`).join('\n')}\n`;
 }
 
-/** `mcp-spy check FILE`: protocol lint. Exit 0 clean (or warnings only), 1 findings at error level, 2 bad use. */
-export async function runCheck(file: string | undefined, options: CheckCommandOptions): Promise<number> {
+/**
+ * `mcp-spy check FILE...`: protocol lint, a verdict per recording. Exit 0 clean (or warnings only),
+ * 1 findings at error level in any, 2 bad use (a file that cannot be read).
+ */
+export async function runCheck(files: string[], options: CheckCommandOptions): Promise<number> {
   const overrides = new Map<string, Level>();
   for (const setting of options.rule ?? []) {
     const parsed = parseRuleSetting(setting);
@@ -47,10 +51,15 @@ export async function runCheck(file: string | undefined, options: CheckCommandOp
     process.stdout.write(listRules(active));
     return exitCodes.ok;
   }
-  if (!file) throw new SpyError('check needs a recording: mcp-spy check wire.jsonl');
-  const checker = createChecker(overrides, options.baseline === undefined ? {} : { baseline: loadBaseline(options.baseline) });
-  for await (const { entry, lineNo } of recordingEntries(file, { strict: options.strict, maxLine: options.maxLine })) checker.add(entry, lineNo);
-  const summary = checker.finish();
-  process.stdout.write(formatters[options.format](summary, file, active.filter(({ level }) => level !== 'off')));
-  return summary.errors > 0 ? exitCodes.findings : exitCodes.ok;
+  if (files.length === 0) throw new SpyError('check needs a recording: mcp-spy check wire.jsonl');
+  const baseline = options.baseline === undefined ? {} : { baseline: loadBaseline(options.baseline) };
+  const { done, exitCode } = await forEachFile(files, async (file) => {
+    const checker = createChecker(overrides, baseline);
+    for await (const { entry, lineNo } of recordingEntries(file, { strict: options.strict, maxLine: options.maxLine })) checker.add(entry, lineNo);
+    return checker.finish();
+  });
+  const checked = done.map(({ file, value }) => ({ file, summary: value }));
+  if (checked.length > 0) process.stdout.write(formatters[options.format](checked, active.filter(({ level }) => level !== 'off')));
+  const failed = checked.some(({ summary }) => summary.errors > 0) ? exitCodes.findings : exitCodes.ok;
+  return Math.max(exitCode, failed);
 }

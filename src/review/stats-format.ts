@@ -63,14 +63,25 @@ function multiRound(stats: RecordingStats, markdown: boolean): string {
   return `${markdown ? '### Multi-round calls' : 'Multi-round calls:'}\n${markdown ? '\n' : ''}${lines.join('\n')}\n`;
 }
 
-/** Renders stats as text for a terminal, JSON for tools, or markdown to paste in a pull request. */
-export function formatStats(stats: RecordingStats, format: StatsFormat): string {
-  if (format === 'json') return `${printableJson(stats, 2)}\n`;
+/**
+ * Renders stats as text for a terminal, JSON for tools, or markdown to paste in a pull request.
+ * `file` names the recording, for stats of several.
+ */
+export function formatStats(stats: RecordingStats, format: StatsFormat, file?: string): string {
+  if (format === 'json') return `${printableJson(file === undefined ? stats : { file, ...stats }, 2)}\n`;
   const markdown = format === 'markdown';
   const kinds = Object.entries(stats.kinds).map(([kind, count]) => `${sanitize(kind)} ${count}`).join(', ');
   const summary = `${plural(stats.entries, 'entry').replace('entrys', 'entries')}, ${plural(stats.frames, 'frame')}, ${plural(stats.sessions.length, 'session')}${kinds ? ` (${kinds})` : ''}`;
-  const title = markdown ? `## MCP recording stats\n\n${summary}\n` : `${summary}\n`;
+  const named = file === undefined ? '' : sanitize(file);
+  const title = markdown ? `## MCP recording stats${named ? `: ${named}` : ''}\n\n${summary}\n` : `${named ? `${named}: ` : ''}${summary}\n`;
   return [title, sessionTable(stats, markdown), callTable('Methods', stats.methods, markdown), callTable('Tools', stats.tools, markdown), multiRound(stats, markdown), problems(stats, markdown)]
     .filter((part) => part !== '')
     .join('\n');
+}
+
+/** Stats of several recordings: each under its name, one after the other (a JSON array). */
+export function formatStatsFiles(files: { file: string; stats: RecordingStats }[], format: StatsFormat): string {
+  if (files.length === 1) return formatStats(files[0]!.stats, format);
+  if (format === 'json') return `${printableJson(files.map(({ file, stats }) => ({ file, ...stats })), 2)}\n`;
+  return files.map(({ file, stats }) => formatStats(stats, format, file)).join('\n');
 }
