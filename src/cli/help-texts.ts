@@ -54,7 +54,8 @@ A request is answered with the recorded response whose method and params match (
 in recorded order; the server's notifications and requests recorded with it are sent too. initialize and
 server/discover are always answered, with the client's id and revision. A request the recording lacks
 gets a JSON-RPC error (-32601 unknown method, -32602 other params: the message shows the nearest
-recorded params), or with --on-miss close, the connection is closed.`;
+recorded params of the same tool, prompt or resource, or the ones recorded when it has none), or with
+--on-miss close, the connection is closed.`;
 
 export const httpExamples = `
 Examples:

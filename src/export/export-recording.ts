@@ -32,13 +32,21 @@ export async function exportRecording(
   const exporters = createOtlpExporters(settings);
   const metrics = createMcpMetrics(resource, scope, [new PeriodicExportingMetricReader({ exporter: exporters.metrics, exportIntervalMillis: 2 ** 31 - 1 })]);
   let pending: SpanData[] = [];
+  // A collector that is not there at all fails the export at once: the exporter would retry in silence for seconds.
+  const orUnreachable = <T>(work: Promise<T>): Promise<T> =>
+    new Promise<T>((resolve, reject) => {
+      const stop = exporters.connections.onTrouble((trouble) => {
+        if (trouble.unreachable) reject(new ExportFailure(`cannot export spans to ${settings.shownUrl}: ${sanitize(trouble.message)}`));
+      });
+      work.then(resolve, reject).finally(stop);
+    });
   const counts: RecordingExport = { spans: 0, sessions: 0 };
 
   const send = async () => {
     const spans = pending;
     pending = [];
     if (spans.length === 0) return;
-    const result = await new Promise<{ code: ExportResultCode; error?: Error }>((resolve) => exporters.spans.export(spans.map((span) => readableSpanOf(span, resource, scope)), resolve));
+    const result = await orUnreachable(new Promise<{ code: ExportResultCode; error?: Error }>((resolve) => exporters.spans.export(spans.map((span) => readableSpanOf(span, resource, scope)), resolve)));
     if (result.code !== ExportResultCode.SUCCESS) throw new ExportFailure(`cannot export spans to ${settings.shownUrl}: ${sanitize(result.error?.message ?? 'export failed')}`);
     counts.spans += spans.length;
   };
@@ -58,10 +66,11 @@ export async function exportRecording(
     await send();
     // Shutting down sends the metrics, once (a flush before it sent the same points twice), and fails as a flush would.
     metricsSent = true;
-    await metrics.shutdown();
+    await orUnreachable(metrics.shutdown());
   } finally {
-    if (!metricsSent) await metrics.shutdown().catch(() => {});
-    await exporters.spans.shutdown().catch(() => {});
+    // Shutting down waits for the requests still retried: not once the collector was found missing.
+    const shutdowns = Promise.all([metricsSent ? undefined : metrics.shutdown().catch(() => {}), exporters.spans.shutdown().catch(() => {})]);
+    if (exporters.connections.trouble()?.unreachable !== true) await shutdowns;
   }
   return counts;
 }
