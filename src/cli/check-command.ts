@@ -1,4 +1,5 @@
-import { createChecker } from '../check/engine.js';
+import { activeAssertionRules, createAssertionChecker, type Assertions } from '../check/assertions.js';
+import { createChecker, type CheckSummary } from '../check/engine.js';
 import { formatJunitFiles, type CheckedFile } from '../check/format-junit.js';
 import { formatSarifFiles } from '../check/format-sarif.js';
 import { formatJsonFiles, formatTextFiles } from '../check/format-text.js';
@@ -19,6 +20,9 @@ export interface CheckCommandOptions {
   maxLine?: number;
   listRules?: boolean;
   baseline?: string;
+  expectTool?: string[];
+  forbidTool?: string[];
+  maxDuration?: { pattern: string; ms: number }[];
 }
 
 type Active = { rule: RuleDefinition; level: Level }[];
@@ -33,6 +37,14 @@ const formatters: Record<CheckFormat, (files: CheckedFile[], active: Active) => 
 function listRules(active: Active): string {
   const width = Math.max(...active.map(({ rule }) => rule.id.length));
   return `${active.map(({ rule, level }) => `${rule.id.padEnd(width)}  ${level.padEnd(5)}  ${rule.summary}`).join('\n')}\n`;
+}
+
+/** A summary with the findings of the assertions added, in line order, counted. */
+function withFindings(summary: CheckSummary, more: CheckSummary['findings']): CheckSummary {
+  if (more.length === 0) return summary;
+  const findings = [...summary.findings, ...more].sort((a, b) => (a.lineNo ?? Infinity) - (b.lineNo ?? Infinity));
+  const errors = findings.filter((finding) => finding.level === 'error').length;
+  return { entries: summary.entries, errors, warnings: findings.length - errors, findings };
 }
 
 /**
@@ -53,13 +65,20 @@ export async function runCheck(files: string[], options: CheckCommandOptions): P
   }
   if (files.length === 0) throw new SpyError('check needs a recording: mcp-spy check wire.jsonl');
   const baseline = options.baseline === undefined ? {} : { baseline: loadBaseline(options.baseline) };
+  const assertions: Assertions = { expectTools: options.expectTool ?? [], forbidTools: options.forbidTool ?? [], maxDurations: options.maxDuration ?? [] };
   const { done, exitCode } = await forEachFile(files, async (file) => {
     const checker = createChecker(overrides, baseline);
-    for await (const { entry, lineNo } of recordingEntries(file, { strict: options.strict, maxLine: options.maxLine })) checker.add(entry, lineNo);
-    return checker.finish();
+    const asserted = createAssertionChecker(assertions);
+    for await (const { entry, lineNo } of recordingEntries(file, { strict: options.strict, maxLine: options.maxLine })) {
+      checker.add(entry, lineNo);
+      asserted.add(entry, lineNo);
+    }
+    return withFindings(checker.finish(), asserted.finish());
   });
   const checked = done.map(({ file, value }) => ({ file, summary: value }));
-  if (checked.length > 0) process.stdout.write(formatters[options.format](checked, active.filter(({ level }) => level !== 'off')));
+  // The assertions given are rules too: a JUnit test case and a SARIF rule each.
+  const running = [...active.filter(({ level }) => level !== 'off'), ...activeAssertionRules(assertions).map((rule) => ({ rule, level: rule.severity }))];
+  if (checked.length > 0) process.stdout.write(formatters[options.format](checked, running));
   const failed = checked.some(({ summary }) => summary.errors > 0) ? exitCodes.findings : exitCodes.ok;
   return Math.max(exitCode, failed);
 }

@@ -40,7 +40,10 @@ Examples:
   mcp-spy check wire.jsonl --rule method-not-in-revision=off --rule unanswered-request=warn
   mcp-spy check wire.jsonl --format sarif > mcp.sarif       for code scanning
   mcp-spy check wire.jsonl --format junit > mcp-check.xml   for CI test reporters
-  mcp-spy check wire.jsonl --baseline mcp-tools.lock.json   also fail on tools that changed since mcp-spy baseline`;
+  mcp-spy check wire.jsonl --baseline mcp-tools.lock.json   also fail on tools that changed since mcp-spy baseline
+  mcp-spy check wire.jsonl --expect-tool search --forbid-tool 'delete_*' --max-duration tools/call=2s
+                                                            CI assertions: findings (expect-tool, forbid-tool,
+                                                            max-duration) in every format`;
 
 export const replayHelp = `
 Each session of the recording is replayed in order, against a fresh server process (stdio) or a new

@@ -3,7 +3,7 @@ import { SpyError } from './errors.js';
 import { listOption } from '../review/filters.js';
 import { statsFormats } from '../review/stats-format.js';
 import { viewFormats } from '../review/view.js';
-import { checkFormats, collectRule } from './check-options.js';
+import { checkFormats, collectMaxDuration, collectRule } from './check-options.js';
 import { runHttpCommand } from './http-command.js';
 import { withExportOptions } from './export-options.js';
 import { collectAllowHost, collectAllowOrigin, withTimeoutOptions } from './http-options.js';
@@ -102,6 +102,9 @@ export function buildProgram(context: ProgramContext): Command {
     .option('--rule <ID=level>', 'set a rule to off, warn or error (repeatable)', collectRule)
     .option('--list-rules', 'list the rules with their levels and stop')
     .option('--baseline <file>', 'also fail on tools that differ from their pins in this baseline (mcp-spy baseline)')
+    .option('--expect-tool <name>', 'fail unless the server lists this tool (* is a wildcard; repeatable)', collect, [])
+    .option('--forbid-tool <name>', 'fail if the server lists this tool or it is called (* is a wildcard; repeatable)', collect, [])
+    .option('--max-duration <method=duration>', 'fail on an answer to this method (tools/call, resources/*) or tool (tool:search) slower than this, e.g. tools/call=2s (repeatable)', collectMaxDuration, [])
     .option('--strict', 'a line that cannot be read is an error instead of being skipped')
     .addOption(lineLimitOption())
     .addHelpText('after', checkExamples)

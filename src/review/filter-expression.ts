@@ -2,6 +2,7 @@ import { lookup } from '../protocol/own-table.js';
 import type { RecordEntry } from '../record/schema.js';
 import { fieldNames, filterFields, type FieldValue } from './filter-fields.js';
 import { parseTimePoint, type TimePoint } from './time-point.js';
+import { globToRegExp } from '../protocol/name-pattern.js';
 
 type Token = { type: 'word' | 'string' | 'number' | 'op' | 'paren'; text: string; column: number };
 
@@ -134,10 +135,6 @@ function parse(tokens: Token[], source: string, local: boolean): Node {
   const rest = peek();
   if (rest) fail(`unexpected '${rest.text}'`, rest.column);
   return tree;
-}
-
-function globToRegExp(glob: string): RegExp {
-  return new RegExp(`^${glob.split('*').map((part) => part.replace(/[.*+?^${}()|[\]\\]/g, '\\$&')).join('.*')}$`);
 }
 
 function compareOne(actual: string | number, op: Operator, expected: string | number): boolean {

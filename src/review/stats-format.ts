@@ -52,6 +52,18 @@ function problems(stats: RecordingStats, markdown: boolean): string {
   return `${lines.join('\n')}\n`;
 }
 
+/** Per tool, what it costs a model's context: its definition (in every conversation that lists it) and its results. */
+function sizeTable(stats: RecordingStats, markdown: boolean): string {
+  const entries = Object.entries(stats.toolSizes);
+  if (entries.length === 0) return '';
+  const bytes = (value: number | undefined) => (value === undefined ? '-' : String(value));
+  const rows = entries.map(([name, size]) => [sanitize(name), bytes(size.definitionBytes), String(size.results), bytes(size.results > 0 ? size.resultBytes : undefined), bytes(size.results > 0 ? Math.round(size.resultBytes / size.results) : undefined), bytes(size.results > 0 ? size.maxResultBytes : undefined)]);
+  const definitions = entries.reduce((sum, [, size]) => sum + (size.definitionBytes ?? 0), 0);
+  const heading = markdown ? '### Tool sizes (bytes of JSON)' : 'Tool sizes (bytes of JSON):';
+  const total = `All definitions: ${definitions} bytes, in every conversation that lists the tools.`;
+  return `${heading}\n\n${formatTable(['tool', 'definition', 'results', 'result bytes', 'mean', 'max'], rows, markdown)}\n${markdown ? '\n' : ''}${total}\n`;
+}
+
 function multiRound(stats: RecordingStats, markdown: boolean): string {
   if (stats.multiRoundCalls.length === 0) return '';
   const bullet = markdown ? '- ' : '  ';
@@ -74,7 +86,7 @@ export function formatStats(stats: RecordingStats, format: StatsFormat, file?: s
   const summary = `${plural(stats.entries, 'entry').replace('entrys', 'entries')}, ${plural(stats.frames, 'frame')}, ${plural(stats.sessions.length, 'session')}${kinds ? ` (${kinds})` : ''}`;
   const named = file === undefined ? '' : sanitize(file);
   const title = markdown ? `## MCP recording stats${named ? `: ${named}` : ''}\n\n${summary}\n` : `${named ? `${named}: ` : ''}${summary}\n`;
-  return [title, sessionTable(stats, markdown), callTable('Methods', stats.methods, markdown), callTable('Tools', stats.tools, markdown), multiRound(stats, markdown), problems(stats, markdown)]
+  return [title, sessionTable(stats, markdown), callTable('Methods', stats.methods, markdown), callTable('Tools', stats.tools, markdown), sizeTable(stats, markdown), multiRound(stats, markdown), problems(stats, markdown)]
     .filter((part) => part !== '')
     .join('\n');
 }
