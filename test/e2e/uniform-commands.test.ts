@@ -92,12 +92,12 @@ describe('a collector that is not there', () => {
 
 describe('mock and diff say what differs', () => {
   it('a mock miss suggests the nearest params of the same tool, never another tool', async () => {
-    // add's params are one change away from this call; weather's recorded call, three.
-    const input = frames(initialize, { id: 1, method: 'tools/call', params: { name: 'weather', arguments: { city: 'Oslo', days: [1, 2, 4] } } });
+    // Counted field by field, add's recorded params (5 changes) are nearer than weather's (6).
+    const input = frames(initialize, { id: 1, method: 'tools/call', params: { name: 'weather', arguments: { city: 'Oslo', days: [4, 5, 6, 7, 8] } } });
     const result = await runBin(['mock', before], { input });
     const miss = JSON.parse(result.text.trim().split('\n')[1]!);
     expect(miss.error.message).toBe(
-      'mcp-spy mock: no recorded answer for tools/call: no recorded tools/call request has these params {"name":"weather","arguments":{"city":"Oslo","days":[1,2,4]}}; nearest recorded params: {"name":"weather","arguments":{"city":"Paris","days":[1,2,3]}}',
+      'mcp-spy mock: no recorded answer for tools/call: no recorded tools/call request has these params {"name":"weather","arguments":{"city":"Oslo","days":[4,5,6,7,8]}}; nearest recorded params: {"name":"weather","arguments":{"city":"Paris","days":[1,2,3]}}',
     );
   });
 
