@@ -50,12 +50,23 @@ function commanderLine(text: string, server = false): string {
     .replace(/ is invalid\. /, ' is invalid: ');
 }
 
-/** `help NAME` for a command that does not exist: commander would print the main help as if asked. */
+/** `help NAME` (or `export help NAME`) for a command that does not exist: commander would print the help as if asked. */
 function unknownHelpTopic(program: Command, argv: string[]): string | undefined {
-  if (argv[0] !== 'help' || argv[1] === undefined || argv[1].startsWith('-')) return undefined;
-  const names = [...program.commands.map((command) => command.name()), 'help'];
-  if (names.includes(argv[1]) || program.commands.some((command) => command.aliases().includes(argv[1]!))) return undefined;
-  return `mcp-spy: unknown command '${sanitize(argv[1])}'; the commands: ${names.join(', ')} (see mcp-spy --help)`;
+  let command = program;
+  let path = 'mcp-spy';
+  let at = 0;
+  for (;;) {
+    const sub = command.commands.find((one) => one.name() === argv[at] || one.aliases().includes(argv[at] ?? ''));
+    if (!sub) break;
+    command = sub;
+    path = `${path} ${sub.name()}`;
+    at++;
+  }
+  const topic = argv[at + 1];
+  if (argv[at] !== 'help' || command.commands.length === 0 || topic === undefined || topic.startsWith('-')) return undefined;
+  const names = [...command.commands.map((one) => one.name()), 'help'];
+  if (names.includes(topic) || command.commands.some((one) => one.aliases().includes(topic))) return undefined;
+  return `${path}: unknown command '${sanitize(topic)}'; the commands: ${names.join(', ')} (see ${path} --help)`;
 }
 
 /** Runs the CLI on argv (without node and script) and resolves with the exit status. */
