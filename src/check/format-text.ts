@@ -16,12 +16,12 @@ export function formatText(summary: CheckSummary, file: string): string {
   return printableLines(lines);
 }
 
-/** Each recording's findings and verdict; with several, a last line counts those that failed. */
-export function formatTextFiles(files: CheckedFile[]): string {
+/** Each recording's findings and verdict; with several given, a last line counts those that failed (and those not read). */
+export function formatTextFiles(files: CheckedFile[], unread = 0): string {
   const each = files.map(({ summary, file }) => formatText(summary, file)).join('');
-  if (files.length < 2) return each;
+  if (files.length + unread < 2) return each;
   const failed = files.filter(({ summary }) => summary.errors > 0).length;
-  return `${each}${plural(files.length, 'recording')} checked: ${failed} with errors\n`;
+  return `${each}${plural(files.length, 'recording')} checked: ${failed} with errors${unread > 0 ? `; ${unread} could not be read` : ''}\n`;
 }
 
 /** `--format json`: the findings and the counts, for tools; an array of those with several recordings. */

@@ -27,10 +27,10 @@ export interface CheckCommandOptions {
 
 type Active = { rule: RuleDefinition; level: Level }[];
 
-const formatters: Record<CheckFormat, (files: CheckedFile[], active: Active) => string> = {
-  text: formatTextFiles,
+const formatters: Record<CheckFormat, (files: CheckedFile[], active: Active, unread: number) => string> = {
+  text: (files, _active, unread) => formatTextFiles(files, unread),
   json: formatJsonFiles,
-  junit: formatJunitFiles,
+  junit: (files, active) => formatJunitFiles(files, active),
   sarif: (files, active) => formatSarifFiles(files, active, version),
 };
 
@@ -78,7 +78,7 @@ export async function runCheck(files: string[], options: CheckCommandOptions): P
   const checked = done.map(({ file, value }) => ({ file, summary: value }));
   // The assertions given are rules too: a JUnit test case and a SARIF rule each.
   const running = [...active.filter(({ level }) => level !== 'off'), ...activeAssertionRules(assertions).map((rule) => ({ rule, level: rule.severity }))];
-  if (checked.length > 0) process.stdout.write(formatters[options.format](checked, running));
+  if (checked.length > 0) process.stdout.write(formatters[options.format](checked, running, files.length - checked.length));
   const failed = checked.some(({ summary }) => summary.errors > 0) ? exitCodes.findings : exitCodes.ok;
   return Math.max(exitCode, failed);
 }
