@@ -72,11 +72,11 @@ describe('mock from a server-everything recording', () => {
     expect(messages.findIndex((message) => message.id === 5)).toBeGreaterThan(messages.indexOf(progress[1]));
   });
 
-  it('answers a tool call the recording lacks with -32602, naming the method and the nearest recorded params', async () => {
+  it('answers a call of a tool the recording never called with -32602, naming the tools it called (not another tool as the nearest)', async () => {
     const results = await runClient('everything-client.js', ['--', node, bin, 'mock', record], { SCENARIO: 'unknown' });
     expect(results).toEqual({
       error:
-        'MCP error -32602: mcp-spy mock: no recorded answer for tools/call: no recorded tools/call request has these params {"name":"no-such-tool-recorded","arguments":{"x":1}}; nearest recorded params: {"name":"get-roots-list","arguments":{}}',
+        'MCP error -32602: mcp-spy mock: no recorded answer for tools/call: the recording has no tools/call of "no-such-tool-recorded" (recorded: "echo", "get-sum", "trigger-sampling-request", "get-roots-list")',
     });
   });
 

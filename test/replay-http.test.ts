@@ -69,3 +69,17 @@ describe('a real 2026-07-28 stateless HTTP recording (SDK v2 client, v2 server)'
     expect(await withMock(v2.record, (url) => runClient('v2-client.js', ['--url', url]))).toEqual(v2.results);
   });
 });
+
+describe('texts that quote the session id (server-everything over HTTP)', () => {
+  it('replay maps the recorded Mcp-Session-Id to the live one inside texts: the default ignores suffice', async () => {
+    const toggles = await recordHttp(dirOf('toggles'), '/mcp', everythingHttp('streamableHttp'), { script: 'everything-client.js', flag: '--url', env: { SCENARIO: 'toggles' } });
+    const recorded = JSON.stringify(toggles.results);
+    expect(recorded).toMatch(/for session [0-9a-f-]{36}/);
+    await withEverything(async (url) => {
+      const result = await runBin(['replay', toggles.record, '--target', url]);
+      expect(result.text).toMatch(/same {4}#\d+ tools\/call toggle-subscriber-updates \(id 1\) \d+ms\n {2}same {4}#\d+ tools\/call toggle-subscriber-updates \(id 2\) \d+ms\n/);
+      expect(result.text).toContain('replay passed: 3 same, 0 changed, 0 missing, 0 extra');
+      expect(result.code).toBe(0);
+    });
+  });
+});

@@ -1,6 +1,5 @@
 import { noteTexts, type NoteId } from '../protocol/notes.js';
 import { c2s, handshake, lines, meta2026, ping, recordLine, s2c } from './examples.js';
-import { pick } from '../protocol/jsonrpc.js';
 import { cutMarker } from '../protocol/depth.js';
 import type { EntryContext, RuleDefinition, RuleFamily } from './types.js';
 

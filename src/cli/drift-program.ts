@@ -10,7 +10,8 @@ same requests (matched as replay matches them, with its ignores). Each change is
   breaking    a tool, prompt or resource removed, a required argument added, a type narrowed, an
               output field dropped, a capability dropped, a tool no longer read-only or now
               destructive, an answer that now fails
-  risky       a description changed (what the model is told), an answer changed, the revision changed
+  risky       a description changed (what the model is told), an answer changed (with its values),
+              the revision changed, another server (its name changed)
   compatible  a tool or an optional argument added, an answer that now succeeds, a new version
 Exit status: 0 no change of the --fail-on class, 1 one or more, 2 bad use.
 

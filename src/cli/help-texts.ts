@@ -42,7 +42,10 @@ Examples:
   mcp-spy check wire.jsonl --rule method-not-in-revision=off --rule unanswered-request=warn
   mcp-spy check wire.jsonl --format sarif > mcp.sarif       for code scanning
   mcp-spy check wire.jsonl --format junit > mcp-check.xml   for CI test reporters
-  mcp-spy check wire.jsonl --baseline mcp-tools.lock.json   also fail on tools that changed since mcp-spy baseline`;
+  mcp-spy check wire.jsonl --baseline mcp-tools.lock.json   also fail on tools that changed since mcp-spy baseline
+  mcp-spy check wire.jsonl --expect-tool search --forbid-tool 'delete_*' --max-duration tools/call=2s
+                                                            CI assertions: findings (expect-tool, forbid-tool,
+                                                            max-duration) in every format`;
 
 export const replayHelp = `
 Each session of the recording is replayed in order, against a fresh server process (stdio) or a new
@@ -56,7 +59,8 @@ A request is answered with the recorded response whose method and params match (
 in recorded order; the server's notifications and requests recorded with it are sent too. initialize and
 server/discover are always answered, with the client's id and revision. A request the recording lacks
 gets a JSON-RPC error (-32601 unknown method, -32602 other params: the message shows the nearest
-recorded params), or with --on-miss close, the connection is closed.`;
+recorded params of the same tool, prompt or resource, or the ones recorded when it has none), or with
+--on-miss close, the connection is closed.`;
 
 export const httpExamples = `
 Examples:

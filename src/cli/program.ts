@@ -3,7 +3,7 @@ import { SpyError } from './errors.js';
 import { listOption } from '../review/filters.js';
 import { statsFormats } from '../review/stats-format.js';
 import { viewFormats } from '../review/view.js';
-import { checkFormats, collectRule } from './check-options.js';
+import { checkFormats, collectMaxDuration, collectRule } from './check-options.js';
 import { runHttpCommand } from './http-command.js';
 import { withExportOptions } from './export-options.js';
 import { collectAllowHost, collectAllowOrigin, withTimeoutOptions } from './http-options.js';
@@ -60,7 +60,7 @@ export function buildProgram(context: ProgramContext): Command {
   program
     .command('view')
     .description('show a recording (a record, or a plain "-> {json}" / "<- {json}" capture), filtered')
-    .argument('<file>', 'the record (wire.jsonl) or a capture; - for standard input')
+    .argument('<files...>', 'the records (wire.jsonl) or captures, one after the other; - for standard input')
     .option('--kind <kinds>', 'only these kinds, comma-separated (request, tool-error, protocol-error, invalid, stderr, ...)', listOption)
     .option('--dir <dir>', 'only one direction: c2s or s2c')
     .option('--method <methods>', 'only these methods (a response carries its request\'s method)', listOption)
@@ -80,35 +80,38 @@ export function buildProgram(context: ProgramContext): Command {
     .option('--no-color', 'no colour (NO_COLOR and FORCE_COLOR are honoured too)')
     .addOption(lineLimitOption())
     .addHelpText('after', viewExamples)
-    .action(async (file, options) => {
-      context.setExitCode(await runView(file, options));
+    .action(async (files: string[], options) => {
+      context.setExitCode(await runView(files, options));
     });
 
   program
     .command('stats')
     .description('counts, errors and latency per method and tool, unanswered requests, sessions, peers and capabilities')
-    .argument('<file>', 'the record (wire.jsonl) or a capture')
+    .argument('<files...>', 'the records (wire.jsonl) or captures: stats of each')
     .addOption(new Option('--format <format>', 'output format (markdown to paste in a pull request)').choices(statsFormats).default('text'))
     .option('--strict', 'a line that cannot be read is an error instead of being skipped')
     .addOption(lineLimitOption())
-    .action(async (file, options) => {
-      context.setExitCode(await runStats(file, options));
+    .action(async (files: string[], options) => {
+      context.setExitCode(await runStats(files, options));
     });
 
   program
     .command('check')
     .description('protocol lint of a recording; exit 0 clean, 1 findings at error level, 2 bad use')
-    .argument('[file]', 'the record (wire.jsonl) or a capture')
+    .argument('[files...]', 'the records (wire.jsonl) or captures: each gets its verdict')
     .addOption(new Option('--format <format>', 'output format (junit for CI test reporters, sarif for code scanning)').choices(checkFormats).default('text'))
     .option('--rule <ID=level>', 'set a rule to off, warn or error (repeatable)', collectRule)
     .option('--list-rules', 'list the rules with their levels and stop')
     .option('--baseline <file>', 'also fail on tools that differ from their pins in this baseline (mcp-spy baseline)')
+    .option('--expect-tool <name>', 'fail unless the server lists this tool (* is a wildcard; repeatable)', collect, [])
+    .option('--forbid-tool <name>', 'fail if the server lists this tool or it is called (* is a wildcard; repeatable)', collect, [])
+    .option('--max-duration <method=duration>', 'fail on an answer to this method (tools/call, resources/*) or tool (tool:search) slower than this, e.g. tools/call=2s (repeatable)', collectMaxDuration, [])
     .option('--strict', 'a line that cannot be read is an error instead of being skipped')
     .addOption(lineLimitOption())
     .addHelpText('after', checkExamples)
-    .action(async (file, options) => {
+    .action(async (files: string[], options) => {
       const { runCheck } = await import('./check-command.js');
-      context.setExitCode(await runCheck(file, options));
+      context.setExitCode(await runCheck(files, options));
     });
 
   withReportOptions(

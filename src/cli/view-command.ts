@@ -1,10 +1,11 @@
 import { InvalidArgumentError } from 'commander';
 import type { RecordEntry } from '../record/schema.js';
 import { sanitize } from '../render/sanitize.js';
-import { buildFilter, type FilterOptions } from '../review/filters.js';
+import { buildFilter, type EntryTest, type FilterOptions } from '../review/filters.js';
+import { forEachFile } from './each-file.js';
 import { createOutput } from '../review/output.js';
 import { createViewWriter, type ViewFormat } from '../review/view.js';
-import { exitCodes, SpyError } from './errors.js';
+import { SpyError } from './errors.js';
 import { wantsColor } from './options.js';
 import { abortOnSignals, recordingEntries } from './recording-input.js';
 
@@ -47,17 +48,45 @@ function unknownSessions(asked: string[] | undefined, seen: Set<string>, file: s
   return `no session ${missing.join(', ')} in ${file}; ${has}`;
 }
 
-/** `mcp-spy view FILE`: the recording rendered as the live view and wire.log render it, filtered. */
-export async function runView(file: string, options: ViewCommandOptions): Promise<number> {
+/** `mcp-spy view FILE...`: the recordings rendered as the live view and wire.log render them, filtered, one after the other. */
+export async function runView(files: string[], options: ViewCommandOptions): Promise<number> {
   // A JSON array is closed at the end, and a followed record has none: jsonl is its streaming form.
   if (options.follow && options.format === 'json') throw new SpyError('--follow cannot end a JSON array: use --format jsonl to follow as JSON');
+  if (options.follow && files.length > 1) throw new SpyError(`--follow follows one recording, not ${files.length}: give one file`);
   const filter = buildFilter(options);
   if (!filter.ok) throw new SpyError(filter.message);
   const color = options.format === 'text' && wantsColor(options.color, process.env, process.stdout.isTTY === true);
   const output = createOutput(process.stdout);
   const writer = createViewWriter(output, { format: options.format, full: options.full, color, local: options.local, width: process.stdout.isTTY ? process.stdout.columns : undefined });
-  const tail = lastEntries(options.lines);
   const sessions = new Set<string>();
+  const named = files.map((file) => sanitize(file)).join(', ');
+  let following = false;
+  let result: Awaited<ReturnType<typeof forEachFile>>;
+  try {
+    result = await forEachFile(files, async (file) => {
+      // Text shows where each recording starts, as tail does with several files.
+      if (files.length > 1 && options.format === 'text' && !output.closed) await output.write(`==> ${sanitize(file)} <==\n`);
+      following = await viewOne(file, options, { writer, output, filter, sessions });
+    });
+  } finally {
+    await writer.end();
+  }
+  const unknown = following ? undefined : unknownSessions(options.session, sessions, named);
+  if (unknown && writer.count === 0) throw new SpyError(unknown);
+  if (unknown) process.stderr.write(`mcp-spy: ${sanitize(unknown)}\n`);
+  return result.exitCode;
+}
+
+interface ViewTarget {
+  writer: ReturnType<typeof createViewWriter>;
+  output: ReturnType<typeof createOutput>;
+  filter: { test: EntryTest };
+  sessions: Set<string>;
+}
+
+/** Writes one recording's selected entries; resolves with whether it was being followed when it stopped. */
+async function viewOne(file: string, options: ViewCommandOptions, { writer, output, filter, sessions }: ViewTarget): Promise<boolean> {
+  const tail = lastEntries(options.lines);
   const flush = async () => {
     for (const entry of tail.take()) await writer.entry(entry);
   };
@@ -90,10 +119,6 @@ export async function runView(file: string, options: ViewCommandOptions): Promis
     await flush();
   } finally {
     stop?.dispose();
-    await writer.end();
   }
-  const unknown = following ? undefined : unknownSessions(options.session, sessions, file);
-  if (unknown && writer.count === 0) throw new SpyError(unknown);
-  if (unknown) process.stderr.write(`mcp-spy: ${sanitize(unknown)}\n`);
-  return exitCodes.ok;
+  return following;
 }

@@ -4,7 +4,7 @@ import { canonicalJson } from '../protocol/canonical-json.js';
 import { withoutPrototypes } from '../protocol/own-table.js';
 import { diffMessages } from '../replay/compare.js';
 import type { Exchange } from '../replay/exchanges.js';
-import { formatPath } from '../replay/compare.js';
+import { describeDiff, formatPath } from '../replay/compare.js';
 import { createMatcher } from '../replay/matcher.js';
 import { change, changeClasses, type Change } from './change.js';
 import { inventoryChanges } from './inventory-changes.js';
@@ -41,10 +41,13 @@ const notAnswers = new Set(['initialize', 'server/discover', 'ping', 'tools/list
 
 const same = (a: unknown, b: unknown) => canonicalJson(a) === canonicalJson(b);
 
+/** A new version of the same peer is compatible; another server altogether (another name) is not known to be. */
 function peerChanges(area: 'server' | 'client', before: Snapshot['server'], after: Snapshot['server']): Change[] {
   if (!before || !after || same(before, after)) return [];
   const name = after.name ?? before.name ?? '?';
-  return [change('compatible', area, name, `${area} info changed: ${before.name ?? '?'} ${before.version ?? ''} -> ${after.name ?? '?'} ${after.version ?? ''}`.replace(/ +/g, ' '), { before, after })];
+  const shown = (info: NonNullable<Snapshot['server']>) => `${info.name ?? '?'} ${info.version ?? ''}`.trim();
+  if (area === 'server' && before.name !== after.name) return [change('risky', area, name, `another ${area}: ${shown(before)} -> ${shown(after)}`, { before, after })];
+  return [change('compatible', area, name, `${area} info changed: ${shown(before)} -> ${shown(after)}`, { before, after })];
 }
 
 /** A capability dropped breaks a client that used it; one added does not; a flag turned off breaks too. */
@@ -85,11 +88,12 @@ function answerChanges(before: Exchange[], after: Exchange[], ignores: readonly 
     const differences = diffMessages(found.exchange.response.message, exchange.response.message, ignores);
     if (differences.length === 0) continue;
     const subject = subjectOf(exchange);
-    const where = differences.slice(0, 3).map((item) => item.path).join(', ') + (differences.length > 3 ? `, +${differences.length - 3} more` : '');
+    // The values too, short: a path alone sends the reader to the recordings to learn what changed.
+    const what = differences.slice(0, 3).map((item) => describeDiff(item, 60)).join('; ') + (differences.length > 3 ? `; +${differences.length - 3} more` : '');
     const values = { before: found.exchange.response.message, after: exchange.response.message };
     if (!failed(found.exchange) && failed(exchange)) changes.push(change('breaking', 'answer', subject, `now fails (${exchange.response.kind})`, values));
     else if (failed(found.exchange) && !failed(exchange)) changes.push(change('compatible', 'answer', subject, 'now succeeds', values));
-    else changes.push(change('risky', 'answer', subject, `answer changed at ${where}`, values));
+    else changes.push(change('risky', 'answer', subject, `answer changed: ${what}`, values));
   }
   return { changes, compared, unmatched };
 }

@@ -49,6 +49,14 @@ export async function exportRecording(
   const exporters = createOtlpExporters(settings);
   const metrics = createMcpMetrics(resource, scope, [new PeriodicExportingMetricReader({ exporter: exporters.metrics, exportIntervalMillis: 2 ** 31 - 1 })]);
   let pending: SpanData[] = [];
+  // A collector that is not there at all fails the export at once: the exporter would retry in silence for seconds.
+  const orUnreachable = <T>(work: Promise<T>): Promise<T> =>
+    new Promise<T>((resolve, reject) => {
+      const stop = exporters.connections.onTrouble((trouble) => {
+        if (trouble.unreachable) reject(new ExportFailure(`cannot export spans to ${settings.shownUrl}: ${sanitize(trouble.message)}`));
+      });
+      work.then(resolve, reject).finally(stop);
+    });
   const counts: RecordingExport = { spans: 0, sessions: 0 };
   const waitMs = requestTimeoutMs() + graceMs;
   const tooSlow = (what: string) => () => `the collector at ${settings.shownUrl} did not take ${what} within ${waitMs / 1000} s; the export stopped after ${counts.spans} span(s)`;
@@ -58,7 +66,7 @@ export async function exportRecording(
     pending = [];
     if (spans.length === 0) return;
     const exported = new Promise<{ code: ExportResultCode; error?: Error }>((resolve) => exporters.spans.export(spans.map((span) => readableSpanOf(span, resource, scope)), resolve));
-    const result = await within(exported, waitMs, tooSlow(`${spans.length} span(s)`));
+    const result = await within(orUnreachable(exported), waitMs, tooSlow(`${spans.length} span(s)`));
     if (result.code !== ExportResultCode.SUCCESS) throw new ExportFailure(`cannot export spans to ${settings.shownUrl}: ${sanitize(result.error?.message ?? 'export failed')}`);
     counts.spans += spans.length;
   };
@@ -78,11 +86,12 @@ export async function exportRecording(
     await send();
     // Shutting down sends the metrics, once (a flush before it sent the same points twice), and fails as a flush would.
     metricsSent = true;
-    await within(metrics.shutdown(), waitMs, tooSlow('the metrics'));
+    await within(orUnreachable(metrics.shutdown()), waitMs, tooSlow('the metrics'));
   } finally {
-    // Bounded: a shutdown waits for the requests in flight, which a collector may never finish.
+    // Bounded: a shutdown waits for the requests in flight, which a collector may never finish, and
+    // for the retries still going: not at all once the collector was found missing.
     const closing = [metricsSent ? undefined : metrics.shutdown(), exporters.spans.shutdown()].map((work) => work?.catch(() => {}));
-    await Promise.race([Promise.all(closing), new Promise((resolve) => setTimeout(resolve, closeMs).unref())]);
+    if (exporters.connections.trouble()?.unreachable !== true) await Promise.race([Promise.all(closing), new Promise((resolve) => setTimeout(resolve, closeMs).unref())]);
   }
   return counts;
 }

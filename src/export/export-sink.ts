@@ -71,6 +71,7 @@ export function createExportSink(config: ExportConfig, deps: SinkDeps): Sink {
   const queue = exporters
     ? createSpanQueue(send, {
         // What the collector said (its reason phrase) is from outside: made safe for a terminal.
+        pendingReason: () => exporters.connections.trouble()?.message,
         onFirstFailure: (reason) => deps.warn(`cannot export spans to ${config.otlp!.shownUrl}: ${sanitize(reason)}; the traffic is not affected, spans are dropped and counted in the record`),
       })
     : undefined;

@@ -11,6 +11,8 @@ export interface SpanQueueOptions {
   delayMs?: number;
   /** The first failure, once: the collector is down, slow or refusing. */
   onFirstFailure: (reason: string) => void;
+  /** Why a request still unanswered at close is unanswered, when known (a refused connection being retried). */
+  pendingReason?: () => string | undefined;
 }
 
 /**
@@ -82,7 +84,7 @@ export function createSpanQueue(send: (spans: SpanData[]) => Promise<SendResult>
       }
       clearTimeout(timer);
       // Spans still waiting, or sent without an answer yet, are counted as dropped: the spy does not wait longer.
-      if (waiting.length > 0 || inFlight) fail(waiting.length + (inFlight ? inFlightCount : 0), lastReason ?? `the collector did not answer within ${timeoutMs} ms`);
+      if (waiting.length > 0 || inFlight) fail(waiting.length + (inFlight ? inFlightCount : 0), lastReason ?? options.pendingReason?.() ?? `the collector did not answer within ${timeoutMs} ms`);
       closed = true;
       waiting = [];
       return lastReason === undefined ? { dropped } : { dropped, reason: lastReason };

@@ -1,6 +1,7 @@
 import { isObject } from '../protocol/jsonrpc.js';
 import { valueDiff, type DiffEntry } from '../protocol/value-diff.js';
 import { withoutIgnored } from './ignore.js';
+import { previewJson } from './json.js';
 
 export { formatPath, type DiffEntry } from '../protocol/value-diff.js';
 
@@ -14,4 +15,11 @@ export function comparable(message: unknown, ignores: readonly string[]): unknow
 /** The differences between two messages, after ignores; empty when they are the same. */
 export function diffMessages(recorded: unknown, actual: unknown, ignores: readonly string[]): DiffEntry[] {
   return valueDiff(comparable(recorded, ignores), comparable(actual, ignores));
+}
+
+/** One difference for people: where, and the values before and after (each cut to `limit`). */
+export function describeDiff(entry: DiffEntry, limit?: number): string {
+  if (entry.change === 'added') return `${entry.path}: added ${previewJson(entry.actual, limit)}`;
+  if (entry.change === 'removed') return `${entry.path}: removed (was ${previewJson(entry.recorded, limit)})`;
+  return `${entry.path}: ${previewJson(entry.recorded, limit)} -> ${previewJson(entry.actual, limit)}`;
 }

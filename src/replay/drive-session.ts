@@ -1,4 +1,4 @@
-import type { JsonObject } from '../protocol/jsonrpc.js';
+import { isObject, type JsonObject } from '../protocol/jsonrpc.js';
 import { within } from './deferred.js';
 import { ReplayError } from './errors.js';
 import { buildExchanges, type Exchange } from './exchanges.js';
@@ -89,12 +89,30 @@ export async function driveSession(session: RecordedSession, openPeer: PeerFacto
   const deadline = performance.now() + options.timeoutMs;
   for (const exchange of server) if (!serverMatcher.wasUsed(exchange)) await within(live.arrival(exchange), deadline - performance.now());
   if (options.notifications) await awaitAllNotifications(live, session, deadline);
+  learnSessionIds(session, peer.sessionId?.(), values);
   const stderr = peer.stderrTail();
   const goneEarly = live.goneReason;
   live.closing();
   await peer.close();
   failIfNeverRan(live, client, goneEarly, stderr);
   return { client, server, live, values };
+}
+
+/** The Mcp-Session-Ids the recorded session ran under (its record's session, the headers its requests carried). */
+function recordedSessionIds(session: RecordedSession): Set<string> {
+  const ids = new Set<string>();
+  for (const { entry } of session.frames) {
+    if (typeof entry.session === 'string') ids.add(entry.session);
+    const header = isObject(entry.headers) ? (entry.headers as Record<string, unknown>)['mcp-session-id'] : undefined;
+    if (typeof header === 'string') ids.add(header);
+  }
+  return ids;
+}
+
+/** Maps the recorded session ids to the live one, so that a text quoting its session id is the same text. */
+function learnSessionIds(session: RecordedSession, live: string | undefined, values: ValueMap) {
+  if (live === undefined) return;
+  for (const recorded of recordedSessionIds(session)) values.learnSession(recorded, live);
 }
 
 async function awaitAllNotifications(live: LiveSession, session: RecordedSession, deadline: number) {

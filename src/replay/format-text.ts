@@ -1,6 +1,5 @@
 import { printableLines } from '../render/sanitize.js';
-import { previewJson } from './json.js';
-import type { DiffEntry } from './compare.js';
+import { describeDiff } from './compare.js';
 import type { ReplayItem, ReplayResult, SessionResult } from './result.js';
 import { itemStatuses } from './result.js';
 
@@ -10,12 +9,6 @@ function describeItem(item: ReplayItem): string {
   const id = item.id !== undefined ? ` (id ${JSON.stringify(item.id)})` : '';
   const kind = item.kind === 'response' ? '' : ` [${item.kind}]`;
   return `${where}${item.method}${name}${id}${kind}`;
-}
-
-function describeDiff(entry: DiffEntry): string {
-  if (entry.change === 'added') return `${entry.path}: added ${previewJson(entry.actual)}`;
-  if (entry.change === 'removed') return `${entry.path}: removed (was ${previewJson(entry.recorded)})`;
-  return `${entry.path}: ${previewJson(entry.recorded)} -> ${previewJson(entry.actual)}`;
 }
 
 function renderSession(session: SessionResult): string[] {

@@ -40,7 +40,7 @@ export interface RecordedSession {
 export interface Recording {
   path: string;
   sessions: RecordedSession[];
-  /** Frames that cannot be sent again or compared: invalid, truncated, not UTF-8, or on a line too long to read. */
+  /** Frames that cannot be sent again or compared: invalid client frames, truncated, not UTF-8, or on a line too long to read (not the server's stdout noise). */
   skipped: number;
 }
 
@@ -90,7 +90,8 @@ function finishSession(draft: SessionDraft, counter: { skipped: number }): Recor
   for (const { lineNo, entry } of draft.entries) {
     const frame = toFrame(lineNo, entry);
     if (frame) frames.push(frame);
-    else if (entry.dir) counter.skipped++;
+    // The server's noise on stdout is neither sent nor compared: not a frame the replay skipped.
+    else if (entry.dir === 'c2s' || (entry.dir === 's2c' && entry.kind !== 'invalid')) counter.skipped++;
   }
   if (frames.length === 0) return undefined;
   const revision = frames.find((frame) => typeof frame.entry.rev === 'string')?.entry.rev as string | undefined;

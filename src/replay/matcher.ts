@@ -14,10 +14,25 @@ export interface MatcherOptions {
 
 export type MatchOutcome =
   | { ok: true; exchange: Exchange; exact: boolean }
-  | { ok: false; reason: 'unknown-method' | 'no-match' | 'used-up'; method: string; nearest?: unknown; recordedMethods: string[] };
+  | {
+      ok: false;
+      reason: 'unknown-method' | 'no-match' | 'used-up';
+      method: string;
+      nearest?: unknown;
+      recordedMethods: string[];
+      /** When the request names a tool, prompt or resource the recording never asked for: that name, and those it asked for. */
+      unknownTarget?: { name: string; recorded: string[] };
+    };
 
 function paramsOf(message: unknown): unknown {
   return isObject(message) ? message.params : undefined;
+}
+
+/** What a request is about: the tool or prompt (`name`) or resource (`uri`) it names, if any. */
+function targetOf(params: unknown): string | undefined {
+  if (!isObject(params)) return undefined;
+  const target = params.name ?? params.uri;
+  return typeof target === 'string' ? target : undefined;
 }
 
 /**
@@ -51,7 +66,13 @@ export function createMatcher(exchanges: readonly Exchange[], options: MatcherOp
     return same[at];
   };
 
-  function nearestOf(candidates: Exchange[], params: unknown): Exchange | undefined {
+  /**
+   * The candidate whose params differ least from these; `sameTarget` keeps to those naming the same
+   * tool, prompt or resource (another tool's call is never the nearest of a call).
+   */
+  function nearestOf(candidates: Exchange[], params: unknown, sameTarget = false): Exchange | undefined {
+    const target = targetOf(params);
+    if (sameTarget && target !== undefined) candidates = candidates.filter((exchange) => targetOf(paramsOf(exchange.request.message)) === target);
     const wanted = strip(params);
     let best: { exchange: Exchange; distance: number } | undefined;
     for (const exchange of candidates) {
@@ -84,13 +105,16 @@ export function createMatcher(exchanges: readonly Exchange[], options: MatcherOp
       }
       const recordedMethods = [...byMethod.keys()];
       if (ofMethod.length === 0) return { ok: false, reason: 'unknown-method', method, recordedMethods };
-      const nearest = nearestOf(ofMethod, params);
+      const nearest = nearestOf(ofMethod, params, true);
+      const target = targetOf(params);
+      const recordedTargets = [...new Set(ofMethod.map((exchange) => targetOf(paramsOf(exchange.request.message))).filter((name) => name !== undefined))];
       return {
         ok: false,
         reason: same.length > 0 ? 'used-up' : 'no-match',
         method,
         nearest: nearest ? paramsOf(nearest.request.message) : undefined,
         recordedMethods,
+        ...(target !== undefined && !nearest ? { unknownTarget: { name: target, recorded: recordedTargets } } : {}),
       };
     },
     /** Recorded exchanges never matched. */

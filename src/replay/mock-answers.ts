@@ -24,7 +24,9 @@ export function missAnswer(request: JsonObject, miss: Extract<MatchOutcome, { ok
   const nearest = miss.nearest === undefined ? undefined : (withoutIgnored({ params: miss.nearest }, ignores) as { params?: unknown }).params;
   const why = {
     'unknown-method': `the recording has no ${miss.method} request (recorded: ${miss.recordedMethods.join(', ') || 'none'})`,
-    'no-match': `no recorded ${miss.method} request has these params ${previewJson(params)}; nearest recorded params: ${previewJson(nearest)}`,
+    'no-match': miss.unknownTarget
+      ? `the recording has no ${miss.method} of ${previewJson(miss.unknownTarget.name)} (recorded: ${miss.unknownTarget.recorded.map((name) => previewJson(name)).join(', ') || 'none'})`
+      : `no recorded ${miss.method} request has these params ${previewJson(params)}; nearest recorded params: ${previewJson(nearest)}`,
     'used-up': `every recorded answer to ${miss.method} ${previewJson(params)} was used already (--reuse answers again)`,
   }[miss.reason];
   return {

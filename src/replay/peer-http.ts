@@ -100,6 +100,7 @@ export async function startHttpPeer(url: string, handlers: PeerHandlers): Promis
       handlers.closed('the session ended');
     },
     stderrTail: () => '',
+    sessionId: () => state.sessionId,
   };
 }
 

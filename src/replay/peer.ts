@@ -18,6 +18,8 @@ export interface Peer {
   close(): Promise<void>;
   /** The last lines the server wrote to stderr, for a message when it dies. */
   stderrTail(): string;
+  /** The session id the server gave (Streamable HTTP), if any. */
+  sessionId?(): string | undefined;
 }
 
 export type PeerFactory = (handlers: PeerHandlers) => Promise<Peer>;

@@ -31,15 +31,25 @@ function valuesAt(message: unknown, paths: readonly string[]): Map<string, strin
   return out;
 }
 
-/** A deep copy of JSON data with each string the map knows replaced by its value. */
-function substitute(value: unknown, map: ReadonlyMap<string, string>): unknown {
-  if (typeof value === 'string') return map.get(value) ?? value;
-  if (Array.isArray(value)) return value.map((item) => substitute(item, map));
+/** A string with each occurrence of the `within` keys replaced by their values. */
+function replaceWithin(text: string, within: ReadonlyMap<string, string>): string {
+  let out = text;
+  for (const [from, to] of within) out = out.replaceAll(from, to);
+  return out;
+}
+
+/** A deep copy of JSON data with each string the map knows replaced by its value, and the `within` keys inside strings. */
+function substitute(value: unknown, map: ReadonlyMap<string, string>, within: ReadonlyMap<string, string>): unknown {
+  if (typeof value === 'string') return map.get(value) ?? replaceWithin(value, within);
+  if (Array.isArray(value)) return value.map((item) => substitute(item, map, within));
   if (!isObject(value)) return value;
   const copy: Record<string, unknown> = Object.create(null);
-  for (const key of Object.keys(value)) copy[key] = substitute(value[key], map);
+  for (const key of Object.keys(value)) copy[key] = substitute(value[key], map, within);
   return copy;
 }
+
+/** Shorter ids (a stdio run's own) are not looked for inside texts: they could be words. */
+const shortestSessionId = 16;
 
 /**
  * Values the recorded server generated, mapped to what the live server gave in the same place of the
@@ -47,7 +57,15 @@ function substitute(value: unknown, map: ReadonlyMap<string, string>): unknown {
  */
 export function createValueMap(paths: readonly string[]) {
   const recordedToLive = new Map<string, string>();
+  const sessionIds = new Map<string, string>();
   return {
+    /**
+     * The recorded session's Mcp-Session-Id and the live one: a server may put its session id in
+     * what it says (server-everything's toggle tools do), and a fresh session has another.
+     */
+    learnSession(recorded: string, live: string) {
+      if (recorded !== live && recorded.length >= shortestSessionId) sessionIds.set(recorded, live);
+    },
     /** Learns from a recorded response and the live one that answered the same request. */
     learn(recorded: unknown, live: unknown) {
       const theirs = valuesAt(live, paths);
@@ -58,12 +76,12 @@ export function createValueMap(paths: readonly string[]) {
     },
     /** A recorded message with the values learnt so far replaced; the message itself when none apply. */
     apply<T>(message: T): T {
-      if (recordedToLive.size === 0) return message;
-      const mapped = substitute(message, recordedToLive);
+      if (recordedToLive.size === 0 && sessionIds.size === 0) return message;
+      const mapped = substitute(message, recordedToLive, sessionIds);
       return JSON.stringify(mapped) === JSON.stringify(message) ? message : ({ ...(mapped as object) } as T);
     },
     get size() {
-      return recordedToLive.size;
+      return recordedToLive.size + sessionIds.size;
     },
   };
 }

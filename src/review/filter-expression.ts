@@ -3,6 +3,7 @@ import type { RecordEntry } from '../record/schema.js';
 import { fieldNames, filterFields, type FieldValue } from './filter-fields.js';
 import { kindNamed, kindsInWords } from './kind-names.js';
 import { parseTimePoint, type TimePoint } from './time-point.js';
+import { globToRegExp } from '../protocol/name-pattern.js';
 
 type Token = { type: 'word' | 'string' | 'number' | 'op' | 'paren'; text: string; column: number };
 
@@ -141,10 +142,6 @@ function parse(tokens: Token[], source: string, local: boolean): Node {
   const rest = peek();
   if (rest) fail(`unexpected '${rest.text}'`, rest.column);
   return tree;
-}
-
-function globToRegExp(glob: string): RegExp {
-  return new RegExp(`^${glob.split('*').map((part) => part.replace(/[.*+?^${}()|[\]\\]/g, '\\$&')).join('.*')}$`);
 }
 
 function compareOne(actual: string | number, op: Operator, expected: string | number): boolean {

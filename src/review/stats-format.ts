@@ -52,6 +52,18 @@ function problems(stats: RecordingStats, markdown: boolean): string {
   return `${lines.join('\n')}\n`;
 }
 
+/** Per tool, what it costs a model's context: its definition (in every conversation that lists it) and its results. */
+function sizeTable(stats: RecordingStats, markdown: boolean): string {
+  const entries = Object.entries(stats.toolSizes);
+  if (entries.length === 0) return '';
+  const bytes = (value: number | undefined) => (value === undefined ? '-' : String(value));
+  const rows = entries.map(([name, size]) => [sanitize(name), bytes(size.definitionBytes), String(size.results), bytes(size.results > 0 ? size.resultBytes : undefined), bytes(size.results > 0 ? Math.round(size.resultBytes / size.results) : undefined), bytes(size.results > 0 ? size.maxResultBytes : undefined)]);
+  const definitions = entries.reduce((sum, [, size]) => sum + (size.definitionBytes ?? 0), 0);
+  const heading = markdown ? '### Tool sizes (bytes of JSON)' : 'Tool sizes (bytes of JSON):';
+  const total = `All definitions: ${definitions} bytes, in every conversation that lists the tools.`;
+  return `${heading}\n\n${formatTable(['tool', 'definition', 'results', 'result bytes', 'mean', 'max'], rows, markdown)}\n${markdown ? '\n' : ''}${total}\n`;
+}
+
 function multiRound(stats: RecordingStats, markdown: boolean): string {
   if (stats.multiRoundCalls.length === 0) return '';
   const bullet = markdown ? '- ' : '  ';
@@ -63,14 +75,25 @@ function multiRound(stats: RecordingStats, markdown: boolean): string {
   return `${markdown ? '### Multi-round calls' : 'Multi-round calls:'}\n${markdown ? '\n' : ''}${lines.join('\n')}\n`;
 }
 
-/** Renders stats as text for a terminal, JSON for tools, or markdown to paste in a pull request. */
-export function formatStats(stats: RecordingStats, format: StatsFormat): string {
-  if (format === 'json') return `${printableJson(stats, 2)}\n`;
+/**
+ * Renders stats as text for a terminal, JSON for tools, or markdown to paste in a pull request.
+ * `file` names the recording, for stats of several.
+ */
+export function formatStats(stats: RecordingStats, format: StatsFormat, file?: string): string {
+  if (format === 'json') return `${printableJson(file === undefined ? stats : { file, ...stats }, 2)}\n`;
   const markdown = format === 'markdown';
   const kinds = Object.entries(stats.kinds).map(([kind, count]) => `${sanitize(kind)} ${count}`).join(', ');
   const summary = `${plural(stats.entries, 'entry').replace('entrys', 'entries')}, ${plural(stats.frames, 'frame')}, ${plural(stats.sessions.length, 'session')}${kinds ? ` (${kinds})` : ''}`;
-  const title = markdown ? `## MCP recording stats\n\n${summary}\n` : `${summary}\n`;
-  return [title, sessionTable(stats, markdown), callTable('Methods', stats.methods, markdown), callTable('Tools', stats.tools, markdown), multiRound(stats, markdown), problems(stats, markdown)]
+  const named = file === undefined ? '' : sanitize(file);
+  const title = markdown ? `## MCP recording stats${named ? `: ${named}` : ''}\n\n${summary}\n` : `${named ? `${named}: ` : ''}${summary}\n`;
+  return [title, sessionTable(stats, markdown), callTable('Methods', stats.methods, markdown), callTable('Tools', stats.tools, markdown), sizeTable(stats, markdown), multiRound(stats, markdown), problems(stats, markdown)]
     .filter((part) => part !== '')
     .join('\n');
+}
+
+/** Stats of several recordings: each under its name, one after the other (a JSON array). */
+export function formatStatsFiles(files: { file: string; stats: RecordingStats }[], format: StatsFormat): string {
+  if (files.length === 1) return formatStats(files[0]!.stats, format);
+  if (format === 'json') return `${printableJson(files.map(({ file, stats }) => ({ file, ...stats })), 2)}\n`;
+  return files.map(({ file, stats }) => formatStats(stats, format, file)).join('\n');
 }

@@ -5,6 +5,7 @@ import type { RecordEntry } from '../record/schema.js';
 import { learnFromFrame, mayTell, newSessionFacts, type SessionFacts } from '../record/session-facts.js';
 import { summarizeLatency, type LatencySummary } from './percentiles.js';
 import { createRoundStats, type MultiRoundCall } from './round-stats.js';
+import { createToolSizes, type ToolSize } from './tool-sizes.js';
 
 /** Counts for one method or one tool. */
 export interface CallStats {
@@ -35,6 +36,8 @@ export interface RecordingStats {
   sessions: Omit<SessionFacts, 'tools' | 'handshake'>[];
   /** 2026-07-28 calls that took several rounds (input_required, then retries). */
   multiRoundCalls: MultiRoundCall[];
+  /** Per tool listed or called: the bytes of its definition and of its results (what it costs a model's context). */
+  toolSizes: Record<string, ToolSize>;
 }
 
 interface Tally {
@@ -63,6 +66,7 @@ export function createStatsCollector() {
   const sessions = new Map<string, SessionFacts>();
   const invalidNotes = new Map<string, number>();
   const rounds = createRoundStats();
+  const sizes = createToolSizes();
   const count = (table: Map<string, number>, key: string) => table.set(key, (table.get(key) ?? 0) + 1);
   let entries = 0;
   let frames = 0;
@@ -87,6 +91,7 @@ export function createStatsCollector() {
       }
       frames++;
       rounds.add(entry);
+      sizes.add(entry);
       const session = String(entry.session ?? '');
       let facts = sessions.get(session);
       if (!facts) sessions.set(session, (facts = newSessionFacts(session)));
@@ -122,6 +127,7 @@ export function createStatsCollector() {
         invalid: { count: kinds.get('invalid') ?? 0, notes: tableOf(invalidNotes) },
         sessions: [...sessions.values()].map(({ tools: _tools, handshake: _handshake, ...facts }) => facts),
         multiRoundCalls: rounds.result(),
+        toolSizes: sizes.result(),
       };
     },
   };

@@ -38,7 +38,7 @@ describe('replay: bad input, one line each', () => {
     ['no server and no target', () => ['replay', record], /^mcp-spy: give the server command after -- or --target URL \(one of them\)\n$/, 2],
     ['a target that is not a URL', () => ['replay', record, '--target', 'nowhere'], /^mcp-spy: --target nowhere: not a URL\n$/, 2],
     ['an ignore path that cannot be read', () => ['replay', record, '--ignore', '$[[[', '--', ...server], /^mcp-spy: bad ignore path \$\[\[\[: cannot read it from "\[\[\[" .*\n$/, 2],
-    ['an unknown format', () => ['replay', record, '--format', 'xml', '--', ...server], /^mcp-spy replay: option '--format <format>' argument 'xml' is invalid\. Allowed choices are text, json, junit\. \(see mcp-spy replay --help\)\n$/, 2],
+    ['an unknown format', () => ['replay', record, '--format', 'xml', '--', ...server], /^mcp-spy replay: option '--format <format>' argument 'xml' is invalid: expected one of text, json, junit \(see mcp-spy replay --help\)\n$/, 2],
   ];
   it.each(cases)('%s', async (_name, args, line, exitCode) => {
     const result = await runMain(args());
@@ -76,12 +76,12 @@ describe('mock: bad input, one line each', () => {
     expect(bad.stderr).toMatch(/^mcp-spy: .*corrupt\.jsonl:2: corrupt record line \(not JSON\)\n$/);
     expect(bad.code).toBe(2);
     const listen = await runMain(['mock', record, '--listen', 'here']);
-    expect(listen.stderr).toMatch(/^mcp-spy mock: option '--listen <host:port>' argument 'here' is invalid\. expected PORT, HOST:PORT or \[IPv6\]:PORT/);
+    expect(listen.stderr).toMatch(/^mcp-spy mock: option '--listen <host:port>' argument 'here' is invalid: expected PORT, HOST:PORT or \[IPv6\]:PORT/);
     expect(listen.code).toBe(2);
   });
 
   it('refuses a --speed it does not know', async () => {
-    expect((await runMain(['mock', record, '--speed', '2'])).stderr).toMatch(/^mcp-spy mock: option '--speed <speed>' argument '2' is invalid\. expected 0 \(no delays\) or 1 \(recorded timing\)/);
+    expect((await runMain(['mock', record, '--speed', '2'])).stderr).toMatch(/^mcp-spy mock: option '--speed <speed>' argument '2' is invalid: expected 0 \(no delays\) or 1 \(recorded timing\)/);
   });
 });
 

@@ -48,7 +48,7 @@ describe('size options are bounded', () => {
     for (const args of [['--max-frame', size, '--', 'true'], ['http', '--target', 'http://127.0.0.1:9/mcp', '--max-frame', size]]) {
       const result = await runMain(args);
       expect(result.code).toBe(2);
-      expect(result.stderr).toMatch(new RegExp(`^mcp-spy( http)?: option '--max-frame <size>' argument '${size}' is invalid\\. .*\\n$`));
+      expect(result.stderr).toMatch(new RegExp(`^mcp-spy( http)?: option '--max-frame <size>' argument '${size}' is invalid: .*\\n$`));
       expect(result.stderr).toMatch(message);
       expect(result.stdout.length).toBe(0);
     }
@@ -144,6 +144,6 @@ describe('the HTTP spy: bad use', () => {
   ])('%s %s: one line, exit 2', async (flag, value, reason) => {
     const result = await runMain(['http', '--target', 'http://127.0.0.1:1/mcp', flag, value]);
     expect(result).toMatchObject({ code: 2, text: '' });
-    expect(result.stderr).toBe(`mcp-spy http: option '${flag} <duration>' argument '${value}' is invalid. ${reason} (see mcp-spy http --help)\n`);
+    expect(result.stderr).toBe(`mcp-spy http: option '${flag} <duration>' argument '${value}' is invalid: ${reason} (see mcp-spy http --help)\n`);
   });
 });

@@ -1,0 +1,59 @@
+// npm runs `prepare` after `npm ci`, and again, silently, when the first `npx mcp-spy` links the
+// clone: the second time the build must be skipped (it cost a newcomer 25 to 80 s of silence).
+import { execFile } from 'node:child_process';
+import { appendFileSync, copyFileSync, mkdirSync, readFileSync, utimesSync, writeFileSync } from 'node:fs';
+import { join } from 'node:path';
+import { promisify } from 'node:util';
+import { afterAll, describe, expect, it } from 'vitest';
+import { root, tempDir } from '../helpers/spy.js';
+
+const temp = tempDir('mcp-spy-prepare-');
+afterAll(() => temp.remove());
+
+const pkg = JSON.parse(readFileSync(join(root, 'package.json'), 'utf8')) as { scripts: Record<string, string> };
+
+/** A project laid out as this one, with this package's prepare script and a build that only counts its runs. */
+function sandbox(): string {
+  const dir = join(temp.dir, 'project');
+  for (const sub of ['scripts', 'src', 'dist']) mkdirSync(join(dir, sub), { recursive: true });
+  copyFileSync(join(root, 'scripts', 'prepare.js'), join(dir, 'scripts', 'prepare.js'));
+  for (const file of ['tsconfig.json', 'package-lock.json', 'scripts/build-page.js']) writeFileSync(join(dir, file), '{}\n');
+  writeFileSync(join(dir, 'src', 'index.ts'), 'export {};\n');
+  // The real build's last step, after a stand-in for tsc and the page bundle.
+  const last = ' && node scripts/prepare.js --built';
+  writeFileSync(join(dir, 'package.json'), JSON.stringify({ name: 'sandbox', private: true, type: 'module', scripts: { prepare: pkg.scripts.prepare, build: `node -e "require('fs').appendFileSync('builds', 'x')"${last}` } }));
+  return dir;
+}
+
+const prepare = (cwd: string) => promisify(execFile)('npm', ['run', '--silent', 'prepare'], { cwd });
+const builds = (dir: string) => {
+  try {
+    return readFileSync(join(dir, 'builds'), 'utf8').length;
+  } catch {
+    return 0;
+  }
+};
+
+describe('prepare builds only what changed', () => {
+  it('the project builds through prepare and notes each build', () => {
+    expect(pkg.scripts.prepare).toBe('node scripts/prepare.js');
+    expect(pkg.scripts.build).toMatch(/ && node scripts\/prepare\.js --built$/);
+  });
+
+  it('builds the first time and says so, skips when dist/ is newer than its sources, builds again after a change', async () => {
+    const dir = sandbox();
+    const first = await prepare(dir);
+    expect(first.stderr).toBe('mcp-spy: building dist/ (first build; up to a minute on a busy machine)\n');
+    expect(builds(dir)).toBe(1);
+    const again = await prepare(dir);
+    expect(again.stderr).toBe('');
+    expect(builds(dir)).toBe(1);
+    // A source edited after the build (a minute later than the stamp, whatever the clock's grain).
+    appendFileSync(join(dir, 'src', 'index.ts'), 'export const changed = 1;\n');
+    const later = new Date(Date.now() + 60_000);
+    utimesSync(join(dir, 'src', 'index.ts'), later, later);
+    const changed = await prepare(dir);
+    expect(changed.stderr).toBe('mcp-spy: building dist/ (the sources changed; up to a minute on a busy machine)\n');
+    expect(builds(dir)).toBe(2);
+  });
+});
