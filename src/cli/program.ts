@@ -61,7 +61,7 @@ export function buildProgram(context: ProgramContext): Command {
     .command('view')
     .description('show a recording (a record, or a plain "-> {json}" / "<- {json}" capture), filtered')
     .argument('<files...>', 'the records (wire.jsonl) or captures, one after the other; - for standard input')
-    .option('--kind <kinds>', 'only these kinds, comma-separated (request, tool-error, protocol-error, invalid, stderr, ...)', listOption)
+    .option('--kind <kinds>', 'only these kinds, comma-separated, as the record or the log names them (request, notify, tool-error, proto-error, invalid, stderr, ...)', listOption)
     .option('--dir <dir>', 'only one direction: c2s or s2c')
     .option('--method <methods>', 'only these methods (a response carries its request\'s method)', listOption)
     .option('--tool <tools>', 'only calls of these tools', listOption)
