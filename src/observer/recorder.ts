@@ -79,6 +79,7 @@ export function createRecorder(options: RecorderOptions) {
   const context: SinkContext = {
     warn: options.warn,
     gap: (reason, lost) => gapLine(undefined, reason, lost),
+    own: (kind, fields) => ({ ...envelope(undefined, nowMs()), seq: ++seq, kind, ...fields }) as RecordEntry,
     failed(from, gap) {
       for (const sink of sinks) if (sink !== from) sink.failed?.(gap);
     },

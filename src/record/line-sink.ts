@@ -1,13 +1,19 @@
-import { closeSync, fstatSync, write, writeSync } from 'node:fs';
+import { closeSync, fstatSync, write } from 'node:fs';
 import { openOutputFile } from './open-output.js';
+import { countLines, cutLastLine, cutToWholeLine, endOfLines, endsTorn, writeLinesSync } from './whole-lines.js';
 
 export interface LineSinkOptions {
   /** Queued bytes beyond which new lines are dropped (and counted) instead of growing memory. */
   maxQueued?: number;
   /** How long lines may wait to be written together; a crash loses at most this much. */
   batchMs?: number;
-  /** Called once, on the first failure to open or write. */
-  onError?: (error: NodeJS.ErrnoException) => void;
+  /**
+   * Called once, on the first failure to open or write, with the lines that did not reach the file.
+   * What it returns renders the gap for a count: the file itself is given it, room made if need be.
+   */
+  onError?: (error: NodeJS.ErrnoException, lost: number) => ((lost: number) => string) | undefined;
+  /** The file ended mid-line when opened (a writer before was cut short): a line to start with, after a newline. */
+  onTorn?: () => string | undefined;
   /** Called when lines had to be dropped, with a line to write in their place once there is room. */
   onDropped?: (count: number) => string | undefined;
   /** A path the user named (may be a link, a FIFO, a device), or a default one (a regular file of ours). */
@@ -75,13 +81,36 @@ export function openLineSink(path: string, options: LineSinkOptions = {}) {
   let head = 0;
   let below: { limit: number; resolve: () => void }[] = [];
 
-  function fail(error: NodeJS.ErrnoException) {
+  /** Lines queued or counted as dropped: what a failure leaves unwritten. */
+  const waitingLines = () => queue.length - head + dropped;
+
+  function fail(error: NodeJS.ErrnoException, lost = waitingLines(), batch?: { data: Buffer; whole: number }) {
     if (failed) return;
     failed = true;
     queue = [];
     head = 0;
     queued = 0;
-    options.onError?.(error);
+    dropped = 0;
+    const gapOf = options.onError?.(error, lost);
+    if (gapOf && batch && fd !== undefined && regular) writeGap(gapOf, lost, batch.data, endOfLines(batch.data, batch.whole));
+  }
+
+  /**
+   * The gap goes into the failed file itself when it takes it whole. Where it does not (the disk is
+   * full to the byte), the failed write's last whole lines give way to it, one at a time, each
+   * counted in it: a file that says what it lost is worth more than one more entry.
+   */
+  function writeGap(gapOf: (lost: number) => string, lost: number, data: Buffer, end: number) {
+    for (let count = lost; ; count++) {
+      if (!writeLinesSync(fd!, Buffer.from(gapOf(count))).error) return;
+      if (end === 0) return;
+      end = cutLastLine(fd!, data, end);
+    }
+  }
+
+  /** A write failed after `written` bytes of `data`: the file is cut back to a whole line, and what it lacks is counted. */
+  function failWrite(error: NodeJS.ErrnoException, data: Buffer, whole: number) {
+    fail(error, countLines(data) - whole + waitingLines(), { data, whole });
   }
 
   let regular = false;
@@ -99,6 +128,12 @@ export function openLineSink(path: string, options: LineSinkOptions = {}) {
       regular = fstatSync(fd).isFile();
     } catch {
       regular = false;
+    }
+    // An append after a torn end starts on a fresh line, and says why there is half a line above it.
+    if (regular && endsTorn(fd, path, options.named ?? false)) {
+      const start = `\n${options.onTorn?.() ?? ''}`;
+      queue.splice(head, 0, start);
+      queued += start.length;
     }
     return true;
   }
@@ -184,7 +219,7 @@ export function openLineSink(path: string, options: LineSinkOptions = {}) {
       if (error?.code === 'EAGAIN') return setTimeout(() => writeAll(data, offset), retryMs);
       if (error) {
         writing = false;
-        fail(error);
+        failWrite(error, data, cutToWholeLine(fd!, data, offset));
         return settle();
       }
       if (offset + written < data.length) return writeAll(data, offset + written);
@@ -233,10 +268,12 @@ export function openLineSink(path: string, options: LineSinkOptions = {}) {
     closeSync() {
       if (timer) clearTimeout(timer);
       if (fd === undefined) return;
-      try {
-        if (!failed && queue.length > head) writeSync(fd, encodeLines(queue, head, queue.length));
-      } catch (error) {
-        fail(error as NodeJS.ErrnoException);
+      if (!failed && queue.length > head) {
+        const data = encodeLines(queue, head, queue.length);
+        queue = [];
+        head = 0;
+        const result = writeLinesSync(fd, data);
+        if (result.error) failWrite(result.error, data, result.lines);
       }
       try {
         closeSync(fd);

@@ -6,7 +6,7 @@ import type { Sink, SinkContext } from './sink.js';
 export interface FileLines {
   /** The entry's line, or undefined when this file leaves the entry out. */
   lineOf(entry: RecordEntry, message?: unknown, json?: Buffer | string): Line | undefined;
-  /** A gap the spy itself writes (the file was deleted, entries dropped, another sink failed). */
+  /** A gap or note the spy itself writes (the file was deleted, entries dropped, another sink failed, a torn end). */
   gapLine(gap: RecordEntry): string;
   /** The observer is behind the traffic, or caught up: a line to write when it says what was left out. */
   behind?(behind: boolean): string | undefined;
@@ -47,9 +47,16 @@ export function openFileSink(name: string, path: string, named: boolean, lines: 
       context.warn(`${name} ${path} was deleted while the spy ran; it was started anew`);
       return lines.gapLine(context.gap(`${name} ${path} was deleted while the spy ran; the entries before this one went with it`));
     },
-    onError: (error) => {
-      context.warn(`cannot write ${name} ${path}: ${error.message}; the traffic keeps flowing, the ${name} stops here`);
-      context.failed(sink, context.gap(`${name} ${path} failed: ${error.code ?? error.message}`));
+    onError: (error, lost) => {
+      const counted = lost > 0 ? ` (${lost} entries not written)` : '';
+      context.warn(`cannot write ${name} ${path}: ${error.message}; the traffic keeps flowing, the ${name} stops here${counted}`);
+      const gap = context.gap(`${name} ${path} failed: ${error.code ?? error.message}; what followed was not written to it`, lost > 0 ? lost : undefined);
+      context.failed(sink, gap);
+      return (count) => lines.gapLine(count > 0 ? { ...gap, lost: count } : gap);
+    },
+    onTorn: () => {
+      context.warn(`${name} ${path} ended mid-line (a run before this one was cut short); this run starts on a new line`);
+      return lines.gapLine(context.own('note', { notes: ['torn-line'], text: `${name} ${path} ended mid-line when this run began appending; the line above is cut short` }));
     },
     onDropped: (count) => {
       const gap = context.gap(`${name} fell behind the traffic; entries dropped`, count);

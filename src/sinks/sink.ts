@@ -1,5 +1,5 @@
 import type { ExportConfig } from '../export/export-sink.js';
-import type { RecordEntry } from '../record/schema.js';
+import type { EventKind, RecordEntry } from '../record/schema.js';
 import type { StderrOut } from './stderr-out.js';
 
 /**
@@ -46,6 +46,8 @@ export interface SinkContext {
   gap(reason: string, lost?: number): RecordEntry;
   /** `from` failed: the other sinks that keep a lasting copy write down `gap`. */
   failed(from: Sink, gap: RecordEntry): void;
+  /** An entry numbered in the record's sequence for one sink's file alone (that file's own story), handed to no sink. */
+  own(kind: EventKind, fields: Partial<RecordEntry>): RecordEntry;
   /** A `note` of the spy itself in the record, outside any session (what an exporter dropped). */
   note(fields: Partial<RecordEntry>): void;
 }
