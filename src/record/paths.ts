@@ -1,7 +1,7 @@
-import { closeSync, mkdirSync, statSync } from 'node:fs';
+import { closeSync, lstatSync, mkdirSync, statSync } from 'node:fs';
 import { homedir } from 'node:os';
 import { dirname, join, resolve } from 'node:path';
-import { openOutputFile } from './open-output.js';
+import { openFailureReason, openOutputFile } from './open-output.js';
 
 export interface OutputChoice {
   /** false: do not write this file; a string: the path the user named; undefined: the default. */
@@ -30,14 +30,38 @@ export function stateDirectory(env: NodeJS.ProcessEnv): string {
   return join(base, 'mcp-spy');
 }
 
-/** Errors that say the directory takes no new file, rather than that the file there is wrong. */
-const unwritable = new Set(['EACCES', 'EPERM', 'EROFS', 'ENOENT', 'ENOTDIR']);
+/** Why a directory takes no new file, by the error creating one gave. */
+const directoryFailures = new Map<string, string>([
+  ['EACCES', 'is not writable'],
+  ['EPERM', 'is not writable'],
+  ['EROFS', 'is on a read-only file system'],
+  ['ENOENT', 'does not exist'],
+  ['ENOTDIR', 'is not a directory'],
+]);
+
+/**
+ * Why a default file cannot be opened there: what is wrong with the file when there is one (a
+ * link, a file of another user, one without write permission), else with the directory.
+ */
+function whyNotThere(path: string, error: NodeJS.ErrnoException, why: string): string {
+  let stat;
+  try {
+    stat = lstatSync(path);
+  } catch {
+    const dirWhy = directoryFailures.get(error.code ?? '');
+    return dirWhy ? `${dirname(path)} ${dirWhy}` : `${path}: ${why}`;
+  }
+  const uid = process.getuid?.();
+  if (stat.isSymbolicLink()) return `${path}: ${openFailureReason({ ...error, code: 'ELOOP' })}`;
+  if (uid !== undefined && stat.uid !== uid && error.code === 'EACCES') return `${path}: it belongs to another user (uid ${stat.uid})`;
+  if (error.code === 'EACCES') return `${path}: it is not writable (mode ${(stat.mode & 0o777).toString(8).padStart(4, '0')})`;
+  return `${path}: ${why}`;
+}
 
 /** Whether a default file can be opened there, safely (no link, a regular file of ours): the honest test, which permissions alone are not for root. */
 function canAppendTo(path: string): { ok: true } | { ok: false; why: string } {
   const opened = openOutputFile(path, { named: false });
-  if (!opened.ok && unwritable.has(opened.error.code ?? '')) return { ok: false, why: `${dirname(path)} is not writable` };
-  if (!opened.ok) return { ok: false, why: `${path}: ${opened.why}` };
+  if (!opened.ok) return { ok: false, why: whyNotThere(path, opened.error, opened.why) };
   closeSync(opened.fd);
   return { ok: true };
 }
