@@ -35,6 +35,8 @@ export function prepareOutputs(options: Pick<SpyOptions, 'record' | 'log'>) {
   const choice = { record: choiceOf(options.record), log: choiceOf(options.log) };
   for (const [name, path] of Object.entries(choice)) {
     if (typeof path !== 'string') continue;
+    // An empty name (an unset variable in a client's config) is a mistake, not a wish for no file.
+    if (path === '') throw new SpyError(`--${name} needs a file name (--no-${name} writes none)`);
     const problem = checkNamedPath(path);
     if (problem) throw new SpyError(`cannot write ${name} ${path}: ${problem}`);
   }
