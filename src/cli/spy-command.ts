@@ -23,6 +23,8 @@ export interface SpyOptions extends ExportOptions {
   redactPath: string[];
   /** --baseline: pinned tools; a listed tool that differs is noted on its frame. */
   baseline?: string;
+  /** --allow-readable: a named --record or --log that others can read takes the traffic all the same. */
+  allowReadable?: boolean;
 }
 
 /** `false` from commander's --no-x, a string from --x FILE, `true` when neither was given. */
@@ -31,13 +33,13 @@ function choiceOf(value: string | boolean): string | false | undefined {
 }
 
 /** Checks the output paths before the server starts, so bad use costs nothing. */
-export function prepareOutputs(options: Pick<SpyOptions, 'record' | 'log'>) {
+export function prepareOutputs(options: Pick<SpyOptions, 'record' | 'log' | 'allowReadable'>) {
   const choice = { record: choiceOf(options.record), log: choiceOf(options.log) };
   for (const [name, path] of Object.entries(choice)) {
     if (typeof path !== 'string') continue;
     // An empty name (an unset variable in a client's config) is a mistake, not a wish for no file.
     if (path === '') throw new SpyError(`--${name} needs a file name (--no-${name} writes none)`);
-    const problem = checkNamedPath(path);
+    const problem = checkNamedPath(path, options.allowReadable === true);
     if (problem) throw new SpyError(`cannot write ${name} ${path}: ${problem}`);
   }
   return resolveOutputPaths(choice, process.cwd(), process.env);
@@ -60,6 +62,7 @@ export function openOutputs(options: SpyOptions, place: SessionPlace = { transpo
     logPath: paths.log,
     recordNamed: paths.recordNamed,
     logNamed: paths.logNamed,
+    allowReadable: options.allowReadable === true,
     live: !options.quiet,
     color,
     // The live view fits a terminal's width; into a file or a client's log it keeps its fixed width.

@@ -18,8 +18,8 @@ export interface LineSinkOptions {
   onDropped?: (count: number) => string | undefined;
   /** A path the user named (may be a link, a FIFO, a device), or a default one (a regular file of ours). */
   named?: boolean;
-  /** Something the user should know that does not stop the file (its mode could not be tightened). */
-  onWarning?: (message: string) => void;
+  /** --allow-readable: a named file others can read takes the traffic all the same. */
+  allowReadable?: boolean;
   /** The file was deleted while being written and was started anew: a line to open the new one with. */
   onReopened?: () => string | undefined;
 }
@@ -117,13 +117,12 @@ export function openLineSink(path: string, options: LineSinkOptions = {}) {
   let lastCheck = performance.now();
 
   function open(): boolean {
-    const opened = openOutputFile(path, { named: options.named ?? false });
+    const opened = openOutputFile(path, { named: options.named ?? false, allowReadable: options.allowReadable ?? false });
     if (!opened.ok) {
       fail(Object.assign(opened.error, { message: opened.why }));
       return false;
     }
     fd = opened.fd;
-    if (opened.warning) options.onWarning?.(opened.warning);
     try {
       regular = fstatSync(fd).isFile();
     } catch {

@@ -2,6 +2,7 @@ import { closeSync, lstatSync, mkdirSync, statSync } from 'node:fs';
 import { homedir } from 'node:os';
 import { dirname, join, resolve } from 'node:path';
 import { openFailureReason, openOutputFile } from './open-output.js';
+import { allowReadableOption, namedPathKind, otherReaders } from './shared-paths.js';
 
 export interface OutputChoice {
   /** false: do not write this file; a string: the path the user named; undefined: the default. */
@@ -66,15 +67,30 @@ function canAppendTo(path: string): { ok: true } | { ok: false; why: string } {
   return { ok: true };
 }
 
-/** A path the user named must sit in an existing directory: checked before the server starts (opening it says the rest). */
-export function checkNamedPath(path: string): string | undefined {
-  const dir = dirname(resolve(path));
+/**
+ * A path the user named must sit in an existing directory, and be neither a link another user
+ * planted in a shared directory nor (without --allow-readable) a file of another user: checked
+ * before the server starts (opening it says the rest, and checks again).
+ */
+export function checkNamedPath(path: string, allowReadable = false): string | undefined {
+  const full = resolve(path);
+  const dir = dirname(full);
   try {
     if (!statSync(dir).isDirectory()) return `${dir} is not a directory`;
   } catch {
     return `directory ${dir} does not exist`;
   }
-  return undefined;
+  const uid = process.getuid?.();
+  const kind = namedPathKind(full, uid);
+  if (kind.link && kind.refused) return kind.refused;
+  let stat;
+  try {
+    stat = statSync(full);
+  } catch {
+    return undefined;
+  }
+  const readers = stat.isFile() && uid !== undefined && stat.uid !== uid ? otherReaders(stat, uid) : undefined;
+  return readers && !allowReadable ? `${readers}; ${allowReadableOption} writes to it all the same` : undefined;
 }
 
 /**

@@ -1,3 +1,4 @@
+import type { OutputFileOptions } from '../record/open-output.js';
 import { openLineSink, type Line, type LineSink } from '../record/line-sink.js';
 import type { RecordEntry } from '../record/schema.js';
 import type { Sink, SinkContext } from './sink.js';
@@ -18,7 +19,7 @@ export interface FileLines {
  * Opens `path` as the `name` of the spy (record, log): written off the event loop, started anew
  * when deleted, a gap where it fell behind; when it fails, the others write down the gap it leaves.
  */
-export function openFileSink(name: string, path: string, named: boolean, lines: FileLines, context: SinkContext): Sink {
+export function openFileSink(name: string, path: string, access: OutputFileOptions, lines: FileLines, context: SinkContext): Sink {
   let file: LineSink;
   const sink: Sink = {
     entry(entry, message, json) {
@@ -41,8 +42,7 @@ export function openFileSink(name: string, path: string, named: boolean, lines: 
   };
   // Opened after the sink exists: a file that cannot be opened fails at once, and says so as this sink.
   file = openLineSink(path, {
-    named,
-    onWarning: context.warn,
+    ...access,
     onReopened: () => {
       context.warn(`${name} ${path} was deleted while the spy ran; it was started anew`);
       return lines.gapLine(context.gap(`${name} ${path} was deleted while the spy ran; the entries before this one went with it`));

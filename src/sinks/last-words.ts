@@ -5,6 +5,7 @@ import type { StdioOutcome } from '../transports/stdio.js';
 
 export interface LastWords {
   named: boolean;
+  allowReadable?: boolean;
   session: string;
   /** The last seq the observer wrote: these entries follow it. */
   lastSeq: number;
@@ -26,7 +27,7 @@ export function appendLastWords(path: string, words: LastWords): void {
       ? { ...base, seq: words.lastSeq + 2, kind: 'exit', code: outcome.code, signal: outcome.signal }
       : { ...base, seq: words.lastSeq + 2, kind: 'exit', code: null, signal: null, reason: outcome.why },
   ];
-  const opened = openOutputFile(path, { named: words.named });
+  const opened = openOutputFile(path, { named: words.named, allowReadable: words.allowReadable ?? false });
   if (!opened.ok) return;
   try {
     writeSync(opened.fd, entries.map((entry) => `${JSON.stringify(entry)}\n`).join(''));

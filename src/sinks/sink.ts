@@ -59,6 +59,8 @@ export interface SinkOutputs {
   /** Whether the user named the path (it may then be a link, a FIFO or a device) or it is a default. */
   recordNamed?: boolean;
   logNamed?: boolean;
+  /** --allow-readable: a named file others can read takes the traffic all the same. */
+  allowReadable?: boolean;
   live: boolean;
   color: boolean;
   /** The terminal's width when stderr is one: each live line fits it. */
