@@ -9,6 +9,8 @@ export interface CheckSummary {
   errors: number;
   warnings: number;
   findings: Finding[];
+  /** Lines skipped unread (over the line limit, not an entry): not checked. */
+  skipped?: number;
 }
 
 /** A stateless HTTP exchange, recorded as a session of its own (the HTTP spy names them `x-<n>`). */

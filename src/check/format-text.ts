@@ -11,11 +11,12 @@ export function formatText(summary: CheckSummary, file: string): string {
     return `${where}: ${f.level === 'error' ? 'error' : 'warning'} ${f.rule}: ${f.message}${seq}`;
   });
   const total = `${plural(summary.errors, 'error')}, ${plural(summary.warnings, 'warning')} in ${plural(summary.entries, 'entry').replace('entrys', 'entries')}`;
-  lines.push(summary.findings.length === 0 ? `${file}: clean (${total})` : total);
+  const skipped = summary.skipped ? `; ${plural(summary.skipped, 'line')} skipped unread, not checked` : '';
+  lines.push(summary.findings.length === 0 && !summary.skipped ? `${file}: clean (${total})` : `${summary.findings.length === 0 ? `${file}: ` : ''}${total}${skipped}`);
   return printableLines(lines);
 }
 
 /** `--format json`: the findings and the counts, for tools. */
 export function formatJson(summary: CheckSummary, file: string): string {
-  return `${printableJson({ file, entries: summary.entries, errors: summary.errors, warnings: summary.warnings, findings: summary.findings }, 2)}\n`;
+  return `${printableJson({ file, entries: summary.entries, skipped: summary.skipped ?? 0, errors: summary.errors, warnings: summary.warnings, findings: summary.findings }, 2)}\n`;
 }

@@ -34,7 +34,7 @@ function listRules(active: Active): string {
   return `${active.map(({ rule, level }) => `${rule.id.padEnd(width)}  ${level.padEnd(5)}  ${rule.summary}`).join('\n')}\n`;
 }
 
-/** `mcp-spy check FILE`: protocol lint. Exit 0 clean (or warnings only), 1 findings at error level, 2 bad use. */
+/** `mcp-spy check FILE`: protocol lint. Exit 0 clean (or warnings only), 1 findings at error level or nothing readable, 2 bad use. */
 export async function runCheck(file: string | undefined, options: CheckCommandOptions): Promise<number> {
   const overrides = new Map<string, Level>();
   for (const setting of options.rule ?? []) {
@@ -49,8 +49,11 @@ export async function runCheck(file: string | undefined, options: CheckCommandOp
   }
   if (!file) throw new SpyError('check needs a recording: mcp-spy check wire.jsonl');
   const checker = createChecker(overrides, options.baseline === undefined ? {} : { baseline: loadBaseline(options.baseline) });
-  for await (const { entry, lineNo } of recordingEntries(file, { strict: options.strict, maxLine: options.maxLine })) checker.add(entry, lineNo);
-  const summary = checker.finish();
+  const tally = { skipped: 0 };
+  for await (const { entry, lineNo } of recordingEntries(file, { strict: options.strict, maxLine: options.maxLine }, tally)) checker.add(entry, lineNo);
+  const summary = { ...checker.finish(), skipped: tally.skipped };
   process.stdout.write(formatters[options.format](summary, file, active.filter(({ level }) => level !== 'off')));
-  return summary.errors > 0 ? exitCodes.findings : exitCodes.ok;
+  // Lines skipped unread were not checked: a recording of which nothing could be read passes nothing.
+  const nothingRead = summary.entries === 0 && summary.skipped > 0;
+  return summary.errors > 0 || nothingRead ? exitCodes.findings : exitCodes.ok;
 }

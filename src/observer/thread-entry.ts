@@ -28,6 +28,7 @@ const recorder = createRecorder({
   transport: config.kind,
   redactPaths: config.redactPaths,
   pins: config.pins,
+  ...(config.kind === 'stdio' ? { session: config.session } : {}),
 });
 const observer = (config.kind === 'stdio' ? observeStdio(config, recorder) : observeHttp(config, recorder, STATUS_CODES)) as ObservingSide<ChannelMessage>;
 serveObserverChannel(parentPort!, control, observer, { ...recorder, flushStderr: () => stderrOut.flush() });

@@ -1,6 +1,6 @@
 import { closeSync, fstatSync, write } from 'node:fs';
 import { openOutputFile } from './open-output.js';
-import { countLines, cutLastLine, cutToWholeLine, endOfLines, endsTorn, writeLinesSync } from './whole-lines.js';
+import { countLines, cutLastLine, cutToWholeLine, endsTorn, writeLinesSync } from './whole-lines.js';
 
 export interface LineSinkOptions {
   /** Queued bytes beyond which new lines are dropped (and counted) instead of growing memory. */
@@ -84,7 +84,7 @@ export function openLineSink(path: string, options: LineSinkOptions = {}) {
   /** Lines queued or counted as dropped: what a failure leaves unwritten. */
   const waitingLines = () => queue.length - head + dropped;
 
-  function fail(error: NodeJS.ErrnoException, lost = waitingLines(), batch?: { data: Buffer; whole: number }) {
+  function fail(error: NodeJS.ErrnoException, lost = waitingLines(), written = false) {
     if (failed) return;
     failed = true;
     queue = [];
@@ -92,25 +92,27 @@ export function openLineSink(path: string, options: LineSinkOptions = {}) {
     queued = 0;
     dropped = 0;
     const gapOf = options.onError?.(error, lost);
-    if (gapOf && batch && fd !== undefined && regular) writeGap(gapOf, lost, batch.data, endOfLines(batch.data, batch.whole));
+    if (gapOf && written && fd !== undefined && regular) writeGap(gapOf, lost);
   }
+
+  /** How many of its last lines a failed file gives up, at most, to make room for its gap. */
+  const maxCut = 256;
 
   /**
    * The gap goes into the failed file itself when it takes it whole. Where it does not (the disk is
-   * full to the byte), the failed write's last whole lines give way to it, one at a time, each
-   * counted in it: a file that says what it lost is worth more than one more entry.
+   * full to the byte), the file's last lines give way to it, one at a time, each counted in it: a
+   * file that says what it lost is worth more than one more entry.
    */
-  function writeGap(gapOf: (lost: number) => string, lost: number, data: Buffer, end: number) {
-    for (let count = lost; ; count++) {
+  function writeGap(gapOf: (lost: number) => string, lost: number) {
+    for (let count = lost; count <= lost + maxCut; count++) {
       if (!writeLinesSync(fd!, Buffer.from(gapOf(count))).error) return;
-      if (end === 0) return;
-      end = cutLastLine(fd!, data, end);
+      if (!cutLastLine(fd!, path, options.named ?? false)) return;
     }
   }
 
-  /** A write failed after `written` bytes of `data`: the file is cut back to a whole line, and what it lacks is counted. */
+  /** A write failed with `whole` of data's lines in the file (it was cut back to them): what the file lacks is counted. */
   function failWrite(error: NodeJS.ErrnoException, data: Buffer, whole: number) {
-    fail(error, countLines(data) - whole + waitingLines(), { data, whole });
+    fail(error, countLines(data) - whole + waitingLines(), true);
   }
 
   let regular = false;

@@ -63,23 +63,32 @@ export function endsTorn(fd: number, path: string, follow: boolean): boolean {
   }
 }
 
-/** The byte offset just past the first `lines` lines of data. */
-export function endOfLines(data: Buffer, lines: number): number {
-  let end = 0;
-  for (let line = 0; line < lines; line++) end = data.indexOf(newline, end) + 1;
-  return end;
-}
+/** How far back from its end a file is read for the start of its last line. */
+const tailBytes = 64 * 1024;
 
 /**
- * Cuts the last whole line of `data` (which ends at `end`, at the end of the file) off the file;
- * returns where data's lines in the file now end.
+ * Cuts the last line off a regular file that ends with whole lines (opened as `fd`, at `path`),
+ * to make room for a line that says what was lost. False when there is none to cut, or it is
+ * longer than can be looked back over, or the file cannot be read.
  */
-export function cutLastLine(fd: number, data: Buffer, end: number): number {
-  const start = end < 2 ? 0 : data.lastIndexOf(newline, end - 2) + 1;
+export function cutLastLine(fd: number, path: string, follow: boolean): boolean {
+  let reader: number | undefined;
   try {
-    ftruncateSync(fd, fstatSync(fd).size - (end - start));
+    const stat = fstatSync(fd);
+    if (!stat.isFile() || stat.size === 0) return false;
+    reader = openSync(path, constants.O_RDONLY | constants.O_NONBLOCK | (follow ? 0 : constants.O_NOFOLLOW));
+    const same = fstatSync(reader);
+    if (same.ino !== stat.ino || same.dev !== stat.dev) return false;
+    const start = Math.max(0, stat.size - tailBytes);
+    const tail = Buffer.alloc(stat.size - start);
+    const read = readSync(reader, tail, 0, tail.length, start);
+    const before = tail.subarray(0, read).lastIndexOf(newline, read - 2);
+    if (before === -1 && start > 0) return false;
+    ftruncateSync(fd, start + before + 1);
+    return true;
   } catch {
-    return 0;
+    return false;
+  } finally {
+    if (reader !== undefined) closeSync(reader);
   }
-  return start;
 }

@@ -42,13 +42,13 @@ export interface Sink {
 export interface SinkContext {
   /** Problems of the spy itself, said once each on stderr. */
   warn: (message: string) => void;
-  /** A new `gap` entry, numbered in the record's sequence, outside any session. */
+  /** A new `gap` entry, numbered in the record's sequence, in the stdio spy's session (in none on HTTP); `lost` counts entries. */
   gap(reason: string, lost?: number): RecordEntry;
   /** `from` failed: the other sinks that keep a lasting copy write down `gap`. */
   failed(from: Sink, gap: RecordEntry): void;
   /** An entry numbered in the record's sequence for one sink's file alone (that file's own story), handed to no sink. */
   own(kind: EventKind, fields: Partial<RecordEntry>): RecordEntry;
-  /** A `note` of the spy itself in the record, outside any session (what an exporter dropped). */
+  /** A `note` of the spy itself in the record (what an exporter dropped), in the stdio spy's session (in none on HTTP). */
   note(fields: Partial<RecordEntry>): void;
 }
 

@@ -166,7 +166,9 @@ describe('a record deleted while the spy runs', () => {
     expect(result.code).toBe(0);
     expect(result.stderr).toContain('was deleted while the spy ran');
     const entries = readRecord(record);
-    expect(entries[0]).toMatchObject({ kind: 'gap', reason: expect.stringContaining('was deleted') });
+    // The gap belongs to the run it tells of: the session of the exit below.
+    expect(entries[0]).toMatchObject({ kind: 'gap', reason: expect.stringContaining('was deleted'), session: entries.at(-2)!.session });
+    expect(entries[0]!.session).toEqual(expect.any(String));
     expect(entries.filter((entry) => entry.kind === 'request').map((entry) => entry.id)).toContain(3);
     // cat answers nothing: what it left pending is said after the exit.
     expect(entries.at(-2)).toMatchObject({ kind: 'exit', code: 0 });
