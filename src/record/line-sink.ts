@@ -1,6 +1,9 @@
 import { closeSync, fstatSync, write } from 'node:fs';
 import { openOutputFile } from './open-output.js';
+import { encodeLines, weightOf, type Line } from './line-encoding.js';
 import { countLines, cutLastLine, cutToWholeLine, endsTorn, writeLinesSync } from './whole-lines.js';
+
+export type { Line } from './line-encoding.js';
 
 export interface LineSinkOptions {
   /** Queued bytes beyond which new lines are dropped (and counted) instead of growing memory. */
@@ -22,38 +25,6 @@ export interface LineSinkOptions {
   allowReadable?: boolean;
   /** The file was deleted while being written and was started anew: a line to open the new one with. */
   onReopened?: () => string | undefined;
-}
-
-/**
- * One line to write: its text, or its pieces in order (a record entry's metadata, the frame's own
- * bytes spliced in unescaped, the closing brace), so a frame is never copied into a string.
- */
-export type Line = string | readonly (string | Buffer)[];
-
-/** A line's size for the queue's accounting: characters of text plus bytes of buffers (about its bytes). */
-function weightOf(line: Line): number {
-  if (typeof line === 'string') return line.length;
-  let weight = 0;
-  for (const piece of line) weight += piece.length;
-  return weight;
-}
-
-/** Encodes lines `from`..`to` of the queue into one buffer, each piece copied once. */
-function encodeLines(queue: readonly Line[], from: number, to: number): Buffer {
-  let size = 0;
-  for (let index = from; index < to; index++) {
-    const line = queue[index]!;
-    if (typeof line === 'string') size += Buffer.byteLength(line);
-    else for (const piece of line) size += typeof piece === 'string' ? Buffer.byteLength(piece) : piece.length;
-  }
-  const data = Buffer.allocUnsafe(size);
-  let at = 0;
-  for (let index = from; index < to; index++) {
-    const line = queue[index]!;
-    if (typeof line === 'string') at += data.write(line, at);
-    else for (const piece of line) at += typeof piece === 'string' ? data.write(piece, at) : (data.set(piece, at), piece.length);
-  }
-  return data;
 }
 
 /** How often a file being written is checked for having been deleted under the spy. */
