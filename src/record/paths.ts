@@ -31,6 +31,14 @@ export function stateDirectory(env: NodeJS.ProcessEnv): string {
   return join(base, 'mcp-spy');
 }
 
+function isDirectory(path: string): boolean {
+  try {
+    return statSync(path).isDirectory();
+  } catch {
+    return false;
+  }
+}
+
 /** Why a directory takes no new file, by the error creating one gave. */
 const directoryFailures = new Map<string, string>([
   ['EACCES', 'is not writable'],
@@ -50,7 +58,9 @@ function whyNotThere(path: string, error: NodeJS.ErrnoException, why: string): s
     stat = lstatSync(path);
   } catch {
     const dirWhy = directoryFailures.get(error.code ?? '');
-    return dirWhy ? `${dirname(path)} ${dirWhy}` : `${path}: ${why}`;
+    if (!dirWhy) return `${path}: ${why}`;
+    // Some file systems answer ENOENT for a file they will not create in a directory that exists (/proc).
+    return `${dirname(path)} ${error.code === 'ENOENT' && isDirectory(dirname(path)) ? 'is not writable' : dirWhy}`;
   }
   const uid = process.getuid?.();
   if (stat.isSymbolicLink()) return `${path}: ${openFailureReason({ ...error, code: 'ELOOP' })}`;
