@@ -1,9 +1,13 @@
 #!/usr/bin/env node
-import { setFlagsFromString } from 'node:v8';
+// The first thing, before any module of ours loads (on a busy machine that takes a while): a stop
+// signal while the spy starts must still end in a record. The signals of src/spy/signals.ts.
+let earliest;
+const holdEarliest = (signal) => (earliest ??= signal);
+for (const signal of ['SIGINT', 'SIGTERM', 'SIGHUP']) process.on(signal, holdEarliest);
 
-// Before anything else loads: a stop signal while the spy starts must still end in a record.
+const { setFlagsFromString } = await import('node:v8');
 const { holdEarlySignals } = await import('../dist/cli/early-signals.js');
-holdEarlySignals(process.argv.slice(2));
+holdEarlySignals(process.argv.slice(2), { received: () => earliest, release: () => ['SIGINT', 'SIGTERM', 'SIGHUP'].forEach((signal) => process.off(signal, holdEarliest)) });
 // A small young generation: a spy passing hundreds of MiB should hold little of them at a time.
 setFlagsFromString('--max-semi-space-size=2');
 const { main } = await import('../dist/cli/main.js');

@@ -12,6 +12,8 @@ export interface CheckSummary {
   errors: number;
   warnings: number;
   findings: Finding[];
+  /** Lines skipped unread (over the line limit, not an entry): not checked. */
+  skipped?: number;
 }
 
 /**

@@ -12,7 +12,8 @@ export function formatText(summary: CheckSummary, file: string): string {
     return `${where}: ${f.level === 'error' ? 'error' : 'warning'} ${f.rule}: ${f.message}${seq}`;
   });
   const total = `${plural(summary.errors, 'error')}, ${plural(summary.warnings, 'warning')} in ${plural(summary.entries, 'entry').replace('entrys', 'entries')}`;
-  lines.push(summary.findings.length === 0 ? `${file}: clean (${total})` : `${file}: ${total}`);
+  const skipped = summary.skipped ? `; ${plural(summary.skipped, 'line')} skipped unread, not checked` : '';
+  lines.push(summary.findings.length === 0 && !summary.skipped ? `${file}: clean (${total})` : `${file}: ${total}${skipped}`);
   return printableLines(lines);
 }
 
@@ -26,6 +27,6 @@ export function formatTextFiles(files: CheckedFile[], unread = 0): string {
 
 /** `--format json`: the findings and the counts, for tools; an array of those with several recordings. */
 export function formatJsonFiles(files: CheckedFile[]): string {
-  const shaped = files.map(({ summary, file }) => ({ file, entries: summary.entries, errors: summary.errors, warnings: summary.warnings, findings: summary.findings }));
+  const shaped = files.map(({ summary, file }) => ({ file, entries: summary.entries, skipped: summary.skipped ?? 0, errors: summary.errors, warnings: summary.warnings, findings: summary.findings }));
   return `${printableJson(shaped.length === 1 ? shaped[0] : shaped, 2)}\n`;
 }

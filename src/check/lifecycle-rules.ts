@@ -2,6 +2,7 @@ import { noteTexts } from '../protocol/notes.js';
 import { isKnownRevision, isStatelessRevision, methodsOf, type MethodFamily } from '../protocol/revisions.js';
 import { methodsByRevision } from '../protocol/methods.js';
 import { c2s, handshake, lines, ping, recordLine, s2c } from './examples.js';
+import type { RecordEntry } from '../record/schema.js';
 import type { RuleFamily } from './types.js';
 
 const families = Object.keys(methodsByRevision['2024-11-05']) as MethodFamily[];
@@ -21,6 +22,13 @@ function isNotificationMethod(revision: string | undefined, method: string): boo
 
 /** Before `notifications/initialized`, a client may only ping; before answering initialize, a server may only ping. */
 const allowedEarly = new Set(['initialize', 'ping']);
+
+/** What a gap says it lost: bytes of a stream, or entries a file did not take. */
+function lostOf(gap: RecordEntry): string {
+  if (gap.lost === undefined) return '';
+  if (gap.unit === 'entries') return ` (${String(gap.lost)} entries)`;
+  return gap.stream === undefined ? ` (${String(gap.lost)} bytes)` : ` (${String(gap.lost)} bytes of ${gap.stream})`;
+}
 
 /** Session rules: the handshake, the methods of the revision, answers that never came. */
 export const lifecycleRules: RuleFamily = {
@@ -57,8 +65,8 @@ export const lifecycleRules: RuleFamily = {
       id: 'record-gap',
       severity: 'warn',
       summary: 'the spy lost part of the traffic here (the record fell behind or failed); findings may be incomplete',
-      bad: recordLine(1, { kind: 'gap', reason: 'record fell behind the traffic; entries dropped', lost: 12 }),
-      good: recordLine(1, { kind: 'spawn', transport: 'stdio', command: ['node', 'server.js'], pid: 4242 }),
+      bad: recordLine(1, { kind: 'gap', reason: 'record fell behind the traffic; entries dropped', lost: 12, unit: 'entries' }),
+      good: lines(recordLine(1, { kind: 'spawn', transport: 'stdio', command: ['node', 'server.js'], pid: 4242 }), recordLine(2, { kind: 'exit', code: 0, signal: null })),
     },
   ],
   frame({ entry, lineNo, state, report }) {
@@ -76,7 +84,7 @@ export const lifecycleRules: RuleFamily = {
     }
   },
   event({ entry, report }) {
-    if (entry.kind === 'gap') report('record-gap', `the spy lost traffic here: ${String(entry.reason ?? 'unknown reason')}${entry.lost !== undefined ? ` (${String(entry.lost)} entries)` : ''}`);
+    if (entry.kind === 'gap') report('record-gap', `the spy lost traffic here: ${String(entry.reason ?? 'unknown reason')}${lostOf(entry)}`);
   },
   end({ state, report }) {
     for (const request of state.answers.unanswered(state.facts.session)) {

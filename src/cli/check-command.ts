@@ -49,7 +49,7 @@ function withFindings(summary: CheckSummary, more: CheckSummary['findings']): Ch
 
 /**
  * `mcp-spy check FILE...`: protocol lint, a verdict per recording. Exit 0 clean (or warnings only),
- * 1 findings at error level in any, 2 bad use (a file that cannot be read).
+ * 1 findings at error level in any (or nothing readable), 2 bad use (a file that cannot be read).
  */
 export async function runCheck(files: string[], options: CheckCommandOptions): Promise<number> {
   const overrides = new Map<string, Level>();
@@ -69,16 +69,19 @@ export async function runCheck(files: string[], options: CheckCommandOptions): P
   const { done, exitCode } = await forEachFile(files, async (file) => {
     const checker = createChecker(overrides, baseline);
     const asserted = createAssertionChecker(assertions);
-    for await (const { entry, lineNo } of recordingEntries(file, { strict: options.strict, maxLine: options.maxLine })) {
+    const tally = { skipped: 0 };
+    for await (const { entry, lineNo } of recordingEntries(file, { strict: options.strict, maxLine: options.maxLine }, tally)) {
       checker.add(entry, lineNo);
       asserted.add(entry, lineNo);
     }
-    return withFindings(checker.finish(), asserted.finish());
+    return { ...withFindings(checker.finish(), asserted.finish()), skipped: tally.skipped };
   });
   const checked = done.map(({ file, value }) => ({ file, summary: value }));
   // The assertions given are rules too: a JUnit test case and a SARIF rule each.
   const running = [...active.filter(({ level }) => level !== 'off'), ...activeAssertionRules(assertions).map((rule) => ({ rule, level: rule.severity }))];
   if (checked.length > 0) process.stdout.write(formatters[options.format](checked, running, files.length - checked.length));
-  const failed = checked.some(({ summary }) => summary.errors > 0) ? exitCodes.findings : exitCodes.ok;
+  // Lines skipped unread were not checked: a recording of which nothing could be read passes nothing.
+  const nothingRead = (summary: CheckSummary) => summary.entries === 0 && (summary.skipped ?? 0) > 0;
+  const failed = checked.some(({ summary }) => summary.errors > 0 || nothingRead(summary)) ? exitCodes.findings : exitCodes.ok;
   return Math.max(exitCode, failed);
 }

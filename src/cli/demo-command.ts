@@ -45,7 +45,8 @@ export async function runDemo(options: { dir?: string }): Promise<number> {
   let dir: string;
   try {
     dir = options.dir ? resolve(options.dir) : mkdtempSync(join(tmpdir(), 'mcp-spy-demo-'));
-    mkdirSync(dir, { recursive: true });
+    // Private whatever the umask: the demo's record is a record like any other.
+    mkdirSync(dir, { recursive: true, mode: 0o700 });
   } catch (error) {
     throw new SpyError(`cannot create the demo directory: ${(error as Error).message}`);
   }

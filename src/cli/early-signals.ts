@@ -12,12 +12,27 @@ const wordOptions = new Set(['--name', '--client']);
 let received: NodeJS.Signals | undefined;
 let release: (() => void) | undefined;
 
-/** Holds the stop signals until the stdio spy takes them over; for a stdio spy's command line only. */
-export function holdEarlySignals(argv: string[]): void {
+/** The hold the bin puts on the stop signals as its first statement, before this module loads. */
+export interface FirstHold {
+  received(): NodeJS.Signals | undefined;
+  release(): void;
+}
+
+/**
+ * Holds the stop signals until the stdio spy takes them over, taking over the bin's first hold
+ * (the new handlers first: a signal never finds none). Any other command lets a signal that came
+ * meanwhile end it as it would have, and handles later ones itself.
+ */
+export function holdEarlySignals(argv: string[], first?: FirstHold): void {
   const at = argv.indexOf('--');
   const own = argv.slice(0, at);
-  if (at === -1 || own.some((arg, index) => (subcommands as readonly string[]).includes(arg) && !wordOptions.has(own[index - 1] ?? ''))) return;
-  release = onStopSignals((signal) => (received ??= signal));
+  const stdioSpy = at !== -1 && !own.some((arg, index) => (subcommands as readonly string[]).includes(arg) && !wordOptions.has(own[index - 1] ?? ''));
+  if (stdioSpy) release = onStopSignals((signal) => (received ??= signal));
+  const early = first?.received();
+  first?.release();
+  if (!early) return;
+  if (stdioSpy) received ??= early;
+  else process.kill(process.pid, early);
 }
 
 /** Stops holding the signals; returns the first one that arrived meanwhile, if any. */

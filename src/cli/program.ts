@@ -238,6 +238,7 @@ function withSpyOptions(command: Command): Command {
     .option('--no-record', 'write no record')
     .option('--log <file>', 'the human log (default: wire.log)')
     .option('--no-log', 'write no human log')
+    .option('--allow-readable', 'write a named --record or --log that others can read (a file of another user, or one whose mode cannot be made 0600)')
     .option('-q, --quiet', 'no live view on stderr')
     .option('--no-color', 'no colour in the live view (NO_COLOR and FORCE_COLOR are honoured too)')
     .addOption(new Option('--max-frame <size>', 'frames above this are forwarded whole, recorded in part').argParser(sizeParser(frameLimitBounds)).default(defaultMaxFrame, '16MiB'))

@@ -23,12 +23,16 @@ export function createSkipReporter(path: string) {
 
 /**
  * The entries of a recording for a command: lines it cannot read are said on stderr with their
- * number and skipped; a file it cannot read at all is one clear line.
+ * number and skipped (and counted in `tally`); a file it cannot read at all is one clear line.
  */
-export async function* recordingEntries(path: string, options: Omit<RecordingOptions, 'onSkip'> = {}): AsyncGenerator<RecordingEntry> {
+export async function* recordingEntries(path: string, options: Omit<RecordingOptions, 'onSkip'> = {}, tally?: { skipped: number }): AsyncGenerator<RecordingEntry> {
   const reporter = createSkipReporter(path);
+  const onSkip = (line: SkippedLine) => {
+    if (tally) tally.skipped++;
+    reporter.onSkip(line);
+  };
   try {
-    yield* readRecording(path, { ...options, onSkip: reporter.onSkip });
+    yield* readRecording(path, { ...options, onSkip });
   } catch (error) {
     if (error instanceof RecordReadError) throw new SpyError(error.message);
     throw error;

@@ -31,6 +31,8 @@ export interface SpyOptions extends ExportOptions {
   defaultRedact?: boolean;
   /** The HTTP spy's --no-redact (false): every default mask off, frames' secret names too. */
   redact?: boolean;
+  /** --allow-readable: a named --record or --log that others can read takes the traffic all the same. */
+  allowReadable?: boolean;
 }
 
 /** The label of a run started from a client's config, when it has one: either option makes one. */
@@ -59,11 +61,13 @@ function choiceOf(value: string | boolean): string | false | undefined {
 }
 
 /** Checks the output paths before the server starts, so bad use costs nothing. */
-export function prepareOutputs(options: Pick<SpyOptions, 'record' | 'log' | 'client' | 'name'>): OutputPaths {
+export function prepareOutputs(options: Pick<SpyOptions, 'record' | 'log' | 'client' | 'name' | 'allowReadable'>): OutputPaths {
   const choice = { record: choiceOf(options.record), log: choiceOf(options.log) };
   for (const [name, path] of Object.entries(choice)) {
     if (typeof path !== 'string') continue;
-    const problem = checkNamedPath(path);
+    // An empty name (an unset variable in a client's config) is a mistake, not a wish for no file.
+    if (path === '') throw new SpyError(`--${name} needs a file name (--no-${name} writes none)`);
+    const problem = checkNamedPath(path, options.allowReadable === true);
     if (problem) throw new SpyError(`cannot write ${name} ${path}: ${problem}`);
   }
   const label = sessionLabel(options);
@@ -87,6 +91,7 @@ export function openOutputs(options: SpyOptions, place: SessionPlace = { transpo
     logPath: paths.log,
     recordNamed: paths.recordNamed,
     logNamed: paths.logNamed,
+    allowReadable: options.allowReadable === true,
     live: !options.quiet,
     color,
     // The live view fits a terminal's width; into a file or a client's log it keeps its fixed width.

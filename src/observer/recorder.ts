@@ -24,6 +24,8 @@ export interface RecorderOptions {
   pins?: ToolPins;
   /** Whether members with a secret's name (see wire/secret-names) are masked: true unless --no-default-redact. */
   redactNames?: boolean;
+  /** The stdio spy's one session: the spy's own entries (a file's gap, an exporter's note) belong to it too. */
+  session?: string;
 }
 
 let lastStampMs = -1;
@@ -86,11 +88,12 @@ export function createRecorder(options: RecorderOptions) {
   const sinks: Sink[] = [];
   const context: SinkContext = {
     warn: options.warn,
-    gap: (reason, lost) => gapLine(undefined, reason, lost),
+    gap: (reason, lost) => ({ ...gapLine(options.session, reason, lost), ...(lost === undefined ? {} : { unit: 'entries' as const }) }),
+    own: (kind, fields) => ({ ...envelope(options.session, nowMs()), seq: ++seq, kind, ...fields }) as RecordEntry,
     failed(from, gap) {
       for (const sink of sinks) if (sink !== from) sink.failed?.(gap);
     },
-    note: (fields) => recorder.event(undefined, 'note', fields),
+    note: (fields) => recorder.event(options.session, 'note', fields),
   };
   // One by one: a sink that fails as it opens tells those opened before it.
   for (const open of options.sinks) sinks.push(open(context));

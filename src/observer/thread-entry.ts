@@ -29,6 +29,7 @@ const recorder = createRecorder({
   redactPaths: config.redactPaths,
   redactNames: config.redactNames,
   pins: config.pins,
+  ...(config.kind === 'stdio' ? { session: config.session } : {}),
 });
 const observer = (config.kind === 'stdio' ? observeStdio(config, recorder) : observeHttp(config, recorder, STATUS_CODES)) as ObservingSide<ChannelMessage>;
 serveObserverChannel(parentPort!, control, observer, { ...recorder, flushStderr: () => stderrOut.flush() }, config.live);

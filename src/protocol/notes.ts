@@ -26,6 +26,7 @@ export const noteTexts = {
   'tool-changed-mid-session': 'the server changed its tools after the client had listed them, in the same session',
   'tool-definition-changed': 'a tool whose definition differs from its pin in the baseline (or that the baseline does not pin)',
   'request-state-mismatch': 'a retry whose requestState is not the one the server sent with its input_required result',
+  'torn-line': 'the file ended mid-line when this run began appending (a run before was cut short: a full disk, a kill); readers skip the cut line',
   'spans-dropped': 'spans the OTLP collector did not take were dropped (the record itself is complete)',
 } as const;
 

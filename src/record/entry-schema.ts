@@ -97,6 +97,7 @@ export const gapEntry = z
     kind: z.literal('gap'),
     reason: z.string(),
     lost: count.optional().describe('bytes (or entries) forwarded but not recorded'),
+    unit: z.literal('entries').optional().describe('lost counts entries a file did not take (absent: lost counts bytes)'),
     stream: z.enum(['c2s', 's2c', 'stderr']).optional(),
     x: z.number().optional(),
     httpMethod: z.string().optional(),

@@ -1,53 +1,30 @@
-import { closeSync, fstatSync, write, writeSync } from 'node:fs';
+import { closeSync, fstatSync, write } from 'node:fs';
 import { openOutputFile } from './open-output.js';
+import { encodeLines, weightOf, type Line } from './line-encoding.js';
+import { countLines, cutLastLine, cutToWholeLine, endsTorn, writeLinesSync } from './whole-lines.js';
+
+export type { Line } from './line-encoding.js';
 
 export interface LineSinkOptions {
   /** Queued bytes beyond which new lines are dropped (and counted) instead of growing memory. */
   maxQueued?: number;
   /** How long lines may wait to be written together; a crash loses at most this much. */
   batchMs?: number;
-  /** Called once, on the first failure to open or write. */
-  onError?: (error: NodeJS.ErrnoException) => void;
+  /**
+   * Called once, on the first failure to open or write, with the lines that did not reach the file.
+   * What it returns renders the gap for a count: the file itself is given it, room made if need be.
+   */
+  onError?: (error: NodeJS.ErrnoException, lost: number) => ((lost: number) => string) | undefined;
+  /** The file ended mid-line when opened (a writer before was cut short): a line to start with, after a newline. */
+  onTorn?: () => string | undefined;
   /** Called when lines had to be dropped, with a line to write in their place once there is room. */
   onDropped?: (count: number) => string | undefined;
   /** A path the user named (may be a link, a FIFO, a device), or a default one (a regular file of ours). */
   named?: boolean;
-  /** Something the user should know that does not stop the file (its mode could not be tightened). */
-  onWarning?: (message: string) => void;
+  /** --allow-readable: a named file others can read takes the traffic all the same. */
+  allowReadable?: boolean;
   /** The file was deleted while being written and was started anew: a line to open the new one with. */
   onReopened?: () => string | undefined;
-}
-
-/**
- * One line to write: its text, or its pieces in order (a record entry's metadata, the frame's own
- * bytes spliced in unescaped, the closing brace), so a frame is never copied into a string.
- */
-export type Line = string | readonly (string | Buffer)[];
-
-/** A line's size for the queue's accounting: characters of text plus bytes of buffers (about its bytes). */
-function weightOf(line: Line): number {
-  if (typeof line === 'string') return line.length;
-  let weight = 0;
-  for (const piece of line) weight += piece.length;
-  return weight;
-}
-
-/** Encodes lines `from`..`to` of the queue into one buffer, each piece copied once. */
-function encodeLines(queue: readonly Line[], from: number, to: number): Buffer {
-  let size = 0;
-  for (let index = from; index < to; index++) {
-    const line = queue[index]!;
-    if (typeof line === 'string') size += Buffer.byteLength(line);
-    else for (const piece of line) size += typeof piece === 'string' ? Buffer.byteLength(piece) : piece.length;
-  }
-  const data = Buffer.allocUnsafe(size);
-  let at = 0;
-  for (let index = from; index < to; index++) {
-    const line = queue[index]!;
-    if (typeof line === 'string') at += data.write(line, at);
-    else for (const piece of line) at += typeof piece === 'string' ? data.write(piece, at) : (data.set(piece, at), piece.length);
-  }
-  return data;
 }
 
 /** How often a file being written is checked for having been deleted under the spy. */
@@ -75,30 +52,60 @@ export function openLineSink(path: string, options: LineSinkOptions = {}) {
   let head = 0;
   let below: { limit: number; resolve: () => void }[] = [];
 
-  function fail(error: NodeJS.ErrnoException) {
+  /** Lines queued or counted as dropped: what a failure leaves unwritten. */
+  const waitingLines = () => queue.length - head + dropped;
+
+  function fail(error: NodeJS.ErrnoException, lost = waitingLines(), written = false) {
     if (failed) return;
     failed = true;
     queue = [];
     head = 0;
     queued = 0;
-    options.onError?.(error);
+    dropped = 0;
+    const gapOf = options.onError?.(error, lost);
+    if (gapOf && written && fd !== undefined && regular) writeGap(gapOf, lost);
+  }
+
+  /** How many of its last lines a failed file gives up, at most, to make room for its gap. */
+  const maxCut = 256;
+
+  /**
+   * The gap goes into the failed file itself when it takes it whole. Where it does not (the disk is
+   * full to the byte), the file's last lines give way to it, one at a time, each counted in it: a
+   * file that says what it lost is worth more than one more entry.
+   */
+  function writeGap(gapOf: (lost: number) => string, lost: number) {
+    for (let count = lost; count <= lost + maxCut; count++) {
+      if (!writeLinesSync(fd!, Buffer.from(gapOf(count))).error) return;
+      if (!cutLastLine(fd!, path, options.named ?? false)) return;
+    }
+  }
+
+  /** A write failed with `whole` of data's lines in the file (it was cut back to them): what the file lacks is counted. */
+  function failWrite(error: NodeJS.ErrnoException, data: Buffer, whole: number) {
+    fail(error, countLines(data) - whole + waitingLines(), true);
   }
 
   let regular = false;
   let lastCheck = performance.now();
 
   function open(): boolean {
-    const opened = openOutputFile(path, { named: options.named ?? false });
+    const opened = openOutputFile(path, { named: options.named ?? false, allowReadable: options.allowReadable ?? false });
     if (!opened.ok) {
       fail(Object.assign(opened.error, { message: opened.why }));
       return false;
     }
     fd = opened.fd;
-    if (opened.warning) options.onWarning?.(opened.warning);
     try {
       regular = fstatSync(fd).isFile();
     } catch {
       regular = false;
+    }
+    // An append after a torn end starts on a fresh line, and says why there is half a line above it.
+    if (regular && endsTorn(fd, path, options.named ?? false)) {
+      const start = `\n${options.onTorn?.() ?? ''}`;
+      queue.splice(head, 0, start);
+      queued += start.length;
     }
     return true;
   }
@@ -184,7 +191,7 @@ export function openLineSink(path: string, options: LineSinkOptions = {}) {
       if (error?.code === 'EAGAIN') return setTimeout(() => writeAll(data, offset), retryMs);
       if (error) {
         writing = false;
-        fail(error);
+        failWrite(error, data, cutToWholeLine(fd!, data, offset));
         return settle();
       }
       if (offset + written < data.length) return writeAll(data, offset + written);
@@ -233,10 +240,12 @@ export function openLineSink(path: string, options: LineSinkOptions = {}) {
     closeSync() {
       if (timer) clearTimeout(timer);
       if (fd === undefined) return;
-      try {
-        if (!failed && queue.length > head) writeSync(fd, encodeLines(queue, head, queue.length));
-      } catch (error) {
-        fail(error as NodeJS.ErrnoException);
+      if (!failed && queue.length > head) {
+        const data = encodeLines(queue, head, queue.length);
+        queue = [];
+        head = 0;
+        const result = writeLinesSync(fd, data);
+        if (result.error) failWrite(result.error, data, result.lines);
       }
       try {
         closeSync(fd);

@@ -1,4 +1,5 @@
 import { closeSync, constants, fchmodSync, fstatSync, openSync } from 'node:fs';
+import { allowReadableOption, namedPathKind, otherReaders } from './shared-paths.js';
 
 export interface OutputFileOptions {
   /**
@@ -7,9 +8,11 @@ export interface OutputFileOptions {
    * shared directory, a link planted by someone else must not redirect the spy's writes.
    */
   named: boolean;
+  /** --allow-readable: a named file others can read (another user's) takes the traffic all the same. */
+  allowReadable?: boolean;
 }
 
-export type OutputFile = { ok: true; fd: number; warning?: string } | { ok: false; error: NodeJS.ErrnoException; why: string };
+export type OutputFile = { ok: true; fd: number } | { ok: false; error: NodeJS.ErrnoException; why: string };
 
 // Non-blocking: opening a FIFO nobody reads fails at once (ENXIO) instead of hanging the session,
 // and a write it cannot take at once comes back to be retried, never holding a thread.
@@ -31,8 +34,8 @@ export function openFailureReason(error: NodeJS.ErrnoException): string {
   return openFailures.get(error.code ?? '') ?? error.message;
 }
 
-function failure(error: NodeJS.ErrnoException): OutputFile {
-  return { ok: false, error, why: openFailureReason(error) };
+function failure(error: NodeJS.ErrnoException, why = openFailureReason(error)): OutputFile {
+  return { ok: false, error, why };
 }
 
 function refuse(fd: number, code: string, why: string): OutputFile {
@@ -42,35 +45,42 @@ function refuse(fd: number, code: string, why: string): OutputFile {
   return { ok: false, error, why };
 }
 
-function tighten(fd: number, path: string): { warning?: string } {
+function tighten(fd: number): boolean {
   try {
     fchmodSync(fd, 0o600);
-    return {};
-  } catch (error) {
-    return { warning: `cannot make ${path} private (mode 0600): ${(error as NodeJS.ErrnoException).code ?? (error as Error).message}` };
+    return true;
+  } catch {
+    return false;
   }
 }
 
 /**
  * Opens a record or log for appending, created with mode 0600. An existing regular file of ours
- * that others may read is tightened to 0600; one of another user is left as it is, with a warning.
+ * that others may read is tightened to 0600. A named file someone else can read (another user's,
+ * or one whose mode cannot be tightened) is refused unless --allow-readable says to write it all
+ * the same; the mode of a file of another user is never changed.
  */
 export function openOutputFile(path: string, options: OutputFileOptions): OutputFile {
+  const uid = process.getuid?.();
+  // A named path is followed only when it was a link when looked at, and not one planted by another user.
+  const kind = options.named ? namedPathKind(path, uid) : { link: false as const };
+  if (kind.link && kind.refused) return failure(Object.assign(new Error(kind.refused), { code: 'EPLANTED' }), kind.refused);
   let fd: number;
   try {
-    fd = openSync(path, baseFlags | (options.named ? 0 : constants.O_NOFOLLOW), 0o600);
+    fd = openSync(path, baseFlags | (kind.link ? 0 : constants.O_NOFOLLOW), 0o600);
   } catch (error) {
     return failure(error as NodeJS.ErrnoException);
   }
   try {
     const stat = fstatSync(fd);
-    const uid = process.getuid?.();
     const ours = uid === undefined || stat.uid === uid;
     if (!options.named && !stat.isFile()) return refuse(fd, 'ENOTREG', 'it is not a regular file');
     if (!options.named && !ours) return refuse(fd, 'ENOTOWNER', `it belongs to another user (uid ${stat.uid})`);
-    if (!stat.isFile() || (stat.mode & 0o077) === 0) return { ok: true, fd };
-    if (!ours) return { ok: true, fd, warning: `${path} belongs to another user (uid ${stat.uid}); its mode ${(stat.mode & 0o777).toString(8)} was left as it is` };
-    return { ok: true, fd, ...tighten(fd, path) };
+    if (!stat.isFile()) return { ok: true, fd };
+    if (ours && (stat.mode & 0o077) !== 0 && tighten(fd)) return { ok: true, fd };
+    const readers = ours && (stat.mode & 0o044) === 0 ? undefined : otherReaders(stat, uid);
+    if (readers === undefined || options.allowReadable) return { ok: true, fd };
+    return refuse(fd, 'EREADABLE', `${readers}; ${allowReadableOption} writes to it all the same`);
   } catch (error) {
     closeSync(fd);
     return failure(error as NodeJS.ErrnoException);

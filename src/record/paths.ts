@@ -1,7 +1,8 @@
-import { closeSync, mkdirSync, statSync } from 'node:fs';
+import { closeSync, lstatSync, mkdirSync, statSync } from 'node:fs';
 import { homedir } from 'node:os';
 import { dirname, join, resolve } from 'node:path';
-import { openOutputFile } from './open-output.js';
+import { openFailureReason, openOutputFile } from './open-output.js';
+import { allowReadableOption, namedPathKind, otherReaders } from './shared-paths.js';
 
 export interface OutputChoice {
   /** false: do not write this file; a string: the path the user named; undefined: the default. */
@@ -30,27 +31,76 @@ export function stateDirectory(env: NodeJS.ProcessEnv): string {
   return join(base, 'mcp-spy');
 }
 
-/** Errors that say the directory takes no new file, rather than that the file there is wrong. */
-const unwritable = new Set(['EACCES', 'EPERM', 'EROFS', 'ENOENT', 'ENOTDIR']);
+function isDirectory(path: string): boolean {
+  try {
+    return statSync(path).isDirectory();
+  } catch {
+    return false;
+  }
+}
+
+/** Why a directory takes no new file, by the error creating one gave. */
+const directoryFailures = new Map<string, string>([
+  ['EACCES', 'is not writable'],
+  ['EPERM', 'is not writable'],
+  ['EROFS', 'is on a read-only file system'],
+  ['ENOENT', 'does not exist'],
+  ['ENOTDIR', 'is not a directory'],
+]);
+
+/**
+ * Why a default file cannot be opened there: what is wrong with the file when there is one (a
+ * link, a file of another user, one without write permission), else with the directory.
+ */
+function whyNotThere(path: string, error: NodeJS.ErrnoException, why: string): string {
+  let stat;
+  try {
+    stat = lstatSync(path);
+  } catch {
+    const dirWhy = directoryFailures.get(error.code ?? '');
+    if (!dirWhy) return `${path}: ${why}`;
+    // Some file systems answer ENOENT for a file they will not create in a directory that exists (/proc).
+    return `${dirname(path)} ${error.code === 'ENOENT' && isDirectory(dirname(path)) ? 'is not writable' : dirWhy}`;
+  }
+  const uid = process.getuid?.();
+  if (stat.isSymbolicLink()) return `${path}: ${openFailureReason({ ...error, code: 'ELOOP' })}`;
+  if (uid !== undefined && stat.uid !== uid && error.code === 'EACCES') return `${path}: it belongs to another user (uid ${stat.uid})`;
+  if (error.code === 'EACCES') return `${path}: it is not writable (mode ${(stat.mode & 0o777).toString(8).padStart(4, '0')})`;
+  return `${path}: ${why}`;
+}
 
 /** Whether a default file can be opened there, safely (no link, a regular file of ours): the honest test, which permissions alone are not for root. */
 function canAppendTo(path: string): { ok: true } | { ok: false; why: string } {
   const opened = openOutputFile(path, { named: false });
-  if (!opened.ok && unwritable.has(opened.error.code ?? '')) return { ok: false, why: `${dirname(path)} is not writable` };
-  if (!opened.ok) return { ok: false, why: `${path}: ${opened.why}` };
+  if (!opened.ok) return { ok: false, why: whyNotThere(path, opened.error, opened.why) };
   closeSync(opened.fd);
   return { ok: true };
 }
 
-/** A path the user named must sit in an existing directory: checked before the server starts (opening it says the rest). */
-export function checkNamedPath(path: string): string | undefined {
-  const dir = dirname(resolve(path));
+/**
+ * A path the user named must sit in an existing directory, and be neither a link another user
+ * planted in a shared directory nor (without --allow-readable) a file of another user: checked
+ * before the server starts (opening it says the rest, and checks again).
+ */
+export function checkNamedPath(path: string, allowReadable = false): string | undefined {
+  const full = resolve(path);
+  const dir = dirname(full);
   try {
     if (!statSync(dir).isDirectory()) return `${dir} is not a directory`;
   } catch {
     return `directory ${dir} does not exist`;
   }
-  return undefined;
+  const uid = process.getuid?.();
+  const kind = namedPathKind(full, uid);
+  if (kind.link && kind.refused) return kind.refused;
+  let stat;
+  try {
+    stat = statSync(full);
+  } catch {
+    return undefined;
+  }
+  const readers = stat.isFile() && uid !== undefined && stat.uid !== uid ? otherReaders(stat, uid) : undefined;
+  return readers && !allowReadable ? `${readers}; ${allowReadableOption} writes to it all the same` : undefined;
 }
 
 /**

@@ -1,3 +1,4 @@
+import type { OutputFileOptions } from '../record/open-output.js';
 import { openLineSink, type Line, type LineSink } from '../record/line-sink.js';
 import type { RecordEntry } from '../record/schema.js';
 import type { Sink, SinkContext } from './sink.js';
@@ -6,7 +7,7 @@ import type { Sink, SinkContext } from './sink.js';
 export interface FileLines {
   /** The entry's line, or undefined when this file leaves the entry out. */
   lineOf(entry: RecordEntry, message?: unknown, json?: Buffer | string): Line | undefined;
-  /** A gap the spy itself writes (the file was deleted, entries dropped, another sink failed). */
+  /** A gap or note the spy itself writes (the file was deleted, entries dropped, another sink failed, a torn end). */
   gapLine(gap: RecordEntry): string;
   /** The observer is behind the traffic, or caught up: a line to write when it says what was left out. */
   behind?(behind: boolean): string | undefined;
@@ -18,7 +19,7 @@ export interface FileLines {
  * Opens `path` as the `name` of the spy (record, log): written off the event loop, started anew
  * when deleted, a gap where it fell behind; when it fails, the others write down the gap it leaves.
  */
-export function openFileSink(name: string, path: string, named: boolean, lines: FileLines, context: SinkContext): Sink {
+export function openFileSink(name: string, path: string, access: OutputFileOptions, lines: FileLines, context: SinkContext): Sink {
   let file: LineSink;
   const sink: Sink = {
     entry(entry, message, json) {
@@ -41,15 +42,21 @@ export function openFileSink(name: string, path: string, named: boolean, lines: 
   };
   // Opened after the sink exists: a file that cannot be opened fails at once, and says so as this sink.
   file = openLineSink(path, {
-    named,
-    onWarning: context.warn,
+    ...access,
     onReopened: () => {
       context.warn(`${name} ${path} was deleted while the spy ran; it was started anew`);
       return lines.gapLine(context.gap(`${name} ${path} was deleted while the spy ran; the entries before this one went with it`));
     },
-    onError: (error) => {
-      context.warn(`cannot write ${name} ${path}: ${error.message}; the traffic keeps flowing, the ${name} stops here`);
-      context.failed(sink, context.gap(`${name} ${path} failed: ${error.code ?? error.message}`));
+    onError: (error, lost) => {
+      const counted = lost > 0 ? ` (${lost} entries not written)` : '';
+      context.warn(`cannot write ${name} ${path}: ${error.message}; the traffic keeps flowing, the ${name} stops here${counted}`);
+      const gap = context.gap(`${name} ${path} failed: ${error.code ?? error.message}; what followed was not written to it`, lost > 0 ? lost : undefined);
+      context.failed(sink, gap);
+      return (count) => lines.gapLine(count > 0 ? { ...gap, lost: count } : gap);
+    },
+    onTorn: () => {
+      context.warn(`${name} ${path} ended mid-line (a run before this one was cut short); this run starts on a new line`);
+      return lines.gapLine(context.own('note', { notes: ['torn-line'], text: `${name} ${path} ended mid-line when this run began appending; the line above is cut short` }));
     },
     onDropped: (count) => {
       const gap = context.gap(`${name} fell behind the traffic; entries dropped`, count);

@@ -1,10 +1,12 @@
-import { closeSync, writeSync } from 'node:fs';
+import { closeSync } from 'node:fs';
 import { openOutputFile } from '../record/open-output.js';
 import { RECORD_VERSION, type RecordEntry } from '../record/schema.js';
+import { writeLinesSync } from '../record/whole-lines.js';
 import type { StdioOutcome } from '../transports/stdio.js';
 
 export interface LastWords {
   named: boolean;
+  allowReadable?: boolean;
   session: string;
   /** The last seq the observer wrote: these entries follow it. */
   lastSeq: number;
@@ -26,12 +28,11 @@ export function appendLastWords(path: string, words: LastWords): void {
       ? { ...base, seq: words.lastSeq + 2, kind: 'exit', code: outcome.code, signal: outcome.signal }
       : { ...base, seq: words.lastSeq + 2, kind: 'exit', code: null, signal: null, reason: outcome.why },
   ];
-  const opened = openOutputFile(path, { named: words.named });
+  const opened = openOutputFile(path, { named: words.named, allowReadable: words.allowReadable ?? false });
   if (!opened.ok) return;
   try {
-    writeSync(opened.fd, entries.map((entry) => `${JSON.stringify(entry)}\n`).join(''));
-  } catch {
-    // Nothing more can be done for the record; the traffic itself is not affected.
+    // Whole lines or none: on a full disk the record is cut back to its last whole line.
+    writeLinesSync(opened.fd, Buffer.from(entries.map((entry) => `${JSON.stringify(entry)}\n`).join('')));
   } finally {
     closeSync(opened.fd);
   }

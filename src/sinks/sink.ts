@@ -1,5 +1,5 @@
 import type { ExportConfig } from '../export/export-sink.js';
-import type { RecordEntry } from '../record/schema.js';
+import type { EventKind, RecordEntry } from '../record/schema.js';
 import type { StderrOut } from './stderr-out.js';
 
 /**
@@ -42,11 +42,13 @@ export interface Sink {
 export interface SinkContext {
   /** Problems of the spy itself, said once each on stderr. */
   warn: (message: string) => void;
-  /** A new `gap` entry, numbered in the record's sequence, outside any session. */
+  /** A new `gap` entry, numbered in the record's sequence, in the stdio spy's session (in none on HTTP); `lost` counts entries. */
   gap(reason: string, lost?: number): RecordEntry;
   /** `from` failed: the other sinks that keep a lasting copy write down `gap`. */
   failed(from: Sink, gap: RecordEntry): void;
-  /** A `note` of the spy itself in the record, outside any session (what an exporter dropped). */
+  /** An entry numbered in the record's sequence for one sink's file alone (that file's own story), handed to no sink. */
+  own(kind: EventKind, fields: Partial<RecordEntry>): RecordEntry;
+  /** A `note` of the spy itself in the record (what an exporter dropped), in the stdio spy's session (in none on HTTP). */
   note(fields: Partial<RecordEntry>): void;
 }
 
@@ -57,6 +59,8 @@ export interface SinkOutputs {
   /** Whether the user named the path (it may then be a link, a FIFO or a device) or it is a default. */
   recordNamed?: boolean;
   logNamed?: boolean;
+  /** --allow-readable: a named file others can read takes the traffic all the same. */
+  allowReadable?: boolean;
   live: boolean;
   color: boolean;
   /** The terminal's width when stderr is one: each live line fits it. */

@@ -94,7 +94,7 @@ export async function runStdioSpy(options: StdioSpyOptions): Promise<StdioOutcom
   stopListening();
   if (!finished.closed && options.observer.recordPath) {
     options.warn('the observer did not finish in time; the record ends with a gap');
-    appendLastWords(options.observer.recordPath, { named: options.observer.recordNamed ?? false, session, lastSeq: finished.lastSeq, outcome });
+    appendLastWords(options.observer.recordPath, { named: options.observer.recordNamed ?? false, allowReadable: options.observer.allowReadable ?? false, session, lastSeq: finished.lastSeq, outcome });
   }
   return outcome;
 }

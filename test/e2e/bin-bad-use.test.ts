@@ -18,6 +18,8 @@ describe('the binary passes bad use on to the shell: one line on stderr, nothing
     ['import', ['import', 'missing.har'], 'mcp-spy: cannot read missing.har: no such file\n'],
     ['diff', ['diff', 'missing.jsonl'], 'mcp-spy: diff needs two recordings (mcp-spy diff before.jsonl after.jsonl), or one and a server command after --\n'],
     ['baseline', ['baseline', 'missing.jsonl'], 'mcp-spy: cannot read missing.jsonl: no such file\n'],
+    ['the stdio spy, an empty --record', ['--record', '', '--', 'cat'], 'mcp-spy: --record needs a file name (--no-record writes none)\n'],
+    ['http, an empty --log', ['http', '--target', 'http://127.0.0.1:9/mcp', '--log', ''], 'mcp-spy: --log needs a file name (--no-log writes none)\n'],
     ['demo', ['demo', '--bogus'], "mcp-spy demo: unknown option '--bogus' (see mcp-spy demo --help)\n"],
   ])('%s', async (_name, args, line) => {
     const result = await runBin(args);

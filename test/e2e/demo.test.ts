@@ -1,7 +1,8 @@
-import { readFileSync } from 'node:fs';
+import { spawnSync } from 'node:child_process';
+import { readFileSync, statSync } from 'node:fs';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
-import { framesOf, readEntries, runBin, tempDir } from '../helpers/spy.js';
+import { bin, framesOf, node, readEntries, runBin, tempDir } from '../helpers/spy.js';
 
 describe('mcp-spy demo', () => {
   it('shows every kind of frame from a real client and server, and says where the files are', async () => {
@@ -15,5 +16,14 @@ describe('mcp-spy demo', () => {
     expect([...kinds].sort()).toEqual(['invalid', 'notification', 'protocol-error', 'request', 'response', 'tool-error']);
     expect(readFileSync(join(dir, 'wire.log'), 'utf8')).toContain('!stdout-noise');
     expect(result.stderr).toContain('<- tool-error');
+  });
+
+  it('makes a missing --dir tree private (0700) whatever the umask', () => {
+    const dir = join(tempDir().dir, 'a', 'b');
+    const result = spawnSync('sh', ['-c', 'umask 000 && exec "$@"', 'sh', node, bin, 'demo', '--dir', dir], { encoding: 'utf8', env: { ...process.env, FORCE_COLOR: '0' } });
+    expect(result.status).toBe(0);
+    expect(statSync(dir).mode & 0o777).toBe(0o700);
+    expect(statSync(join(dir, '..')).mode & 0o777).toBe(0o700);
+    expect(statSync(join(dir, 'wire.jsonl')).mode & 0o777).toBe(0o600);
   });
 });

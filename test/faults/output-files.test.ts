@@ -65,6 +65,53 @@ describe('the default files', () => {
   });
 });
 
+// As another user than root: root's writes pass every permission check.
+describe.skipIf(!isRoot)('the reason the default files went elsewhere', () => {
+  const nobody = 65534;
+  const asNobody = () => {
+    const cwd = tempDir().dir;
+    const state = tempDir().dir;
+    chownSync(cwd, nobody, nobody);
+    chownSync(state, nobody, nobody);
+    return { cwd, env: { XDG_STATE_HOME: state, MCP_SPY_DIR: '' } };
+  };
+
+  it('names a read-only wire.jsonl in the user\'s own directory, not the directory', async () => {
+    const { cwd, env } = asNobody();
+    writeFileSync(join(cwd, 'wire.jsonl'), '', { mode: 0o444 });
+    chownSync(join(cwd, 'wire.jsonl'), nobody, nobody);
+    const result = await runBin(['-q', '--', 'cat'], { cwd, env, input: request(1), uid: nobody });
+    expect(result.code).toBe(0);
+    expect(result.stderr).toContain(`(${join(cwd, 'wire.jsonl')}: it is not writable (mode 0444))`);
+    expect(result.stderr).not.toContain('is not writable)');
+  });
+
+  it('names a planted link as a link', async () => {
+    const { cwd, env } = asNobody();
+    symlinkSync('/etc/passwd', join(cwd, 'wire.jsonl'));
+    const result = await runBin(['-q', '--', 'cat'], { cwd, env, input: request(1), uid: nobody });
+    expect(result.code).toBe(0);
+    expect(result.stderr).toContain(`(${join(cwd, 'wire.jsonl')}: it is a symbolic link`);
+  });
+
+  it('names a file of another user as theirs', async () => {
+    const { cwd, env } = asNobody();
+    chmodSync(cwd, 0o1777);
+    writeFileSync(join(cwd, 'wire.jsonl'), '', { mode: 0o644 });
+    const result = await runBin(['-q', '--', 'cat'], { cwd, env, input: request(1), uid: nobody });
+    expect(result.code).toBe(0);
+    expect(result.stderr).toContain(`(${join(cwd, 'wire.jsonl')}: it belongs to another user (uid 0))`);
+  });
+
+  it('names the directory when it is the directory that takes no file', async () => {
+    const { cwd, env } = asNobody();
+    chmodSync(cwd, 0o555);
+    const result = await runBin(['-q', '--', 'cat'], { cwd, env, input: request(1), uid: nobody });
+    expect(result.code).toBe(0);
+    expect(result.stderr).toContain(`(${cwd} is not writable)`);
+  });
+});
+
 describe('a path the user names', () => {
   it('may be a symlink: it is followed', async () => {
     const cwd = tempDir().dir;
@@ -119,7 +166,9 @@ describe('a record deleted while the spy runs', () => {
     expect(result.code).toBe(0);
     expect(result.stderr).toContain('was deleted while the spy ran');
     const entries = readRecord(record);
-    expect(entries[0]).toMatchObject({ kind: 'gap', reason: expect.stringContaining('was deleted') });
+    // The gap belongs to the run it tells of: the session of the exit below.
+    expect(entries[0]).toMatchObject({ kind: 'gap', reason: expect.stringContaining('was deleted'), session: entries.at(-2)!.session });
+    expect(entries[0]!.session).toEqual(expect.any(String));
     expect(entries.filter((entry) => entry.kind === 'request').map((entry) => entry.id)).toContain(3);
     // cat answers nothing: what it left pending is said after the exit.
     expect(entries.at(-2)).toMatchObject({ kind: 'exit', code: 0 });

@@ -1,8 +1,9 @@
 import { spawn } from 'node:child_process';
-import { readFileSync, writeFileSync } from 'node:fs';
+import { existsSync, readFileSync, writeFileSync } from 'node:fs';
+import { constants } from 'node:os';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
-import { readRecord, request } from '../helpers/faults.js';
+import { readRecord, request, waitUntil } from '../helpers/faults.js';
 import { bin, fixture, node, runBin, tempDir } from '../helpers/spy.js';
 
 /** Whether the process catches SIGHUP yet (the spy's handler is installed; Node itself catches only SIGINT and SIGTERM): read from /proc. */
@@ -80,5 +81,42 @@ describe('starting up', () => {
     expect(result.code).toBe(0);
     expect(result.text).toBe(request(1));
     expect(result.stderr).toContain(`the record and log are not written (cannot make ${file}`);
+  });
+});
+
+describe('a stop signal before the spy\'s own modules have loaded', () => {
+  it.each(['SIGHUP', 'SIGTERM'] as const)('%s is held from the first line of the spy, and the record holds the attempt', async (signal) => {
+    const dir = tempDir().dir;
+    const loading = join(dir, 'loading');
+    const release = join(dir, 'release');
+    const env = { ...process.env, NODE_OPTIONS: `--import=${fixture('startup', 'slow-modules.mjs')}`, MCP_SPY_TEST_LOADING: loading, MCP_SPY_TEST_RELEASE: release };
+    const spy = spawn(node, [bin, '-q', '--', 'cat'], { cwd: dir, env, stdio: ['pipe', 'pipe', 'pipe'] });
+    let stderr = '';
+    spy.stderr.on('data', (chunk: Buffer) => (stderr += chunk.toString()));
+    const ended = new Promise<[number | null, string | null]>((resolve) => spy.on('exit', (c, s) => resolve([c, s])));
+    // The spy's first module is being loaded: the moment a busy machine makes long.
+    await waitUntil(() => existsSync(loading), 20_000, 'the spy to start loading its modules');
+    spy.kill(signal);
+    writeFileSync(release, '');
+    const [code, killedBy] = await ended;
+    expect(killedBy).toBeNull();
+    expect(code).toBe(128 + constants.signals[signal]);
+    expect(stderr).toBe(`mcp-spy: cannot start cat: stopped by ${signal} before it started\n`);
+    const entries = readRecord(join(dir, 'wire.jsonl'));
+    expect(entries.map((entry) => entry.kind)).toEqual(['spawn', 'exit']);
+    expect(entries[1]).toMatchObject({ kind: 'exit', signal });
+  });
+
+  it('any other command it ends as it would have (the command handles its signals itself once loaded)', async () => {
+    const dir = tempDir().dir;
+    const loading = join(dir, 'loading');
+    const release = join(dir, 'release');
+    const env = { ...process.env, NODE_OPTIONS: `--import=${fixture('startup', 'slow-modules.mjs')}`, MCP_SPY_TEST_LOADING: loading, MCP_SPY_TEST_RELEASE: release };
+    const viewer = spawn(node, [bin, 'view', '-'], { cwd: dir, env, stdio: ['pipe', 'pipe', 'pipe'] });
+    const ended = new Promise<[number | null, string | null]>((resolve) => viewer.on('exit', (c, s) => resolve([c, s])));
+    await waitUntil(() => existsSync(loading), 20_000, 'view to start loading its modules');
+    viewer.kill('SIGTERM');
+    writeFileSync(release, '');
+    expect(await ended).toEqual([null, 'SIGTERM']);
   });
 });

@@ -48,6 +48,9 @@ export interface RunOptions {
   onStart?: (child: ReturnType<typeof spawn>) => void;
   /** Where the spy's stderr goes: read by the test (default), /dev/null, or an open file descriptor. */
   stderr?: 'pipe' | 'ignore' | number;
+  /** Run as this user and group (a test run as root plays another user). */
+  uid?: number;
+  gid?: number;
 }
 
 /** Runs the built mcp-spy with arguments (in a fresh directory unless told); resolves with everything it wrote and how it ended. */
@@ -58,6 +61,7 @@ export function runBin(args: string[], options: RunOptions = {}): Promise<RunRes
       cwd: options.cwd ?? tempDir().dir,
       env: { ...process.env, FORCE_COLOR: '0', ...options.env },
       stdio: ['pipe', 'pipe', options.stderr ?? 'pipe'],
+      ...(options.uid === undefined ? {} : { uid: options.uid, gid: options.gid ?? options.uid }),
     });
     const stdout: Buffer[] = [];
     let stderr = '';

@@ -13,6 +13,7 @@ const context: SinkContext = {
     throw new Error(`unexpected warning: ${message}`);
   },
   gap: (reason) => ({ v: 2, seq: 0, t: '2026-01-01T00:00:00.000Z', kind: 'gap', reason }),
+  own: (kind, fields) => ({ v: 2, seq: 0, t: '2026-01-01T00:00:00.000Z', kind, ...fields }) as RecordEntry,
   failed: () => {},
   note: () => {},
 };

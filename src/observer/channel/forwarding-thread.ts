@@ -58,7 +58,9 @@ export function openObserverChannel<M>(config: ThreadConfig, options: ChannelOpt
     workerData: { ...config, control: control.buffer },
     // Young objects die young here (a few per frame): a nursery of 16 MiB lets most die before a
     // collection (6 MiB spent a fifth more CPU on collecting) and keeps the RSS within ~30 MiB of it.
-    resourceLimits: { maxYoungGenerationSizeMb: 16 },
+    // A code range of 16 MiB (the default reserves 128 MiB of address space up front): under an
+    // address-space limit that reservation was what failed, aborting the whole process.
+    resourceLimits: { maxYoungGenerationSizeMb: 16, codeRangeSizeMb: 16 },
   });
   const maxLagMs = options.maxLagMs ?? defaultMaxLagMs;
   const lag = createLagMeter();

@@ -1,5 +1,6 @@
 import type { RecordEntry } from '../../record/schema.js';
 import { isObserved } from '../../sinks/open-sinks.js';
+import { roomForObserver } from '../address-space.js';
 import type { ExchangeObserver, ExchangeStart } from '../../wire/exchange-observer.js';
 import { nowMs } from '../../wire/now.js';
 import { openObserverChannel, type ChannelOptions, type FinishOutcome } from '../channel/forwarding-thread.js';
@@ -38,7 +39,7 @@ const idleHttpObserver: HttpObserver = {
 
 /** The HTTP spy's side of the observer thread, or an idle one when nothing would come of observing. */
 export function startHttpObserver(config: HttpObserverConfig, options: ChannelOptions): HttpObserver {
-  return isObserved(config) ? openHttpObserver(config, options) : idleHttpObserver;
+  return isObserved(config) && roomForObserver(options.warn) ? openHttpObserver(config, options) : idleHttpObserver;
 }
 
 /**

@@ -1,5 +1,6 @@
 import type { RecordEntry } from '../../record/schema.js';
 import { isObserved } from '../../sinks/open-sinks.js';
+import { roomForObserver } from '../address-space.js';
 import { nowMs } from '../../wire/now.js';
 import { largeFrameBytes, openObserverChannel, type ChannelOptions, type FinishOutcome } from '../channel/forwarding-thread.js';
 import type { StdioMessage, StdioObserverConfig, StdioStream } from './messages.js';
@@ -32,7 +33,7 @@ const idleStdioObserver: StdioObserver = {
 
 /** The stdio spy's side of the observer, or an idle one when nothing would come of observing. */
 export function startStdioObserver(config: StdioObserverConfig, options: ChannelOptions): StdioObserver {
-  return isObserved(config) ? openStdioObserver(config, options) : idleStdioObserver;
+  return isObserved(config) && roomForObserver(options.warn) ? openStdioObserver(config, options) : idleStdioObserver;
 }
 
 /**
