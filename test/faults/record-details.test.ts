@@ -47,7 +47,7 @@ describe('check on what a record says of itself', () => {
       entryLine(2, { dir: 'c2s', kind: 'notification', method: 'notifications/initialized' }, { method: 'notifications/initialized' }),
     ]);
     const result = await runBin(['check', path]);
-    expect(result.text).toBe(`${path}:1: warning run-without-exit: the record of this run ends without an exit entry: the spy was killed or is still running, and what came last may be missing [seq 1, session s1]\n0 errors, 1 warning in 2 entries\n`);
+    expect(result.text).toBe(`${path}:1: warning run-without-exit: the record of this run ends without an exit entry: the spy was killed or is still running, and what came last may be missing [seq 1, session s1]\n${path}: 0 errors, 1 warning in 2 entries\n`);
     expect(result.code).toBe(0);
   });
 
