@@ -1,4 +1,6 @@
 import { parseFilter } from '../review/filter-expression.js';
+import type { Key } from 'ink';
+import { keyAction } from './keys.js';
 import type { Row, SourceEntry } from './rows.js';
 import { bodyHeight, compileFilter, extendVisible, ingest, rebuildVisible, selectedRow, answerKinds, type Pane, type Screen, type ViewState } from './state.js';
 
@@ -21,7 +23,10 @@ export type Action =
   | { type: 'pause' }
   | { type: 'tab' }
   | { type: 'help' }
-  | { type: 'status'; text: string | undefined };
+  | { type: 'status'; text: string | undefined }
+  /** A key pressed: read against the state it arrives in (keys typed fast must not see an old one). */
+  | { type: 'key'; input: string; key: Key }
+  | { type: 'effect-done'; text?: string };
 
 /** The inspector opens a frame on its own side: an answer on the answer's. */
 const paneOf = (row: Row): Pane => (answerKinds.has(row.entry.kind) ? 'answer' : 'request');
@@ -105,6 +110,14 @@ const reducers: { [K in Action['type']]: (state: ViewState, action: Extract<Acti
     state.screen === 'inspector' ? { ...state, pane: state.pane === 'request' ? 'answer' : 'request', scroll: 0 } : { ...state, screen: nextScreen[state.screen], scroll: 0 },
   help: (state) => (state.screen === 'help' ? { ...state, screen: state.previous } : { ...state, screen: 'help', previous: state.screen }),
   status: (state, action) => ({ ...state, status: action.text }),
+  key: (state, action) => {
+    const result = keyAction(state, action.input, action.key);
+    if (!result) return state;
+    // An effect (quit, copy, export) is the shell's to do: the state asks for it, the app does it once.
+    if ('effect' in result) return { ...state, effect: { name: result.effect, serial: (state.effect?.serial ?? 0) + 1 } };
+    return reduce({ ...state, status: undefined }, result.action);
+  },
+  'effect-done': (state, action) => ({ ...state, effect: undefined, status: action.text ?? state.status }),
 };
 
 /** The console's one reducer: pure but for the log and the sessions, which it appends to (see ViewState). */

@@ -1,4 +1,5 @@
 import type { RecordEntry } from '../record/schema.js';
+import type { Effect } from './keys.js';
 import { isRoutine } from '../render/visibility.js';
 import { parseFilter } from '../review/filter-expression.js';
 import { isFrame, lightEntry, sessionKey, type Row, type SourceEntry } from './rows.js';
@@ -49,6 +50,8 @@ export interface ViewState {
   width: number;
   height: number;
   status?: string;
+  /** An effect a key asked for, for the app to do once (serial tells two presses apart). */
+  effect?: { name: Effect; serial: number };
   load: EntryLoader;
 }
 
