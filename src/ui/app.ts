@@ -34,11 +34,11 @@ const screens: Record<Screen, (props: ScreenProps) => ReactElement> = {
 const titles: Record<Screen, string> = { sessions: 'sessions', frames: 'frames', inspector: 'inspector', tools: 'tools', help: 'help' };
 
 function titleLine(state: ViewState): string {
-  const scope = state.scope === undefined ? 'all sessions' : wireText(serverLabel(state.sessionIndex.get(state.scope)!), 30);
+  const scope = state.scope === undefined ? `all sessions (${state.sessions.length})` : wireText(serverLabel(state.sessionIndex.get(state.scope)!), 30);
   const waiting = state.paused ? ` · PAUSED (${state.log.length - state.shown} new)` : '';
   const position = state.visible.length === 0 ? '0' : `${state.cursor + 1}/${state.visible.length}`;
   const filter = state.filter.source ? ` · filter: ${wireText(state.filter.source, 60)}` : '';
-  return `mcp-spy ui · ${titles[state.screen]} · ${scope} · ${state.sessions.length} sessions · frame ${position}${state.follow ? ' · FOLLOW' : ''}${waiting}${filter}`;
+  return `${titles[state.screen]} · ${scope} · frame ${position}${state.follow ? ' · FOLLOW' : ''}${waiting}${filter}`;
 }
 
 function statusLine(state: ViewState): string {

@@ -80,6 +80,14 @@ function applyFilter(state: ViewState): ViewState {
   return rebuildVisible({ ...state, filter: compiled.filter, editing: undefined, screen });
 }
 
+function pressKey(state: ViewState, input: string, key: Key): ViewState {
+  const result = keyAction(state, input, key);
+  if (!result) return state;
+  // An effect (quit, copy, export) is the shell's to do: the state asks for it, the app does it once.
+  if ('effect' in result) return { ...state, effect: { name: result.effect, serial: (state.effect?.serial ?? 0) + 1 } };
+  return reduce({ ...state, status: undefined }, result.action);
+}
+
 const reducers: { [K in Action['type']]: (state: ViewState, action: Extract<Action, { type: K }>) => ViewState } = {
   entries: (state, action) => ingest(state, action.items),
   resize: (state, action) => ({ ...state, width: action.width, height: action.height }),
@@ -111,11 +119,10 @@ const reducers: { [K in Action['type']]: (state: ViewState, action: Extract<Acti
   help: (state) => (state.screen === 'help' ? { ...state, screen: state.previous } : { ...state, screen: 'help', previous: state.screen }),
   status: (state, action) => ({ ...state, status: action.text }),
   key: (state, action) => {
-    const result = keyAction(state, action.input, action.key);
-    if (!result) return state;
-    // An effect (quit, copy, export) is the shell's to do: the state asks for it, the app does it once.
-    if ('effect' in result) return { ...state, effect: { name: result.effect, serial: (state.effect?.serial ?? 0) + 1 } };
-    return reduce({ ...state, status: undefined }, result.action);
+    // Text pasted (or typed faster than it is read) comes as one input: each character is a key.
+    if (action.input.length <= 1 || action.key.ctrl || action.key.meta) return pressKey(state, action.input, action.key);
+    const plain = Object.fromEntries(Object.keys(action.key).map((name) => [name, false])) as Key;
+    return [...action.input].reduce((next, char) => pressKey(next, char, plain), state);
   },
   'effect-done': (state, action) => ({ ...state, effect: undefined, status: action.text ?? state.status }),
 };
