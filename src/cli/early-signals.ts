@@ -4,7 +4,7 @@ import { onStopSignals } from '../spy/signals.js';
 // (loading its modules takes a moment), and that stop must end in a record, not in silence.
 
 /** The commands that are not the stdio spy: they handle their signals themselves. */
-export const subcommands = ['demo', 'view', 'stats', 'check', 'replay', 'mock', 'http', 'export', 'import', 'report', 'diff', 'baseline'] as const;
+export const subcommands = ['demo', 'view', 'stats', 'check', 'replay', 'mock', 'http', 'export', 'import', 'report', 'diff', 'baseline', 'ui'] as const;
 
 let received: NodeJS.Signals | undefined;
 let release: (() => void) | undefined;
