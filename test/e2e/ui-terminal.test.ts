@@ -74,6 +74,70 @@ describe.each([
   });
 });
 
+/** The console started in a terminal over an empty sessions directory, with the shell noting its exit and the terminal's settings. */
+async function startConsole(size = { width: 100, height: 30 }) {
+  const temp = tempDir('mcp-spy-ui-');
+  onTestFinished(temp.remove);
+  const state = (name: string) => join(temp.dir, name);
+  const command = `stty -g > ${quote(state('before'))}; MCP_SPY_DIR=${quote(join(temp.dir, 'sessions'))} ${quote(node)} ${quote(bin)} ui; code=$?; stty -g > ${quote(state('after'))}; echo "EXIT=$code"; exec sleep 600`;
+  const terminal = startTerminal(command, size);
+  onTestFinished(terminal.kill);
+  await terminal.shows(/no sessions yet/);
+  const shell = terminal.pane('#{pane_pid}');
+  const pid = Number(readFileSync(`/proc/${shell}/task/${shell}/children`, 'utf8').trim().split(/\s+/)[0]);
+  const settings = () => [readFileSync(state('after'), 'utf8'), readFileSync(state('before'), 'utf8')];
+  return { terminal, pid, settings };
+}
+
+describe.each([
+  ['SIGTERM', 143],
+  ['SIGHUP', 129],
+  ['SIGINT', 130],
+] as const)('mcp-spy ui stopped by %s', (signal, code) => {
+  it('gives the terminal back: no alternate screen, the cursor shown, the settings as they were', async () => {
+    const { terminal, pid, settings } = await startConsole();
+    expect(terminal.pane('#{alternate_on}')).toBe('1');
+    process.kill(pid, signal);
+    await terminal.shows(new RegExp(`EXIT=${code}`));
+    expect(terminal.pane('#{alternate_on}')).toBe('0');
+    expect(terminal.pane('#{cursor_flag}')).toBe('1');
+    const [after, before] = settings();
+    expect(after).toBe(before);
+  });
+});
+
+describe('mcp-spy ui suspended with Ctrl-Z', () => {
+  it('gives the terminal back to the shell while stopped, and takes it again, redrawn, on fg', async () => {
+    const temp = tempDir('mcp-spy-ui-');
+    onTestFinished(temp.remove);
+    // An interactive shell, with job control, as a person's terminal has.
+    const terminal = startTerminal(`env PS1='prompt$ ' bash --norc --noprofile -i`, { width: 100, height: 30 });
+    onTestFinished(terminal.kill);
+    await terminal.shows(/^prompt\$/m);
+    terminal.literal(`MCP_SPY_DIR=${quote(join(temp.dir, 'sessions'))} ${quote(node)} ${quote(bin)} ui`);
+    terminal.keys('Enter');
+    await terminal.shows(/no sessions yet/);
+    terminal.keys('C-z');
+    await terminal.shows(/Stopped/);
+    expect(terminal.pane('#{alternate_on}')).toBe('0');
+    expect(terminal.pane('#{cursor_flag}')).toBe('1');
+    terminal.literal('fg');
+    terminal.keys('Enter');
+    await terminal.shows(/resumed/);
+    expect(terminal.pane('#{alternate_on}')).toBe('1');
+    await terminal.shows(/no sessions yet/);
+    terminal.keys('?');
+    await terminal.shows(/keys \(Esc or \? to go back\)/);
+    terminal.keys('q');
+    await terminal.shows(/^prompt\$ fg\n[^\n]*\n(?:[^\n]*\n)?prompt\$/m);
+    // The status of the job brought back with fg is the console's own.
+    terminal.literal('echo "EXIT=$?"');
+    terminal.keys('Enter');
+    await terminal.shows(/^EXIT=0/m);
+    expect(terminal.pane('#{alternate_on}')).toBe('0');
+  });
+});
+
 describe('mcp-spy ui without a terminal', () => {
   it('says so in one line and exits 2', async () => {
     const { runBin } = await import('../helpers/spy.js');
