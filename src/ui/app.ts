@@ -43,7 +43,8 @@ function titleLine(state: ViewState): string {
 
 function statusLine(state: ViewState): string {
   if (state.editing) return `/${state.editing.text}▏${state.editing.error ? `  ✗ ${state.editing.error}` : ''}`;
-  return state.status ?? '';
+  // A status may quote a file's words (a line it skipped): made safe like the rest.
+  return wireText(state.status ?? '', 500);
 }
 
 const hints = '↑↓ move  Enter open  Esc back  / filter  n/N next  f follow  p pause  Tab  y copy  e export  ? help  q quit';
