@@ -47,6 +47,8 @@ export async function runShell(options: ShellOptions): Promise<number> {
   };
 
   reenter();
+  // Raw before the first frame is drawn: a key pressed as soon as the screen shows is not lost in line mode.
+  if (stdin.isTTY) stdin.setRawMode(true);
   const instance = render(
     h(App, {
       initial: initialState({ filter: options.filter, load: files.load, ...size() }),

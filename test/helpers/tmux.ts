@@ -4,8 +4,8 @@ import { randomUUID } from 'node:crypto';
 import { vi } from 'vitest';
 
 export interface Terminal {
-  /** The screen as text, one line per row. */
-  screen(): string;
+  /** The screen as text, one line per row; with `escapes`, its colours and attributes as SGR sequences. */
+  screen(escapes?: boolean): string;
   /** Sends keys as tmux names them (`Enter`, `Escape`, `Tab`, `C-u`) or literal text (`literal`). */
   keys(...keys: string[]): void;
   literal(text: string): void;
@@ -21,7 +21,7 @@ export function startTerminal(command: string, size: { width: number; height: nu
   const socket = `mcp-spy-test-${randomUUID()}`;
   const tmux = (...args: string[]) => execFileSync('tmux', ['-L', socket, '-f', '/dev/null', ...args], { encoding: 'utf8', env: { ...process.env, ...env } });
   tmux('new-session', '-d', '-x', String(size.width), '-y', String(size.height), command);
-  const screen = () => tmux('capture-pane', '-p', '-t', '0');
+  const screen = (escapes = false) => tmux('capture-pane', '-p', ...(escapes ? ['-e'] : []), '-t', '0');
   return {
     screen,
     keys: (...keys) => void tmux('send-keys', '-t', '0', ...keys),
