@@ -47,7 +47,9 @@ function statusLine(state: ViewState): string {
   return wireText(state.status ?? '', 500);
 }
 
-const hints = '↑↓ move  Enter open  Esc back  / filter  n/N next  f follow  p pause  Tab  y copy  e export  ? help  q quit';
+/** The keys at the foot of the screen: all the main ones when there is room, the essential ones at 80 columns. */
+const hints = (width: number) =>
+  width >= 100 ? '↑↓ move  Enter open  Esc back  / filter  n/N  f follow  p pause  y copy  e export  ? help  q quit' : 'Enter open  Esc back  / filter  f follow  p pause  Tab  ? help  q quit';
 
 /** The console: a title, the current screen, a status line and the keys; the state lives in the reducer. */
 export function App({ initial, color, connect, effects = {} }: AppProps): ReactElement {
@@ -91,6 +93,6 @@ export function App({ initial, color, connect, effects = {} }: AppProps): ReactE
     text(titleLine(state), 'title'),
     h(Box, { key: 'body', flexDirection: 'column', flexGrow: 1 }, body),
     text(statusLine(state), 'status', true),
-    text(hints, 'hints', true),
+    text(hints(state.width), 'hints', true),
   );
 }
