@@ -18,6 +18,8 @@ export interface SourceOptions {
   /** How often files are looked at for new lines, and directories for new files. */
   pollMs?: number;
   batchMs?: number;
+  /** A file's lines written so far have all been read (and handed over). */
+  onCaughtUp?: (file: string) => void;
 }
 
 /** What a path named on the command line is: a record, a directory of them, or nothing yet. */
@@ -53,7 +55,16 @@ export function followSources(options: SourceOptions): Promise<void> {
     readers.push(
       (async () => {
         try {
-          for await (const { entry, lineNo, offset, length } of readRecording(file, { follow: true, pollMs, signal: options.signal, onSkip: (skip) => options.onProblem(`${file}:${skip.lineNo}: ${skip.reason}; skipped`) })) {
+          for await (const { entry, lineNo, offset, length } of readRecording(file, {
+            follow: true,
+            pollMs,
+            signal: options.signal,
+            onCaughtUp: () => {
+              flush();
+              options.onCaughtUp?.(file);
+            },
+            onSkip: (skip) => options.onProblem(`${file}:${skip.lineNo}: ${skip.reason}; skipped`),
+          })) {
             pending.push({ file, entry, lineNo, offset, length });
           }
         } catch (error) {
