@@ -121,7 +121,7 @@ const reducers: { [K in Action['type']]: (state: ViewState, action: Extract<Acti
   key: (state, action) => {
     // Text pasted (or typed faster than it is read) comes as one input: each character is a key.
     if (action.input.length <= 1 || action.key.ctrl || action.key.meta) return pressKey(state, action.input, action.key);
-    const plain = Object.fromEntries(Object.keys(action.key).map((name) => [name, false])) as Key;
+    const plain = Object.fromEntries(Object.keys(action.key).map((name) => [name, false])) as unknown as Key;
     return [...action.input].reduce((next, char) => pressKey(next, char, plain), state);
   },
   'effect-done': (state, action) => ({ ...state, effect: undefined, status: action.text ?? state.status }),

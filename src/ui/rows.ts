@@ -28,16 +28,41 @@ export interface Row {
   pair?: number;
 }
 
-/** The fields left out of a row's entry: the frame itself, which can be megabytes. */
-const heavy = new Set(['msg', 'raw', 'rawBase64', 'headers', 'body', 'requestBody']);
+/** The fields left out of a row's entry: the frame itself, which can be megabytes, and what no screen reads. */
+/** The kinds that answer a request. */
+export const answerKinds: ReadonlySet<string> = new Set(['response', 'tool-error', 'protocol-error']);
+
+const heavy = new Set(['v', 'msg', 'raw', 'rawBase64', 'headers', 'body', 'requestBody', 'unread', 'sse', 'challenge', 'rewrites']);
 
 /** A stderr line is shown in the stream: its first characters are kept. */
 const keptText = 500;
 
-/** The entry without its heavy fields (a stderr line keeps its start). */
+/** Fields whose few values repeat on every row: one string each, shared. */
+const repeated = new Set(['kind', 'dir', 'method', 'tool', 'rev', 'session', 'errorName', 'prompt', 'uri']);
+const interned = new Map<string, string>();
+const intern = (value: unknown): unknown => {
+  if (typeof value !== 'string' || value.length > 200) return value;
+  let shared = interned.get(value);
+  if (shared === undefined) {
+    // A bound on the table: values past it (ids of a hostile peer) are kept as they are.
+    if (interned.size >= 100_000) return value;
+    interned.set(value, (shared = value));
+  }
+  return shared;
+};
+
+/**
+ * The entry without its heavy fields (a stderr line keeps its start), its repeated strings shared.
+ */
 export function lightEntry(entry: RecordEntry): RecordEntry {
   const light: Record<string, unknown> = {};
-  for (const key of Object.keys(entry)) if (!heavy.has(key)) light[key] = (entry as Record<string, unknown>)[key];
+  // An answer's request is its pair (see the reducer): the link is not kept twice.
+  const answer = answerKinds.has(entry.kind);
+  for (const key of Object.keys(entry)) {
+    if (heavy.has(key) || (answer && key === 'related')) continue;
+    const value = (entry as Record<string, unknown>)[key];
+    light[key] = repeated.has(key) ? intern(value) : value;
+  }
   if (entry.kind === 'stderr' && typeof entry.raw === 'string') light.raw = entry.raw.slice(0, keptText);
   return light as RecordEntry;
 }

@@ -2,7 +2,7 @@ import type { RecordEntry } from '../record/schema.js';
 import type { Effect } from './keys.js';
 import { isRoutine } from '../render/visibility.js';
 import { parseFilter } from '../review/filter-expression.js';
-import { isFrame, lightEntry, sessionKey, type Row, type SourceEntry } from './rows.js';
+import { answerKinds, isFrame, lightEntry, sessionKey, type Row, type SourceEntry } from './rows.js';
 import { learnSession, newSession, type SessionInfo } from './sessions.js';
 
 export type Screen = 'sessions' | 'frames' | 'inspector' | 'tools' | 'help';
@@ -26,8 +26,8 @@ export interface ViewState {
   log: Row[];
   sessions: SessionInfo[];
   sessionIndex: Map<string, SessionInfo>;
-  /** Requests by session and seq, to pair their answers. */
-  requests: Map<string, number>;
+  /** Requests not answered yet, by session and seq, to pair their answers. */
+  requests: Map<string, Map<number, number>>;
   screen: Screen;
   /** Where Esc goes back to from help. */
   previous: Screen;
@@ -98,8 +98,7 @@ export function compileFilter(source: string, load: EntryLoader): { ok: true; fi
   return { ok: true, filter: { source, test } };
 }
 
-/** The kinds that answer a request. */
-export const answerKinds: ReadonlySet<string> = new Set(['response', 'tool-error', 'protocol-error']);
+export { answerKinds };
 
 /** Adds entries to the log: sessions appear, answers find their requests. Mutates the shared parts. */
 export function ingest(state: ViewState, items: readonly SourceEntry[]): ViewState {
@@ -113,21 +112,25 @@ export function ingest(state: ViewState, items: readonly SourceEntry[]): ViewSta
       sessions = [...sessions, session];
     }
     learnSession(session, item);
-    const row: Row = { index: state.log.length, session: key, file: item.file, lineNo: item.lineNo, offset: item.offset, length: item.length, entry: lightEntry(item.entry) };
-    pair(state, row);
+    const row: Row = { index: state.log.length, session: session.key, file: session.file, lineNo: item.lineNo, offset: item.offset, length: item.length, entry: lightEntry(item.entry) };
+    pair(state, row, item.entry);
     state.log.push(row);
   }
   const next = { ...state, sessions };
   return state.paused ? next : extendVisible(next);
 }
 
-function pair(state: ViewState, row: Row): void {
-  const { entry } = row;
+/** Pairs an answer with its request, by the `related` of the whole entry (a row keeps no answer's link). */
+function pair(state: ViewState, row: Row, entry: RecordEntry): void {
   if (!isFrame(entry)) return;
-  if (entry.kind === 'request' && entry.related === undefined) state.requests.set(`${row.session}\u0000${entry.seq}`, row.index);
+  let pending = state.requests.get(row.session);
+  if (!pending) state.requests.set(row.session, (pending = new Map()));
+  if (entry.kind === 'request' && entry.related === undefined) pending.set(entry.seq, row.index);
   if (answerKinds.has(entry.kind) && entry.related) {
-    const request = state.requests.get(`${row.session}\u0000${entry.related.seq}`);
+    const request = pending.get(entry.related.seq);
     if (request === undefined) return;
+    // Answered: the request is not waited for any more, and the answer's link is the pair.
+    pending.delete(entry.related.seq);
     row.pair = request;
     state.log[request]!.pair = row.index;
   }
