@@ -3,7 +3,7 @@
 // and reducer as `ui` runs them. Prints the time to the first batch (the first screen), the time to
 // read it all, the peak RSS, and how long a key (a move, a filter over every entry) takes then.
 // Usage: node --expose-gc bench/ui.js [size in MiB, default 1024]
-import { createWriteStream, mkdtempSync, rmSync, statSync } from 'node:fs';
+import { appendFileSync, createWriteStream, mkdtempSync, rmSync, statSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { reduce } from '../dist/ui/reducer.js';
@@ -43,6 +43,40 @@ async function generate() {
     if (written >= sizeMiB * 1024 * 1024) break;
   }
   await new Promise((resolve) => out.end(resolve));
+}
+
+/** How long a line written to a followed directory takes to reach the console: in a new file, or appended. */
+async function liveLatency(what) {
+  const live = mkdtempSync(join(dir, 'live-'));
+  const file = join(live, 'a--b--20261201T170000000Z-1.jsonl');
+  const first = lines().next().value;
+  if (what === 'frame') appendFileSync(file, first);
+  const stop = new AbortController();
+  let written;
+  let seen;
+  const caughtUp = new Promise((resolve) => {
+    const done = followSources({
+      paths: [live],
+      signal: stop.signal,
+      onBatch: (items) => {
+        if (written !== undefined && items.length > 0 && seen === undefined) {
+          seen = Number(process.hrtime.bigint() - written) / 1e6;
+          stop.abort();
+        }
+      },
+      onProblem: () => {},
+      onCaughtUp: () => resolve({ done }),
+    });
+    if (what === 'session') resolve({ done });
+  });
+  // (An object: resolving with the promise itself would wait for the end.)
+  const { done } = await caughtUp;
+  // The sources look at the directory and the files every 100 ms, as `ui` runs them.
+  await new Promise((resolve) => setTimeout(resolve, 150));
+  written = process.hrtime.bigint();
+  appendFileSync(file, first);
+  await done;
+  return seen;
 }
 
 const timed = (work) => {
@@ -89,6 +123,8 @@ try {
   console.log(`filter over all:      ${filterMs.toFixed(0)} ms (${filtered.visible.length} shown)`);
   console.log(`open a frame:         ${openMs.toFixed(2)} ms (read again from the file)`);
   files.close();
+  console.log(`new session seen:     ${(await liveLatency('session')).toFixed(0)} ms after its first line was written`);
+  console.log(`new frame seen:       ${(await liveLatency('frame')).toFixed(0)} ms after it was written`);
 } finally {
   rmSync(dir, { recursive: true, force: true });
 }
