@@ -1,4 +1,4 @@
-import { Box, Text, useApp, useInput, useStdout } from 'ink';
+import { Box, Text, useApp, useInput } from 'ink';
 import { createElement as h, useEffect, useReducer, type ReactElement } from 'react';
 import { createPalette } from '../render/styles.js';
 import type { Effect } from './keys.js';
@@ -18,7 +18,7 @@ export interface Effects {
 export interface AppProps {
   initial: ViewState;
   color: boolean;
-  /** Starts feeding the console (entries, sizes); returns how to stop. */
+  /** Starts feeding the console (entries, the terminal's size as it changes); returns how to stop. */
   connect?: (dispatch: (action: Action) => void) => () => void;
   effects?: Effects;
 }
@@ -55,17 +55,9 @@ const hints = (width: number) =>
 export function App({ initial, color, connect, effects = {} }: AppProps): ReactElement {
   const [state, dispatch] = useReducer(reduce, initial);
   const { exit } = useApp();
-  const { stdout } = useStdout();
   const palette = createPalette(color);
 
   useEffect(() => connect?.(dispatch), [connect]);
-  useEffect(() => {
-    const resize = () => dispatch({ type: 'resize', width: stdout.columns || state.width, height: stdout.rows || state.height });
-    stdout.on('resize', resize);
-    return () => {
-      stdout.off('resize', resize);
-    };
-  }, [stdout]);
 
   useInput((input, key) => dispatch({ type: 'key', input, key }));
   useEffect(() => {

@@ -106,6 +106,22 @@ describe.each([
   });
 });
 
+describe('mcp-spy ui resized', () => {
+  it('lays itself out again for the new size, down to 80x24 and back', async () => {
+    const { terminal } = await startConsole({ width: 120, height: 40 });
+    await terminal.shows(/\? help  q quit/);
+    terminal.resize(80, 24);
+    const small = await terminal.shows(/^Enter open  Esc back  \/ filter  f follow  p pause  Tab  \? help  q quit$/m);
+    expect(small.split('\n').every((line) => line.length <= 80)).toBe(true);
+    expect(small.split('\n')[22]).toMatch(/^Enter open/);
+    terminal.resize(120, 40);
+    const large = await terminal.shows(/^↑↓ move/m);
+    expect(large.split('\n')[38]).toMatch(/^↑↓ move/);
+    terminal.keys('q');
+    await terminal.shows(/EXIT=0/);
+  });
+});
+
 describe('mcp-spy ui suspended with Ctrl-Z', () => {
   it('gives the terminal back to the shell while stopped, and takes it again, redrawn, on fg', async () => {
     const temp = tempDir('mcp-spy-ui-');

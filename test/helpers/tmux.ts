@@ -11,6 +11,8 @@ export interface Terminal {
   literal(text: string): void;
   /** Waits until the screen matches; says what it showed when it never does. */
   shows(pattern: RegExp, timeout?: number): Promise<string>;
+  /** Resizes the terminal, as a person dragging its window does. */
+  resize(width: number, height: number): void;
   /** A tmux format of the pane, e.g. `#{alternate_on}`. */
   pane(format: string): string;
   kill(): void;
@@ -41,6 +43,7 @@ export function startTerminal(command: string, size: { width: number; height: nu
       }
       return last;
     },
+    resize: (width, height) => void tmux('resize-window', '-t', '0', '-x', String(width), '-y', String(height)),
     pane: (format) => tmux('display-message', '-p', '-t', '0', format).trim(),
     kill: () => {
       try {
