@@ -1,4 +1,4 @@
-// The console in a real terminal (tmux) under a flood of frames, and its colours per NO_COLOR and FORCE_COLOR.
+// The console in a real terminal (tmux): under a flood of frames, its colours per NO_COLOR and FORCE_COLOR, hostile strings, bad use.
 import { appendFileSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { setTimeout as sleep } from 'node:timers/promises';
@@ -76,5 +76,44 @@ describe('mcp-spy ui under a flood of frames', () => {
     stop = true;
     await writing;
     expect(written).toBeGreaterThan(10_000);
+  });
+});
+
+describe('mcp-spy ui and hostile strings in a real terminal', () => {
+  it('shows escapes, bidi overrides and a 10 KB method name as visible text; the terminal obeys none of them', async () => {
+    const temp = tempDir('mcp-spy-ui-hostile-');
+    onTestFinished(temp.remove);
+    const w = recordWriter('x');
+    // A title change, a clear screen, a clipboard write, a right-to-left override, and 10 KB of name.
+    const method = `\u001b]2;PWNED\u0007\u001b[2J\u001b]52;c;ZXZpbA==\u0007evil\u202egnp.exe${'m'.repeat(10_000)}`;
+    w.frame('c2s', 'request', { method, id: 1, tool: '\u001b[31mred\u009b31m' }, { id: 1, method, params: { name: '\u202e' } });
+    const record = temp.file('wire.jsonl', `${w.lines.join('\n')}\n`);
+    const terminal = consoleOn(record);
+    await terminal.shows(/all sessions, merged/);
+    const title = terminal.pane('#{pane_title}');
+    terminal.keys('Enter');
+    await terminal.shows(/-> request\s+\\u001b\]2;PWNED\\u0007\\u001b\[2J\\u001b\]52;c;ZXZpbA==\\u0007evil…/);
+    terminal.keys('Enter');
+    const inspector = await terminal.shows(/"name": "\\u202e"/);
+    expect(inspector).toContain('request \\u001b]2;PWNED\\u0007\\u001b[2J\\u001b]52;c;ZXZpbA==\\u0007evil\\u202egnp.exemmm');
+    // The header line is wrapped at the terminal's width.
+    expect(inspector.replace(/\n/g, '')).toContain('tool=\\u001b[31mred\\u009b31m');
+    expect(terminal.pane('#{pane_title}')).toBe(title);
+    expect(terminal.screen(true)).not.toMatch(/\u001b\[31m|\u001b\[[0-9;]*41m/);
+    expect(terminal.screen()).not.toContain('m'.repeat(300));
+    terminal.keys('q');
+    await terminal.shows(/EXIT=0/);
+  });
+});
+
+describe('mcp-spy ui given what it cannot use', () => {
+  it.each([
+    [`ui --filter 'tool ='`, "mcp-spy: bad filter expression: expected a value after '=' at column 7"],
+    [`ui no-such.jsonl`, 'mcp-spy: cannot read no-such.jsonl: no such file or directory'],
+  ])('%s: one line and exit 2', async (args, line) => {
+    const terminal = startTerminal(`${quote(node)} ${quote(bin)} ${args}; echo "EXIT=$?"; exec sleep 600`, { width: 100, height: 30 });
+    onTestFinished(terminal.kill);
+    const screen = await terminal.shows(/EXIT=2/);
+    expect(screen.trim().split('\n')).toEqual([line, 'EXIT=2']);
   });
 });
