@@ -25,12 +25,14 @@ function windowOf(count: number, cursor: number, height: number): [number, numbe
 
 const peer = (name: string, version: string | undefined) => wireText(version ? `${name} ${version}` : name, 60);
 
+/** The sessions list's columns: wider names when the terminal has room. */
+const sessionWidths = (width: number) => (width >= 100 ? [24, 18, 11, 6, 7, 7, 13, 5] : [18, 13, 11, 6, 6, 5, 13, 5]);
+
 function sessionColumns(session: SessionInfo | undefined, width: number, all: { frames: number; errors: number }): string {
-  const wide = width >= 100;
   const cols = session
     ? [peer(serverLabel(session), session.server?.version), peer(clientLabel(session), session.client?.version), wireText(session.revision ?? '?', 12), session.transport ?? '?', String(session.frames), String(session.errors), clock(session.last), session.ended ? 'ended' : 'live']
     : ['all sessions, merged', '', '', '', String(all.frames), String(all.errors), '', ''];
-  const widths = wide ? [24, 18, 11, 6, 7, 7, 13, 5] : [18, 13, 11, 6, 6, 5, 13, 5];
+  const widths = sessionWidths(width);
   return cols.map((col, index) => fit(col, widths[index]!)).join(' ');
 }
 
@@ -38,7 +40,7 @@ export function SessionsScreen({ state }: ScreenProps): ReactElement {
   const height = bodyHeight(state);
   const all = state.sessions.reduce((sum, s) => ({ frames: sum.frames + s.frames, errors: sum.errors + s.errors }), { frames: 0, errors: 0 });
   const heads = state.width >= 100 ? ['server', 'client', 'revision', 'via', 'frames', 'errors', 'last', 'state'] : ['server', 'client', 'revision', 'via', 'frames', 'errs', 'last', 'state'];
-  const widths = state.width >= 100 ? [24, 18, 11, 6, 7, 7, 13, 5] : [18, 13, 11, 6, 6, 5, 13, 5];
+  const widths = sessionWidths(state.width);
   const [start, end] = windowOf(state.sessions.length + 1, state.sessionCursor, height);
   const rows: ReactElement[] = [];
   for (let index = start; index < end; index++) {
