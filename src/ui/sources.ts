@@ -4,6 +4,7 @@ import { join } from 'node:path';
 import { setTimeout as sleep } from 'node:timers/promises';
 import { readRecording } from '../record/open-recording.js';
 import { parseRecordLine } from '../record/reader.js';
+import { parseSessionFileName } from '../record/sessions-dir.js';
 import type { Row, SourceEntry } from './rows.js';
 import type { EntryLoader } from './state.js';
 
@@ -52,13 +53,19 @@ export function followSources(options: SourceOptions): Promise<void> {
   const follow = (file: string) => {
     if (following.has(file)) return;
     following.add(file);
+    // A session file holds one spy run: once its server exited, nothing more comes, and the file is
+    // let go (a sessions directory gathers a file per run, more than a process may keep open).
+    const oneRun = parseSessionFileName(file) !== undefined;
+    const own = new AbortController();
+    const stopOwn = () => own.abort();
+    options.signal.addEventListener('abort', stopOwn, { once: true });
     readers.push(
       (async () => {
         try {
           for await (const { entry, lineNo, offset, length } of readRecording(file, {
             follow: true,
             pollMs,
-            signal: options.signal,
+            signal: own.signal,
             onCaughtUp: () => {
               flush();
               options.onCaughtUp?.(file);
@@ -66,9 +73,12 @@ export function followSources(options: SourceOptions): Promise<void> {
             onSkip: (skip) => options.onProblem(`${file}:${skip.lineNo}: ${skip.reason}; skipped`),
           })) {
             pending.push({ file, entry, lineNo, offset, length });
+            if (oneRun && entry.kind === 'exit') own.abort();
           }
         } catch (error) {
           options.onProblem((error as Error).message);
+        } finally {
+          options.signal.removeEventListener('abort', stopOwn);
         }
       })(),
     );

@@ -1,4 +1,4 @@
-import { appendFileSync, mkdirSync, writeFileSync } from 'node:fs';
+import { appendFileSync, mkdirSync, readdirSync, readlinkSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { describe, expect, it, onTestFinished, vi } from 'vitest';
 import type { SourceEntry } from '../../src/ui/rows.js';
@@ -39,6 +39,24 @@ describe('the console\'s sources', () => {
     await vi.waitFor(() => expect(items).toHaveLength(2 * lines.length));
     expect(new Set(items.map((item) => item.entry.session))).toEqual(new Set(['s1', 's2']));
     expect(problems).toEqual([]);
+  });
+
+  it('let go of a session file once its server exited (one run per file), and keep following a file whose server runs', async () => {
+    const temp = tempDir('mcp-spy-ui-sources-');
+    onTestFinished(temp.remove);
+    const ended = temp.file('c--ended--20261201T170000123Z-1.jsonl', `${sampleSession('e').join('\n')}\n`);
+    const running = temp.file('c--running--20261201T170000123Z-2.jsonl', `${sampleSession('r').slice(0, -1).join('\n')}\n`);
+    const { caughtUp } = follow([temp.dir]);
+    await vi.waitFor(() => expect(caughtUp.sort()).toEqual([ended, running].sort()));
+    const open = () => readdirSync('/proc/self/fd').map((fd) => {
+      try {
+        return readlinkSync(`/proc/self/fd/${fd}`);
+      } catch {
+        return '';
+      }
+    });
+    await vi.waitFor(() => expect(open()).not.toContain(ended));
+    expect(open()).toContain(running);
   });
 
   it('say where each line is, so the loader reads the whole entry again from the file', async () => {
