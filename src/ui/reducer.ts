@@ -1,6 +1,8 @@
 import { parseFilter } from '../review/filter-expression.js';
 import type { Key } from 'ink';
-import { keyAction } from './keys.js';
+import { inspectorLines } from './inspector-lines.js';
+import { keyAction, keyHelp } from './keys.js';
+import { toolsSummary } from './tools-summary.js';
 import type { Row, SourceEntry } from './rows.js';
 import { bodyHeight, compileFilter, extendVisible, ingest, rebuildVisible, selectedRow, answerKinds, type Pane, type Screen, type ViewState } from './state.js';
 
@@ -41,13 +43,23 @@ function moveBy(state: ViewState, by: number): ViewState {
     // Moving by hand stops following, unless it lands on the newest frame going down.
     return { ...state, cursor, follow: state.follow && by > 0 && cursor === state.visible.length - 1 };
   }
-  return { ...state, scroll: Math.max(0, state.scroll + by) };
+  return { ...state, scroll: Math.max(0, Math.min(lastScroll(state), state.scroll + by)) };
+}
+
+/** How far a page (the inspector, the tools, the help) scrolls: to its last line at the foot of the screen. */
+function lastScroll(state: ViewState): number {
+  const lines: Partial<Record<Screen, () => number>> = {
+    inspector: () => inspectorLines(state).length - 1,
+    tools: () => toolsSummary(state).length,
+    help: () => keyHelp.length,
+  };
+  return Math.max(0, (lines[state.screen]?.() ?? 0) - bodyHeight(state));
 }
 
 function toEnd(state: ViewState, end: 'top' | 'bottom'): ViewState {
   if (state.screen === 'sessions') return { ...state, sessionCursor: end === 'top' ? 0 : state.sessions.length };
   if (state.screen === 'frames') return { ...state, cursor: end === 'top' ? 0 : Math.max(0, state.visible.length - 1), follow: end === 'top' ? false : state.follow };
-  return { ...state, scroll: end === 'top' ? 0 : Number.MAX_SAFE_INTEGER };
+  return { ...state, scroll: end === 'top' ? 0 : lastScroll(state) };
 }
 
 const nextScreen: Record<Screen, Screen> = { sessions: 'frames', frames: 'tools', tools: 'sessions', inspector: 'inspector', help: 'help' };

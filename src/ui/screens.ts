@@ -47,7 +47,7 @@ export function SessionsScreen({ state }: ScreenProps): ReactElement {
     const selected = index === state.sessionCursor;
     rows.push(line(`${selected ? '>' : ' '} ${sessionColumns(index === 0 ? undefined : state.sessions[index - 1], state.width, all)}`, index, selected));
   }
-  if (state.sessions.length === 0) rows.push(line('  no sessions yet: waiting for records to appear', 'none'));
+  if (state.sessions.length === 0) rows.push(line(`  no sessions yet${state.where ? ` in ${wireText(state.where, 300)}` : ''}: waiting for records to appear`, 'none'));
   return h(Box, { flexDirection: 'column' }, line(`  ${heads.map((head, index) => fit(head, widths[index]!)).join(' ')}`, 'heads'), ...rows);
 }
 

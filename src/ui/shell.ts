@@ -51,7 +51,7 @@ export async function runShell(options: ShellOptions): Promise<number> {
   if (stdin.isTTY) stdin.setRawMode(true);
   const instance = render(
     h(App, {
-      initial: initialState({ filter: options.filter, load: files.load, ...size() }),
+      initial: initialState({ filter: options.filter, load: files.load, where: options.paths.join(', '), ...size() }),
       color: options.color,
       connect: (send) => {
         dispatch = send;

@@ -50,6 +50,8 @@ export interface ViewState {
   width: number;
   height: number;
   status?: string;
+  /** Where the sessions are read from, for people (the sessions directory, or the paths named). */
+  where?: string;
   /** An effect a key asked for, for the app to do once (serial tells two presses apart). */
   effect?: { name: Effect; serial: number };
   load: EntryLoader;
@@ -57,6 +59,7 @@ export interface ViewState {
 
 export interface StateOptions {
   filter?: string;
+  where?: string;
   load?: EntryLoader;
   width?: number;
   height?: number;
@@ -85,6 +88,7 @@ export function initialState(options: StateOptions = {}): ViewState {
     width: options.width ?? 80,
     height: options.height ?? 24,
     load,
+    where: options.where,
   };
 }
 

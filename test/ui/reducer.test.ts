@@ -105,6 +105,16 @@ describe('the console state: pairing and the inspector', () => {
     expect(state.screen).toBe('frames');
   });
 
+  it('scrolls the inspector within its lines: G goes to the last page, k then goes up one line', () => {
+    let state = run(loaded(undefined, { height: 8 }), { type: 'open' }, { type: 'top' }, { type: 'move', by: 7 }, { type: 'open' });
+    state = run(state, { type: 'bottom' });
+    const last = state.scroll;
+    expect(last).toBeGreaterThan(0);
+    expect(run(state, { type: 'move', by: 50 }).scroll).toBe(last);
+    expect(run(state, { type: 'move', by: -1 }).scroll).toBe(last - 1);
+    expect(run(state, { type: 'page', by: -1 }, { type: 'page', by: -1 }, { type: 'page', by: -1 }, { type: 'page', by: -1 }).scroll).toBe(0);
+  });
+
   it('keeps no frame message in the log: the row is light, the loader reads the whole entry again', () => {
     const state = loaded();
     expect(state.log.every((row) => row.entry.msg === undefined)).toBe(true);
