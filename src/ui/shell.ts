@@ -1,5 +1,6 @@
 import { render } from 'ink';
 import { createElement as h } from 'react';
+import { sanitize } from '../render/sanitize.js';
 import { App } from './app.js';
 import { copyFrame, exportShown } from './effects.js';
 import type { Action } from './reducer.js';
@@ -94,7 +95,8 @@ export async function runShell(options: ShellOptions): Promise<number> {
   // A crash still gives the terminal back before the error is said.
   const onCrash = (error: unknown) => {
     restore();
-    process.stderr.write(`mcp-spy ui: internal error: ${(error as Error)?.stack ?? String(error)}\n`);
+    const message = error instanceof Error ? error.message : String(error);
+    process.stderr.write(`mcp-spy ui: internal error: ${sanitize(message.split('\n')[0]!)}\n`);
     process.exit(1);
   };
   process.on('uncaughtException', onCrash);

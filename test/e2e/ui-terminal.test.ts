@@ -4,7 +4,7 @@ import { mkdirSync, readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { describe, expect, it, onTestFinished } from 'vitest';
 import { sessionFileName } from '../../src/record/sessions-dir.js';
-import { bin, everythingServer, node, recordSession, tempDir } from '../helpers/spy.js';
+import { bin, everythingServer, fixture, node, recordSession, tempDir } from '../helpers/spy.js';
 import { startTerminal } from '../helpers/tmux.js';
 
 const quote = (text: string) => `'${text.replace(/'/g, `'\\''`)}'`;
@@ -75,11 +75,11 @@ describe.each([
 });
 
 /** The console started in a terminal over an empty sessions directory, with the shell noting its exit and the terminal's settings. */
-async function startConsole(size = { width: 100, height: 30 }) {
+async function startConsole(size = { width: 100, height: 30 }, env = '') {
   const temp = tempDir('mcp-spy-ui-');
   onTestFinished(temp.remove);
   const state = (name: string) => join(temp.dir, name);
-  const command = `stty -g > ${quote(state('before'))}; MCP_SPY_DIR=${quote(join(temp.dir, 'sessions'))} ${quote(node)} ${quote(bin)} ui; code=$?; stty -g > ${quote(state('after'))}; echo "EXIT=$code"; exec sleep 600`;
+  const command = `stty -g > ${quote(state('before'))}; ${env} MCP_SPY_DIR=${quote(join(temp.dir, 'sessions'))} ${quote(node)} ${quote(bin)} ui; code=$?; stty -g > ${quote(state('after'))}; echo "EXIT=$code"; exec sleep 600`;
   const terminal = startTerminal(command, size);
   onTestFinished(terminal.kill);
   await terminal.shows(/no sessions yet/);
@@ -99,6 +99,19 @@ describe.each([
     expect(terminal.pane('#{alternate_on}')).toBe('1');
     process.kill(pid, signal);
     await terminal.shows(new RegExp(`EXIT=${code}`));
+    expect(terminal.pane('#{alternate_on}')).toBe('0');
+    expect(terminal.pane('#{cursor_flag}')).toBe('1');
+    const [after, before] = settings();
+    expect(after).toBe(before);
+  });
+});
+
+describe('mcp-spy ui crashing', () => {
+  it('gives the terminal back before it says what went wrong', async () => {
+    const { terminal, pid, settings } = await startConsole(undefined, `NODE_OPTIONS=--require=${quote(fixture('ui', 'crash-on-signal.cjs'))}`);
+    process.kill(pid, 'SIGUSR2');
+    const screen = await terminal.shows(/EXIT=1/);
+    expect(screen).toMatch(/^mcp-spy ui: internal error: a bug, on purpose\nEXIT=1$/m);
     expect(terminal.pane('#{alternate_on}')).toBe('0');
     expect(terminal.pane('#{cursor_flag}')).toBe('1');
     const [after, before] = settings();
