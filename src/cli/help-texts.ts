@@ -41,7 +41,7 @@ Examples:
   mcp-spy ui --filter 'tool = "search" and latency > 500'
 
 Keys: arrows or j/k move, Enter opens, Esc goes back, / filters, n/N next/previous, f follows,
-p pauses, Tab switches (request/answer in the inspector), y copies a frame, e exports, ? lists them all, q quits.`;
+p pauses, Tab switches (request/answer in the inspector), y copies a frame, e exports (H as HAR), ? lists them all, q quits.`;
 
 export const checkExamples = `
 Examples:

@@ -2,6 +2,7 @@ import { parseFilter } from '../review/filter-expression.js';
 import { sessionsDirectory } from '../record/sessions-dir.js';
 import { SpyError } from './errors.js';
 import { wantsColor } from './options.js';
+import { version } from './version.js';
 
 export interface UiCommandOptions {
   filter?: string;
@@ -31,5 +32,6 @@ export async function runUi(paths: string[], options: UiCommandOptions): Promise
     stdin: process.stdin,
     stdout: process.stdout,
     cwd: process.cwd(),
+    version,
   });
 }

@@ -12,6 +12,7 @@ import { wireText } from './text.js';
 export interface Effects {
   copy?: (state: ViewState) => string;
   export?: (state: ViewState) => string;
+  exportHar?: (state: ViewState) => Promise<string>;
   suspend?: () => void;
 }
 
@@ -62,19 +63,21 @@ export function App({ initial, color, connect, effects = {} }: AppProps): ReactE
   useInput((input, key) => dispatch({ type: 'key', input, key }));
   useEffect(() => {
     if (!state.effect) return;
-    const effectsTable: Record<Effect, () => string | undefined> = {
+    const effectsTable: Record<Effect, () => string | Promise<string> | undefined> = {
       quit: () => {
         exit();
         return undefined;
       },
       copy: () => effects.copy?.(state) ?? 'copy is not available here',
       export: () => effects.export?.(state) ?? 'export is not available here',
+      'export-har': () => effects.exportHar?.(state) ?? 'export is not available here',
       suspend: () => {
         effects.suspend?.();
         return undefined;
       },
     };
-    dispatch({ type: 'effect-done', text: effectsTable[state.effect.name]() });
+    // An export may take a moment (HAR): the console goes on meanwhile and says when it is written.
+    void Promise.resolve(effectsTable[state.effect.name]()).then((text) => dispatch({ type: 'effect-done', text }));
   }, [state.effect?.serial]);
 
   const body = screens[state.screen]({ state, palette });

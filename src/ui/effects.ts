@@ -1,6 +1,7 @@
 import { writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
+import { recordToHar } from '../export/har-export.js';
 import { frameText } from '../record/frame-message.js';
 import { printableJson } from '../render/sanitize.js';
 import type { Row } from './rows.js';
@@ -12,6 +13,8 @@ const osc52Limit = 64 * 1024;
 const noClipboard = new Set(['linux', 'dumb']);
 
 export interface EffectOptions {
+  /** This mcp-spy's version, for the HAR's creator. */
+  version?: string;
   /** Where OSC 52 is written (the terminal). */
   write: (text: string) => void;
   env: NodeJS.ProcessEnv;
@@ -65,6 +68,23 @@ export function exportShown(state: ViewState, options: EffectOptions): string {
   try {
     const path = writeNew(options.dir, `mcp-spy-export-${stamp(options.now?.() ?? new Date())}.jsonl`, lines.length === 0 ? '' : `${lines.join('\n')}\n`);
     return `exported ${lines.length} entries to ${path}`;
+  } catch (error) {
+    return (error as Error).message;
+  }
+}
+
+/** `H`: the entries the stream shows as HAR 1.2, as `export har` writes a record. */
+export async function exportHarShown(state: ViewState, options: EffectOptions): Promise<string> {
+  async function* entries() {
+    for (const index of state.visible) {
+      const row = state.log[index]!;
+      yield { entry: state.load(row) ?? row.entry };
+    }
+  }
+  try {
+    const har = await recordToHar(entries(), options.version ?? '');
+    const path = writeNew(options.dir, `mcp-spy-export-${stamp(options.now?.() ?? new Date())}.har`, `${JSON.stringify(har, null, 2)}\n`);
+    return `exported ${state.visible.length} entries as HAR to ${path}`;
   } catch (error) {
     return (error as Error).message;
   }

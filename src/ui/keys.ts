@@ -3,7 +3,7 @@ import type { Action } from './reducer.js';
 import type { ViewState } from './state.js';
 
 /** What the console does outside its state: leave, copy a frame, export the stream, stop for Ctrl-Z. */
-export type Effect = 'quit' | 'copy' | 'export' | 'suspend';
+export type Effect = 'quit' | 'copy' | 'export' | 'export-har' | 'suspend';
 
 export type KeyResult = { action: Action } | { effect: Effect } | undefined;
 
@@ -20,7 +20,8 @@ export const keyHelp: readonly (readonly [string, string])[] = [
   ['p', 'pause: new frames wait until p again'],
   ['Tab', 'inspector: request, answer; elsewhere: sessions, frames, tools'],
   ['y', "copy the frame's JSON (OSC 52, or a file)"],
-  ['e', 'export the frames shown as JSON Lines'],
+  ['e', 'export the frames shown as JSON Lines (a record)'],
+  ['H', 'export the frames shown as HAR 1.2'],
   ['?', 'this help'],
   ['q  Ctrl-C', 'quit'],
   ['Ctrl-Z', 'suspend (fg to come back)'],
@@ -55,6 +56,7 @@ const letters: Record<string, KeyResult> = {
   q: { effect: 'quit' },
   y: { effect: 'copy' },
   e: { effect: 'export' },
+  H: { effect: 'export-har' },
 };
 
 /** While a filter is typed, keys edit it. */

@@ -2,7 +2,7 @@ import { render } from 'ink';
 import { createElement as h } from 'react';
 import { sanitize } from '../render/sanitize.js';
 import { App } from './app.js';
-import { copyFrame, exportShown } from './effects.js';
+import { copyFrame, exportHarShown, exportShown } from './effects.js';
 import type { Action } from './reducer.js';
 import { createFileLoader, followSources } from './sources.js';
 import { initialState } from './state.js';
@@ -21,6 +21,8 @@ export interface ShellOptions {
   stdin: NodeJS.ReadStream;
   stdout: NodeJS.WriteStream;
   cwd: string;
+  /** This mcp-spy's version (a HAR names its creator). */
+  version?: string;
 }
 
 /**
@@ -69,6 +71,7 @@ export async function runShell(options: ShellOptions): Promise<number> {
       effects: {
         copy: (state) => copyFrame(state, { write: (text) => stdout.write(text), env: options.env, dir: options.cwd, line: files.line }),
         export: (state) => exportShown(state, { write: (text) => stdout.write(text), env: options.env, dir: options.cwd, line: files.line }),
+        exportHar: (state) => exportHarShown(state, { write: (text) => stdout.write(text), env: options.env, dir: options.cwd, line: files.line, version: options.version }),
         suspend: () => {
           restore();
           process.kill(process.pid, 'SIGTSTP');

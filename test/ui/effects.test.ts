@@ -1,6 +1,6 @@
 import { readFileSync } from 'node:fs';
 import { afterAll, describe, expect, it } from 'vitest';
-import { copyFrame, exportShown } from '../../src/ui/effects.js';
+import { copyFrame, exportHarShown, exportShown } from '../../src/ui/effects.js';
 import { reduce } from '../../src/ui/reducer.js';
 import { initialState } from '../../src/ui/state.js';
 import { tempDir } from '../helpers/spy.js';
@@ -51,5 +51,20 @@ describe('e: export what is shown', () => {
     const said = exportShown(state, { write: () => {}, env: {}, dir: temp.dir, line: lineOf(lines), now: () => new Date(Date.UTC(2026, 11, 1, 1)) });
     const path = /^exported 2 entries to (.+)$/.exec(said)![1]!;
     expect(readFileSync(path, 'utf8')).toBe(`${lines[8]}\n${lines[9]}\n`);
+  });
+});
+
+describe('H: export what is shown as HAR', () => {
+  it('writes the frames shown, whole, as the messages of a HAR 1.2 entry', async () => {
+    const lines = sampleSession();
+    let state = stateOf(lines);
+    for (const action of [{ type: 'filter-start' }, { type: 'filter-edit', text: 'tool = "echo"' }, { type: 'filter-apply' }] as const) state = reduce(state, action);
+    const said = await exportHarShown(state, { write: () => {}, env: {}, dir: temp.dir, line: lineOf(lines), version: '9.9.9', now: () => new Date(Date.UTC(2026, 11, 1, 2)) });
+    const path = /^exported 2 entries as HAR to (.+)$/.exec(said)![1]!;
+    const har = JSON.parse(readFileSync(path, 'utf8'));
+    expect(har.log.creator.version).toBe('9.9.9');
+    const messages = har.log.entries.flatMap((entry: { _webSocketMessages?: { data: string }[] }) => entry._webSocketMessages ?? []);
+    expect(messages.map((message: { data: string }) => JSON.parse(message.data).id)).toEqual([3, 3]);
+    expect(messages[1].data).toContain('Echo: hello');
   });
 });

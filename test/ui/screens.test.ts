@@ -130,6 +130,6 @@ describe('help', () => {
     const { type, screen, shows } = mount(undefined, { width: 100, height: 40 });
     await type('?');
     await shows(/keys \(Esc or \? to go back\)/);
-    for (const key of ['j k', 'g G', 'PgUp PgDn', 'Enter', 'Esc', '/', 'n N', 'f', 'p', 'Tab', 'y', 'e', '?', 'q', 'Ctrl-Z']) expect(screen()).toContain(`  ${key}`);
+    for (const key of ['j k', 'g G', 'PgUp PgDn', 'Enter', 'Esc', '/', 'n N', 'f', 'p', 'Tab', 'y', 'e', 'H', '?', 'q', 'Ctrl-Z']) expect(screen()).toContain(`  ${key}`);
   });
 });
