@@ -1,6 +1,8 @@
 // A real terminal for the console's tests: tmux on a private socket, keys sent, the screen read.
 import { execFileSync } from 'node:child_process';
-import { randomUUID } from 'node:crypto';
+import { mkdtempSync, rmSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
 import { vi } from 'vitest';
 
 export interface Terminal {
@@ -18,10 +20,12 @@ export interface Terminal {
   kill(): void;
 }
 
-/** Starts `command` (a shell line) in a new detached tmux session of the given size, on a socket of its own. */
+/** Starts `command` (a shell line) in a new detached tmux session of the given size, on a server and socket of its own. */
 export function startTerminal(command: string, size: { width: number; height: number }, env: NodeJS.ProcessEnv = {}): Terminal {
-  const socket = `mcp-spy-test-${randomUUID()}`;
-  const tmux = (...args: string[]) => execFileSync('tmux', ['-L', socket, '-f', '/dev/null', ...args], { encoding: 'utf8', env: { ...process.env, ...env } });
+  // A server of its own, on a socket in a directory of its own, both gone when the test ends.
+  const dir = mkdtempSync(join(tmpdir(), 'mcp-spy-tmux-'));
+  const socket = join(dir, 'socket');
+  const tmux = (...args: string[]) => execFileSync('tmux', ['-S', socket, '-f', '/dev/null', ...args], { encoding: 'utf8', env: { ...process.env, ...env } });
   tmux('new-session', '-d', '-x', String(size.width), '-y', String(size.height), command);
   const screen = (escapes = false) => tmux('capture-pane', '-p', ...(escapes ? ['-e'] : []), '-t', '0');
   return {
@@ -51,6 +55,7 @@ export function startTerminal(command: string, size: { width: number; height: nu
       } catch {
         // Already gone.
       }
+      rmSync(dir, { recursive: true, force: true });
     },
   };
 }
