@@ -36,6 +36,15 @@ Examples:
   mcp-spy view wire.jsonl --follow                          a session being recorded by another mcp-spy
   mcp-spy view wire.jsonl --format mermaid                  a sequence diagram as Mermaid text, for Markdown`;
 
+export const uiHelp = `
+Examples:
+  mcp-spy ui                                                every session in the sessions directory, live and past
+  mcp-spy ui wire.jsonl other/                              given records and directories instead
+  mcp-spy ui --filter 'tool = "search" and latency > 500'
+
+Keys: arrows or j/k move, Enter opens, Esc goes back, / filters, n/N next/previous, f follows,
+p pauses, Tab switches (request/answer in the inspector), y copies a frame, e exports (H as HAR), ? lists them all, q quits.`;
+
 export const checkExamples = `
 Examples:
   mcp-spy check wire.jsonl                                  findings as text; exit 1 on errors

@@ -19,7 +19,7 @@ import { replayFormats, runReplay } from './replay-command.js';
 import { collect, parseDuration, parseSpeed } from './replay-options.js';
 import { runSpy } from './spy-command.js';
 import { version } from './version.js';
-import { checkExamples, examples, httpExamples, mockHelp, replayHelp, viewExamples } from './help-texts.js';
+import { checkExamples, examples, httpExamples, mockHelp, replayHelp, uiHelp, viewExamples } from './help-texts.js';
 import { addDriftCommands } from './drift-program.js';
 import { addClientCommands } from './clients-program.js';
 
@@ -82,6 +82,19 @@ export function buildProgram(context: ProgramContext): Command {
     .addHelpText('after', viewExamples)
     .action(async (files: string[], options) => {
       context.setExitCode(await runView(files, options));
+    });
+
+  program
+    .command('ui')
+    .description('a live terminal console: every session as it happens, frames to browse, filter and open')
+    .argument('[paths...]', 'records and directories of records (default: the sessions directory, or MCP_SPY_DIR)')
+    .option('--filter <expression>', 'show only frames that pass this filter expression (the view filter language; / changes it)')
+    .option('--no-color', 'no colour (NO_COLOR and FORCE_COLOR are honoured too)')
+    .addHelpText('after', uiHelp)
+    .action(async (paths: string[], options) => {
+      // Loaded on use: the console brings Ink and React, which no other command needs.
+      const { runUi } = await import('./ui-command.js');
+      context.setExitCode(await runUi(paths, options));
     });
 
   program

@@ -26,8 +26,12 @@ export interface LineSourceOptions {
   onCaughtUp?: () => void | Promise<void>;
 }
 
-/** A line of the file: its text, or for a line over the limit only its size. */
-export type SourceLine = { lineNo: number; line: string } | { lineNo: number; line?: undefined; bytes: number };
+/**
+ * A line of the file: its text, or for a line over the limit only its size. `offset` is where the
+ * line starts in the file, in bytes, and `length` the bytes before its LF: a reader that keeps
+ * no copy of a line can read it again from there.
+ */
+export type SourceLine = ({ lineNo: number; line: string } | { lineNo: number; line?: undefined; bytes: number }) & { offset: number; length: number };
 
 const LF = 0x0a;
 const BOM = '\ufeff';
@@ -50,7 +54,7 @@ function createLineBuffer(maxLine: number) {
     get empty() {
       return size === 0;
     },
-    take(lineNo: number): SourceLine {
+    take(lineNo: number, offset: number): SourceLine {
       const whole = parts.length === 1 ? parts[0]! : Buffer.concat(parts);
       const over = size > maxLine;
       const bytes = size;
@@ -58,13 +62,13 @@ function createLineBuffer(maxLine: number) {
       size = 0;
       if (over) {
         first = false;
-        return { lineNo, bytes };
+        return { lineNo, bytes, offset, length: bytes };
       }
       let text = whole.toString('utf8');
       if (text.endsWith('\r')) text = text.slice(0, -1);
       if (first && text.startsWith(BOM)) text = text.slice(1);
       first = false;
-      return { lineNo, line: text };
+      return { lineNo, line: text, offset, length: bytes };
     },
   };
 }
@@ -131,6 +135,7 @@ export async function* readLines(path: string, options: LineSourceOptions = {}):
   const line = createLineBuffer(options.maxLine ?? defaultMaxLine);
   let position = 0;
   let lineNo = 0;
+  let lineStart = 0;
   let caughtUp = false;
   try {
     for (;;) {
@@ -149,22 +154,24 @@ export async function* readLines(path: string, options: LineSourceOptions = {}):
         if (!(await pause(options))) break;
         continue;
       }
+      const chunkStart = position;
       position += bytesRead;
       const data = chunk.subarray(0, bytesRead);
       let start = 0;
       let newline = data.indexOf(LF);
       while (newline !== -1) {
         line.add(data.subarray(start, newline), false);
-        const item = line.take(++lineNo);
+        const item = line.take(++lineNo, lineStart);
         if (!isBlank(item)) yield item;
         start = newline + 1;
+        lineStart = chunkStart + start;
         newline = data.indexOf(LF, start);
       }
       // The chunk buffer is reused: keep a copy of an unfinished line.
       if (start < data.length) line.add(data.subarray(start), true);
     }
     if (!line.empty) {
-      const item = line.take(lineNo + 1);
+      const item = line.take(lineNo + 1, lineStart);
       if (!isBlank(item)) yield item;
     }
   } finally {

@@ -22,6 +22,9 @@ export interface RecordingOptions extends LineSourceOptions {
 export interface RecordingEntry {
   lineNo: number;
   entry: RecordEntry;
+  /** Where the entry's line starts in the file, in bytes, and its size: for a reader that reads it again. */
+  offset?: number;
+  length?: number;
 }
 
 type LineReader = (line: string, lineNo: number) => ReadItem[];
@@ -65,7 +68,7 @@ export async function* readRecording(path: string, options: RecordingOptions = {
     }
     reader ??= chooseReader(path, item.line, item.lineNo);
     for (const read of reader(item.line, item.lineNo)) {
-      if (read.ok) yield { lineNo: read.lineNo, entry: read.entry };
+      if (read.ok) yield { lineNo: read.lineNo, entry: read.entry, offset: item.offset, length: item.length };
       else skip(read.lineNo, read.reason, false);
     }
   }

@@ -1,5 +1,5 @@
 // What a spy loads to start: only what forwarding and recording need. The schema library (zod), the
-// JSON Schema validator (ajv), the MCP SDKs and OpenTelemetry belong to other commands; loaded at
+// JSON Schema validator (ajv), the MCP SDKs, OpenTelemetry and the console's Ink and React belong to other commands; loaded at
 // start they cost a spy 40 MiB and half a second before the server even runs. Seen from outside: a
 // resolve hook (fixtures/startup) writes down every package the process and its threads import.
 import { readFileSync } from 'node:fs';
@@ -8,7 +8,7 @@ import { describe, expect, it, onTestFinished } from 'vitest';
 import { run, freePort } from '../helpers/http-spy.js';
 import { bin, fixture, node, runBin, tempDir } from '../helpers/spy.js';
 
-const heavy = /^(zod|ajv|ajv-formats|execa|@opentelemetry\/.*|@modelcontextprotocol\/.*)$/;
+const heavy = /^(zod|ajv|ajv-formats|execa|@opentelemetry\/.*|@modelcontextprotocol\/.*|ink|react|react-reconciler|yoga-layout)$/;
 
 /** A directory for the test (removed when it ends), and the environment that makes a process list its packages in a file there. */
 function listing() {

@@ -18,13 +18,13 @@ async function collect<T>(items: AsyncIterable<T>): Promise<T[]> {
 }
 
 describe('the line source', () => {
-  it('numbers lines, skips blank ones, strips CRLF, keeps a last line without newline, across tiny chunks', async () => {
+  it('numbers lines, skips blank ones, strips CRLF, keeps a last line without newline, across tiny chunks, and says where each starts', async () => {
     const path = join(temp.dir, 'lines.txt');
     writeFileSync(path, Buffer.from('first\r\n\nsécond line\n   \nlast', 'utf8'));
     const expected = [
-      { line: 'first', lineNo: 1 },
-      { line: 'sécond line', lineNo: 3 },
-      { line: 'last', lineNo: 5 },
+      { line: 'first', lineNo: 1, offset: 0, length: 6 },
+      { line: 'sécond line', lineNo: 3, offset: 8, length: 12 },
+      { line: 'last', lineNo: 5, offset: 25, length: 4 },
     ];
     expect(await collect(readLines(path))).toEqual(expected);
     // A chunk of 3 bytes splits lines, CRLF and the two bytes of "é".

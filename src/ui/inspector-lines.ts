@@ -1,0 +1,108 @@
+import { noteTexts } from '../protocol/notes.js';
+import { lookup } from '../protocol/own-table.js';
+import { frameText, messageOf } from '../record/frame-message.js';
+import type { RecordEntry } from '../record/schema.js';
+import { printableJson } from '../render/sanitize.js';
+import { isFrame, type Row } from './rows.js';
+import { serverLabel } from './sessions.js';
+import { selectedRow, type ViewState } from './state.js';
+import { bytesText, clock, wireText } from './text.js';
+
+/** Strings longer than this are folded in the pretty JSON: their start and how much is left out. */
+const foldedString = 300;
+/** Arrays longer than this are folded too. */
+const foldedArray = 50;
+/** The exact bytes shown, at most. */
+const shownBytes = 8000;
+
+/** The value with long strings and arrays folded, so one huge field cannot bury the rest. */
+export function folded(value: unknown): unknown {
+  if (typeof value === 'string') return value.length > foldedString ? `${value.slice(0, foldedString)}… (${value.length - foldedString} more characters)` : value;
+  if (Array.isArray(value)) {
+    const shown = value.slice(0, foldedArray).map(folded);
+    return value.length > foldedArray ? [...shown, `… ${value.length - foldedArray} more items`] : shown;
+  }
+  if (value === null || typeof value !== 'object') return value;
+  return Object.fromEntries(Object.entries(value).map(([key, item]) => [key, folded(item)]));
+}
+
+/** Cuts each line to the width, continuing it on the next lines (the JSON and bytes can be wide). */
+export function wrapLines(lines: readonly string[], width: number): string[] {
+  const out: string[] = [];
+  for (const line of lines) {
+    if (line.length <= width) out.push(line);
+    else for (let at = 0; at < line.length; at += width) out.push(line.slice(at, at + width));
+  }
+  return out;
+}
+
+function headerLines(row: Row, entry: RecordEntry, state: ViewState): string[] {
+  const session = state.sessionIndex.get(row.session);
+  const what = [entry.kind, entry.method, entry.tool ? `tool=${entry.tool}` : undefined, 'id' in entry ? `#${JSON.stringify(entry.id)}` : undefined]
+    .filter((part) => part !== undefined)
+    .map((part) => wireText(part, 80));
+  const latency = typeof entry.latencyMs === 'number' ? ` ${entry.latencyMs}ms` : '';
+  return [`${what.join(' ')}  seq ${entry.seq} at ${clock(entry.t)}${latency}  ${entry.dir ?? ''}  ${session ? wireText(serverLabel(session), 40) : ''}`];
+}
+
+function noteLines(entry: RecordEntry): string[] {
+  if (!Array.isArray(entry.notes) || entry.notes.length === 0) return [];
+  return ['notes:', ...entry.notes.map((note) => `  ${wireText(note, 60)}: ${lookup<string>(noteTexts, note) ?? 'see docs/rules.md'}`)];
+}
+
+/** Progress and cancellation of a request, linked by the record's `related`. */
+function linkedLines(state: ViewState, request: Row | undefined): string[] {
+  if (!request) return [];
+  const linked = state.log.filter((row) => row.session === request.session && row.entry.kind === 'notification' && row.entry.related?.seq === request.entry.seq);
+  if (linked.length === 0) return [];
+  return ['linked:', ...linked.slice(0, 20).map((row) => `  ${clock(row.entry.t)} ${wireText(row.entry.method, 60)} (seq ${row.entry.seq})`)];
+}
+
+/** HTTP: the frame's headers, and the status and headers of the exchange that carried it. */
+function httpLines(state: ViewState, row: Row, entry: RecordEntry): string[] {
+  const lines: string[] = [];
+  const header = (name: string, value: unknown) => `  ${wireText(name, 60)}: ${wireText(Array.isArray(value) ? value.join(', ') : value, 160)}`;
+  if (entry.headers) lines.push('HTTP headers:', ...Object.entries(entry.headers).map(([name, value]) => header(name, value)));
+  if (typeof entry.exchange === 'number') {
+    const exchange = state.log.filter((other) => other.session === row.session && other.entry.kind === 'http' && other.entry.exchange === entry.exchange);
+    for (const http of exchange.slice(0, 5)) {
+      const full = state.load(http) ?? http.entry;
+      lines.push(`HTTP ${[full.httpMethod, full.path, full.status, full.summary].filter((part) => part !== undefined).map((part) => wireText(part, 80)).join(' ')}`);
+      for (const [side, headers] of Object.entries(full.headers ?? {})) {
+        if (headers && typeof headers === 'object') lines.push(`  ${side}:`, ...Object.entries(headers).map(([name, value]) => `  ${header(name, value)}`));
+      }
+    }
+  }
+  return lines;
+}
+
+/** One side of the inspector: a frame's message as folded pretty JSON, its HTTP facts and its exact bytes. */
+function frameLines(state: ViewState, row: Row): string[] {
+  const entry = state.load(row) ?? row.entry;
+  const lines = [...headerLines(row, entry, state), ...noteLines(entry), ...httpLines(state, row, entry)];
+  const message = messageOf(entry);
+  if (message !== undefined) lines.push('message:', ...printableJson(folded(message), 2).split('\n'));
+  const text = isFrame(entry) ? frameText(entry) : undefined;
+  const size = typeof entry.bytes === 'number' ? entry.bytes : text === undefined ? 0 : Buffer.byteLength(text);
+  if (text !== undefined) lines.push(`exact bytes (${bytesText(size)}${text.length > shownBytes ? `, first ${shownBytes} characters shown` : ''}):`, wireText(text.slice(0, shownBytes), shownBytes));
+  else if (typeof entry.rawBase64 === 'string') lines.push(`exact bytes (${bytesText(size)}, not UTF-8, base64):`, entry.rawBase64.slice(0, shownBytes));
+  else if (row.offset === undefined) lines.push('(the frame is not kept: it cannot be read again from its file)');
+  return lines;
+}
+
+/**
+ * The inspector of the row under the cursor: the pane asked for (its request, or its answer), with
+ * the request's progress and cancellation, wrapped to the width.
+ */
+export function inspectorLines(state: ViewState): string[] {
+  const row = selectedRow(state);
+  if (!row) return ['nothing selected'];
+  const isAnswer = row.pair !== undefined && row.pair < row.index;
+  const request = isAnswer ? state.log[row.pair!] : row.entry.kind === 'request' ? row : undefined;
+  const answer = isAnswer ? row : row.pair !== undefined ? state.log[row.pair] : undefined;
+  const own = request === row ? 'request' : answer === row ? 'answer' : 'frame';
+  const tabs = `[${state.pane === 'request' ? 'REQUEST' : 'request'}] [${state.pane === 'answer' ? 'ANSWER' : 'answer'}]  (Tab switches)`;
+  const shown = own === 'frame' ? row : state.pane === 'request' ? request : answer;
+  const body = shown ? frameLines(state, shown) : [state.pane === 'answer' ? 'no answer seen (yet)' : 'no request seen for this answer'];
+  return wrapLines([tabs, ...body, ...linkedLines(state, request)], Math.max(20, state.width));
+}

@@ -1,0 +1,80 @@
+import type { Key } from 'ink';
+import type { Action } from './reducer.js';
+import type { ViewState } from './state.js';
+
+/** What the console does outside its state: leave, copy a frame, export the stream, stop for Ctrl-Z. */
+export type Effect = 'quit' | 'copy' | 'export' | 'export-har' | 'suspend';
+
+export type KeyResult = { action: Action } | { effect: Effect } | undefined;
+
+/** Every key, with what it does: the help screen is this table, so the two cannot drift. */
+export const keyHelp: readonly (readonly [string, string])[] = [
+  ['↑ ↓  j k', 'move (in the inspector: scroll)'],
+  ['g G  Home End', 'first, last'],
+  ['PgUp PgDn', 'a page up, down'],
+  ['Enter', 'open: a session\'s frames, a frame in the inspector'],
+  ['Esc', 'back'],
+  ['/', 'filter, in the view filter language (Enter applies, Esc cancels)'],
+  ['n N', 'next, previous frame that passes the filter (in the inspector too)'],
+  ['f', 'follow the newest frame (on, off)'],
+  ['p', 'pause: new frames wait until p again'],
+  ['Tab', 'inspector: request, answer; elsewhere: sessions, frames, tools'],
+  ['y', "copy the frame's JSON (OSC 52, or a file)"],
+  ['e', 'export the frames shown as JSON Lines (a record)'],
+  ['H', 'export the frames shown as HAR 1.2'],
+  ['?', 'this help'],
+  ['q  Ctrl-C', 'quit'],
+  ['Ctrl-Z', 'suspend (fg to come back)'],
+];
+
+const act = (action: Action): KeyResult => ({ action });
+
+/** The named keys, as Ink reports them. */
+const namedKeys: [keyof Key, KeyResult][] = [
+  ['upArrow', act({ type: 'move', by: -1 })],
+  ['downArrow', act({ type: 'move', by: 1 })],
+  ['pageUp', act({ type: 'page', by: -1 })],
+  ['pageDown', act({ type: 'page', by: 1 })],
+  ['home', act({ type: 'top' })],
+  ['end', act({ type: 'bottom' })],
+  ['return', act({ type: 'open' })],
+  ['escape', act({ type: 'back' })],
+  ['tab', act({ type: 'tab' })],
+];
+
+const letters: Record<string, KeyResult> = {
+  j: act({ type: 'move', by: 1 }),
+  k: act({ type: 'move', by: -1 }),
+  g: act({ type: 'top' }),
+  G: act({ type: 'bottom' }),
+  '/': act({ type: 'filter-start' }),
+  n: act({ type: 'match', by: 1 }),
+  N: act({ type: 'match', by: -1 }),
+  f: act({ type: 'follow' }),
+  p: act({ type: 'pause' }),
+  '?': act({ type: 'help' }),
+  q: { effect: 'quit' },
+  y: { effect: 'copy' },
+  e: { effect: 'export' },
+  H: { effect: 'export-har' },
+};
+
+/** While a filter is typed, keys edit it. */
+function editingKey(text: string, input: string, key: Key): KeyResult {
+  if (key.return) return act({ type: 'filter-apply' });
+  if (key.escape) return act({ type: 'filter-cancel' });
+  if (key.backspace || key.delete) return act({ type: 'filter-edit', text: text.slice(0, -1) });
+  if (key.ctrl && input === 'u') return act({ type: 'filter-edit', text: '' });
+  if (key.ctrl || key.meta || input === '' || /[\u0000-\u001f\u007f]/.test(input)) return undefined;
+  return act({ type: 'filter-edit', text: text + input });
+}
+
+/** What a key press means in this state. */
+export function keyAction(state: ViewState, input: string, key: Key): KeyResult {
+  if (key.ctrl && input === 'c') return { effect: 'quit' };
+  if (key.ctrl && input === 'z') return { effect: 'suspend' };
+  if (state.editing) return editingKey(state.editing.text, input, key);
+  for (const [name, result] of namedKeys) if (key[name]) return result;
+  if (key.ctrl || key.meta) return undefined;
+  return Object.hasOwn(letters, input) ? letters[input] : undefined;
+}

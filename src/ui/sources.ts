@@ -1,0 +1,151 @@
+import { closeSync, openSync, readSync } from 'node:fs';
+import { readdir, stat } from 'node:fs/promises';
+import { join } from 'node:path';
+import { setTimeout as sleep } from 'node:timers/promises';
+import { readRecording } from '../record/open-recording.js';
+import { parseRecordLine } from '../record/reader.js';
+import { parseSessionFileName } from '../record/sessions-dir.js';
+import type { Row, SourceEntry } from './rows.js';
+import type { EntryLoader } from './state.js';
+
+export interface SourceOptions {
+  /** Files and directories; a directory's `*.jsonl` are all read, and new ones as they appear. */
+  paths: string[];
+  signal: AbortSignal;
+  /** Entries read since the last batch; called at most every `batchMs`. */
+  onBatch: (items: SourceEntry[]) => void;
+  /** A file that cannot be read, or a line skipped: one line for the status bar. */
+  onProblem: (text: string) => void;
+  /** How often files are looked at for new lines, and directories for new files. */
+  pollMs?: number;
+  batchMs?: number;
+  /** A file's lines written so far have all been read (and handed over). */
+  onCaughtUp?: (file: string) => void;
+}
+
+/** What a path named on the command line is: a record, a directory of them, or nothing yet. */
+export async function pathKind(path: string): Promise<'file' | 'directory' | 'missing'> {
+  try {
+    return (await stat(path)).isDirectory() ? 'directory' : 'file';
+  } catch {
+    return 'missing';
+  }
+}
+
+/**
+ * Reads every record named, and every `*.jsonl` of every directory named, following them as they
+ * grow (as `view --follow` does) and looking for new files, until the signal aborts. Entries are
+ * handed over in batches, so that a flood of frames costs one update of the console per batch.
+ */
+export function followSources(options: SourceOptions): Promise<void> {
+  const pollMs = options.pollMs ?? 100;
+  let pending: SourceEntry[] = [];
+  const flush = () => {
+    if (pending.length === 0) return;
+    const items = pending;
+    pending = [];
+    options.onBatch(items);
+  };
+  const timer = setInterval(flush, options.batchMs ?? 50);
+  const following = new Set<string>();
+  const readers: Promise<void>[] = [];
+
+  const follow = (file: string) => {
+    if (following.has(file)) return;
+    following.add(file);
+    // A session file holds one spy run: once its server exited, nothing more comes, and the file is
+    // let go (a sessions directory gathers a file per run, more than a process may keep open).
+    const oneRun = parseSessionFileName(file) !== undefined;
+    const own = new AbortController();
+    const stopOwn = () => own.abort();
+    options.signal.addEventListener('abort', stopOwn, { once: true });
+    readers.push(
+      (async () => {
+        try {
+          for await (const { entry, lineNo, offset, length } of readRecording(file, {
+            follow: true,
+            pollMs,
+            signal: own.signal,
+            onCaughtUp: () => {
+              flush();
+              options.onCaughtUp?.(file);
+            },
+            onSkip: (skip) => options.onProblem(`${file}:${skip.lineNo}: ${skip.reason}; skipped`),
+          })) {
+            pending.push({ file, entry, lineNo, offset, length });
+            if (oneRun && entry.kind === 'exit') own.abort();
+          }
+        } catch (error) {
+          options.onProblem((error as Error).message);
+        } finally {
+          options.signal.removeEventListener('abort', stopOwn);
+        }
+      })(),
+    );
+  };
+
+  const watchDirectory = async (dir: string) => {
+    while (!options.signal.aborted) {
+      try {
+        for (const name of (await readdir(dir)).sort()) if (name.endsWith('.jsonl')) follow(join(dir, name));
+      } catch {
+        // Not there yet (the sessions directory before the first spy): looked for again.
+      }
+      try {
+        await sleep(pollMs, undefined, { signal: options.signal });
+      } catch {
+        break;
+      }
+    }
+  };
+
+  return (async () => {
+    const watchers: Promise<void>[] = [];
+    for (const path of options.paths) {
+      if ((await pathKind(path)) === 'file') follow(path);
+      else watchers.push(watchDirectory(path));
+    }
+    await Promise.all(watchers);
+    await Promise.all(readers);
+    clearInterval(timer);
+    flush();
+  })();
+}
+
+/**
+ * Reads a row's line again from its file, by its place: the console keeps no frame's bytes. The
+ * files stay open until `close`.
+ */
+export function createFileLoader(): { load: EntryLoader; line: (row: Row) => string | undefined; close: () => void } {
+  const handles = new Map<string, number>();
+  const line = (row: Row): string | undefined => {
+    if (row.offset === undefined || row.length === undefined) return undefined;
+    try {
+      let fd = handles.get(row.file);
+      if (fd === undefined) handles.set(row.file, (fd = openSync(row.file, 'r')));
+      const buffer = Buffer.allocUnsafe(row.length);
+      const read = readSync(fd, buffer, 0, row.length, row.offset);
+      return buffer.subarray(0, read).toString('utf8').replace(/\r$/, '');
+    } catch {
+      return undefined;
+    }
+  };
+  const load: EntryLoader = (row: Row) => {
+    const text = line(row);
+    if (text === undefined) return undefined;
+    try {
+      const item = parseRecordLine(text, row.lineNo, row.file);
+      return item.ok && item.entry.seq === row.entry.seq && item.entry.kind === row.entry.kind ? item.entry : undefined;
+    } catch {
+      return undefined;
+    }
+  };
+  return {
+    load,
+    line,
+    close: () => {
+      for (const fd of handles.values()) closeSync(fd);
+      handles.clear();
+    },
+  };
+}

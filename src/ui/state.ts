@@ -1,0 +1,175 @@
+import type { RecordEntry } from '../record/schema.js';
+import type { Effect } from './keys.js';
+import { isRoutine } from '../render/visibility.js';
+import { parseFilter } from '../review/filter-expression.js';
+import { answerKinds, isFrame, lightEntry, sessionKey, type Row, type SourceEntry } from './rows.js';
+import { learnSession, newSession, type SessionInfo } from './sessions.js';
+
+export type Screen = 'sessions' | 'frames' | 'inspector' | 'tools' | 'help';
+export type Pane = 'request' | 'answer';
+
+/** Reads a row's whole entry again (from its file); undefined when it cannot. */
+export type EntryLoader = (row: Row) => RecordEntry | undefined;
+
+/** The filter in force: its text, and the test it compiled to (none: everything). */
+export interface FilterState {
+  source: string;
+  test?: (row: Row) => boolean;
+}
+
+/**
+ * The console's whole state. The log, the sessions and `visible` only grow and are shared by
+ * successive states (a flood of frames must not copy them on every batch); everything else is new
+ * in each state the reducer returns.
+ */
+export interface ViewState {
+  log: Row[];
+  sessions: SessionInfo[];
+  sessionIndex: Map<string, SessionInfo>;
+  /** Requests not answered yet, by session and seq, to pair their answers. */
+  requests: Map<string, Map<number, number>>;
+  screen: Screen;
+  /** Where Esc goes back to from help. */
+  previous: Screen;
+  /** One session's frames, or (undefined) every session's merged. */
+  scope?: string;
+  filter: FilterState;
+  /** The filter being typed, with what is wrong with it so far. */
+  editing?: { text: string; error?: string };
+  /** Indexes into the log of the rows the stream shows, in order. */
+  visible: number[];
+  /** How many rows of the log `visible` has looked at: a paused stream stops there. */
+  shown: number;
+  cursor: number;
+  sessionCursor: number;
+  /** The inspector's and the tools summary's scroll. */
+  scroll: number;
+  follow: boolean;
+  paused: boolean;
+  pane: Pane;
+  width: number;
+  height: number;
+  status?: string;
+  /** Where the sessions are read from, for people (the sessions directory, or the paths named). */
+  where?: string;
+  /** An effect a key asked for, for the app to do once (serial tells two presses apart). */
+  effect?: { name: Effect; serial: number };
+  load: EntryLoader;
+}
+
+export interface StateOptions {
+  filter?: string;
+  where?: string;
+  load?: EntryLoader;
+  width?: number;
+  height?: number;
+}
+
+/** The state before any entry came; a bad --filter is the caller's to refuse (see `compileFilter`). */
+export function initialState(options: StateOptions = {}): ViewState {
+  const load = options.load ?? (() => undefined);
+  const compiled = compileFilter(options.filter ?? '', load);
+  return {
+    log: [],
+    sessions: [],
+    sessionIndex: new Map(),
+    requests: new Map(),
+    screen: 'sessions',
+    previous: 'sessions',
+    filter: compiled.ok ? compiled.filter : { source: '' },
+    visible: [],
+    shown: 0,
+    cursor: 0,
+    sessionCursor: 0,
+    scroll: 0,
+    follow: true,
+    paused: false,
+    pane: 'request',
+    width: options.width ?? 80,
+    height: options.height ?? 24,
+    load,
+    where: options.where,
+  };
+}
+
+/** A filter expression as the stream applies it; `text` reads the frame again from its file. */
+export function compileFilter(source: string, load: EntryLoader): { ok: true; filter: FilterState } | { ok: false; message: string } {
+  if (source.trim() === '') return { ok: true, filter: { source: '' } };
+  const parsed = parseFilter(source);
+  if (!parsed.ok) return { ok: false, message: parsed.message };
+  const needsText = /\btext\b/i.test(source);
+  const test = needsText ? (row: Row) => parsed.test(load(row) ?? row.entry) : (row: Row) => parsed.test(row.entry);
+  return { ok: true, filter: { source, test } };
+}
+
+export { answerKinds };
+
+/** Adds entries to the log: sessions appear, answers find their requests. Mutates the shared parts. */
+export function ingest(state: ViewState, items: readonly SourceEntry[]): ViewState {
+  let sessions = state.sessions;
+  for (const item of items) {
+    const key = sessionKey(item.file, item.entry);
+    let session = state.sessionIndex.get(key);
+    if (!session) {
+      session = newSession(key, item);
+      state.sessionIndex.set(key, session);
+      sessions = [...sessions, session];
+    }
+    learnSession(session, item);
+    const row: Row = { index: state.log.length, session: session.key, file: session.file, lineNo: item.lineNo, offset: item.offset, length: item.length, entry: lightEntry(item.entry) };
+    pair(state, row, item.entry);
+    state.log.push(row);
+  }
+  const next = { ...state, sessions };
+  return state.paused ? next : extendVisible(next);
+}
+
+/** Pairs an answer with its request, by the `related` of the whole entry (a row keeps no answer's link). */
+function pair(state: ViewState, row: Row, entry: RecordEntry): void {
+  if (!isFrame(entry)) return;
+  let pending = state.requests.get(row.session);
+  if (!pending) state.requests.set(row.session, (pending = new Map()));
+  if (entry.kind === 'request' && entry.related === undefined) pending.set(entry.seq, row.index);
+  if (answerKinds.has(entry.kind) && entry.related) {
+    const request = pending.get(entry.related.seq);
+    if (request === undefined) return;
+    // Answered: the request is not waited for any more, and the answer's link is the pair.
+    pending.delete(entry.related.seq);
+    row.pair = request;
+    state.log[request]!.pair = row.index;
+  }
+}
+
+/** Whether the stream shows a row: in scope, not routine, and through the filter. */
+export function showsRow(state: ViewState, row: Row): boolean {
+  if (state.scope !== undefined && row.session !== state.scope) return false;
+  if (isRoutine(row.entry)) return false;
+  return state.filter.test === undefined || state.filter.test(row);
+}
+
+/** Looks at the rows added since `shown`; following, the cursor goes to the newest. */
+export function extendVisible(state: ViewState): ViewState {
+  for (let index = state.shown; index < state.log.length; index++) if (showsRow(state, state.log[index]!)) state.visible.push(index);
+  const next = { ...state, shown: state.log.length };
+  return next.follow ? { ...next, cursor: Math.max(0, next.visible.length - 1) } : next;
+}
+
+/** Builds `visible` again (the scope or the filter changed), keeping the cursor on its row if it is still shown. */
+export function rebuildVisible(state: ViewState): ViewState {
+  const current = state.visible[state.cursor];
+  const next = extendVisible({ ...state, visible: [], shown: 0 });
+  if (next.follow || current === undefined) return next;
+  const at = next.visible.findIndex((index) => index >= current);
+  return { ...next, cursor: at === -1 ? Math.max(0, next.visible.length - 1) : at };
+}
+
+/** The row under the cursor. */
+export function selectedRow(state: ViewState): Row | undefined {
+  const index = state.visible[state.cursor];
+  return index === undefined ? undefined : state.log[index];
+}
+
+/** Rows of the body: the screen less its title, its column heads and its status line. */
+export function bodyHeight(state: ViewState): number {
+  return Math.max(1, state.height - 4);
+}

@@ -1,0 +1,87 @@
+import { appendFileSync, mkdirSync, readdirSync, readlinkSync, writeFileSync } from 'node:fs';
+import { join } from 'node:path';
+import { describe, expect, it, onTestFinished, vi } from 'vitest';
+import type { SourceEntry } from '../../src/ui/rows.js';
+import { createFileLoader, followSources } from '../../src/ui/sources.js';
+import { tempDir } from '../helpers/spy.js';
+import { sampleSession } from '../helpers/ui-records.js';
+
+function follow(paths: string[]) {
+  const stop = new AbortController();
+  const items: SourceEntry[] = [];
+  const problems: string[] = [];
+  const caughtUp: string[] = [];
+  const done = followSources({ paths, signal: stop.signal, onBatch: (batch) => items.push(...batch), onProblem: (text) => problems.push(text), onCaughtUp: (file) => caughtUp.push(file), pollMs: 20 });
+  onTestFinished(async () => {
+    stop.abort();
+    await done;
+  });
+  return { items, problems, caughtUp };
+}
+
+describe('the console\'s sources', () => {
+  it('read every record of a directory, then new lines and new files as they are written', async () => {
+    const temp = tempDir('mcp-spy-ui-sources-');
+    onTestFinished(temp.remove);
+    const dir = join(temp.dir, 'sessions');
+    mkdirSync(dir);
+    const first = join(dir, 'a--one--20261201T170000123Z-1.jsonl');
+    const lines = sampleSession('s1');
+    writeFileSync(first, `${lines.slice(0, 5).join('\n')}\n`);
+    writeFileSync(join(dir, 'notes.txt'), 'not a record\n');
+    const { items, problems } = follow([dir]);
+    await vi.waitFor(() => expect(items).toHaveLength(5));
+    // A line is handed over once its newline is written, never half.
+    appendFileSync(first, lines[5]!);
+    appendFileSync(first, `\n${lines.slice(6).join('\n')}\n`);
+    await vi.waitFor(() => expect(items).toHaveLength(lines.length));
+    writeFileSync(join(dir, 'b--two--20261201T170001123Z-2.jsonl'), `${sampleSession('s2').join('\n')}\n`);
+    await vi.waitFor(() => expect(items).toHaveLength(2 * lines.length));
+    expect(new Set(items.map((item) => item.entry.session))).toEqual(new Set(['s1', 's2']));
+    expect(problems).toEqual([]);
+  });
+
+  it('let go of a session file once its server exited (one run per file), and keep following a file whose server runs', async () => {
+    const temp = tempDir('mcp-spy-ui-sources-');
+    onTestFinished(temp.remove);
+    const ended = temp.file('c--ended--20261201T170000123Z-1.jsonl', `${sampleSession('e').join('\n')}\n`);
+    const running = temp.file('c--running--20261201T170000123Z-2.jsonl', `${sampleSession('r').slice(0, -1).join('\n')}\n`);
+    const { caughtUp } = follow([temp.dir]);
+    await vi.waitFor(() => expect(caughtUp.sort()).toEqual([ended, running].sort()));
+    const open = () => readdirSync('/proc/self/fd').map((fd) => {
+      try {
+        return readlinkSync(`/proc/self/fd/${fd}`);
+      } catch {
+        return '';
+      }
+    });
+    await vi.waitFor(() => expect(open()).not.toContain(ended));
+    expect(open()).toContain(running);
+  });
+
+  it('say where each line is, so the loader reads the whole entry again from the file', async () => {
+    const temp = tempDir('mcp-spy-ui-sources-');
+    onTestFinished(temp.remove);
+    const lines = sampleSession();
+    const path = temp.file('wire.jsonl', `${lines.join('\n')}\n`);
+    const { items, caughtUp } = follow([path]);
+    await vi.waitFor(() => expect(caughtUp).toEqual([path]));
+    const files = createFileLoader();
+    onTestFinished(files.close);
+    const row = { index: 0, session: '', file: path, lineNo: items[8]!.lineNo, offset: items[8]!.offset, length: items[8]!.length, entry: items[8]!.entry };
+    expect(files.line(row)).toBe(lines[8]);
+    expect(files.load(row)!.msg).toEqual(items[8]!.entry.msg);
+  });
+
+  it('say in a line what they cannot read, and go on with the rest', async () => {
+    const temp = tempDir('mcp-spy-ui-sources-');
+    onTestFinished(temp.remove);
+    const html = temp.file('page.jsonl', '<html>\n');
+    const good = temp.file('good.jsonl', `${sampleSession().join('\n')}\nnot json\n`);
+    const { items, problems } = follow([html, good]);
+    await vi.waitFor(() => expect(problems).toHaveLength(2));
+    expect(problems).toContain(`${good}:13: not JSON; skipped`);
+    expect(problems.find((text) => text.startsWith(html))).toMatch(/unknown format/);
+    expect(items).toHaveLength(12);
+  });
+});
