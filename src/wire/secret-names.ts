@@ -56,7 +56,20 @@ export type Place = (string | number)[];
  * cut at protocol/depth's limit first, and one path, grown and shrunk, is all it allocates.
  */
 export function secretPlaces(message: unknown, text: string): Place[] {
-  if (typeof message !== 'object' || message === null || !mention.test(text)) return [];
+  return mention.test(text) ? placesIn(message) : [];
+}
+
+/**
+ * A value with every member of a secret's name that holds a string or a number read as `masked`:
+ * what replay and mock compare, so that a recording masked by default still matches live traffic.
+ */
+export function withSecretNamesMasked(value: unknown, masked: string): unknown {
+  const places = placesIn(value);
+  return places.length === 0 ? value : replaceAt(value, places, masked);
+}
+
+function placesIn(message: unknown): Place[] {
+  if (typeof message !== 'object' || message === null) return [];
   const found: Place[] = [];
   const path: Place = [];
   const walk = (item: object) => {
