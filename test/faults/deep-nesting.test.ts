@@ -44,7 +44,7 @@ describe('a record holding a frame 5,000 levels deep', () => {
   });
 
   it('view, stats and check read it; check warns of it', async () => {
-    for (const args of [['view', record], ['stats', record], ['export', 'har', record]]) {
+    for (const args of [['view', record], ['stats', record], ['export', 'har', record], ['report', record, '-o', '-']]) {
       const result = await runBin(args);
       expect(result.stderr).toBe('');
       expect(result.code).toBe(0);
@@ -82,7 +82,9 @@ describe('frames 50,000 levels deep', () => {
     const dir = tempDir();
     const record = join(dir.dir, 'wire.jsonl');
     const input = `${callText(1, deepObject(50_000))}\n${callText(2, '{"apiKey":"sk-live-0123456789"}')}\n`;
-    const result = await runBin(['--record', record, '--no-log', '-q', '--redact', '$..apiKey', '--', node, fixture('servers', 'echo-server.js')], { input });
+    const log = join(dir.dir, 'wire.log');
+    const result = await runBin(['--record', record, '--log', log, '-q', '--redact', '$..apiKey', '--', node, fixture('servers', 'echo-server.js')], { input });
+    expect(readFileSync(log, 'utf8')).toMatch(/-> request {5}tools\/call #1 tool=echo !nested-too-deep \{"arguments":\{"deep":\{"a":\{"a":/);
     // The echo server itself cannot answer so deep a frame; what matters is that the spy forwarded it.
     expect(result.stderr).not.toContain('observer stopped');
     const frames = readEntries(record).filter((entry) => entry.dir === 'c2s');
