@@ -16,6 +16,7 @@ import { binPath } from './invocation.js';
 import { asSpyError } from './replay-errors.js';
 import { version } from './version.js';
 import { refuseOverwrite, sameFile, writeOutput } from './write-output.js';
+import { createCutReporter } from './recording-input.js';
 
 export interface DiffCommandOptions {
   failOn: FailOn;
@@ -29,7 +30,7 @@ export interface DiffCommandOptions {
 
 async function load(path: string): Promise<Recording> {
   try {
-    return await loadRecording(path);
+    return await loadRecording(path, { onCut: createCutReporter(path) });
   } catch (error) {
     throw asSpyError(error);
   }

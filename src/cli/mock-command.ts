@@ -5,7 +5,7 @@ import { serveMockStdio } from '../replay/mock-stdio.js';
 import { parseListen as parseListenAddress, type ListenAddress } from '../transports/http/target.js';
 import { sanitize } from '../render/sanitize.js';
 import { listenFailure } from './listen-errors.js';
-import { createSkipReporter } from './recording-input.js';
+import { createCutReporter, createSkipReporter } from './recording-input.js';
 import { asSpyError } from './replay-errors.js';
 
 export interface MockCommandOptions {
@@ -36,6 +36,7 @@ export async function runMock(recording: string, options: MockCommandOptions): P
       recording,
       ...(options.maxLine !== undefined ? { maxLine: options.maxLine } : {}),
       onUnread: unread.onSkip,
+      onCut: createCutReporter(recording),
       ignore: options.ignore,
       ignoreFile: options.ignoreFile,
       ...(options.session !== undefined ? { session: options.session } : {}),

@@ -1,5 +1,6 @@
 import { readRecording, type RecordingEntry, type RecordingOptions, type SkippedLine } from '../record/open-recording.js';
 import { RecordReadError } from '../record/reader.js';
+import { maxDepth } from '../protocol/depth.js';
 import { SpyError } from './errors.js';
 
 const shownSkips = 10;
@@ -18,6 +19,19 @@ export function createSkipReporter(path: string) {
     finish(more = ' (--strict makes this an error)') {
       if (skipped > shownSkips) process.stderr.write(`mcp-spy: ${path}: ${skipped} lines skipped in all${more}\n`);
     },
+  };
+}
+
+/**
+ * Says once that a recording holds frames read cut at the depth limit: replay, mock and diff
+ * compare and send them as read, and a difference deeper down would go unseen otherwise.
+ */
+export function createCutReporter(path: string): (lineNo: number) => void {
+  let said = false;
+  return (lineNo) => {
+    if (said) return;
+    said = true;
+    process.stderr.write(`mcp-spy: ${path}:${lineNo}: frames nested deeper than ${maxDepth} levels (this one first) are read cut at that depth: what lies deeper is neither compared nor sent\n`);
   };
 }
 

@@ -3,7 +3,7 @@ import { formatJunit } from '../replay/format-junit.js';
 import { formatText } from '../replay/format-text.js';
 import { replay } from '../replay/replay.js';
 import type { ReplayResult } from '../replay/result.js';
-import { createSkipReporter } from './recording-input.js';
+import { createCutReporter, createSkipReporter } from './recording-input.js';
 import { asSpyError } from './replay-errors.js';
 import { exitCodes } from './errors.js';
 
@@ -40,6 +40,7 @@ export async function runReplay(recording: string, server: string[] | undefined,
       recording,
       ...(options.maxLine !== undefined ? { maxLine: options.maxLine } : {}),
       onUnread: unread.onSkip,
+      onCut: createCutReporter(recording),
       ...(server && server.length > 0 ? { server } : {}),
       ...(options.target !== undefined ? { target: options.target } : {}),
       ignore: options.ignore,

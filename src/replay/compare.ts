@@ -1,5 +1,7 @@
 import { isObject } from '../protocol/jsonrpc.js';
 import { valueDiff, type DiffEntry } from '../protocol/value-diff.js';
+import { redactedValue } from '../wire/redact-frame.js';
+import { withSecretNamesMasked } from '../wire/secret-names.js';
 import { withoutIgnored } from './ignore.js';
 import { previewJson } from './json.js';
 
@@ -9,7 +11,8 @@ export { formatPath, type DiffEntry } from '../protocol/value-diff.js';
 export function comparable(message: unknown, ignores: readonly string[]): unknown {
   if (!isObject(message)) return message;
   const { jsonrpc: _jsonrpc, id: _id, ...rest } = message;
-  return withoutIgnored(rest, ignores);
+  // Secret-named members are masked in the record by default: their values are not compared.
+  return withSecretNamesMasked(withoutIgnored(rest, ignores), redactedValue);
 }
 
 /** The differences between two messages, after ignores; empty when they are the same. */

@@ -48,6 +48,8 @@ export interface Recording {
 export interface LoadOptions {
   maxLine?: number;
   onUnread?: (skip: SkippedLine) => void;
+  /** Told of each frame read cut at the depth limit (note `nested-too-deep`), by its line. */
+  onCut?: (lineNo: number) => void;
 }
 
 interface SessionDraft {
@@ -161,6 +163,7 @@ export async function loadRecording(path: string, options: LoadOptions = {}): Pr
       if (!draft) drafts.set(id, (draft = { id, http: false, entries: [] }));
       if (isHttpEntry(entry)) draft.http = true;
       if (entry.kind === 'spawn' && Array.isArray(entry.command)) draft.command = entry.command;
+      if (entry.notes?.includes('nested-too-deep')) options.onCut?.(lineNo);
       draft.entries.push({ lineNo, entry });
     }
   } catch (error) {

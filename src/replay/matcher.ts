@@ -4,6 +4,8 @@ import diff from 'microdiff';
 import type { Exchange } from './exchanges.js';
 import { isObject } from '../protocol/jsonrpc.js';
 import { withoutPrototypes } from '../protocol/own-table.js';
+import { redactedValue } from '../wire/redact-frame.js';
+import { withSecretNamesMasked } from '../wire/secret-names.js';
 
 export interface MatcherOptions {
   /** Message-rooted paths left out of the comparison of params (`$.._meta` by default). */
@@ -42,7 +44,8 @@ function targetOf(params: unknown): string | undefined {
 export function createMatcher(exchanges: readonly Exchange[], options: MatcherOptions) {
   const used = new Set<Exchange>();
   const lastUsed = new Map<string, Exchange>();
-  const strip = (params: unknown) => withoutPrototypes((withoutIgnored({ params: params ?? {} }, options.ignores) as { params: unknown }).params);
+  // Secret-named members are masked in the record by default: their values are not compared.
+  const strip = (params: unknown) => withoutPrototypes(withSecretNamesMasked((withoutIgnored({ params: params ?? {} }, options.ignores) as { params: unknown }).params, redactedValue));
   const keyOf = (method: string, params: unknown) => `${method} ${canonicalJson(strip(params))}`;
   // Indexed once: a match costs the exchanges of its key, not the whole recording (a diff of 100,000
   // requests took minutes when each match filtered them all).

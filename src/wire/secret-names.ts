@@ -30,8 +30,19 @@ export const defaultSecretNames = [
 const folded = (name: string) => name.toLowerCase().replace(/[-_]/g, '');
 const names = new Set(defaultSecretNames.map(folded));
 
+// Member names repeat (type, text, name, ...): each is folded once, up to a bound.
+const verdicts = new Map<string, boolean>();
+
 /** Whether a member of this name holds a secret by default. */
-export const isSecretName = (name: string) => name.length <= 24 && names.has(folded(name));
+export function isSecretName(name: string): boolean {
+  if (name.length > 24) return false;
+  let verdict = verdicts.get(name);
+  if (verdict === undefined) {
+    verdict = names.has(folded(name));
+    if (verdicts.size < 10_000) verdicts.set(name, verdict);
+  }
+  return verdict;
+}
 
 // A frame whose text names none of these (most frames) is not walked at all.
 const mention = /pass|secret|private|token|key|authorization/i;
@@ -40,29 +51,48 @@ const mention = /pass|secret|private|token|key|authorization/i;
 export type Place = (string | number)[];
 
 /**
- * The places in a message whose member name is a secret's and whose value is a string or a number,
- * found without recursion; empty when `text` (the frame's text) mentions no such name.
+ * The places in a message whose member name is a secret's and whose value is a string or a number;
+ * empty when `text` (the frame's text) mentions no such name. It recurses: the frames it reads are
+ * cut at protocol/depth's limit first, and one path, grown and shrunk, is all it allocates.
  */
 export function secretPlaces(message: unknown, text: string): Place[] {
-  if (typeof message !== 'object' || message === null || !mention.test(text)) return [];
+  return mention.test(text) ? placesIn(message) : [];
+}
+
+/**
+ * A value with every member of a secret's name that holds a string or a number read as `masked`:
+ * what replay and mock compare, so that a recording masked by default still matches live traffic.
+ */
+export function withSecretNamesMasked(value: unknown, masked: string): unknown {
+  const places = placesIn(value);
+  return places.length === 0 ? value : replaceAt(value, places, masked);
+}
+
+function placesIn(message: unknown): Place[] {
+  if (typeof message !== 'object' || message === null) return [];
   const found: Place[] = [];
-  // Each container with the place it stands at: only containers, so scalars cost no pair.
-  const stack: [object, Place][] = [[message, []]];
-  while (stack.length > 0) {
-    const [item, place] = stack.pop()!;
+  const path: Place = [];
+  const walk = (item: object) => {
     if (Array.isArray(item)) {
       for (let index = 0; index < item.length; index++) {
         const child: unknown = item[index];
-        if (typeof child === 'object' && child !== null) stack.push([child, [...place, index]]);
+        if (typeof child !== 'object' || child === null) continue;
+        path.push(index);
+        walk(child);
+        path.pop();
       }
-      continue;
+      return;
     }
-    for (const key of Object.keys(item)) {
+    for (const key in item) {
       const child: unknown = (item as Record<string, unknown>)[key];
-      if ((typeof child === 'string' || typeof child === 'number') && isSecretName(key)) found.push([...place, key]);
-      else if (typeof child === 'object' && child !== null) stack.push([child, [...place, key]]);
+      if (typeof child === 'object' && child !== null) {
+        path.push(key);
+        walk(child);
+        path.pop();
+      } else if ((typeof child === 'string' || typeof child === 'number') && isSecretName(key)) found.push([...path, key]);
     }
-  }
+  };
+  walk(message);
   return found;
 }
 

@@ -74,6 +74,15 @@ describe('secrets masked by default', () => {
     }
   });
 
+  it('mock answers the live request that carries what the record masked; replay finds the same answers', async () => {
+    const mock = await runBin(['mock', record], { input });
+    expect(mock.stderr).toBe('');
+    expect(JSON.parse(mock.text)).toMatchObject({ id: 1, result: { name: 'login', arguments: { password: '[redacted]' } } });
+    const replay = await runBin(['replay', record, '--', node, fixture('servers', 'echo-server.js')]);
+    expect(replay.text).toMatch(/^replay passed: 1 same, 0 changed/m);
+    expect(replay.code).toBe(0);
+  });
+
   it('--no-default-redact records them as sent', async () => {
     const plain = join(temp.dir, 'plain.jsonl');
     const result = await runBin(['--record', plain, '--no-log', '-q', '--no-default-redact', '--', node, fixture('servers', 'echo-server.js')], { input });
