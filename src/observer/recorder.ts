@@ -159,6 +159,10 @@ export function createRecorder(options: RecorderOptions) {
     behind(on: boolean) {
       for (const sink of sinks) sink.behind?.(on);
     },
+    /** `reached` is called once every entry given so far is on its way to the record (never, without a record). */
+    checkpoint(reached: () => void) {
+      for (const sink of sinks) sink.checkpoint?.(reached);
+    },
     /** What waits to be written by the sinks, in characters: the observer paces itself on this. */
     backlog(): number {
       let waiting = 0;

@@ -24,19 +24,31 @@ export interface LineSinkOptions {
  */
 export type Line = string | readonly (string | Buffer)[];
 
+/**
+ * A place in the queue, between lines: `reached` is called as the write that ends with it is
+ * issued (a write in flight completes even when the thread is stopped), or as `closeSync` writes it.
+ */
+class Checkpoint {
+  constructor(readonly reached: () => void) {}
+}
+
+type Queued = Line | Checkpoint;
+
 /** A line's size for the queue's accounting: characters of text plus bytes of buffers (about its bytes). */
-function weightOf(line: Line): number {
+function weightOf(line: Queued): number {
   if (typeof line === 'string') return line.length;
+  if (line instanceof Checkpoint) return 0;
   let weight = 0;
   for (const piece of line) weight += piece.length;
   return weight;
 }
 
 /** Encodes lines `from`..`to` of the queue into one buffer, each piece copied once. */
-function encodeLines(queue: readonly Line[], from: number, to: number): Buffer {
+function encodeLines(queue: readonly Queued[], from: number, to: number): Buffer {
   let size = 0;
   for (let index = from; index < to; index++) {
     const line = queue[index]!;
+    if (line instanceof Checkpoint) continue;
     if (typeof line === 'string') size += Buffer.byteLength(line);
     else for (const piece of line) size += typeof piece === 'string' ? Buffer.byteLength(piece) : piece.length;
   }
@@ -44,10 +56,25 @@ function encodeLines(queue: readonly Line[], from: number, to: number): Buffer {
   let at = 0;
   for (let index = from; index < to; index++) {
     const line = queue[index]!;
+    if (line instanceof Checkpoint) continue;
     if (typeof line === 'string') at += data.write(line, at);
     else for (const piece of line) at += typeof piece === 'string' ? data.write(piece, at) : (data.set(piece, at), piece.length);
   }
   return data;
+}
+
+/** Says the last checkpoint among lines `from`..`to` is reached (each one sums up all before it); returns how many there were. */
+function reachCheckpoints(queue: readonly Queued[], from: number, to: number): number {
+  let count = 0;
+  let last: Checkpoint | undefined;
+  for (let index = from; index < to; index++) {
+    const item = queue[index]!;
+    if (!(item instanceof Checkpoint)) continue;
+    count++;
+    last = item;
+  }
+  last?.reached();
+  return count;
 }
 
 /** How often a file being written is checked for having been deleted under the spy. */
@@ -67,7 +94,9 @@ export function openLineSink(path: string, options: LineSinkOptions = {}) {
   let timer: NodeJS.Timeout | undefined;
   let fd: number | undefined;
   let failed = false;
-  let queue: Line[] = [];
+  let queue: Queued[] = [];
+  /** Checkpoints in the queue: only then do writes look for one to end at. */
+  let marks = 0;
   let queued = 0;
   let writing = false;
   let dropped = 0;
@@ -79,6 +108,7 @@ export function openLineSink(path: string, options: LineSinkOptions = {}) {
     if (failed) return;
     failed = true;
     queue = [];
+    marks = 0;
     head = 0;
     queued = 0;
     options.onError?.(error);
@@ -158,7 +188,14 @@ export function openLineSink(path: string, options: LineSinkOptions = {}) {
     let end = head;
     let size = 0;
     while (end < queue.length && (end === head || size + weightOf(queue[end]!) <= writeBytes)) size += weightOf(queue[end++]!);
+    // A write ends at a checkpoint where one follows, so what a checkpoint says is on file is all there is.
+    for (let next = end; marks > 0 && !(queue[end - 1] instanceof Checkpoint) && next < queue.length; next++) {
+      if (!(queue[next] instanceof Checkpoint)) continue;
+      while (end <= next) size += weightOf(queue[end++]!);
+      break;
+    }
     const data = encodeLines(queue, head, end);
+    marks -= reachCheckpoints(queue, head, end);
     if (end === queue.length) {
       queue = [];
       head = 0;
@@ -170,6 +207,7 @@ export function openLineSink(path: string, options: LineSinkOptions = {}) {
       }
     }
     queued -= size;
+    if (data.length === 0) return pump();
     writing = true;
     writeAll(data, 0);
     wakeBelow();
@@ -216,6 +254,12 @@ export function openLineSink(path: string, options: LineSinkOptions = {}) {
       if (queued >= batchBytes) setImmediate(pump);
       else if (!timer) timer = setTimeout(pump, batchMs);
     },
+    /** Marks the end of the lines queued so far: `reached` is called once they are written (or being written). */
+    checkpoint(reached: () => void) {
+      if (failed || fd === undefined) return;
+      queue.push(new Checkpoint(reached));
+      marks++;
+    },
     /** Resolves once no more than `limit` characters wait (or the sink failed): for pacing a producer. */
     whenBelow(limit: number): Promise<void> {
       if (queued <= limit || failed || fd === undefined) return Promise.resolve();
@@ -234,7 +278,10 @@ export function openLineSink(path: string, options: LineSinkOptions = {}) {
       if (timer) clearTimeout(timer);
       if (fd === undefined) return;
       try {
-        if (!failed && queue.length > head) writeSync(fd, encodeLines(queue, head, queue.length));
+        if (!failed && queue.length > head) {
+          marks -= reachCheckpoints(queue, head, queue.length);
+          writeSync(fd, encodeLines(queue, head, queue.length));
+        }
       } catch (error) {
         fail(error as NodeJS.ErrnoException);
       }
@@ -244,6 +291,7 @@ export function openLineSink(path: string, options: LineSinkOptions = {}) {
         // Closed either way.
       }
       queue = [];
+      marks = 0;
       head = 0;
       fd = undefined;
     },
