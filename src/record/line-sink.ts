@@ -25,11 +25,12 @@ export interface LineSinkOptions {
 export type Line = string | readonly (string | Buffer)[];
 
 /**
- * A place in the queue, between lines: `reached` is called as the write that ends with it is
- * issued (a write in flight completes even when the thread is stopped), or as `closeSync` writes it.
+ * A place in the queue, between lines: `reached` is called just before the write that ends with it
+ * is issued (a write in flight completes even when the thread is stopped), and what it returns
+ * just after, so that a thread stopped in between can be told apart.
  */
 class Checkpoint {
-  constructor(readonly reached: () => void) {}
+  constructor(readonly reached: () => (() => void) | void) {}
 }
 
 type Queued = Line | Checkpoint;
@@ -63,8 +64,8 @@ function encodeLines(queue: readonly Queued[], from: number, to: number): Buffer
   return data;
 }
 
-/** Says the last checkpoint among lines `from`..`to` is reached (each one sums up all before it); returns how many there were. */
-function reachCheckpoints(queue: readonly Queued[], from: number, to: number): number {
+/** The checkpoints among lines `from`..`to`: how many, and the last (each one sums up all before it). */
+function checkpointsIn(queue: readonly Queued[], from: number, to: number): { count: number; last?: Checkpoint } {
   let count = 0;
   let last: Checkpoint | undefined;
   for (let index = from; index < to; index++) {
@@ -73,8 +74,7 @@ function reachCheckpoints(queue: readonly Queued[], from: number, to: number): n
     count++;
     last = item;
   }
-  last?.reached();
-  return count;
+  return { count, last };
 }
 
 /** How often a file being written is checked for having been deleted under the spy. */
@@ -195,7 +195,8 @@ export function openLineSink(path: string, options: LineSinkOptions = {}) {
       break;
     }
     const data = encodeLines(queue, head, end);
-    marks -= reachCheckpoints(queue, head, end);
+    const passed = checkpointsIn(queue, head, end);
+    marks -= passed.count;
     if (end === queue.length) {
       queue = [];
       head = 0;
@@ -207,9 +208,14 @@ export function openLineSink(path: string, options: LineSinkOptions = {}) {
       }
     }
     queued -= size;
-    if (data.length === 0) return pump();
+    if (data.length === 0) {
+      passed.last?.reached()?.();
+      return pump();
+    }
     writing = true;
+    const issued = passed.last?.reached();
     writeAll(data, 0);
+    issued?.();
     wakeBelow();
   }
 
@@ -254,8 +260,8 @@ export function openLineSink(path: string, options: LineSinkOptions = {}) {
       if (queued >= batchBytes) setImmediate(pump);
       else if (!timer) timer = setTimeout(pump, batchMs);
     },
-    /** Marks the end of the lines queued so far: `reached` is called once they are written (or being written). */
-    checkpoint(reached: () => void) {
+    /** Marks the end of the lines queued so far: `reached` is called as they are written (see `Checkpoint`). */
+    checkpoint(reached: () => (() => void) | void) {
       if (failed || fd === undefined) return;
       queue.push(new Checkpoint(reached));
       marks++;
@@ -279,8 +285,13 @@ export function openLineSink(path: string, options: LineSinkOptions = {}) {
       if (fd === undefined) return;
       try {
         if (!failed && queue.length > head) {
-          marks -= reachCheckpoints(queue, head, queue.length);
-          writeSync(fd, encodeLines(queue, head, queue.length));
+          const data = encodeLines(queue, head, queue.length);
+          const issued = checkpointsIn(queue, head, queue.length).last?.reached();
+          try {
+            writeSync(fd, data);
+          } finally {
+            issued?.();
+          }
         }
       } catch (error) {
         fail(error as NodeJS.ErrnoException);

@@ -36,7 +36,7 @@ export function openFileSink(name: string, path: string, named: boolean, lines: 
       const line = lines.lastLine?.();
       if (line !== undefined) file.write(line);
     },
-    ...(lines.checkpoints ? { checkpoint: (reached: () => void) => file.checkpoint(reached) } : {}),
+    ...(lines.checkpoints ? { checkpoint: (reached: () => (() => void) | void) => file.checkpoint(reached) } : {}),
     backlog: () => file.queued,
     caughtUp: (limit) => file.whenBelow(limit),
     flush: () => file.flush(),

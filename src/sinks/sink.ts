@@ -26,10 +26,11 @@ export interface Sink {
    */
   behind?(behind: boolean): void;
   /**
-   * Marks the end of what this sink was given so far: `reached` is called once it is on its way to
-   * the file. Only the record keeps checkpoints: they tell the forwarding side what the record holds.
+   * Marks the end of what this sink was given so far: `reached` is called just before the write that
+   * takes it to the file is issued, and what it returns just after. Only the record keeps
+   * checkpoints: they tell the forwarding side what the record holds.
    */
-  checkpoint?(reached: () => void): void;
+  checkpoint?(reached: () => (() => void) | void): void;
   /** What waits to be written, in characters: the observer paces itself on it. */
   backlog(): number;
   /** Resolves once no more than `limit` characters wait. */

@@ -1,8 +1,11 @@
 import { spawn, type ChildProcess } from 'node:child_process';
+import { createServer } from 'node:http';
+import type { AddressInfo } from 'node:net';
 import { join } from 'node:path';
 import { afterEach, describe, expect, it } from 'vitest';
 import type { RecordEntry } from '../../src/record/schema.js';
 import { accountedBytes, readRecord } from '../helpers/faults.js';
+import { startSpy } from '../helpers/http-spy.js';
 import { runBin, tempDir } from '../helpers/spy.js';
 
 // What the observer made is never thrown away when finishing runs out of time: on a machine so
@@ -59,5 +62,37 @@ describe('finishing when time runs out keeps what was observed', () => {
     const entries = await recordTinyLines(['--drain-timeout', '1ms']);
     expectWhole(entries, tinyLines.length);
     expect(entries.some((entry) => entry.kind === 'gap' && entry.reason?.includes('--drain-timeout'))).toBe(true);
+  });
+
+  it('on HTTP, stopped while the observer is far behind with a 1 ms drain timeout: every entry in order, every gap with its count', async () => {
+    const big = 'x'.repeat(1024 * 1024);
+    const server = createServer((request, response) => {
+      request.resume();
+      request.on('end', () => {
+        response.writeHead(200, { 'content-type': 'application/json' });
+        response.end(JSON.stringify({ jsonrpc: '2.0', id: 1, result: { content: [{ type: 'text', text: big }] } }));
+      });
+    });
+    await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
+    const { port } = server.address() as AddressInfo;
+    const spy = await startSpy(['--target', `http://127.0.0.1:${port}/mcp`, '--drain-timeout', '1ms']);
+    try {
+      const call = { jsonrpc: '2.0', id: 1, method: 'tools/call', params: { name: 'echo', arguments: {} } };
+      for (let round = 0; round < 10; round++) {
+        const answers = Array.from({ length: 8 }, () =>
+          fetch(`${spy.url}/mcp`, { method: 'POST', headers: { 'content-type': 'application/json', accept: 'application/json, text/event-stream' }, body: JSON.stringify(call) }).then((answer) => answer.text()),
+        );
+        for (const text of await Promise.all(answers)) expect(text.length).toBeGreaterThan(big.length);
+      }
+      spy.child.kill('SIGTERM');
+      expect(await spy.exited).toBe(0);
+      const entries = readRecord(join(spy.dir, 'wire.jsonl'));
+      expect(entries[0]).toMatchObject({ seq: 1, kind: 'http' });
+      expect(entries.map((entry) => entry.seq)).toEqual(entries.map((_, index) => index + 1));
+      for (const gap of entries.filter((entry) => entry.kind === 'gap')) expect(gap.lost, JSON.stringify(gap)).toBeGreaterThan(0);
+    } finally {
+      await spy.dispose();
+      server.close();
+    }
   });
 });

@@ -2,7 +2,8 @@ import { Worker } from 'node:worker_threads';
 import { createGcPacer } from '../gc-pacer.js';
 import { createLagMeter } from './lag.js';
 import type { ThreadConfig } from '../thread-config.js';
-import { controlLength, controlSlots, recordedStreams, type FinishMessage, type ObserverReply, type RecordProgress } from './messages.js';
+import { controlLength, controlSlots, recordedStreams, type FinishMessage, type ObserverReply } from './messages.js';
+import { readProgress, whileWritingOut } from './record-progress.js';
 import type { TailEntry } from '../../sinks/last-words.js';
 import { unrecordedTail, type HandedEvent } from './unrecorded-tail.js';
 
@@ -83,6 +84,9 @@ export function openObserverChannel<M>(config: ThreadConfig, options: ChannelOpt
   let finished = false;
   let onClosed: () => void = () => {};
   const closed = new Promise<void>((resolve) => (onClosed = resolve));
+  /** The observer said it closed the files, or its thread ended (`closed` also resolves when it is given up on). */
+  let onEnded: () => void = () => {};
+  const ended = new Promise<void>((resolve) => (onEnded = resolve));
   let onReady: () => void = () => {};
   const ready = new Promise<void>((resolve) => (onReady = resolve));
   let onHurried: () => void = () => {};
@@ -114,6 +118,7 @@ export function openObserverChannel<M>(config: ThreadConfig, options: ChannelOpt
     } else {
       finished = true;
       onClosed();
+      onEnded();
     }
   });
   void closed.then(() => wakeShown(true));
@@ -122,7 +127,12 @@ export function openObserverChannel<M>(config: ThreadConfig, options: ChannelOpt
     options.warn(`the observer stopped (${error.message}); the traffic keeps flowing, unrecorded`);
     onClosed();
   });
-  worker.on('exit', () => onClosed());
+  let gone = false;
+  worker.on('exit', () => {
+    gone = true;
+    onClosed();
+    onEnded();
+  });
 
   /** Moves the observer's deadline to `atMs`, unless it already has an earlier one. */
   function deadline(atMs: number) {
@@ -149,12 +159,6 @@ export function openObserverChannel<M>(config: ThreadConfig, options: ChannelOpt
       // A few ms of traffic per batch: each batch wakes the observer thread once.
       setTimeout(send, batchMs);
     }
-  }
-
-  /** What the record holds, as the observer last said. */
-  function progress(): RecordProgress {
-    const recorded = Array.from({ length: recordedStreams }, (_, index) => Number(Atomics.load(control, controlSlots.recorded + index)));
-    return { lastSeq: Number(Atomics.load(control, controlSlots.seq)), handled: Number(Atomics.load(control, controlSlots.handled)), recorded };
   }
 
   return {
@@ -230,9 +234,10 @@ export function openObserverChannel<M>(config: ThreadConfig, options: ChannelOpt
       const timer = setTimeout(onClosed, timeoutMs + closeGraceMs);
       await closed;
       clearTimeout(timer);
+      if (!finished && !gone) await whileWritingOut(control, ended, closeGraceMs);
       await worker.terminate();
       if (finished) return { closed: true };
-      const held = progress();
+      const held = readProgress(control);
       return { closed: false, lastSeq: held.lastSeq, tail: unrecordedTail(events, forwarded, held, options.streams, Date.now()) };
     },
     /** Finish now (a signal while finishing): what is not yet observed becomes a gap. */

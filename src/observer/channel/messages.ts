@@ -2,10 +2,10 @@
  * Shared between the two threads without a message: [0] the time (epoch ms) by which the observer
  * must have finished, 0 while there is none; then what the record holds (its lines written or on
  * their way), so that the forwarding side can end the record right should the observer not answer:
- * [1] the last `seq`, [2] how many messages it accounts for whole, [3..] the bytes of each stream
- * it accounts for (in frames, or counted in gaps).
+ * [1] the last `seq`, [2] how many messages it accounts for whole, [3] 1 while the write these
+ * describe is being issued, [4..] the bytes of each stream it accounts for (in frames, or counted in gaps).
  */
-export const controlSlots = { deadline: 0, seq: 1, handled: 2, recorded: 3 } as const;
+export const controlSlots = { deadline: 0, seq: 1, handled: 2, writing: 3, recorded: 4 } as const;
 /** Streams counted in the record's bytes (stdio: c2s, s2c, stderr; HTTP: one). */
 export const recordedStreams = 3;
 export const controlLength = controlSlots.recorded + recordedStreams;

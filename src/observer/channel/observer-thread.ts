@@ -23,8 +23,8 @@ export interface ObservedOutput {
   /** The observer is behind the traffic (true), or caught up (false). */
   behind(on: boolean): void;
   backlog(): number;
-  /** `reached` is called once what was given so far is on its way to the record. */
-  checkpoint(reached: () => void): void;
+  /** `reached` is called as what was given so far goes to the record (see `Sink.checkpoint`). */
+  checkpoint(reached: () => (() => void) | void): void;
   caughtUp(limit: number): Promise<void>;
   lastSeq(): number;
   close(): Promise<void>;
@@ -73,9 +73,13 @@ export function serveObserverChannel<M extends ChannelMessage>(port: MessagePort
     const messages = BigInt(handled);
     const recorded = observer.recorded().map(BigInt);
     output.checkpoint(() => {
+      // Said before the write is issued, and marked as being written until it is: a spy that stops
+      // this thread waits for that moment rather than guess whether these lines reached the file.
+      Atomics.store(control, controlSlots.writing, 1n);
       Atomics.store(control, controlSlots.seq, seq);
       Atomics.store(control, controlSlots.handled, messages);
       recorded.forEach((bytes, index) => Atomics.store(control, controlSlots.recorded + index, bytes));
+      return () => Atomics.store(control, controlSlots.writing, 0n);
     });
   }
 
