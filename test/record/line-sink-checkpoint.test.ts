@@ -10,15 +10,21 @@ describe("a line sink's checkpoints", () => {
     const sink = openLineSink(path);
     const reached: string[] = [];
     sink.write('a\n');
-    sink.checkpoint(() => reached.push('one'));
+    sink.checkpoint(() => {
+      reached.push('one');
+    });
     sink.write(['b', Buffer.from('c'), '\n']);
-    sink.checkpoint(() => reached.push('two'));
+    sink.checkpoint(() => {
+      reached.push('two');
+    });
     expect(reached).toEqual([]);
     await sink.flush();
     // Only the last of a write is said: each sums up those before it.
     expect(reached).toEqual(['two']);
     sink.write('d\n');
-    sink.checkpoint(() => reached.push('three'));
+    sink.checkpoint(() => {
+      reached.push('three');
+    });
     sink.closeSync();
     expect(reached).toEqual(['two', 'three']);
     expect(readFileSync(path, 'utf8')).toBe('a\nbc\nd\n');
@@ -29,11 +35,17 @@ describe("a line sink's checkpoints", () => {
     const sink = openLineSink(path);
     const line = `${'x'.repeat(1023)}\n`;
     let onFile = -1;
+    let issued = false;
     for (let index = 0; index < 1500; index++) sink.write(line);
-    sink.checkpoint(() => (onFile = 1500 * 1024));
+    sink.checkpoint(() => {
+      onFile = 1500 * 1024;
+      // Said once the write is issued: until then the forwarding side knows it is under way.
+      return () => (issued = true);
+    });
     sink.write('tail\n');
     await sink.flush();
     expect(onFile).toBe(1500 * 1024);
+    expect(issued).toBe(true);
     expect(readFileSync(path).length).toBe(1500 * 1024 + 5);
     sink.closeSync();
   });
