@@ -11,7 +11,6 @@ export interface HandedEvent {
   fields: Partial<RecordEntry>;
 }
 
-
 const reason = 'the observer did not finish in time (--drain-timeout); these bytes were forwarded but not recorded';
 
 /**
