@@ -192,6 +192,10 @@ export function createRecorder(options: RecorderOptions) {
     behind(on: boolean) {
       for (const sink of sinks) sink.behind?.(on);
     },
+    /** `reached` is called as every entry given so far goes to the record (never, without a record): see `Sink.checkpoint`. */
+    checkpoint(reached: () => (() => void) | void) {
+      for (const sink of sinks) sink.checkpoint?.(reached);
+    },
     /** What waits to be written by the sinks, in characters: the observer paces itself on this. */
     backlog(): number {
       let waiting = 0;

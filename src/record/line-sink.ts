@@ -1,6 +1,6 @@
 import { closeSync, fstatSync, write } from 'node:fs';
 import { openOutputFile } from './open-output.js';
-import { encodeLines, weightOf, type Line } from './line-encoding.js';
+import { Checkpoint, checkpointsIn, encodeLines, weightOf, type Line, type Queued } from './line-encoding.js';
 import { countLines, cutLastLine, cutToWholeLine, endsTorn, writeLinesSync } from './whole-lines.js';
 
 export type { Line } from './line-encoding.js';
@@ -44,7 +44,9 @@ export function openLineSink(path: string, options: LineSinkOptions = {}) {
   let timer: NodeJS.Timeout | undefined;
   let fd: number | undefined;
   let failed = false;
-  let queue: Line[] = [];
+  let queue: Queued[] = [];
+  /** Checkpoints in the queue: only then do writes look for one to end at. */
+  let marks = 0;
   let queued = 0;
   let writing = false;
   let dropped = 0;
@@ -53,12 +55,13 @@ export function openLineSink(path: string, options: LineSinkOptions = {}) {
   let below: { limit: number; resolve: () => void }[] = [];
 
   /** Lines queued or counted as dropped: what a failure leaves unwritten. */
-  const waitingLines = () => queue.length - head + dropped;
+  const waitingLines = () => queue.length - head - marks + dropped;
 
   function fail(error: NodeJS.ErrnoException, lost = waitingLines(), written = false) {
     if (failed) return;
     failed = true;
     queue = [];
+    marks = 0;
     head = 0;
     queued = 0;
     dropped = 0;
@@ -165,7 +168,15 @@ export function openLineSink(path: string, options: LineSinkOptions = {}) {
     let end = head;
     let size = 0;
     while (end < queue.length && (end === head || size + weightOf(queue[end]!) <= writeBytes)) size += weightOf(queue[end++]!);
+    // A write ends at a checkpoint where one follows, so what a checkpoint says is on file is all there is.
+    for (let next = end; marks > 0 && !(queue[end - 1] instanceof Checkpoint) && next < queue.length; next++) {
+      if (!(queue[next] instanceof Checkpoint)) continue;
+      while (end <= next) size += weightOf(queue[end++]!);
+      break;
+    }
     const data = encodeLines(queue, head, end);
+    const passed = checkpointsIn(queue, head, end);
+    marks -= passed.count;
     if (end === queue.length) {
       queue = [];
       head = 0;
@@ -177,8 +188,14 @@ export function openLineSink(path: string, options: LineSinkOptions = {}) {
       }
     }
     queued -= size;
+    if (data.length === 0) {
+      passed.last?.reached()?.();
+      return pump();
+    }
     writing = true;
+    const issued = passed.last?.reached();
     writeAll(data, 0);
+    issued?.();
     wakeBelow();
   }
 
@@ -223,6 +240,12 @@ export function openLineSink(path: string, options: LineSinkOptions = {}) {
       if (queued >= batchBytes) setImmediate(pump);
       else if (!timer) timer = setTimeout(pump, batchMs);
     },
+    /** Marks the end of the lines queued so far: `reached` is called as they are written (see `Checkpoint`). */
+    checkpoint(reached: () => (() => void) | void) {
+      if (failed || fd === undefined) return;
+      queue.push(new Checkpoint(reached));
+      marks++;
+    },
     /** Resolves once no more than `limit` characters wait (or the sink failed): for pacing a producer. */
     whenBelow(limit: number): Promise<void> {
       if (queued <= limit || failed || fd === undefined) return Promise.resolve();
@@ -242,10 +265,16 @@ export function openLineSink(path: string, options: LineSinkOptions = {}) {
       if (fd === undefined) return;
       if (!failed && queue.length > head) {
         const data = encodeLines(queue, head, queue.length);
+        const issued = checkpointsIn(queue, head, queue.length).last?.reached();
         queue = [];
         head = 0;
-        const result = writeLinesSync(fd, data);
-        if (result.error) failWrite(result.error, data, result.lines);
+        marks = 0;
+        try {
+          const result = writeLinesSync(fd, data);
+          if (result.error) failWrite(result.error, data, result.lines);
+        } finally {
+          issued?.();
+        }
       }
       try {
         closeSync(fd);
@@ -253,6 +282,7 @@ export function openLineSink(path: string, options: LineSinkOptions = {}) {
         // Closed either way.
       }
       queue = [];
+      marks = 0;
       head = 0;
       fd = undefined;
     },

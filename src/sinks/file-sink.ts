@@ -13,6 +13,8 @@ export interface FileLines {
   behind?(behind: boolean): string | undefined;
   /** The observing is over: a last line, if the file has one to add. */
   lastLine?(): string | undefined;
+  /** Whether the file keeps checkpoints (the record does: see `Sink.checkpoint`). */
+  checkpoints?: boolean;
 }
 
 /**
@@ -35,6 +37,7 @@ export function openFileSink(name: string, path: string, access: OutputFileOptio
       const line = lines.lastLine?.();
       if (line !== undefined) file.write(line);
     },
+    ...(lines.checkpoints ? { checkpoint: (reached: () => (() => void) | void) => file.checkpoint(reached) } : {}),
     backlog: () => file.queued,
     caughtUp: (limit) => file.whenBelow(limit),
     flush: () => file.flush(),

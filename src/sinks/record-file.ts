@@ -8,6 +8,7 @@ function openRecordFile(outputs: SinkOutputs, context: SinkContext): Sink {
     // Pieces, not one string: an entry holding a large cut frame (`raw`) is not copied once more to add its newline.
     lineOf: (entry, _message, json) => (json === undefined ? [JSON.stringify(entry), '\n'] : splicedLine(entry, json)),
     gapLine: (gap) => `${JSON.stringify(gap)}\n`,
+    checkpoints: true,
   }, context);
 }
 

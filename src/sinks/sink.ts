@@ -25,6 +25,12 @@ export interface Sink {
    * it is behind, what can be had again from the record (the human log's frame lines).
    */
   behind?(behind: boolean): void;
+  /**
+   * Marks the end of what this sink was given so far: `reached` is called just before the write that
+   * takes it to the file is issued, and what it returns just after. Only the record keeps
+   * checkpoints: they tell the forwarding side what the record holds.
+   */
+  checkpoint?(reached: () => (() => void) | void): void;
   /** What waits to be written, in characters: the observer paces itself on it. */
   backlog(): number;
   /** Resolves once no more than `limit` characters wait. */

@@ -1,5 +1,6 @@
 import { startHttpObserver, type HttpObserver } from '../observer/http/forwarding-thread.js';
 import type { HttpObserverConfig } from '../observer/http/messages.js';
+import { appendLastWords } from '../sinks/last-words.js';
 import type { StderrOut } from '../sinks/stderr-out.js';
 import { startHttpProxy, type ClientTimeouts } from '../transports/http-proxy.js';
 import { startServerProcess, waitForPort } from '../transports/server-process.js';
@@ -74,7 +75,11 @@ export async function runHttpSpy(options: HttpSpyOptions): Promise<number | unde
   const { target, server, warn, version } = options;
   const observer = startHttpObserver(options.observer, { warn });
   const finish = async () => {
-    await observer.finish(options.drainTimeoutMs);
+    const finished = await observer.finish(options.drainTimeoutMs);
+    if (!finished.closed && options.observer.recordPath) {
+      warn('the observer did not finish in time; the record ends with a gap for what it did not record');
+      appendLastWords(options.observer.recordPath, { named: options.observer.recordNamed ?? false, allowReadable: options.observer.allowReadable ?? false, lastSeq: finished.lastSeq, tail: finished.tail });
+    }
     await options.stderrOut.flush();
   };
   let spy: Awaited<ReturnType<typeof startObservedProxy>>;

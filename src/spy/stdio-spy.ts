@@ -93,8 +93,8 @@ export async function runStdioSpy(options: StdioSpyOptions): Promise<StdioOutcom
   const finished = await observer.finish(drainMs);
   stopListening();
   if (!finished.closed && options.observer.recordPath) {
-    options.warn('the observer did not finish in time; the record ends with a gap');
-    appendLastWords(options.observer.recordPath, { named: options.observer.recordNamed ?? false, allowReadable: options.observer.allowReadable ?? false, session, lastSeq: finished.lastSeq, outcome });
+    options.warn('the observer did not finish in time; the record ends with a gap for what it did not record');
+    appendLastWords(options.observer.recordPath, { named: options.observer.recordNamed ?? false, allowReadable: options.observer.allowReadable ?? false, session, lastSeq: finished.lastSeq, tail: finished.tail });
   }
   return outcome;
 }

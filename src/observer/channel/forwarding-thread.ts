@@ -2,7 +2,10 @@ import { Worker } from 'node:worker_threads';
 import { createGcPacer } from '../gc-pacer.js';
 import { createLagMeter } from './lag.js';
 import type { ThreadConfig } from '../thread-config.js';
-import { controlSlots, type FinishMessage, type ObserverReply } from './messages.js';
+import { controlLength, controlSlots, recordedStreams, type FinishMessage, type ObserverReply } from './messages.js';
+import { readProgress, whileWritingOut } from './record-progress.js';
+import type { TailEntry } from '../../sinks/last-words.js';
+import { unrecordedTail, type HandedEvent } from './unrecorded-tail.js';
 
 export interface ChannelOptions {
   /** Bytes handed to the observer and not yet observed, beyond which new bytes go unrecorded. */
@@ -11,6 +14,11 @@ export interface ChannelOptions {
   maxLagMs?: number;
   /** Said once when the observer itself fails. */
   warn: (message: string) => void;
+}
+
+/** The streams whose bytes the record accounts for, by index (stdio: c2s, s2c, stderr; HTTP: one, unnamed). */
+export interface ChannelStreams {
+  streams: readonly (string | undefined)[];
 }
 
 /** Bytes are copied into blocks of at least this size; each batch hands its blocks over whole. */
@@ -36,8 +44,11 @@ const closeGraceMs = 1000;
  */
 const startupWaitMs = 5000;
 
-/** How a finish ended: the observer closed the files, or it was stopped (the record may lack its end). */
-export type FinishOutcome = { closed: true } | { closed: false; lastSeq: number };
+/**
+ * How a finish ended: the observer closed the files, or it was stopped; then `tail` is what the
+ * record lacks (the events it does not hold, gaps for the bytes it does not), to follow `lastSeq`.
+ */
+export type FinishOutcome = { closed: true } | { closed: false; lastSeq: number; tail: TailEntry[] };
 
 /** The observer thread's entry: it runs the pipeline into the sinks. */
 const threadEntry = new URL('../thread-entry.js', import.meta.url);
@@ -48,12 +59,12 @@ const threadEntry = new URL('../thread-entry.js', import.meta.url);
  * waits. The observer acknowledges the bytes it has observed; while too many are unacknowledged,
  * `copy` refuses, and the caller counts what it could not hand over. `config` is the thread's start-up data.
  */
-export function openObserverChannel<M>(config: ThreadConfig, options: ChannelOptions) {
+export function openObserverChannel<M>(config: ThreadConfig, options: ChannelOptions & ChannelStreams) {
   // Room for a frame at the parse limit in each direction at once (a server echoing a large
   // request), and then some.
   const maxBehind = options.maxBehind ?? 2 * config.maxFrame + 4 * 1024 * 1024;
   const paceGc = createGcPacer();
-  const control = new BigInt64Array(new SharedArrayBuffer(16));
+  const control = new BigInt64Array(new SharedArrayBuffer(8 * controlLength));
   const worker = new Worker(threadEntry, {
     workerData: { ...config, control: control.buffer },
     // Young objects die young here (a few per frame): a nursery of 16 MiB lets most die before a
@@ -75,6 +86,9 @@ export function openObserverChannel<M>(config: ThreadConfig, options: ChannelOpt
   let finished = false;
   let onClosed: () => void = () => {};
   const closed = new Promise<void>((resolve) => (onClosed = resolve));
+  /** The observer said it closed the files, or its thread ended (`closed` also resolves when it is given up on). */
+  let onEnded: () => void = () => {};
+  const ended = new Promise<void>((resolve) => (onEnded = resolve));
   let onReady: () => void = () => {};
   const ready = new Promise<void>((resolve) => (onReady = resolve));
   let onHurried: () => void = () => {};
@@ -82,6 +96,9 @@ export function openObserverChannel<M>(config: ThreadConfig, options: ChannelOpt
   /** Messages pushed (a finish aside), and how many of them the live view has written out. */
   let pushed = 0;
   let shown = 0;
+  /** Bytes of each stream forwarded (handed over or not), and the events handed over: the record's end, should the observer not write it. */
+  const forwarded: number[] = new Array<number>(recordedStreams).fill(0);
+  const events: HandedEvent[] = [];
   const shownWaiters = new Map<number, (() => void)[]>();
   const wakeShown = (all: boolean) => {
     for (const [mark, waiters] of shownWaiters) {
@@ -103,6 +120,7 @@ export function openObserverChannel<M>(config: ThreadConfig, options: ChannelOpt
     } else {
       finished = true;
       onClosed();
+      onEnded();
     }
   });
   void closed.then(() => wakeShown(true));
@@ -111,7 +129,12 @@ export function openObserverChannel<M>(config: ThreadConfig, options: ChannelOpt
     options.warn(`the observer stopped (${error.message}); the traffic keeps flowing, unrecorded`);
     onClosed();
   });
-  worker.on('exit', () => onClosed());
+  let gone = false;
+  worker.on('exit', () => {
+    gone = true;
+    onClosed();
+    onEnded();
+  });
 
   /** Moves the observer's deadline to `atMs`, unless it already has an earlier one. */
   function deadline(atMs: number) {
@@ -130,6 +153,8 @@ export function openObserverChannel<M>(config: ThreadConfig, options: ChannelOpt
 
   function push(message: M | FinishMessage) {
     if ((message as { type: string }).type !== 'finish') pushed++;
+    const event = message as { type: string; kind?: string; t?: number; fields?: HandedEvent['fields'] };
+    if (event.type === 'event') events.push({ number: pushed, forwarded: [...forwarded], t: event.t!, kind: event.kind!, fields: event.fields! });
     batch.push(message);
     if (!scheduled) {
       scheduled = true;
@@ -140,6 +165,10 @@ export function openObserverChannel<M>(config: ThreadConfig, options: ChannelOpt
 
   return {
     push,
+    /** `bytes` of stream `index` were forwarded: counted whether they are handed over or not. */
+    count(index: number, bytes: number) {
+      forwarded[index]! += bytes;
+    },
     /** How many messages have been pushed so far: a mark to wait for with `shownThrough`. */
     mark: () => pushed,
     /** Resolves once the live view has written out the lines of the first `mark` messages (or the observer is gone). */
@@ -207,9 +236,11 @@ export function openObserverChannel<M>(config: ThreadConfig, options: ChannelOpt
       const timer = setTimeout(onClosed, timeoutMs + closeGraceMs);
       await closed;
       clearTimeout(timer);
-      const lastSeq = Number(Atomics.load(control, controlSlots.seq));
+      if (!finished && !gone) await whileWritingOut(control, ended, closeGraceMs);
       await worker.terminate();
-      return finished ? { closed: true } : { closed: false, lastSeq };
+      if (finished) return { closed: true };
+      const held = readProgress(control);
+      return { closed: false, lastSeq: held.lastSeq, tail: unrecordedTail(events, forwarded, held, options.streams, Date.now()) };
     },
     /** Finish now (a signal while finishing): what is not yet observed becomes a gap. */
     hurry() {

@@ -1,8 +1,23 @@
 /**
  * Shared between the two threads without a message: [0] the time (epoch ms) by which the observer
- * must have finished, 0 while there is none; [1] the last `seq` the observer wrote.
+ * must have finished, 0 while there is none; then what the record holds (its lines written or on
+ * their way), so that the forwarding side can end the record right should the observer not answer:
+ * [1] the last `seq`, [2] how many messages it accounts for whole, [3] 1 while the write these
+ * describe is being issued, [4..] the bytes of each stream it accounts for (in frames, or counted in gaps).
  */
-export const controlSlots = { deadline: 0, seq: 1 } as const;
+export const controlSlots = { deadline: 0, seq: 1, handled: 2, writing: 3, recorded: 4 } as const;
+/** Streams counted in the record's bytes (stdio: c2s, s2c, stderr; HTTP: one). */
+export const recordedStreams = 3;
+export const controlLength = controlSlots.recorded + recordedStreams;
+
+/** What the record holds, as the observer last said: read by the forwarding side when it does not answer. */
+export interface RecordProgress {
+  lastSeq: number;
+  /** Messages handed over whose entries are all in the record. */
+  handled: number;
+  /** Bytes of each stream in the record's frames or counted in its gaps. */
+  recorded: number[];
+}
 
 /** Every batch may end with this: write everything out, then say `closed`. */
 export type FinishMessage = { type: 'finish' };

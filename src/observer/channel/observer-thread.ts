@@ -5,7 +5,10 @@ import { controlSlots, type ChannelMessage, type FinishMessage, type ObserverRep
 
 /** What observes the messages of one spy (stdio or HTTP) on this thread. */
 export interface ObservingSide<M> {
-  handle(message: M): void;
+  /** `overdue` says when the spy's time to finish has run out: a message of many frames may stop early, counting the rest. */
+  handle(message: M, overdue: () => boolean): void;
+  /** Bytes of each stream in frames or gaps given to the recorder so far (the progress of the record). */
+  recorded(): readonly number[];
   /** Counts a message's bytes as not recorded; false when the message carries none (it is handled as usual). */
   drop(message: M): boolean;
   /** Writes the gaps for what was dropped. */
@@ -20,6 +23,8 @@ export interface ObservedOutput {
   /** The observer is behind the traffic (true), or caught up (false). */
   behind(on: boolean): void;
   backlog(): number;
+  /** `reached` is called as what was given so far goes to the record (see `Sink.checkpoint`). */
+  checkpoint(reached: () => (() => void) | void): void;
   caughtUp(limit: number): Promise<void>;
   lastSeq(): number;
   close(): Promise<void>;
@@ -61,10 +66,28 @@ export function serveObserverChannel<M extends ChannelMessage>(port: MessagePort
     return deadline !== 0n && Date.now() >= Number(deadline);
   }
 
+  /** Tells the forwarding side, once the entries so far are on their way to the record, what it holds. */
+  function checkpoint() {
+    if (!control) return;
+    const seq = BigInt(output.lastSeq());
+    const messages = BigInt(handled);
+    const recorded = observer.recorded().map(BigInt);
+    output.checkpoint(() => {
+      // Said before the write is issued, and marked as being written until it is: a spy that stops
+      // this thread waits for that moment rather than guess whether these lines reached the file.
+      Atomics.store(control, controlSlots.writing, 1n);
+      Atomics.store(control, controlSlots.seq, seq);
+      Atomics.store(control, controlSlots.handled, messages);
+      recorded.forEach((bytes, index) => Atomics.store(control, controlSlots.recorded + index, bytes));
+      return () => Atomics.store(control, controlSlots.writing, 0n);
+    });
+  }
+
   async function finish() {
     clearInterval(deadlineWatch);
     observer.end();
     await output.end();
+    checkpoint();
     // The files get what is queued, but not for ever: a reader that stopped reading a FIFO must
     // not keep the spy from exiting.
     await Promise.race([output.close(), new Promise((resolve) => setTimeout(resolve, 500).unref())]);
@@ -124,7 +147,8 @@ export function serveObserverChannel<M extends ChannelMessage>(port: MessagePort
     // The gaps go before an event (the exit), so the record reads in order.
     if (abandoned && message.type === 'event') observer.dropped();
     const observed = message as M;
-    if (!abandoned || !observer.drop(observed)) observer.handle(observed);
+    if (!abandoned || !observer.drop(observed)) observer.handle(observed, overdue);
+    checkpoint();
     if (observed.data !== undefined) {
       unacked += observed.data.byteLength;
       unobserved -= observed.data.byteLength;
@@ -135,11 +159,10 @@ export function serveObserverChannel<M extends ChannelMessage>(port: MessagePort
   /** Handles a batch from `from` on; returns where it stopped when the deadline passed, or -1. */
   function handle(batch: (M | FinishMessage)[], from = 0): number {
     for (let index = from; index < batch.length; index++) {
-      // Checked every few messages: one message can hold thousands of small lines.
-      if (!abandoned && (index & 15) === 0 && overdue()) return index;
+      // Checked at every message (one may hold thousands of small lines: it checks within too).
+      if (!abandoned && overdue()) return index;
       handleOne(batch[index]!);
     }
-    if (control) Atomics.store(control, controlSlots.seq, BigInt(output.lastSeq()));
     reportShown();
     noteProgress();
     if (unacked >= ackBytes) ack();

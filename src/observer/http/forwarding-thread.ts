@@ -48,7 +48,7 @@ export function startHttpObserver(config: HttpObserverConfig, options: ChannelOp
  * the rest of that exchange is counted, not handed over, and it becomes one `gap` in the record.
  */
 function openHttpObserver(config: HttpObserverConfig, options: ChannelOptions): HttpObserver {
-  const channel = openObserverChannel<HttpMessage>({ kind: 'http', ...config }, options);
+  const channel = openObserverChannel<HttpMessage>({ kind: 'http', ...config }, { ...options, streams: [undefined] });
   const { push } = channel;
   let exchanges = 0;
 
@@ -64,6 +64,7 @@ function openHttpObserver(config: HttpObserverConfig, options: ChannelOptions): 
     push(previous);
     const bytes = (type: 'request-chunk' | 'response-chunk', chunk: Buffer, t: number) => {
       if (chunk.length === 0) return;
+      channel.count(0, chunk.length);
       const data = lost === 0 ? channel.copy(chunk) : undefined;
       if (data) send({ type, x, t, data });
       else lost += chunk.length;

@@ -18,9 +18,18 @@ export function observeHttp(config: HttpObserverConfig, recorder: Recorder, stat
   const deps = { records: recorder, sessions, maxFrame: config.maxFrame, redact, statusTexts, mcpPath: config.mcpPath, learn };
   const exchanges = new Map<number, ObservedExchange>();
   const of = (x: number) => exchanges.get(x);
+  /** Body bytes given to the recorder in ended exchanges or gaps (what the record accounts for), and those of open exchanges. */
+  const recorded = [0];
+  const held = new Map<number, number>();
+  const hold = (x: number, data: Uint8Array) => held.set(x, (held.get(x) ?? 0) + data.byteLength);
+  const settle = (x: number, more = 0) => {
+    recorded[0]! += (held.get(x) ?? 0) + more;
+    held.delete(x);
+  };
   const responseEnd = (x: number, t: number) => {
     of(x)?.responseEnd(t);
     exchanges.delete(x);
+    settle(x);
   };
 
   const handlers: { [K in HttpMessage['type']]: (message: Extract<HttpMessage, { type: K }>) => void } = {
@@ -30,6 +39,7 @@ export function observeHttp(config: HttpObserverConfig, recorder: Recorder, stat
       if (m.end !== undefined) exchange.requestEnd(m.end);
     },
     'request-chunk': (m) => {
+      hold(m.x, m.data);
       const exchange = of(m.x);
       exchange?.requestChunk(bufferOf(m.data));
       if (m.end !== undefined) exchange?.requestEnd(m.end);
@@ -40,6 +50,7 @@ export function observeHttp(config: HttpObserverConfig, recorder: Recorder, stat
       if (m.end !== undefined) responseEnd(m.x, m.end);
     },
     'response-chunk': (m) => {
+      hold(m.x, m.data);
       of(m.x)?.responseChunk(bufferOf(m.data), m.t);
       if (m.end !== undefined) responseEnd(m.x, m.end);
     },
@@ -50,10 +61,12 @@ export function observeHttp(config: HttpObserverConfig, recorder: Recorder, stat
       const { answered, ...failure } = m.failure;
       of(m.x)?.failed(answered ? { ...failure, answered: { status: answered.status, body: bufferOf(answered.body) } } : failure, m.t);
       exchanges.delete(m.x);
+      settle(m.x);
     },
     lost: (m) => {
       const exchange = exchanges.get(m.x);
       exchanges.delete(m.x);
+      settle(m.x, m.bytes);
       const reason = 'the observer fell behind; an exchange was forwarded but not recorded';
       const where = exchange ? { httpMethod: exchange.start.method, path: exchange.start.path } : {};
       recorder.event(undefined, 'gap', { reason, lost: m.bytes, ...where }, m.t);
@@ -68,10 +81,12 @@ export function observeHttp(config: HttpObserverConfig, recorder: Recorder, stat
 
   return {
     handle: (message: HttpMessage) => (handlers[message.type] as (m: HttpMessage) => void)(message),
+    recorded: () => recorded,
     drop(message: HttpMessage): boolean {
       if (!('x' in message)) return false;
       if (message.type === 'request-chunk' || message.type === 'response-chunk') {
-        droppedBytes += message.data.byteLength;
+        droppedBytes += message.data.byteLength + (held.get(message.x) ?? 0);
+        held.delete(message.x);
         droppedExchanges.add(message.x);
         exchanges.delete(message.x);
         return true;
@@ -82,6 +97,7 @@ export function observeHttp(config: HttpObserverConfig, recorder: Recorder, stat
       if (droppedBytes === 0) return;
       const reason = `the spy was exiting (--drain-timeout); ${droppedExchanges.size} exchange(s) were forwarded but not recorded`;
       recorder.event(undefined, 'gap', { reason, lost: droppedBytes });
+      recorded[0]! += droppedBytes;
       droppedBytes = 0;
     },
     end: () => sessions.endAll(),

@@ -5,6 +5,9 @@ import { nowMs } from '../../wire/now.js';
 import { largeFrameBytes, openObserverChannel, type ChannelOptions, type FinishOutcome } from '../channel/forwarding-thread.js';
 import type { StdioMessage, StdioObserverConfig, StdioStream } from './messages.js';
 
+/** The streams in the order the record's progress counts them (see `controlSlots`). */
+const stdioStreams: readonly StdioStream[] = ['c2s', 's2c', 'stderr'];
+
 /** The stdio spy's observer: every chunk, stream end and event of the session goes through it. */
 export interface StdioObserver {
   /** Bytes handed over and not yet observed. */
@@ -41,7 +44,7 @@ export function startStdioObserver(config: StdioObserverConfig, options: Channel
  * behind, bytes are counted, not queued; past the parse limit, only lengths go over.
  */
 function openStdioObserver(config: StdioObserverConfig, options: ChannelOptions): StdioObserver {
-  const channel = openObserverChannel<StdioMessage>({ kind: 'stdio', ...config }, options);
+  const channel = openObserverChannel<StdioMessage>({ kind: 'stdio', ...config }, { ...options, streams: stdioStreams });
   const { push } = channel;
   const lost: Record<StdioStream, number> = { c2s: 0, s2c: 0, stderr: 0 };
   /** Length of the unfinished line of each stream, so bytes past the parse limit are not copied. */
@@ -53,6 +56,7 @@ function openStdioObserver(config: StdioObserverConfig, options: ChannelOptions)
       return channel.behind;
     },
     chunk(stream: StdioStream, chunk: Buffer) {
+      channel.count(stdioStreams.indexOf(stream), chunk.length);
       if (channel.failed) return;
       const first = chunk.indexOf(0x0a);
       const overLimit = lineLength[stream] >= config.maxFrame;

@@ -5,6 +5,9 @@ import type { Recorder } from '../recorder.js';
 import type { StdioMessage, StdioObserverConfig, StdioStream } from './messages.js';
 
 const streams = ['c2s', 's2c', 'stderr'] as const;
+/** Lines observed between two looks at the time left: a chunk of 3-byte lines holds thousands. */
+const linesPerLook = 256;
+const exitingReason = (stream: StdioStream) => `the spy was exiting (--drain-timeout); ${stream} bytes were forwarded but not recorded`;
 
 function stderrEntry(line: LineFrame): Partial<RecordEntry> {
   const entry: Partial<RecordEntry> = { bytes: line.size };
@@ -31,6 +34,9 @@ export function observeStdio(config: StdioObserverConfig, recorder: Recorder) {
     stderr: createLineFramer(config.maxFrame),
   };
   const gaps: Record<StdioStream, PendingGap | undefined> = { c2s: undefined, s2c: undefined, stderr: undefined };
+  /** Bytes of each stream given to the recorder, in lines or gaps: what the record will account for. */
+  const recorded = [0, 0, 0];
+  const streamIndex: Record<StdioStream, number> = { c2s: 0, s2c: 1, stderr: 2 };
 
   function lose(stream: StdioStream, t: number, bytes: number, reason: string) {
     const framer = framers[stream];
@@ -43,19 +49,33 @@ export function observeStdio(config: StdioObserverConfig, recorder: Recorder) {
     const gap = gaps[stream];
     if (!gap) return;
     gaps[stream] = undefined;
-    recorder.event(session, 'gap', { reason: gap.reason, stream, lost: gap.lost + framers[stream].takeDiscarded() }, gap.t);
+    const lost = gap.lost + framers[stream].takeDiscarded();
+    recorded[streamIndex[stream]]! += lost;
+    recorder.event(session, 'gap', { reason: gap.reason, stream, lost }, gap.t);
   }
 
-  function lines(stream: StdioStream, found: LineFrame[], t: number) {
+  /**
+   * Records the lines a chunk completed. Once the time to finish has run out, the rest of them
+   * are counted in a gap instead: a chunk of tiny lines is thousands of entries.
+   */
+  function lines(stream: StdioStream, found: LineFrame[], t: number, overdue?: () => boolean) {
     if (gaps[stream] && !framers[stream].resyncing) writeGap(stream);
-    for (const line of found) {
+    const index = streamIndex[stream];
+    for (let at = 0; at < found.length; at++) {
+      if (overdue && at % linesPerLook === linesPerLook - 1 && overdue()) {
+        let rest = 0;
+        for (const line of found.slice(at)) rest += line.size + line.eol.length;
+        return lose(stream, t, rest, exitingReason(stream));
+      }
+      const line = found[at]!;
+      recorded[index]! += line.size + line.eol.length;
       if (stream === 'stderr') recorder.event(session, 'stderr', stderrEntry(line), t);
       else if (line.size > 0 || line.truncated) recorder.frame(session, stream, line, t);
     }
   }
 
-  const handlers: { [K in StdioMessage['type']]: (message: Extract<StdioMessage, { type: K }>) => void } = {
-    chunk: (m) => lines(m.stream, framers[m.stream].push(Buffer.from(m.data.buffer, m.data.byteOffset, m.data.byteLength)), m.t),
+  const handlers: { [K in StdioMessage['type']]: (message: Extract<StdioMessage, { type: K }>, overdue: () => boolean) => void } = {
+    chunk: (m, overdue) => lines(m.stream, framers[m.stream].push(Buffer.from(m.data.buffer, m.data.byteOffset, m.data.byteLength)), m.t, overdue),
     skip: (m) => framers[m.stream].skip(m.bytes, m.lastByte),
     lost: (m) => lose(m.stream, m.t, m.bytes, `the observer fell behind; ${m.stream} bytes were forwarded but not recorded`),
     end: (m) => {
@@ -74,12 +94,13 @@ export function observeStdio(config: StdioObserverConfig, recorder: Recorder) {
   };
 
   return {
-    handle: (message: StdioMessage) => (handlers[message.type] as (m: StdioMessage) => void)(message),
+    handle: (message: StdioMessage, overdue: () => boolean) => (handlers[message.type] as (m: StdioMessage, o: () => boolean) => void)(message, overdue),
+    recorded: () => recorded,
     /** The spy is exiting: the bytes of a chunk are counted as not recorded instead of observed. */
     drop(message: StdioMessage): boolean {
       if (message.type !== 'chunk' && message.type !== 'skip') return false;
       const bytes = message.type === 'chunk' ? message.data.byteLength : message.bytes;
-      lose(message.stream, Date.now(), bytes, `the spy was exiting (--drain-timeout); ${message.stream} bytes were forwarded but not recorded`);
+      lose(message.stream, Date.now(), bytes, exitingReason(message.stream));
       return true;
     },
     dropped() {

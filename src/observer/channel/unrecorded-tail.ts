@@ -1,0 +1,39 @@
+import type { RecordEntry } from '../../record/schema.js';
+import type { TailEntry } from '../../sinks/last-words.js';
+import type { RecordProgress } from './messages.js';
+
+/** An event the forwarding side handed over: its message's number (from 1), and the bytes forwarded by then. */
+export interface HandedEvent {
+  number: number;
+  forwarded: readonly number[];
+  t: number;
+  kind: string;
+  fields: Partial<RecordEntry>;
+}
+
+const reason = 'the observer did not finish in time (--drain-timeout); these bytes were forwarded but not recorded';
+
+/**
+ * What the record lacks when the observer did not finish: the events it does not hold, in order,
+ * each after a gap for the bytes of each stream forwarded before it and not in the record, and a
+ * gap for the rest. `progress` is what the record holds; `streams` names the streams (HTTP has one, unnamed).
+ */
+export function unrecordedTail(events: readonly HandedEvent[], forwarded: readonly number[], progress: RecordProgress, streams: readonly (string | undefined)[], nowMs: number): TailEntry[] {
+  const accounted = [...progress.recorded];
+  const tail: TailEntry[] = [];
+  const gapsUpTo = (upTo: readonly number[], t: number) => {
+    streams.forEach((stream, index) => {
+      const lost = (upTo[index] ?? 0) - (accounted[index] ?? 0);
+      if (lost <= 0) return;
+      accounted[index] = upTo[index]!;
+      tail.push({ kind: 'gap', t, reason, ...(stream === undefined ? {} : { stream: stream as RecordEntry['stream'] }), lost });
+    });
+  };
+  for (const event of events) {
+    if (event.number <= progress.handled) continue;
+    gapsUpTo(event.forwarded, event.t);
+    tail.push({ ...event.fields, kind: event.kind as RecordEntry['kind'], t: event.t });
+  }
+  gapsUpTo(forwarded, nowMs);
+  return tail;
+}
