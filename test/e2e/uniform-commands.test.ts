@@ -41,7 +41,7 @@ describe('every command answers bad use alike: one line, exit 2', () => {
   it.each([
     ['export har, an unknown option', ['export', 'har', before, '--bogus'], "mcp-spy export har: unknown option '--bogus' (see mcp-spy export har --help)\n"],
     ['export otlp, no file', ['export', 'otlp'], "mcp-spy export otlp: missing required argument 'file' (see mcp-spy export otlp --help)\n"],
-    ['help of an unknown command', ['help', 'nosuch'], "mcp-spy: unknown command 'nosuch'; the commands: demo, view, stats, check, report, replay, mock, diff, baseline, export, import, http, help (see mcp-spy --help)\n"],
+    ['help of an unknown command', ['help', 'nosuch'], "mcp-spy: unknown command 'nosuch'; the commands: demo, view, ui, stats, check, report, replay, mock, diff, baseline, wrap, unwrap, sessions, export, import, http, help (see mcp-spy --help)\n"],
     ['help of an unknown subcommand', ['export', 'help', 'nosuch'], "mcp-spy export: unknown command 'nosuch'; the commands: otlp, har, help (see mcp-spy export --help)\n"],
     ['a bad duration', ['replay', before, '--timeout', 'soon', '--', 'cat'], "mcp-spy replay: option '--timeout <duration>' argument 'soon' is invalid: expected a duration such as 5000, 500ms, 5s or 2m (see mcp-spy replay --help)\n"],
     ['a bad choice', ['stats', before, '--format', 'xml'], "mcp-spy stats: option '--format <format>' argument 'xml' is invalid: expected one of text, json, markdown (see mcp-spy stats --help)\n"],
