@@ -247,6 +247,9 @@ function withSpyOptions(command: Command): Command {
     .option('--baseline <file>', 'note each listed tool that differs from its pin in this baseline (mcp-spy baseline)')
     .option('--name <name>', "the server's name in a client's config: the record goes to the sessions directory, no log (as mcp-spy wrap sets up)")
     .option('--client <id>', 'the client whose config starts the spy, for the session file\'s name (default with --name: cli)')
+    .option('--fault <rule>', "break it on purpose: 'METHOD [tool=NAME] [nth=N] [p=0.2]: ACTION ARGS', e.g. 'tools/call tool=search: delay 3s' (repeatable; see README, Break it on purpose)", collect, [])
+    .option('--faults <file>', 'fault rules from a YAML or JSON file (a list, or { seed, faults: [...] })')
+    .option('--seed <n>', 'the seed for rules with p=: the same seed repeats the same faults (default: random, said on stderr at the start)')
     .option('--debug', 'show stack traces of internal errors');
   return withExportOptions(command);
 }

@@ -8,6 +8,8 @@ import type { StderrOut } from '../sinks/stderr-out.js';
 import { nowMs } from '../wire/now.js';
 import { onStopSignals } from './signals.js';
 import { orderStderr } from './stderr-order.js';
+import type { FaultRule } from '../faults/rule-types.js';
+import { stdioFaultHook } from '../faults/stdio-hook.js';
 
 export interface StdioSpyOptions {
   command: string;
@@ -22,6 +24,8 @@ export interface StdioSpyOptions {
   earlySignal?: () => NodeJS.Signals | undefined;
   /** Who the run is, when a client's config started it: written on the spawn entry. */
   label?: { client: string; name: string };
+  /** Fault rules (--fault): only then does anything but plain forwarding sit in the path. */
+  faults?: { rules: FaultRule[]; seed: number };
 }
 
 /** A short id that tells this run's entries apart from those of other spies sharing the record. */
@@ -68,6 +72,7 @@ export async function runStdioSpy(options: StdioSpyOptions): Promise<StdioOutcom
       stderrDrained: () => (stderr ? stderr.drained() : options.stderrOut.drained()),
       onSpawn: (pid) => observer.event('spawn', { transport: 'stdio', command, pid, cwd: process.cwd(), spy: options.version, ...label }),
       onClientGone: (why) => observer.event('note', { notes: ['client-gone'], text: why }),
+      ...(options.faults ? { faults: stdioFaultHook(options.faults, observer, (bytes) => options.stderrOut.pass(bytes)) } : {}),
       observer: {
         clientChunk: (chunk) => observer.chunk('c2s', chunk),
         clientEnd: () => observer.end('c2s'),

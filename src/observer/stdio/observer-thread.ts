@@ -31,6 +31,8 @@ export function observeStdio(config: StdioObserverConfig, recorder: Recorder) {
     stderr: createLineFramer(config.maxFrame),
   };
   const gaps: Record<StdioStream, PendingGap | undefined> = { c2s: undefined, s2c: undefined, stderr: undefined };
+  /** A fault rule's marks for the next frame of each direction. */
+  const marks: Record<StdioStream, Partial<RecordEntry> | undefined> = { c2s: undefined, s2c: undefined, stderr: undefined };
 
   function lose(stream: StdioStream, t: number, bytes: number, reason: string) {
     const framer = framers[stream];
@@ -50,12 +52,19 @@ export function observeStdio(config: StdioObserverConfig, recorder: Recorder) {
     if (gaps[stream] && !framers[stream].resyncing) writeGap(stream);
     for (const line of found) {
       if (stream === 'stderr') recorder.event(session, 'stderr', stderrEntry(line), t);
-      else if (line.size > 0 || line.truncated) recorder.frame(session, stream, line, t);
+      else if (line.size > 0 || line.truncated) {
+        const mark = marks[stream];
+        marks[stream] = undefined;
+        recorder.frame(session, stream, line, t, mark);
+      }
     }
   }
 
   const handlers: { [K in StdioMessage['type']]: (message: Extract<StdioMessage, { type: K }>) => void } = {
     chunk: (m) => lines(m.stream, framers[m.stream].push(Buffer.from(m.data.buffer, m.data.byteOffset, m.data.byteLength)), m.t),
+    mark: (m) => {
+      marks[m.stream] = m.fields;
+    },
     skip: (m) => framers[m.stream].skip(m.bytes, m.lastByte),
     lost: (m) => lose(m.stream, m.t, m.bytes, `the observer fell behind; ${m.stream} bytes were forwarded but not recorded`),
     end: (m) => {
