@@ -23,6 +23,8 @@ export function createChecker(overrides: ReadonlyMap<string, Level> = new Map(),
   const findings: Finding[] = [];
   const said = new Set<string>();
   const servers = new Map<string, Map<string, string>>();
+  /** Frames a fault rule acted on (session|seq): what is wrong with them is the spy's doing, on purpose. */
+  const faulted = new Set<string>();
   let entries = 0;
 
   const openInOtherExchange = (dir: string, id: unknown) => {
@@ -46,6 +48,7 @@ export function createChecker(overrides: ReadonlyMap<string, Level> = new Map(),
   const reporter = (session: string | undefined, seq: number | undefined, lineNo: number | undefined): Report => (rule, message, at = {}) => {
     const level = overrides.get(rule) ?? ruleById.get(rule)?.severity ?? 'error';
     if (level === 'off') return;
+    if (faulted.has(`${session ?? ''}|${at.seq ?? seq}`)) return;
     const finding: Finding = { rule, level, message, seq: at.seq ?? seq, lineNo: at.lineNo ?? lineNo, session };
     const key = `${rule}|${session}|${finding.seq}|${message}`;
     if (said.has(key)) return;
@@ -63,6 +66,7 @@ export function createChecker(overrides: ReadonlyMap<string, Level> = new Map(),
         for (const family of ruleFamilies) family.event?.({ entry, lineNo, message: undefined, state, report });
         return;
       }
+      if (typeof entry.fault === 'string') faulted.add(`${session}|${entry.seq}`);
       const message = messageOf(entry);
       learnFromFrame(state.facts, entry, message);
       for (const family of ruleFamilies) family.frame?.({ entry, lineNo, message, state, report });

@@ -55,7 +55,7 @@ function readMatch(words: Token[]): { match: FaultMatch } | RuleProblem {
 
 /** Where the match part ends: the first unquoted word that ends in a colon. */
 function splitAtColon(tokens: Token[]): { head: Token[]; tail: Token[] } | undefined {
-  const at = tokens.findIndex((token) => !token.quoted && token.text.endsWith(':'));
+  const at = tokens.findIndex((token) => token.bareEnd === true && token.text.endsWith(':'));
   if (at === -1) return undefined;
   const last = tokens[at]!.text.slice(0, -1);
   const head = [...tokens.slice(0, at), ...(last === '' ? [] : [{ text: last, quoted: false }])];

@@ -33,7 +33,7 @@ export interface StdioFaults {
 }
 
 function describe(rule: FaultRule, facts: FrameFacts, text: string): Partial<RecordEntry> {
-  const fields: Partial<RecordEntry> = { rule: rule.text, action: rule.action.name, dir: facts.dir, method: facts.method!, text };
+  const fields: Partial<RecordEntry> = { rule: rule.text, action: rule.action.name, stream: facts.dir, method: facts.method!, text };
   if (facts.isRequest) fields.id = facts.id ?? null;
   if (facts.tool !== undefined) fields.tool = facts.tool;
   return fields;

@@ -3,6 +3,8 @@
 export interface Token {
   text: string;
   quoted: boolean;
+  /** Its last character stood outside quotes (so a final colon ends the match part). */
+  bareEnd?: boolean;
 }
 
 /** The words of a rule, or the reason it has none (an unclosed quote). */
@@ -16,13 +18,16 @@ export function tokenize(line: string): { tokens: Token[] } | { problem: string 
     }
     let text = '';
     let quoted = false;
+    let bareEnd = true;
     while (at < line.length && !/\s/.test(line[at]!)) {
       if (line[at] !== '"') {
         text += line[at];
         at += 1;
+        bareEnd = true;
         continue;
       }
       quoted = true;
+      bareEnd = false;
       at += 1;
       while (at < line.length && line[at] !== '"') {
         if (line[at] === '\\' && at + 1 < line.length) at += 1;
@@ -32,7 +37,7 @@ export function tokenize(line: string): { tokens: Token[] } | { problem: string 
       if (at >= line.length) return { problem: 'a quote is not closed' };
       at += 1;
     }
-    tokens.push({ text, quoted });
+    tokens.push({ text, quoted, bareEnd });
   }
   return { tokens };
 }

@@ -162,7 +162,7 @@ export const faultEntry = z
     kind: z.literal('fault'),
     rule: z.string().describe('the fault rule, as written (--fault, --faults)'),
     action: z.string().describe('its action: delay, error, tool-error, drop, timeout, corrupt, disconnect, noise, status, expire-session'),
-    dir: z.enum(['c2s', 's2c']).optional().describe('the direction of the frame it acted on'),
+    stream: z.enum(['c2s', 's2c']).optional().describe('the direction of the frame it acted on (named so, not dir: it is no frame)'),
     method: z.string().optional(),
     id: jsonRpcId.optional(),
     tool: z.string().optional(),
