@@ -34,7 +34,7 @@ async function faulted(faultArgs: string[], timeout = 60_000) {
   for (const entry of entries) recordEntry.parse(entry);
   const serverIn = existsSync(join(dir, 'server.in')) ? readFileSync(join(dir, 'server.in'), 'utf8') : '';
   const check = await runBin(['check', record]);
-  return { outcome, clientErrors, serverIn, entries, check, spyStderr, log: readFileSync(join(dir, 'wire.log'), 'utf8') };
+  return { outcome, clientErrors, serverIn, entries, check, spyStderr, record, log: readFileSync(join(dir, 'wire.log'), 'utf8') };
 }
 
 const faultsOf = (entries: ReturnType<typeof readEntries>) => entries.filter((entry) => entry.kind === 'fault');
@@ -128,6 +128,21 @@ describe('--fault on stdio, the SDK client and server-everything', () => {
     expect(run.outcome).toEqual({ result: { content: [{ type: 'text', text: 'Echo: hello' }] } });
     expect(faultsOf(run.entries)).toEqual([]);
     expect(run.spyStderr).toContain('--seed 7');
+  });
+});
+
+describe('replay of a faulted recording', () => {
+  it.each([
+    ['tools/call: tool-error "x"', ['initialize']],
+    ['tools/call: timeout', ['initialize']],
+    ['tools/call: corrupt', ['initialize', 'tools/call']],
+    ['tools/call: noise', ['initialize', 'tools/call']],
+  ])('%s: compares with what the server really said, leaving out what the spy made or held back', async (rule, compared) => {
+    const run = await faulted(['--fault', rule], 1500);
+    const replay = await runBin(['replay', run.record, '--format', 'json', '--', process.execPath, everythingServer, 'stdio']);
+    expect(replay.code).toBe(0);
+    const result = JSON.parse(replay.text) as { counts: Record<string, number>; sessions: { items: { method: string; status: string }[] }[] };
+    expect(result.sessions[0]!.items.map((item) => [item.method, item.status])).toEqual(compared.map((method) => [method, 'same']));
   });
 });
 
