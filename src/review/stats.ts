@@ -35,6 +35,8 @@ export interface RecordingStats {
   sessions: Omit<SessionFacts, 'tools' | 'handshake'>[];
   /** 2026-07-28 calls that took several rounds (input_required, then retries). */
   multiRoundCalls: MultiRoundCall[];
+  /** Faults the spy injected (--fault), by rule: the frames they made are kept out of the counts above. */
+  faults: { count: number; rules: Record<string, number> };
 }
 
 interface Tally {
@@ -63,9 +65,11 @@ export function createStatsCollector() {
   const sessions = new Map<string, SessionFacts>();
   const invalidNotes = new Map<string, number>();
   const rounds = createRoundStats();
+  const faultRules = new Map<string, number>();
   const count = (table: Map<string, number>, key: string) => table.set(key, (table.get(key) ?? 0) + 1);
   let entries = 0;
   let frames = 0;
+  let invalidFrames = 0;
 
   function onAnswer(entry: RecordEntry) {
     if (entry.related) pending.delete(`${entry.session}|${entry.related.seq}`);
@@ -83,8 +87,14 @@ export function createStatsCollector() {
       entries++;
       count(kinds, String(entry.kind));
       for (const seq of challengedSeqs(entry)) pending.delete(`${entry.session}|${seq}`);
+      if (entry.kind === 'fault') count(faultRules, String(entry.rule));
       if (entry.dir !== 'c2s' && entry.dir !== 's2c') return;
       frames++;
+      // A frame a fault rule made is not the server's: it answers its request, and counts nowhere else.
+      if (entry.origin === 'spy' && typeof entry.fault === 'string') {
+        if (entry.related) pending.delete(`${entry.session}|${entry.related.seq}`);
+        return;
+      }
       rounds.add(entry);
       const session = String(entry.session ?? '');
       let facts = sessions.get(session);
@@ -95,11 +105,13 @@ export function createStatsCollector() {
         if (typeof entry.method === 'string') tallyOf(methods, entry.method).count++;
         if (typeof entry.tool === 'string') tallyOf(tools, entry.tool).count++;
       }
-      if (entry.kind === 'request') {
+      // A request a fault rule acted on may be left unanswered on purpose.
+      if (entry.kind === 'request' && typeof entry.fault !== 'string') {
         pending.set(`${entry.session}|${entry.seq}`, { session: entry.session, seq: entry.seq, dir: entry.dir, id: entry.id, method: entry.method, tool: entry.tool });
       } else if (isAnswer(entry.kind)) {
         onAnswer(entry);
       } else if (entry.kind === 'invalid') {
+        invalidFrames++;
         for (const note of Array.isArray(entry.notes) ? entry.notes : ['unknown']) count(invalidNotes, String(note));
       }
     },
@@ -118,9 +130,10 @@ export function createStatsCollector() {
         methods: finish(methods),
         tools: finish(tools),
         unanswered: [...pending.values()],
-        invalid: { count: kinds.get('invalid') ?? 0, notes: tableOf(invalidNotes) },
+        invalid: { count: invalidFrames, notes: tableOf(invalidNotes) },
         sessions: [...sessions.values()].map(({ tools: _tools, handshake: _handshake, ...facts }) => facts),
         multiRoundCalls: rounds.result(),
+        faults: { count: kinds.get('fault') ?? 0, rules: tableOf(faultRules) },
       };
     },
   };

@@ -55,6 +55,11 @@ describe('--fault on stdio, the SDK client and server-everything', () => {
     expect(run.log).toMatch(/FAULT +tool-error tools\/call/);
     expect(run.log).toContain('(injected by mcp-spy)');
     expect(run.spyStderr).toMatch(/injecting faults: 1 rule\(s\), --seed \d+/);
+    // stats keeps the injected answer out of the server's counts and lists the fault apart.
+    const stats = JSON.parse((await runBin(['stats', run.record, '--format', 'json'])).text) as { faults: unknown; tools: Record<string, { toolErrors: number }> };
+    expect(stats.faults).toEqual({ count: 1, rules: { 'tools/call tool=echo: tool-error "disk full"': 1 } });
+    expect(stats.tools.echo?.toolErrors ?? 0).toBe(0);
+    expect((await runBin(['stats', run.record])).text).toContain('Injected faults');
   });
 
   it('error answers with the code and message; the server never gets the call', async () => {
