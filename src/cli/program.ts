@@ -159,6 +159,9 @@ export function buildProgram(context: ProgramContext): Command {
     .addOption(new Option('--speed <speed>', '0: answer at once; 1: at the recorded timing').argParser(parseSpeed).default(0))
     .addOption(new Option('--timeout <duration>', "how long to wait for the client's answer to a recorded server request").argParser(parseDuration).default(10_000, '10s'))
     .addOption(lineLimitOption())
+    .option('--fault <rule>', 'misbehave on cue, as the spy\'s --fault does (stdio; repeatable)', collect, [])
+    .option('--faults <file>', 'fault rules from a YAML or JSON file')
+    .option('--seed <n>', 'the seed for rules with p=')
     .addHelpText('after', mockHelp)
     .action(async (record: string, options) => {
       context.setExitCode(await runMock(record, options));

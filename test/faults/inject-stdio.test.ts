@@ -151,6 +151,31 @@ describe('replay of a faulted recording', () => {
   });
 });
 
+/** One echo call against `mcp-spy mock RECORD ...args`: what the client got. */
+async function mocked(record: string, args: string[]) {
+  const client = new Client({ name: 'fault-client', version: '1.0.0' });
+  await client.connect(new StdioClientTransport({ command: process.execPath, args: [bin, 'mock', record, ...args], env: process.env as Record<string, string>, stderr: 'ignore' }));
+  const outcome = await client
+    .callTool({ name: 'echo', arguments: { message: 'hello' } }, undefined, { timeout: 1500 })
+    .then((result) => ({ result }), (error: Error & { code?: number }) => ({ thrown: error.message, code: error.code }));
+  await client.close();
+  return outcome;
+}
+
+describe('mock --fault', () => {
+  it('takes the same rules: the recorded server misbehaves on cue', async () => {
+    const { record } = await faulted([]);
+    expect(await mocked(record, [])).toEqual({ result: { content: [{ type: 'text', text: 'Echo: hello' }] } });
+    expect(await mocked(record, ['--fault', 'tools/call tool=echo: tool-error "disk full"'])).toEqual({ result: { content: [{ type: 'text', text: 'disk full' }], isError: true } });
+    expect(await mocked(record, ['--fault', 'tools/call: error -32603 "backend down"'])).toMatchObject({ code: -32603 });
+    expect(await mocked(record, ['--fault', 'tools/call: drop'])).toMatchObject({ code: -32001 });
+    expect(await mocked(record, ['--fault', 'tools/call: disconnect'])).toMatchObject({ code: -32000 });
+    const http = await runBin(['mock', record, '--listen', '127.0.0.1:0', '--fault', 'tools/call: drop']);
+    expect(http.code).toBe(2);
+    expect(http.stderr).toMatch(/mock --fault works over stdio/);
+  });
+});
+
 describe('bad rules', () => {
   it('say one line per mistake and exit 2 before the server starts', async () => {
     const dir = tempDir();
