@@ -25,6 +25,8 @@ export function createChecker(overrides: ReadonlyMap<string, Level> = new Map(),
   const servers = new Map<string, Map<string, string>>();
   /** Frames a fault rule acted on (session|seq): what is wrong with them is the spy's doing, on purpose. */
   const faulted = new Set<string>();
+  /** HTTP fault events come before the request they name (method|id), whose frame carries no mark. */
+  const faultsAhead = new Set<string>();
   let entries = 0;
 
   const openInOtherExchange = (dir: string, id: unknown) => {
@@ -62,6 +64,9 @@ export function createChecker(overrides: ReadonlyMap<string, Level> = new Map(),
       const session = typeof entry.session === 'string' ? entry.session : '';
       const state = stateOf(session);
       const report = reporter(entry.session, entry.seq, lineNo);
+      if (entry.kind === 'fault' && entry.stream === 'c2s') faultsAhead.add(`${entry.method}|${JSON.stringify(entry.id ?? null)}`);
+      const ahead = `${entry.method}|${JSON.stringify(entry.id ?? null)}`;
+      if (entry.dir === 'c2s' && entry.kind === 'request' && faultsAhead.delete(ahead)) faulted.add(`${session}|${entry.seq}`);
       if (!isFrameEntry(entry)) {
         for (const family of ruleFamilies) family.event?.({ entry, lineNo, message: undefined, state, report });
         return;
