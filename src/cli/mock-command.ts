@@ -8,8 +8,8 @@ import { SpyError } from './errors.js';
 import { listenFailure } from './listen-errors.js';
 import { createSkipReporter } from './recording-input.js';
 import { asSpyError } from './replay-errors.js';
-import { readFaultOptions, type FaultOptions } from './fault-options.js';
-import { pipeThroughFaults } from '../faults/piped-faults.js';
+import type { FaultOptions } from './fault-options.js';
+import { faultPlanOf } from './fault-plan.js';
 
 export interface MockCommandOptions extends FaultOptions {
   listen?: ListenAddress;
@@ -32,7 +32,7 @@ export function parseListen(value: string): ListenAddress {
 
 /** `mcp-spy mock wire.jsonl [--listen host:port]`: a server that answers from the recording. */
 export async function runMock(recording: string, options: MockCommandOptions): Promise<number> {
-  const faults = readFaultOptions(options, options.listen ? 'http' : 'stdio');
+  const faults = await faultPlanOf(options, options.listen ? 'http' : 'stdio');
   if (faults && options.listen) throw new SpyError('mock --fault works over stdio; over HTTP (--listen), put mcp-spy http --fault in front of the mock');
   let newEngine;
   const unread = createSkipReporter(recording);
@@ -58,7 +58,7 @@ export async function runMock(recording: string, options: MockCommandOptions): P
   const warn = (line: string) => process.stderr.write(`${sanitize(line)}\n`);
   if (!options.listen) {
     if (faults) warn(`mcp-spy mock: injecting faults: ${faults.rules.length} rule(s), --seed ${faults.seed}`);
-    const io = faults ? pipeThroughFaults(faults, process.stdin, process.stdout, process.stderr) : { input: process.stdin, output: process.stdout };
+    const io = faults ? (await import('../faults/piped-faults.js')).pipeThroughFaults(faults, process.stdin, process.stdout, process.stderr) : { input: process.stdin, output: process.stdout };
     return serveMockStdio(newEngine(), { ...io, warn });
   }
   const server = createMockHttpServer(newEngine, warn);

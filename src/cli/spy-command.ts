@@ -10,7 +10,8 @@ import { SpyError } from './errors.js';
 import { checkMetricsAddress } from './listen-errors.js';
 import { loadPins } from './baseline-option.js';
 import { wantsColor } from './options.js';
-import { readFaultOptions, type FaultOptions } from './fault-options.js';
+import type { FaultOptions } from './fault-options.js';
+import { faultPlanOf } from './fault-plan.js';
 import { version } from './version.js';
 
 export interface SpyOptions extends ExportOptions, FaultOptions {
@@ -101,7 +102,7 @@ export async function runSpy(server: string[] | undefined, options: SpyOptions):
   if (!server || server.length === 0) {
     throw new SpyError('no server command: use mcp-spy [options] -- <command> [args...] (see mcp-spy --help)');
   }
-  const faults = readFaultOptions(options, 'stdio');
+  const faults = await faultPlanOf(options, 'stdio');
   const { outputs, stderrOut, warn } = openOutputs(options);
   await checkMetricsAddress(outputs.export?.metrics);
   const [command, ...args] = server as [string, ...string[]];

@@ -5,7 +5,6 @@ import { startHttpProxy, type ClientTimeouts } from '../transports/http-proxy.js
 import { startServerProcess, waitForPort } from '../transports/server-process.js';
 import type { ListenAddress } from '../transports/http/target.js';
 import { onStopSignals, stopRequested } from './signals.js';
-import { httpFaultHook } from '../faults/http-faults.js';
 import type { FaultRule } from '../faults/rule-types.js';
 
 export interface HttpSpyOptions {
@@ -50,7 +49,8 @@ export function targetAddressOf(target: URL): { address: string; port: number } 
  */
 async function startObservedProxy(options: HttpSpyOptions, observer: HttpObserver) {
   const { target, listen, timeouts, allowHosts, allowOrigins } = options;
-  const faults = options.faults ? { faults: httpFaultHook(options.faults, (fields) => observer.event('fault', fields)) } : {};
+  // Loaded only with fault rules: without them the proxy forwards as it always has.
+  const faults = options.faults ? { faults: (await import('../faults/http-faults.js')).httpFaultHook(options.faults, (fields) => observer.event('fault', fields)) } : {};
   const proxy = await startHttpProxy({ target, listen, timeouts, allowHosts, allowOrigins, observe: observer.observe, ...faults });
   observer.event('http', {
     summary: `listening on ${proxy.url}, forwarding to ${options.target.href}`,

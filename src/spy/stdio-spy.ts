@@ -9,7 +9,6 @@ import { nowMs } from '../wire/now.js';
 import { onStopSignals } from './signals.js';
 import { orderStderr } from './stderr-order.js';
 import type { FaultRule } from '../faults/rule-types.js';
-import { stdioFaultHook } from '../faults/stdio-hook.js';
 
 export interface StdioSpyOptions {
   command: string;
@@ -63,6 +62,8 @@ export async function runStdioSpy(options: StdioSpyOptions): Promise<StdioOutcom
     observer.event('exit', { code: null, signal: early, reason });
   } else {
     // With a live view on the same stderr, the server's stderr follows the frames seen before it.
+    // Loaded only with fault rules: without them not one module of it is in the path.
+    const faultHook = options.faults ? (await import('../faults/stdio-hook.js')).stdioFaultHook(options.faults, observer, (bytes) => options.stderrOut.pass(bytes)) : undefined;
     const stderr = options.observer.live ? orderStderr(options.stderrOut, observer.mark, observer.shownThrough) : undefined;
     proxy = startStdioProxy({
       command: options.command,
@@ -72,7 +73,7 @@ export async function runStdioSpy(options: StdioSpyOptions): Promise<StdioOutcom
       stderrDrained: () => (stderr ? stderr.drained() : options.stderrOut.drained()),
       onSpawn: (pid) => observer.event('spawn', { transport: 'stdio', command, pid, cwd: process.cwd(), spy: options.version, ...label }),
       onClientGone: (why) => observer.event('note', { notes: ['client-gone'], text: why }),
-      ...(options.faults ? { faults: stdioFaultHook(options.faults, observer, (bytes) => options.stderrOut.pass(bytes)) } : {}),
+      ...(faultHook ? { faults: faultHook } : {}),
       observer: {
         clientChunk: (chunk) => observer.chunk('c2s', chunk),
         clientEnd: () => observer.end('c2s'),
