@@ -25,6 +25,7 @@ const unit = [
   'test/export/span-queue.test.ts',
   'test/report/report-units.test.ts',
   'test/ui/{reducer,screens,effects}.test.ts',
+  'test/faults/rules.test.ts',
 ];
 
 export default defineConfig({

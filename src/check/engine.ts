@@ -25,6 +25,10 @@ export function createChecker(overrides: ReadonlyMap<string, Level> = new Map(),
   const findings: Finding[] = [];
   const said = new Set<string>();
   const servers = new Map<string, Map<string, string>>();
+  /** Frames a fault rule acted on (session|seq): what is wrong with them is the spy's doing, on purpose. */
+  const faulted = new Set<string>();
+  /** HTTP fault events come before the request they name (method|id), whose frame carries no mark. */
+  const faultsAhead = new Set<string>();
   let entries = 0;
 
   const answers = createOwedAnswers();
@@ -50,6 +54,7 @@ export function createChecker(overrides: ReadonlyMap<string, Level> = new Map(),
   const reporter = (session: string | undefined, seq: number | undefined, lineNo: number | undefined): Report => (rule, message, at = {}) => {
     const level = overrides.get(rule) ?? ruleById.get(rule)?.severity ?? 'error';
     if (level === 'off') return;
+    if (faulted.has(`${session ?? ''}|${at.seq ?? seq}`)) return;
     const finding: Finding = { rule, level, message, seq: at.seq ?? seq, lineNo: at.lineNo ?? lineNo, session };
     const key = `${rule}|${session}|${finding.seq}|${message}`;
     if (said.has(key)) return;
@@ -63,6 +68,9 @@ export function createChecker(overrides: ReadonlyMap<string, Level> = new Map(),
       const session = typeof entry.session === 'string' ? entry.session : '';
       const state = stateOf(session);
       const report = reporter(entry.session, entry.seq, lineNo);
+      if (entry.kind === 'fault' && entry.stream === 'c2s') faultsAhead.add(`${entry.method}|${JSON.stringify(entry.id ?? null)}`);
+      const ahead = `${entry.method}|${JSON.stringify(entry.id ?? null)}`;
+      if (entry.dir === 'c2s' && entry.kind === 'request' && faultsAhead.delete(ahead)) faulted.add(`${session}|${entry.seq}`);
       if (!isFrameEntry(entry)) {
         // An HTTP spy starting: its stateless exchanges reach the server behind this URL.
         if (entry.kind === 'http' && typeof entry.target === 'string') target = entry.target;
@@ -70,6 +78,7 @@ export function createChecker(overrides: ReadonlyMap<string, Level> = new Map(),
         for (const family of ruleFamilies) family.event?.({ entry, lineNo, message: undefined, state, report });
         return;
       }
+      if (typeof entry.fault === 'string') faulted.add(`${session}|${entry.seq}`);
       const message = messageOf(entry);
       learnFromFrame(state.facts, entry, message);
       if (state.serverTools && entry.method === 'tools/list') for (const [name, tool] of state.facts.tools) state.serverTools.set(name, tool);

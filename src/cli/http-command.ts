@@ -4,6 +4,7 @@ import { SpyError, exitCodes } from './errors.js';
 import { clientTimeoutsOf, type TimeoutOptions } from './http-options.js';
 import { checkMetricsAddress, listenFailure } from './listen-errors.js';
 import { openOutputs, sessionLabel, type SpyOptions } from './spy-command.js';
+import { faultPlanOf } from './fault-plan.js';
 import { version } from './version.js';
 
 export interface HttpOptions extends SpyOptions, TimeoutOptions {
@@ -26,7 +27,9 @@ function checkOptions(options: HttpOptions) {
 /** The HTTP spy: `mcp-spy http --target URL [--listen HOST:PORT] [-- server command]`. */
 export async function runHttpCommand(server: string[] | undefined, options: HttpOptions): Promise<number> {
   const { target, listen, timeouts } = checkOptions(options);
+  const faults = await faultPlanOf(options, 'http');
   const { outputs, stderrOut, warn } = openOutputs(options, { transport: 'http', server: targetAddressOf(target) });
+  if (faults) warn(`injecting faults: ${faults.rules.length} rule(s), --seed ${faults.seed}`);
   await checkMetricsAddress(outputs.export?.metrics);
   try {
     const serverExit = await runHttpSpy({
@@ -42,6 +45,7 @@ export async function runHttpCommand(server: string[] | undefined, options: Http
       version,
       drainTimeoutMs: options.drainTimeout,
       ...(sessionLabel(options) ? { label: sessionLabel(options)! } : {}),
+      ...(faults ? { faults } : {}),
     });
     return serverExit ?? exitCodes.ok;
   } catch (error) {

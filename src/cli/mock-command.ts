@@ -4,11 +4,14 @@ import { createMockHttpServer, listenMock } from '../replay/mock-http.js';
 import { serveMockStdio } from '../replay/mock-stdio.js';
 import { parseListen as parseListenAddress, type ListenAddress } from '../transports/http/target.js';
 import { sanitize } from '../render/sanitize.js';
+import { SpyError } from './errors.js';
 import { listenFailure } from './listen-errors.js';
 import { createCutReporter, createSkipReporter } from './recording-input.js';
 import { asSpyError } from './replay-errors.js';
+import type { FaultOptions } from './fault-options.js';
+import { faultPlanOf } from './fault-plan.js';
 
-export interface MockCommandOptions {
+export interface MockCommandOptions extends FaultOptions {
   listen?: ListenAddress;
   ignore: string[];
   ignoreFile: boolean;
@@ -29,6 +32,8 @@ export function parseListen(value: string): ListenAddress {
 
 /** `mcp-spy mock wire.jsonl [--listen host:port]`: a server that answers from the recording. */
 export async function runMock(recording: string, options: MockCommandOptions): Promise<number> {
+  const faults = await faultPlanOf(options, options.listen ? 'http' : 'stdio');
+  if (faults && options.listen) throw new SpyError('mock --fault works over stdio; over HTTP (--listen), put mcp-spy http --fault in front of the mock');
   let newEngine;
   const unread = createSkipReporter(recording);
   try {
@@ -52,7 +57,11 @@ export async function runMock(recording: string, options: MockCommandOptions): P
   }
   // The mock's lines quote what the client sent and what was recorded: made safe to print.
   const warn = (line: string) => process.stderr.write(`${sanitize(line)}\n`);
-  if (!options.listen) return serveMockStdio(newEngine(), { input: process.stdin, output: process.stdout, warn });
+  if (!options.listen) {
+    if (faults) warn(`mcp-spy mock: injecting faults: ${faults.rules.length} rule(s), --seed ${faults.seed}`);
+    const io = faults ? (await import('../faults/piped-faults.js')).pipeThroughFaults(faults, process.stdin, process.stdout, process.stderr) : { input: process.stdin, output: process.stdout };
+    return serveMockStdio(newEngine(), { ...io, warn });
+  }
   const server = createMockHttpServer(newEngine, warn);
   let url: string;
   try {

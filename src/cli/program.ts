@@ -175,6 +175,9 @@ export function buildProgram(context: ProgramContext): Command {
     .addOption(new Option('--speed <speed>', '0: answer at once; 1: at the recorded timing').argParser(parseSpeed).default(0))
     .addOption(new Option('--timeout <duration>', "how long to wait for the client's answer to a recorded server request").argParser(parseDuration).default(10_000, '10s'))
     .addOption(lineLimitOption())
+    .option('--fault <rule>', 'misbehave on cue, as the spy\'s --fault does (stdio; repeatable)', collect, [])
+    .option('--faults <file>', 'fault rules from a YAML or JSON file')
+    .option('--seed <n>', 'the seed for rules with p=')
     .addHelpText('after', mockHelp)
     .action(async (record: string, options) => {
       context.setExitCode(await runMock(record, options));
@@ -265,6 +268,9 @@ function withSpyOptions(command: Command): Command {
     .option('--baseline <file>', 'note each listed tool that differs from its pin in this baseline (mcp-spy baseline)')
     .option('--name <name>', "the server's name in a client's config: the record goes to the sessions directory, no log (as mcp-spy wrap sets up)")
     .option('--client <id>', 'the client whose config starts the spy, for the session file\'s name (default with --name: cli)')
+    .option('--fault <rule>', "break it on purpose: 'METHOD [tool=NAME] [nth=N] [p=0.2]: ACTION ARGS', e.g. 'tools/call tool=search: delay 3s' (repeatable; see README, Break it on purpose)", collect, [])
+    .option('--faults <file>', 'fault rules from a YAML or JSON file (a list, or { seed, faults: [...] })')
+    .option('--seed <n>', 'the seed for rules with p=: the same seed repeats the same faults (default: random, said on stderr at the start)')
     .option('--debug', 'show stack traces of internal errors');
   return withExportOptions(command);
 }

@@ -10,9 +10,11 @@ import { SpyError } from './errors.js';
 import { checkMetricsAddress } from './listen-errors.js';
 import { loadPins } from './baseline-option.js';
 import { wantsColor } from './options.js';
+import type { FaultOptions } from './fault-options.js';
+import { faultPlanOf } from './fault-plan.js';
 import { version } from './version.js';
 
-export interface SpyOptions extends ExportOptions {
+export interface SpyOptions extends ExportOptions, FaultOptions {
   record: string | boolean;
   log: string | boolean;
   quiet?: boolean;
@@ -111,9 +113,11 @@ export async function runSpy(server: string[] | undefined, options: SpyOptions):
   if (!server || server.length === 0) {
     throw new SpyError('no server command: use mcp-spy [options] -- <command> [args...] (see mcp-spy --help)');
   }
+  const faults = await faultPlanOf(options, 'stdio');
   const { outputs, stderrOut, warn } = openOutputs(options);
   await checkMetricsAddress(outputs.export?.metrics);
   const [command, ...args] = server as [string, ...string[]];
+  if (faults) warn(`injecting faults: ${faults.rules.length} rule(s), --seed ${faults.seed}`);
   const outcome = await runStdioSpy({
     command,
     args,
@@ -123,6 +127,7 @@ export async function runSpy(server: string[] | undefined, options: SpyOptions):
     version,
     drainTimeoutMs: options.drainTimeout,
     earlySignal: takeEarlySignal,
+    ...(faults ? { faults } : {}),
     ...(sessionLabel(options) ? { label: sessionLabel(options)! } : {}),
   });
   if (!outcome.started) {

@@ -61,7 +61,9 @@ export const frameEntry = z
     unread: z.array(z.string()).optional().describe('on a truncated frame: the envelope members its kept part did not hold'),
     headers: httpHeaders.optional(),
     sse: z.strictObject({ id: z.string().optional(), event: z.string().optional(), retry: z.number().optional() }).optional().describe('the SSE event that carried the frame'),
-    origin: z.literal('spy').optional().describe('the spy wrote this answer itself (the target could not be reached)'),
+    origin: z.literal('spy').optional().describe('the spy wrote or changed this frame itself: an answer when the target could not be reached, or one a fault rule made or spoiled'),
+    fault: z.string().optional().describe('the fault rule (--fault) that acted on this frame, as written'),
+    original: z.string().optional().describe('on a frame a fault rule spoiled: the frame as its sender wrote it, beside what was delivered'),
     exchange: count.optional().describe('HTTP: the exchange that carried the frame, numbered in the order the spy saw them in its run; its http events carry the same'),
     ...lineBytes,
     msg: z.unknown().optional().describe('the frame when it is JSON: its exact bytes spliced in unescaped, last on the line'),
@@ -155,8 +157,23 @@ export const noteEntry = z.strictObject({
   reason: z.string().optional().describe('spans-dropped: what the collector said'),
 });
 
+export const faultEntry = z
+  .strictObject({
+    ...envelope,
+    kind: z.literal('fault'),
+    rule: z.string().describe('the fault rule, as written (--fault, --faults)'),
+    action: z.string().describe('its action: delay, error, tool-error, drop, timeout, corrupt, disconnect, noise, status, expire-session'),
+    stream: z.enum(['c2s', 's2c']).optional().describe('the direction of the frame it acted on (named so, not dir: it is no frame)'),
+    method: z.string().optional(),
+    id: jsonRpcId.optional(),
+    tool: z.string().optional(),
+    exchange: count.optional().describe('HTTP: the exchange it acted on'),
+    text: z.string().describe('what the spy did, in words'),
+  })
+  .describe('a fault the spy injected on purpose: not the server\'s doing');
+
 /** One line of the record: a frame or an event, told apart by `kind`. */
-export const recordEntry = z.discriminatedUnion('kind', [frameEntry, spawnEntry, exitEntry, stderrEntry, gapEntry, unansweredEntry, httpEntry, noteEntry]);
+export const recordEntry = z.discriminatedUnion('kind', [frameEntry, spawnEntry, exitEntry, stderrEntry, gapEntry, unansweredEntry, httpEntry, noteEntry, faultEntry]);
 
 /** The JSON Schema (2020-12) of a record line, as published in docs/record.schema.json. */
 export function recordJsonSchema(): object {
@@ -164,7 +181,7 @@ export function recordJsonSchema(): object {
   return {
     $schema: 'https://json-schema.org/draft/2020-12/schema',
     title: 'mcp-spy record entry (wire.jsonl, version 2)',
-    description: 'One line of an mcp-spy record: a frame (kind request, notification, response, tool-error, protocol-error, invalid) or an event (spawn, exit, stderr, gap, unanswered, http, note).',
+    description: 'One line of an mcp-spy record: a frame (kind request, notification, response, tool-error, protocol-error, invalid) or an event (spawn, exit, stderr, gap, unanswered, http, note, fault).',
     ...Object.fromEntries(Object.entries(schema).filter(([key]) => key !== '$schema')),
   };
 }

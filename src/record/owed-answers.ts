@@ -11,7 +11,8 @@ import type { RecordEntry } from './schema.js';
  * - it is a server request the client closed its input on (`client-closed`, on the frame or in a
  *   note event at the close);
  * - an `http` event says it was never taken: refused by an auth challenge, or posted to a session
- *   that had ended (404).
+ *   that had ended (404);
+ * - a fault rule acted on it (`fault` on the frame): left unanswered on purpose, if so.
  */
 export interface OpenRequest {
   session: string;
@@ -71,7 +72,7 @@ export function createOwedAnswers() {
         return;
       }
       const method = typeof entry.method === 'string' ? entry.method : undefined;
-      if (entry.kind === 'request' && !notesOf(entry).includes('client-closed')) {
+      if (entry.kind === 'request' && !notesOf(entry).includes('client-closed') && typeof entry.fault !== 'string') {
         const request: OpenRequest = { session, seq: entry.seq, id: entry.id, dir: entry.dir, cancelled: false };
         if (lineNo !== undefined) request.lineNo = lineNo;
         if (method !== undefined) request.method = method;

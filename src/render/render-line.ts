@@ -58,7 +58,8 @@ function frameDetails(entry: RecordEntry, p: Palette): Part[] {
   if (entry.batch) parts.push(`batch ${entry.batch.index + 1}/${entry.batch.count}`);
   if (entry.truncated) parts.push(`(${entry.bytes} bytes, recorded in part${unreadText(entry.unread)})`);
   // The spy answered in the server's stead (a 502 when it could not reach it): not the server's words.
-  if (entry.origin === 'spy') parts.push(p.warn('(from mcp-spy)'));
+  if (entry.origin === 'spy') parts.push(p.warn(typeof entry.fault === 'string' ? '(injected by mcp-spy)' : '(from mcp-spy)'));
+  else if (typeof entry.fault === 'string') parts.push(p.warn('(faulted)'));
   if (typeof entry.rev === 'string' && entry.revChanged === true) parts.push(p.dim(`rev=${sanitize(entry.rev)}`));
   return parts;
 }
@@ -83,6 +84,14 @@ const eventDetails: Record<string, (entry: RecordEntry) => Part[]> = {
     cuttable(typeof e.summary === 'string' ? sanitize(e.summary) : ''),
   ],
   note: (e) => [cuttable(sanitize(String(e.text ?? '')))],
+  // An injected fault names its rule: told apart from anything the server did.
+  fault: (e) => [
+    sanitize(String(e.action ?? '')),
+    typeof e.method === 'string' ? cuttable(sanitize(e.method)) : '',
+    'id' in e ? idText(e.id) : '',
+    cuttable(sanitize(String(e.text ?? ''))),
+    cuttable(`[rule: ${sanitize(String(e.rule ?? ''))}]`),
+  ],
 };
 
 function isFrame(entry: RecordEntry): boolean {

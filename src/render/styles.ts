@@ -20,6 +20,7 @@ export const kindStyles = {
   unanswered: { label: 'unanswered', paint: (c) => c.red },
   http: { label: 'http', paint: (c) => c.magenta },
   note: { label: 'note', paint: (c) => c.gray },
+  fault: { label: 'FAULT', paint: (c) => c.bgMagenta.white },
 } satisfies Record<FrameKind | EventKind, { label: string; paint: (c: ChalkInstance) => ChalkInstance }>;
 
 export const labelWidth = Math.max(...Object.values(kindStyles).map((style) => style.label.length));

@@ -2,6 +2,7 @@ import { isObject, type JsonObject, type JsonRpcId } from '../protocol/jsonrpc.j
 import { isStatelessRevision } from '../protocol/revisions.js';
 import { readRecording, type SkippedLine } from '../record/open-recording.js';
 import { frameText, messageOf } from '../record/frame-message.js';
+import { unfaultedEntries } from './faulted-frames.js';
 import { RecordReadError } from '../record/reader.js';
 import type { RecordEntry } from '../record/schema.js';
 import { classifyMessage } from '../wire/classify.js';
@@ -89,7 +90,7 @@ function toFrame(lineNo: number, entry: RecordEntry): RecordedFrame | undefined 
 
 function finishSession(draft: SessionDraft, counter: { skipped: number }): RecordedSession | undefined {
   const frames: RecordedFrame[] = [];
-  for (const { lineNo, entry } of draft.entries) {
+  for (const { lineNo, entry } of unfaultedEntries(draft.entries)) {
     const frame = toFrame(lineNo, entry);
     if (frame) frames.push(frame);
     // The server's noise on stdout is neither sent nor compared: not a frame the replay skipped.

@@ -49,6 +49,10 @@ function problems(stats: RecordingStats, markdown: boolean): string {
   }
   const notes = Object.entries(stats.invalid.notes).map(([note, count]) => `${sanitize(note)} ${count}`).join(', ');
   lines.push(`${markdown ? '\n### ' : ''}Invalid frames: ${stats.invalid.count === 0 ? 'none' : `${stats.invalid.count} (${notes})`}`);
+  if (stats.faults.count > 0) {
+    lines.push(`${markdown ? '\n### ' : ''}Injected faults (the spy's, on purpose; their frames are left out above): ${stats.faults.count}`);
+    for (const [rule, count] of Object.entries(stats.faults.rules)) lines.push(`${bullet}${count} × ${sanitize(rule)}`);
+  }
   return `${lines.join('\n')}\n`;
 }
 

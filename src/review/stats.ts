@@ -38,6 +38,8 @@ export interface RecordingStats {
   multiRoundCalls: MultiRoundCall[];
   /** Per tool listed or called: the bytes of its definition and of its results (what it costs a model's context). */
   toolSizes: Record<string, ToolSize>;
+  /** Faults the spy injected (--fault), by rule: the frames they made are kept out of the counts above. */
+  faults: { count: number; rules: Record<string, number> };
 }
 
 interface Tally {
@@ -67,9 +69,11 @@ export function createStatsCollector() {
   const invalidNotes = new Map<string, number>();
   const rounds = createRoundStats();
   const sizes = createToolSizes();
+  const faultRules = new Map<string, number>();
   const count = (table: Map<string, number>, key: string) => table.set(key, (table.get(key) ?? 0) + 1);
   let entries = 0;
   let frames = 0;
+  let invalidFrames = 0;
 
   function onAnswer(entry: RecordEntry) {
     const targets = [typeof entry.method === 'string' ? tallyOf(methods, entry.method) : undefined, typeof entry.tool === 'string' ? tallyOf(tools, entry.tool) : undefined];
@@ -85,11 +89,17 @@ export function createStatsCollector() {
     add(entry: RecordEntry) {
       entries++;
       count(kinds, String(entry.kind));
+      if (entry.kind === 'fault') count(faultRules, String(entry.rule));
       if (entry.dir !== 'c2s' && entry.dir !== 's2c') {
         answers.add(entry, undefined);
         return;
       }
       frames++;
+      // A frame a fault rule made is not the server's: it answers its request, and counts nowhere else.
+      if (entry.origin === 'spy' && typeof entry.fault === 'string') {
+        answers.add(entry, messageOf(entry));
+        return;
+      }
       rounds.add(entry);
       sizes.add(entry);
       const session = String(entry.session ?? '');
@@ -106,6 +116,7 @@ export function createStatsCollector() {
       if (isAnswer(entry.kind)) {
         onAnswer(entry);
       } else if (entry.kind === 'invalid') {
+        invalidFrames++;
         for (const note of Array.isArray(entry.notes) ? entry.notes : ['unknown']) count(invalidNotes, String(note));
       }
     },
@@ -124,10 +135,11 @@ export function createStatsCollector() {
         methods: finish(methods),
         tools: finish(tools),
         unanswered: answers.unanswered().map(({ session, seq, dir, id, method, tool }) => ({ session: session === '' ? undefined : session, seq, dir, id, method, tool })),
-        invalid: { count: kinds.get('invalid') ?? 0, notes: tableOf(invalidNotes) },
+        invalid: { count: invalidFrames, notes: tableOf(invalidNotes) },
         sessions: [...sessions.values()].map(({ tools: _tools, handshake: _handshake, ...facts }) => facts),
         multiRoundCalls: rounds.result(),
         toolSizes: sizes.result(),
+        faults: { count: kinds.get('fault') ?? 0, rules: tableOf(faultRules) },
       };
     },
   };

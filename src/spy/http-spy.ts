@@ -6,6 +6,7 @@ import { startHttpProxy, type ClientTimeouts } from '../transports/http-proxy.js
 import { startServerProcess, waitForPort } from '../transports/server-process.js';
 import type { ListenAddress } from '../transports/http/target.js';
 import { onStopSignals, stopRequested } from './signals.js';
+import type { FaultRule } from '../faults/rule-types.js';
 
 export interface HttpSpyOptions {
   target: URL;
@@ -26,6 +27,8 @@ export interface HttpSpyOptions {
   drainTimeoutMs: number;
   /** Who the run is, when a client's config points at it (wrap --http): on its first http entry and spawn entry. */
   label?: { client: string; name: string };
+  /** Fault rules (--fault): only then does the proxy hand exchanges to the fault hook. */
+  faults?: { rules: FaultRule[]; seed: number };
 }
 
 /** The spy cannot listen where asked: `error` is why (EADDRINUSE, EACCES ...). The record is finished. */
@@ -47,7 +50,9 @@ export function targetAddressOf(target: URL): { address: string; port: number } 
  */
 async function startObservedProxy(options: HttpSpyOptions, observer: HttpObserver) {
   const { target, listen, timeouts, allowHosts, allowOrigins } = options;
-  const proxy = await startHttpProxy({ target, listen, timeouts, allowHosts, allowOrigins, observe: observer.observe });
+  // Loaded only with fault rules: without them the proxy forwards as it always has.
+  const faults = options.faults ? { faults: (await import('../faults/http-faults.js')).httpFaultHook(options.faults, (fields) => observer.event('fault', fields)) } : {};
+  const proxy = await startHttpProxy({ target, listen, timeouts, allowHosts, allowOrigins, observe: observer.observe, ...faults });
   observer.event('http', {
     summary: `listening on ${proxy.url}, forwarding to ${options.target.href}`,
     transport: 'http',

@@ -8,6 +8,7 @@ import type { StderrOut } from '../sinks/stderr-out.js';
 import { nowMs } from '../wire/now.js';
 import { onStopSignals } from './signals.js';
 import { orderStderr } from './stderr-order.js';
+import type { FaultRule } from '../faults/rule-types.js';
 
 export interface StdioSpyOptions {
   command: string;
@@ -22,6 +23,8 @@ export interface StdioSpyOptions {
   earlySignal?: () => NodeJS.Signals | undefined;
   /** Who the run is, when a client's config started it: written on the spawn entry. */
   label?: { client: string; name: string };
+  /** Fault rules (--fault): only then does anything but plain forwarding sit in the path. */
+  faults?: { rules: FaultRule[]; seed: number };
 }
 
 /** A short id that tells this run's entries apart from those of other spies sharing the record. */
@@ -59,6 +62,8 @@ export async function runStdioSpy(options: StdioSpyOptions): Promise<StdioOutcom
     observer.event('exit', { code: null, signal: early, reason });
   } else {
     // With a live view on the same stderr, the server's stderr follows the frames seen before it.
+    // Loaded only with fault rules: without them not one module of it is in the path.
+    const faultHook = options.faults ? (await import('../faults/stdio-hook.js')).stdioFaultHook(options.faults, observer, (bytes) => options.stderrOut.pass(bytes)) : undefined;
     const stderr = options.observer.live ? orderStderr(options.stderrOut, observer.mark, observer.shownThrough) : undefined;
     proxy = startStdioProxy({
       command: options.command,
@@ -68,6 +73,7 @@ export async function runStdioSpy(options: StdioSpyOptions): Promise<StdioOutcom
       stderrDrained: () => (stderr ? stderr.drained() : options.stderrOut.drained()),
       onSpawn: (pid) => observer.event('spawn', { transport: 'stdio', command, pid, cwd: process.cwd(), spy: options.version, ...label }),
       onClientGone: (why) => observer.event('note', { notes: ['client-gone'], text: why }),
+      ...(faultHook ? { faults: faultHook } : {}),
       observer: {
         clientChunk: (chunk) => observer.chunk('c2s', chunk),
         clientEnd: () => observer.end('c2s'),

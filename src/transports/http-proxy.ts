@@ -22,6 +22,11 @@ export interface HttpProxyOptions {
   allowHosts?: readonly string[];
   /** Origin values accepted beyond the loopback ones. */
   allowOrigins?: readonly string[];
+  /**
+   * Only with fault rules (--fault): sees each exchange first and forwards it (its body read whole)
+   * or answers it itself. Without it the proxy forwards every exchange as it streams.
+   */
+  faults?: (req: IncomingMessage, res: ServerResponse, forward: (held?: Buffer) => void, observe: HttpProxyOptions['observe']) => void;
 }
 
 export interface HttpProxy {
@@ -84,7 +89,9 @@ export async function startHttpProxy(options: HttpProxyOptions): Promise<HttpPro
     exchanges.set(req.socket, exchange);
     const refusal = refusalOf(req.headers, policy!);
     if (refusal !== undefined) return refuseExchange(req, res, options.observe, refusal);
-    forwardExchange(req, res, { target, agent, observe: options.observe, closedBySpy: () => (stopping ? stopped : exchange.closed), auth });
+    const forwarding = { target, agent, observe: options.observe, closedBySpy: () => (stopping ? stopped : exchange.closed), auth };
+    if (options.faults) return options.faults(req, res, (held) => forwardExchange(req, res, forwarding, held), options.observe);
+    forwardExchange(req, res, forwarding);
   });
   server.on('connection', (socket) => {
     sockets.add(socket);

@@ -13,6 +13,16 @@ export interface StdioObserver {
   stderrEnd(): void;
 }
 
+/**
+ * A stand-in for plain forwarding, used only when fault rules exist (--fault): it is given both ends
+ * and sees every chunk instead of them; it writes on, and tells the observer, itself.
+ */
+export type StdioFaultHook = (io: { write(dir: 'c2s' | 's2c', bytes: Buffer): void; disconnect(): void }) => {
+  chunk(dir: 'c2s' | 's2c', chunk: Buffer): void;
+  end(dir: 'c2s' | 's2c', done: () => void): void;
+  stop(): void;
+};
+
 export interface StdioProxyOptions {
   command: string;
   args: string[];
@@ -31,6 +41,7 @@ export interface StdioProxyOptions {
   settleMs: number;
   input?: Readable;
   output?: Writable;
+  faults?: StdioFaultHook;
 }
 
 export type StdioOutcome =
@@ -81,7 +92,20 @@ export function startStdioProxy(options: StdioProxyOptions): StdioProxy {
     options.onClientGone?.(`the client closed its end of stdout (${error.code ?? error.message}); the server's stdout was closed too`);
   });
 
+  const faults = options.faults?.({
+    write: (dir, bytes) => {
+      if (dir === 'c2s' && !serverIn.destroyed) serverIn.write(bytes);
+      if (dir === 's2c' && outputOpen) output.write(bytes);
+    },
+    // As a crash would: the server's pipes close, the client sees its stdout end.
+    disconnect: () => {
+      serverIn.destroy();
+      serverOut.destroy();
+      child.kill('SIGTERM');
+    },
+  });
   const onInput = (chunk: Buffer) => {
+    if (faults) return faults.chunk('c2s', chunk);
     if (!serverIn.destroyed && !serverIn.write(chunk)) {
       input.pause();
       serverIn.once('drain', () => input.resume());
@@ -89,6 +113,13 @@ export function startStdioProxy(options: StdioProxyOptions): StdioProxy {
     observer.clientChunk(chunk);
   };
   const onInputEnd = () => {
+    if (faults) {
+      faults.end('c2s', () => {
+        serverIn.end();
+        observer.clientEnd();
+      });
+      return;
+    }
     serverIn.end();
     observer.clientEnd();
   };
@@ -108,13 +139,14 @@ export function startStdioProxy(options: StdioProxyOptions): StdioProxy {
     input.on('end', onInputEnd);
 
     serverOut.on('data', (chunk: Buffer) => {
+      if (faults) return faults.chunk('s2c', chunk);
       if (outputOpen && !output.write(chunk)) {
         serverOut.pause();
         output.once('drain', () => serverOut.resume());
       }
       observer.serverChunk(chunk);
     });
-    serverOut.on('end', () => observer.serverEnd());
+    serverOut.on('end', () => (faults ? faults.end('s2c', () => observer.serverEnd()) : observer.serverEnd()));
     serverErr.on('data', (chunk: Buffer) => {
       if (!options.passStderr(chunk)) {
         serverErr.pause();
@@ -135,6 +167,7 @@ export function startStdioProxy(options: StdioProxyOptions): StdioProxy {
     }
     const { code, signal } = await exit;
     stopInput();
+    faults?.stop();
     // The server's exit ends the session, as it does without the spy: what its pipes still hold
     // is passed on, but a child of the server that keeps them open is not waited for.
     await waitForQuiet([serverOut, serverErr], options.settleMs, hurried);

@@ -8,7 +8,7 @@ import { describe, expect, it, onTestFinished } from 'vitest';
 import { run, freePort } from '../helpers/http-spy.js';
 import { bin, fixture, node, runBin, tempDir } from '../helpers/spy.js';
 
-const heavy = /^(zod|ajv|ajv-formats|execa|@opentelemetry\/.*|@modelcontextprotocol\/.*|ink|react|react-reconciler|yoga-layout)$/;
+const heavy = /^(zod|ajv|ajv-formats|execa|yaml|@opentelemetry\/.*|@modelcontextprotocol\/.*|ink|react|react-reconciler|yoga-layout)$/;
 
 /** A directory for the test (removed when it ends), and the environment that makes a process list its packages in a file there. */
 function listing() {

@@ -14,7 +14,9 @@ export interface StdioObserver {
   readonly behind: number;
   chunk(stream: StdioStream, chunk: Buffer): void;
   end(stream: StdioStream): void;
-  event(kind: 'spawn' | 'exit' | 'note', fields: Partial<RecordEntry>): void;
+  event(kind: 'spawn' | 'exit' | 'note' | 'fault', fields: Partial<RecordEntry>): void;
+  /** Fields for the next frame of the stream: a fault rule hands each line over whole, so it is that line's. */
+  markNext(stream: 'c2s' | 's2c', fields: Partial<RecordEntry>): void;
   finish(timeoutMs?: number): Promise<FinishOutcome>;
   hurry(): void;
   /** How many messages have gone over so far; `shownThrough` resolves once the live view has shown them. */
@@ -28,6 +30,7 @@ const idleStdioObserver: StdioObserver = {
   chunk: () => {},
   end: () => {},
   event: () => {},
+  markNext: () => {},
   finish: () => Promise.resolve({ closed: true }),
   hurry: () => {},
   mark: () => 0,
@@ -95,8 +98,11 @@ function openStdioObserver(config: StdioObserverConfig, options: ChannelOptions)
       lost[stream] = 0;
       push({ type: 'end', stream, t });
     },
-    event(kind: 'spawn' | 'exit' | 'note', fields: Partial<RecordEntry>) {
+    event(kind: 'spawn' | 'exit' | 'note' | 'fault', fields: Partial<RecordEntry>) {
       push({ type: 'event', kind, t: nowMs(), fields });
+    },
+    markNext(stream: 'c2s' | 's2c', fields: Partial<RecordEntry>) {
+      if (!channel.failed) push({ type: 'mark', stream, fields });
     },
     finish: channel.finish,
     hurry: channel.hurry,

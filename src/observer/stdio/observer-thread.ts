@@ -37,6 +37,8 @@ export function observeStdio(config: StdioObserverConfig, recorder: Recorder) {
   /** Bytes of each stream given to the recorder, in lines or gaps: what the record will account for. */
   const recorded = [0, 0, 0];
   const streamIndex: Record<StdioStream, number> = { c2s: 0, s2c: 1, stderr: 2 };
+  /** A fault rule's marks for the next frame of each direction. */
+  const marks: Record<StdioStream, Partial<RecordEntry> | undefined> = { c2s: undefined, s2c: undefined, stderr: undefined };
 
   function lose(stream: StdioStream, t: number, bytes: number, reason: string) {
     const framer = framers[stream];
@@ -70,12 +72,19 @@ export function observeStdio(config: StdioObserverConfig, recorder: Recorder) {
       const line = found[at]!;
       recorded[index]! += line.size + line.eol.length;
       if (stream === 'stderr') recorder.event(session, 'stderr', stderrEntry(line), t);
-      else if (line.size > 0 || line.truncated) recorder.frame(session, stream, line, t);
+      else if (line.size > 0 || line.truncated) {
+        const mark = marks[stream];
+        marks[stream] = undefined;
+        recorder.frame(session, stream, line, t, mark);
+      }
     }
   }
 
   const handlers: { [K in StdioMessage['type']]: (message: Extract<StdioMessage, { type: K }>, overdue: () => boolean) => void } = {
     chunk: (m, overdue) => lines(m.stream, framers[m.stream].push(Buffer.from(m.data.buffer, m.data.byteOffset, m.data.byteLength)), m.t, overdue),
+    mark: (m) => {
+      marks[m.stream] = m.fields;
+    },
     skip: (m) => framers[m.stream].skip(m.bytes, m.lastByte),
     lost: (m) => lose(m.stream, m.t, m.bytes, `the observer fell behind; ${m.stream} bytes were forwarded but not recorded`),
     end: (m) => {

@@ -46,8 +46,11 @@ interface ExchangeContext {
   note: (rewrite: AuthRewrite) => void;
 }
 
-/** Forwards one exchange to the target and back, streaming both ways, and tells the observer. */
-export function forwardExchange(req: IncomingMessage, res: ServerResponse, options: ForwardOptions): void {
+/**
+ * Forwards one exchange to the target and back, streaming both ways, and tells the observer.
+ * `held`: the request body, already read whole (by a fault rule's hook): sent as it is.
+ */
+export function forwardExchange(req: IncomingMessage, res: ServerResponse, options: ForwardOptions, held?: Buffer): void {
   const path = pathOf(req.url);
   const method = req.method ?? 'GET';
   const observer = options.observe({ method, path, headers: req.headers });
@@ -57,6 +60,11 @@ export function forwardExchange(req: IncomingMessage, res: ServerResponse, optio
     observer.authRewritten(rewrite);
   };
   const context = { path, method, observer, origins, note };
+  if (held) {
+    observer.requestChunk(held);
+    observer.requestEnd();
+    return relayExchange(req, res, options, context, isHeldForm(method, req.headers) ? rewriteForm(held, origins, context.note) : held);
+  }
   if (!isHeldForm(method, req.headers)) return relayExchange(req, res, options, context);
   // A form's new length must be in its head: it is read whole before anything goes to the server.
   const chunks: Buffer[] = [];

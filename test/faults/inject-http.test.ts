@@ -1,0 +1,98 @@
+// Fault injection on HTTP: the SDK client, `mcp-spy http --fault` in front of a plain spy in front of
+// server-everything (Streamable HTTP). The plain spy's record is what really reached the server.
+import { Client } from '@modelcontextprotocol/sdk/client/index.js';
+import { StreamableHTTPClientTransport } from '@modelcontextprotocol/sdk/client/streamableHttp.js';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { everythingHttp, freePort, startSpy, eventually, type Spy } from '../helpers/http-spy.js';
+import { runBin } from '../helpers/spy.js';
+import { recordEntry } from '../../src/record/entry-schema.js';
+import { join } from 'node:path';
+
+let inner: Spy;
+beforeAll(async () => {
+  const port = await freePort();
+  inner = await startSpy(['--target', `http://127.0.0.1:${port}/mcp`], everythingHttp('streamableHttp')(port));
+});
+afterAll(async () => {
+  await inner?.dispose();
+});
+
+/** One echo call through a faulting spy: what the client got, the faulting spy's record, what reached the server. */
+async function faulted(rule: string) {
+  const outer = await startSpy(['--target', inner.url, '--fault', rule]);
+  const client = new Client({ name: `fault-client-${Math.random()}`, version: '1.0.0' });
+  const transport = new StreamableHTTPClientTransport(new URL(outer.url));
+  await client.connect(transport);
+  const marker = `hello ${Math.random()}`;
+  const outcome = await client
+    .callTool({ name: 'echo', arguments: { message: marker } }, undefined, { timeout: 1500 })
+    .then((result) => ({ result }), (error: Error & { code?: number }) => ({ thrown: error.message, code: error.code }));
+  await client.close().catch(() => {});
+  const faults = await eventually(() => {
+    const found = outer.entries().filter((entry) => entry.kind === 'fault');
+    return found.length > 0 ? found : undefined;
+  });
+  const entries = outer.entries();
+  for (const entry of entries) recordEntry.parse(entry);
+  const check = await runBin(['check', join(outer.dir, 'wire.jsonl')]);
+  await outer.dispose();
+  // check does not blame the server for what the spy did on purpose.
+  expect(check.stdout.toString() + check.stderr).toContain('clean');
+  const reached = inner.entries().some((entry) => entry.method === 'tools/call' && JSON.stringify(entry.msg ?? entry.raw).includes(marker));
+  return { outcome, faults, reached, check, marker };
+}
+
+describe('mcp-spy http --fault, the SDK client and server-everything', () => {
+  it('tool-error answers in the server\'s place; the call never reaches the server', async () => {
+    const run = await faulted('tools/call tool=echo: tool-error "disk full"');
+    expect(run.outcome).toEqual({ result: { content: [{ type: 'text', text: 'disk full' }], isError: true } });
+    expect(run.reached).toBe(false);
+    expect(run.faults[0]).toMatchObject({ kind: 'fault', action: 'tool-error', method: 'tools/call', tool: 'echo' });
+    expect(run.check.code).toBe(0);
+  });
+
+  it('error answers with the code and message; never reaches the server', async () => {
+    const run = await faulted('tools/call: error -32603 "backend down"');
+    expect(run.outcome).toMatchObject({ code: -32603, thrown: expect.stringContaining('backend down') });
+    expect(run.reached).toBe(false);
+  });
+
+  it('delay passes the call on, late', async () => {
+    const started = Date.now();
+    const run = await faulted('tools/call: delay 1s');
+    expect(Date.now() - started).toBeGreaterThanOrEqual(1000);
+    expect(run.outcome).toEqual({ result: { content: [{ type: 'text', text: `Echo: ${run.marker}` }] } });
+    expect(run.reached).toBe(true);
+  });
+
+  it.each(['drop', 'timeout'])('%s holds the call: the client times out, the server never gets it', async (action) => {
+    const run = await faulted(`tools/call: ${action}`);
+    expect(run.outcome).toMatchObject({ code: -32001 });
+    expect(run.reached).toBe(false);
+  });
+
+  it('status 429 retry-after=2 answers that status; never reaches the server', async () => {
+    const run = await faulted('tools/call: status 429 retry-after=2 p=1');
+    expect(run.outcome).toMatchObject({ code: 429 });
+    expect(run.reached).toBe(false);
+    expect(run.faults[0]).toMatchObject({ action: 'status', text: 'answered HTTP 429; not passed on' });
+  });
+
+  it('expire-session answers 404 as for a session the server forgot', async () => {
+    const run = await faulted('tools/call: expire-session');
+    expect(run.outcome).toMatchObject({ code: 404, thrown: expect.stringContaining('Session not found') });
+    expect(run.reached).toBe(false);
+  });
+
+  it('disconnect resets the connection; never reaches the server', async () => {
+    const run = await faulted('tools/call: disconnect');
+    expect(run.outcome).toMatchObject({ thrown: expect.stringMatching(/fetch failed|socket|reset/i) });
+    expect(run.reached).toBe(false);
+  });
+
+  it('refuses stdio-only actions with one line, exit 2', async () => {
+    const run = await runBin(['http', '--target', inner.url, '--fault', 'tools/call: noise']);
+    expect(run.code).toBe(2);
+    expect(run.stderr.trim()).toBe("mcp-spy: 'tools/call: noise': noise is for stdio, not http");
+  });
+});
