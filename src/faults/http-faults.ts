@@ -62,7 +62,8 @@ export function httpFaultHook(plan: { rules: FaultRule[]; seed: number }, fault:
       else if (action.name === 'status') {
         answerHere(action.status, undefined, `answered HTTP ${action.status}; not passed on`, action.retryAfter !== undefined ? { 'retry-after': String(action.retryAfter) } : {});
       } else if (action.name === 'expire-session') {
-        answerHere(404, errorAnswer(null, -32001, 'Session not found'), 'answered 404 as for an expired session; not passed on');
+        // The request's own id: an answer the spy makes is well formed (an SDK server's 404 has id null).
+        answerHere(404, errorAnswer(facts.isRequest ? id : null, -32001, 'Session not found'), 'answered 404 as for an expired session; not passed on');
       } else if (action.name === 'disconnect') {
         noted('the connection was reset; not passed on');
         req.socket.resetAndDestroy();
