@@ -45,15 +45,20 @@ export function targetAddressOf(target: URL): { address: string; port: number } 
 async function startObservedProxy(options: HttpSpyOptions, observer: HttpObserver) {
   const { target, listen, timeouts, allowHosts, allowOrigins } = options;
   const proxy = await startHttpProxy({ target, listen, timeouts, allowHosts, allowOrigins, observe: observer.observe });
-  observer.event('http', {
-    summary: `listening on ${proxy.url}, forwarding to ${options.target.href}`,
-    transport: 'http',
-    listen: proxy.url,
-    target: options.target.href,
-    spy: options.version,
-  });
   return {
     url: proxy.url,
+    /** Says where the spy listens, on stdout and in the record (the live view's line): once a client may come. */
+    announce() {
+      observer.event('http', {
+        summary: `listening on ${proxy.url}, forwarding to ${target.href}`,
+        transport: 'http',
+        listen: proxy.url,
+        target: target.href,
+        spy: options.version,
+      });
+      process.stdout.on('error', () => {});
+      process.stdout.write(`mcp-spy: listening on ${proxy.url}, forwarding to ${target.href}\n`);
+    },
     /** Stops the proxy; every open session's pending requests are reported as unanswered. */
     async close() {
       await proxy.close();
@@ -86,7 +91,9 @@ export async function runHttpSpy(options: HttpSpyOptions): Promise<number | unde
   const child = server && server.length > 0 ? startServerProcess(server[0]!, server.slice(1)) : undefined;
   let over = false;
   void Promise.race([child?.outcome ?? new Promise(() => {}), stop.signalled]).then(() => (over = true));
-  if (child) {
+  // A command that could not be started has no pid: its one line comes with its exit below.
+  if (child?.pid === undefined && child) over = true;
+  else if (child) {
     observer.event('spawn', { transport: 'http', command: server, pid: child.pid, cwd: process.cwd(), spy: version });
     const behind = targetAddressOf(target);
     // A server slow to listen is said early: a spy that waits in silence looks hung.
@@ -95,10 +102,8 @@ export async function runHttpSpy(options: HttpSpyOptions): Promise<number | unde
     clearTimeout(slow);
     if (!up && !over) warn(`the server does not accept connections at ${target.host} yet; forwarding anyway`);
   }
-  if (!over) {
-    process.stdout.on('error', () => {});
-    process.stdout.write(`mcp-spy: listening on ${spy.url}, forwarding to ${target.href}\n`);
-  }
+  // Announced only once the server answers: a client started on this line must not meet a 502.
+  if (!over) spy.announce();
 
   const ended = await Promise.race([stop.signalled.then(() => undefined), child ? child.outcome : new Promise<never>(() => {})]);
   stop.dispose();
