@@ -26,10 +26,36 @@ export function awaitedNotificationsOf(session: RecordedSession): Map<RecordedFr
   return awaited;
 }
 
-/** Waits until the live server sent as many of each awaited notification, it is gone, or the deadline passes. */
-export async function awaitNotifications(live: LiveSession, wanted: AwaitedNotifications, deadline: number) {
-  const arrived = () => [...wanted].every(([method, count]) => live.notifications.filter((message) => message.method === method).length >= count);
-  while (!arrived() && !live.gone.settled && performance.now() < deadline) await sleep(20);
+/** How long a wait goes on before the replay says what it waits for: a quiet wait looks like a hang. */
+export const quietWaitMs = 2000;
+
+/** Calls `say` once if `wait` has not settled after quietWaitMs. */
+export function sayIfLong(wait: Promise<unknown>, say: (() => void) | undefined): void {
+  if (!say) return;
+  const timer = setTimeout(say, quietWaitMs);
+  void wait.finally(() => clearTimeout(timer));
+}
+
+/** How the replay names a recorded frame to the user: `#12 tools/list (id 3)`, as its report does. */
+export function frameLabel(frame: RecordedFrame): string {
+  return `#${frame.seq} ${frame.method ?? frame.kind}${frame.id !== undefined ? ` (id ${JSON.stringify(frame.id)})` : ''}`;
+}
+
+/**
+ * Waits until the live server sent as many of each awaited notification, it is gone, or the deadline
+ * passes; a long wait is said through `say` (what it waits for, before which frame, how many came).
+ */
+export async function awaitNotifications(live: LiveSession, wanted: AwaitedNotifications, deadline: number, before: RecordedFrame, say?: (text: string) => void) {
+  const count = (method: string) => live.notifications.filter((message) => message.method === method).length;
+  const arrived = () => [...wanted].every(([method, want]) => count(method) >= want);
+  const waiting = (async () => {
+    while (!arrived() && !live.gone.settled && performance.now() < deadline) await sleep(20);
+  })();
+  sayIfLong(waiting, say && (() => {
+    const what = [...wanted].filter(([method, want]) => count(method) < want).map(([method, want]) => `${method} (${count(method)} of ${want} so far)`);
+    say(`waiting up to ${Math.round((deadline - performance.now()) / 1000)}s more for ${what.join(', ')}: the recorded server sent them before ${frameLabel(before)}`);
+  }));
+  await waiting;
 }
 
 /** `--speed 1`: the recorded gap between two client frames is kept, counted from when the earlier one went out. */
