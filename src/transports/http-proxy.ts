@@ -86,6 +86,10 @@ export async function startHttpProxy(options: HttpProxyOptions): Promise<HttpPro
     if (refusal !== undefined) return refuseExchange(req, res, options.observe, refusal);
     forwardExchange(req, res, { target, agent, observe: options.observe, closedBySpy: () => (stopping ? stopped : exchange.closed), auth });
   });
+  // Node keeps only the first 2000 header lines of a request by default (its parser, ~1,024 of them
+  // in practice) and drops the rest without a word: the spy passes on every header it read, as the
+  // server would get them direct. The head's size stays bounded (maxHeaderSize, 16 KiB by default).
+  server.maxHeadersCount = 0;
   server.on('connection', (socket) => {
     sockets.add(socket);
     socket.on('close', () => sockets.delete(socket));

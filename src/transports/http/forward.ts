@@ -88,6 +88,8 @@ function relayExchange(req: IncomingMessage, res: ServerResponse, options: Forwa
     agent: options.agent,
   } as unknown as RequestOptions);
 
+  // Every header line of the response, not Node's first 2000 (see the server's maxHeadersCount).
+  upstream.maxHeadersCount = 0;
   upstream.on('socket', (socket) => socket.setNoDelay(true));
   let requestEnded = held !== undefined;
   // The request's first bytes, kept for a 502's JSON-RPC id: joined only if it comes to that.
