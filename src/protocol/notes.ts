@@ -25,6 +25,7 @@ export const noteTexts = {
   'tool-definition-changed': 'a tool whose definition differs from its pin in the baseline (or that the baseline does not pin)',
   'request-state-mismatch': 'a retry whose requestState is not the one the server sent with its input_required result',
   'spans-dropped': 'spans the OTLP collector did not take were dropped (the record itself is complete)',
+  'session-expired': 'an HTTP session never ended by DELETE that the spy stopped following (idle too long, or too many open)',
 } as const;
 
 export type NoteId = keyof typeof noteTexts;

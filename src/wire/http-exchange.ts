@@ -231,6 +231,7 @@ export class ObservedExchange implements ExchangeObserver {
       || (start.method === 'DELETE' && facts.status !== undefined && facts.status < 300)
       || (facts.status === 404 && headerValue(start.headers, 'mcp-session-id') !== undefined);
     if (choice.perExchange || ended) this.deps.sessions.end(choice.session, timeMs);
+    else this.deps.sessions.release(choice.session, timeMs);
   }
 
   private onEvent(event: SseEvent, timeMs: number) {
