@@ -44,7 +44,14 @@ export function targetAddressOf(target: URL): { address: string; port: number } 
  */
 async function startObservedProxy(options: HttpSpyOptions, observer: HttpObserver) {
   const { target, listen, timeouts, allowHosts, allowOrigins } = options;
-  const proxy = await startHttpProxy({ target, listen, timeouts, allowHosts, allowOrigins, observe: observer.observe });
+  let toldRefusal = false;
+  const refused = (peer: string, why: string) => {
+    observer.event('http', { summary: `connection from ${peer} refused: ${why}`, reason: why });
+    if (toldRefusal) return;
+    toldRefusal = true;
+    options.warn(`refusing connections: ${why}; their clients see the connection reset (each is in the record); raise the limit to let more in`);
+  };
+  const proxy = await startHttpProxy({ target, listen, timeouts, allowHosts, allowOrigins, observe: observer.observe, refused, settled: observer.started });
   return {
     url: proxy.url,
     /** Says where the spy listens, on stdout and in the record (the live view's line): once a client may come. */
@@ -102,7 +109,9 @@ export async function runHttpSpy(options: HttpSpyOptions): Promise<number | unde
     clearTimeout(slow);
     if (!up && !over) warn(`the server does not accept connections at ${target.host} yet; forwarding anyway`);
   }
-  // Announced only once the server answers: a client started on this line must not meet a 502.
+  // Announced only once the server answers (a client started on this line must not meet a 502) and
+  // the observer runs (the spy knows then how many connections its open files allow).
+  await observer.started;
   if (!over) spy.announce();
 
   const ended = await Promise.race([stop.signalled.then(() => undefined), child ? child.outcome : new Promise<never>(() => {})]);
