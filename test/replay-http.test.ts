@@ -15,10 +15,12 @@ const dirOf = (name: string) => {
 };
 let everything: { record: string; results: unknown };
 let v2: { record: string; results: unknown };
+let legacy: { record: string; results: unknown };
 
 beforeAll(async () => {
   everything = await recordHttp(dirOf('everything'), '/mcp', everythingHttp('streamableHttp'), { script: 'everything-client.js', flag: '--url' });
   v2 = await recordHttp(dirOf('v2'), '/mcp', (port) => v2Http(port), { script: 'v2-client.js', flag: '--url' });
+  legacy = await recordHttp(dirOf('legacy'), '/sse', everythingHttp('sse'), { script: 'everything-client.js', flag: '--sse' });
 }, 120_000);
 afterAll(() => temp.remove());
 
@@ -43,6 +45,30 @@ describe('a real Streamable HTTP recording (SDK 1.x client, server-everything)',
 
   it('mock --listen answers the client script with the recorded results', async () => {
     expect(await withMock(everything.record, (url) => runClient('everything-client.js', ['--url', url]))).toEqual(everything.results);
+  });
+});
+
+describe('a real legacy HTTP+SSE recording (SDK 1.x SSE client, server-everything sse)', () => {
+  const withLegacy = (use: (port: number) => Promise<void>) => withServer(everythingHttp('sse'), /running on port/, use);
+
+  it('replays against a fresh legacy server (--target): the refused POST leads to its stream and endpoint', async () => {
+    await withLegacy(async (port) => {
+      const result = await runBin(['replay', legacy.record, '--format', 'json', '--target', `http://127.0.0.1:${port}/sse`]);
+      const items: { method: string; status: string }[] = JSON.parse(result.text).sessions[0].items;
+      // server-everything asks for the roots when a tool does and from a timer: once or twice, as timing has it.
+      const steady = items.filter((item) => item.method !== 'roots/list').map((item) => `${item.method} ${item.status}`);
+      expect(steady).toEqual(['initialize same', 'tools/list same', 'tools/call same', 'tools/call same', 'tools/call same', 'sampling/createMessage same', 'tools/call same', 'prompts/list same', 'prompts/get same']);
+      expect(items.filter((item) => item.method === 'roots/list' && item.status === 'same').length).toBeGreaterThan(0);
+    });
+  });
+
+  it('stops at a refused initialize with one line saying why, instead of sending the rest', async () => {
+    await withEverything(async (url) => {
+      const result = await runBin(['replay', legacy.record, '--target', url.replace(/\/mcp$/, '/nowhere')]);
+      expect(result.stderr).toBe('mcp-spy: the server refused initialize, so the replay stopped there: HTTP 404 Not Found; its GET is no HTTP+SSE stream either (HTTP 404, text/html)\n');
+      expect(result.text).toBe('');
+      expect(result.code).toBe(1);
+    });
   });
 });
 

@@ -1,4 +1,4 @@
-import { printableJson } from '../render/sanitize.js';
+import { printableJson, sanitize } from '../render/sanitize.js';
 import { formatJunit } from '../replay/format-junit.js';
 import { formatText } from '../replay/format-text.js';
 import { replay } from '../replay/replay.js';
@@ -52,6 +52,7 @@ export async function runReplay(recording: string, server: string[] | undefined,
       notifications: options.notifications ?? false,
       ...(options.session !== undefined ? { session: options.session } : {}),
       update: options.update ?? false,
+      onWaiting: (text) => process.stderr.write(`mcp-spy: ${sanitize(text)}\n`),
     });
   } catch (error) {
     throw asSpyError(error);

@@ -21,15 +21,16 @@ try {
   // Not permitted or not supported here: observe at normal priority.
 }
 const stderrOut = createStderrOut();
+const warn = warnOnce(stderrOut);
 // A sink may be loaded on use (the exports); messages wait in the port meanwhile.
 const recorder = createRecorder({
   sinks: await sinksFor(config, stderrOut),
-  warn: warnOnce(stderrOut),
+  warn,
   transport: config.kind,
   redactPaths: config.redactPaths,
   redactNames: config.redactNames,
   pins: config.pins,
   ...(config.kind === 'stdio' ? { session: config.session } : {}),
 });
-const observer = (config.kind === 'stdio' ? observeStdio(config, recorder) : observeHttp(config, recorder, STATUS_CODES)) as ObservingSide<ChannelMessage>;
+const observer = (config.kind === 'stdio' ? observeStdio(config, recorder) : observeHttp(config, recorder, STATUS_CODES, warn)) as ObservingSide<ChannelMessage>;
 serveObserverChannel(parentPort!, control, observer, { ...recorder, flushStderr: () => stderrOut.flush() }, config.live);

@@ -28,6 +28,7 @@ export const noteTexts = {
   'request-state-mismatch': 'a retry whose requestState is not the one the server sent with its input_required result',
   'torn-line': 'the file ended mid-line when this run began appending (a run before was cut short: a full disk, a kill); readers skip the cut line',
   'spans-dropped': 'spans the OTLP collector did not take were dropped (the record itself is complete)',
+  'session-expired': 'an HTTP session never ended by DELETE that the spy stopped following (idle too long, or too many open)',
 } as const;
 
 export type NoteId = keyof typeof noteTexts;

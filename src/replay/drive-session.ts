@@ -9,7 +9,7 @@ import { createMatcher } from './matcher.js';
 import type { PeerFactory } from './peer.js';
 import { isUnreachable } from './peer-http.js';
 import { createValueMap, type ValueMap } from './value-map.js';
-import { awaitedNotificationsOf, awaitNotifications, createPacer } from './waiting.js';
+import { awaitedNotificationsOf, awaitNotifications, createPacer, frameLabel, quietWaitMs, sayIfLong } from './waiting.js';
 
 export interface DriveOptions {
   /** How long to wait for each response, and for a recorded server request to come again, in ms. */
@@ -23,6 +23,8 @@ export interface DriveOptions {
   follows: readonly string[];
   /** 1 keeps the recorded gaps between client frames; 0 sends as soon as what the client waited for came. */
   speed: 0 | 1;
+  /** Told what the replay waits for when a wait goes on (a notification, a server request): one line each. */
+  onWaiting?: (text: string) => void;
 }
 
 /** One step of the recorded client: send a frame, or answer a request the server should make again. */
@@ -76,19 +78,21 @@ export async function driveSession(session: RecordedSession, openPeer: PeerFacto
   const awaitedBefore = awaitedNotificationsOf(session);
 
   for (const step of stepsOf(session, client, server)) {
-    if (live.gone.settled) break;
+    if (live.gone.settled || refusedAtStart(live, client)) break;
     const frame = 'send' in step ? step.send.request : step.answer.response!;
     if (!options.concurrency) await awaitEarlierResponses(live, client, frame.lineNo, options.timeoutMs);
     const awaited = options.concurrency ? undefined : awaitedBefore.get(frame);
-    if (awaited) await awaitNotifications(live, awaited, performance.now() + options.timeoutMs);
+    if (awaited) await awaitNotifications(live, awaited, performance.now() + options.timeoutMs, frame, options.onWaiting);
     await pacer.before(frame);
     if ('send' in step) send(live, peer, step.send, values);
-    else if (!options.concurrency) await within(live.arrival(step.answer), options.timeoutMs);
+    else if (!options.concurrency) await awaitServerRequest(live, step.answer, options.timeoutMs, options.onWaiting);
   }
-  await awaitEarlierResponses(live, client, Number.MAX_SAFE_INTEGER, options.timeoutMs);
-  const deadline = performance.now() + options.timeoutMs;
-  for (const exchange of server) if (!serverMatcher.wasUsed(exchange)) await within(live.arrival(exchange), deadline - performance.now());
-  if (options.notifications) await awaitAllNotifications(live, session, deadline);
+  if (!refusedAtStart(live, client)) {
+    await awaitEarlierResponses(live, client, Number.MAX_SAFE_INTEGER, options.timeoutMs);
+    const deadline = performance.now() + options.timeoutMs;
+    for (const exchange of server) if (!serverMatcher.wasUsed(exchange)) await awaitServerRequest(live, exchange, deadline - performance.now(), options.onWaiting);
+    if (options.notifications) await awaitAllNotifications(live, session, deadline);
+  }
   learnSessionIds(session, peer.sessionId?.(), values);
   const stderr = peer.stderrTail();
   const goneEarly = live.goneReason;
@@ -115,6 +119,13 @@ function learnSessionIds(session: RecordedSession, live: string | undefined, val
   for (const recorded of recordedSessionIds(session)) values.learnSession(recorded, live);
 }
 
+/** Waits for the live server to make a recorded request of its own again (sampling, roots ...), saying so when it is long. */
+async function awaitServerRequest(live: LiveSession, exchange: Exchange, ms: number, say?: (text: string) => void) {
+  const waiting = within(live.arrival(exchange), ms);
+  sayIfLong(waiting, say && (() => say(`waiting up to ${Math.round((ms - quietWaitMs) / 1000)}s more for the server to make its request ${frameLabel(exchange.request)} again, as recorded`)));
+  await waiting;
+}
+
 async function awaitAllNotifications(live: LiveSession, session: RecordedSession, deadline: number) {
   const wanted = session.frames.filter((frame) => frame.dir === 's2c' && frame.kind === 'notification').length;
   while (live.notifications.length < wanted && !live.gone.settled && performance.now() < deadline) {
@@ -122,11 +133,22 @@ async function awaitAllNotifications(live: LiveSession, session: RecordedSession
   }
 }
 
-/** A server that never said a word and is gone (or never reachable) is a start failure, not a diff. */
+/** A request the server refused (an HTTP error) before it said anything: nothing sent later can fare better. */
+function refusedAtStart(live: LiveSession, client: Exchange[]) {
+  if (live.heard) return undefined;
+  for (const exchange of client) {
+    const request = live.sentFor(exchange);
+    if (request?.failure) return request;
+  }
+  return undefined;
+}
+
+/** A server that never said a word and is gone (or never reachable, or refused the start) is a start failure, not a diff. */
 function failIfNeverRan(live: LiveSession, client: Exchange[], goneEarly: string | undefined, stderr: string) {
   if (live.heard) return;
+  const refused = refusedAtStart(live, client);
+  if (refused && isUnreachable(refused.failure!)) throw new ReplayError(`the server is not reachable: ${refused.failure}`, 1);
+  if (refused) throw new ReplayError(`the server refused ${refused.exchange.request.method ?? 'the first request'}, so the replay stopped there: ${refused.failure}`, 1);
   const sent = client.map((exchange) => live.sentFor(exchange)).filter((request) => request !== undefined);
-  const unreachable = sent.find((request) => request.failure && isUnreachable(request.failure));
-  if (unreachable) throw new ReplayError(`the server is not reachable: ${unreachable.failure}`, 1);
   if (sent.length > 0 && goneEarly) throw new ReplayError(`${goneEarly} before answering anything${stderr ? `; its stderr: ${stderr}` : ''}`, 1);
 }

@@ -36,6 +36,8 @@ export interface ReplayOptions extends LoadOptions {
   session?: string;
   /** Rewrite the recording with the server frames that changed. */
   update?: boolean;
+  /** Told, in one line, what the replay waits for when a wait goes on for seconds. */
+  onWaiting?: (text: string) => void;
 }
 
 export const defaultTimeoutMs = 10_000;
@@ -86,7 +88,7 @@ export async function replay(options: ReplayOptions): Promise<ReplayResult> {
   const speed = options.speed ?? 0;
   if (speed !== 0 && speed !== 1) throw new ReplayError('--speed must be 0 (no delays) or 1 (recorded timing)');
   const follows = [...defaultFollows, ...checkedPaths(options.map ?? [], '--map')];
-  const drive = { timeoutMs, concurrency: options.concurrency ?? false, notifications: options.notifications ?? false, ignores, follows, speed: speed as 0 | 1 };
+  const drive = { timeoutMs, concurrency: options.concurrency ?? false, notifications: options.notifications ?? false, ignores, follows, speed: speed as 0 | 1, onWaiting: options.onWaiting };
   const outcomes: SessionOutcome[] = [];
   for (const session of selectSessions(recording, options.session)) {
     const driven = await driveSession(session, openPeer, drive);

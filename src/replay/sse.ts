@@ -1,10 +1,10 @@
 import { createParser } from 'eventsource-parser';
 
-/** Reads a text/event-stream body, calling `onData` with each event's data, until the stream ends. */
-export async function readSse(body: ReadableStream<Uint8Array>, onData: (data: string) => void): Promise<void> {
+/** Reads a text/event-stream body, calling `onData` with each event's data (and type), until the stream ends. */
+export async function readSse(body: ReadableStream<Uint8Array>, onData: (data: string, event?: string) => void): Promise<void> {
   const parser = createParser({
     onEvent: (event) => {
-      if (event.data !== '') onData(event.data);
+      if (event.data !== '') onData(event.data, event.event);
     },
   });
   const decoder = new TextDecoder();

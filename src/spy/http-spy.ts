@@ -52,17 +52,29 @@ async function startObservedProxy(options: HttpSpyOptions, observer: HttpObserve
   const { target, listen, timeouts, allowHosts, allowOrigins } = options;
   // Loaded only with fault rules: without them the proxy forwards as it always has.
   const faults = options.faults ? { faults: (await import('../faults/http-faults.js')).httpFaultHook(options.faults, (fields) => observer.event('fault', fields)) } : {};
-  const proxy = await startHttpProxy({ target, listen, timeouts, allowHosts, allowOrigins, observe: observer.observe, ...faults });
-  observer.event('http', {
-    summary: `listening on ${proxy.url}, forwarding to ${options.target.href}`,
-    transport: 'http',
-    listen: proxy.url,
-    target: options.target.href,
-    spy: options.version,
-    ...(options.label ? { client: options.label.client, name: options.label.name } : {}),
-  });
+  let toldRefusal = false;
+  const refused = (peer: string, why: string) => {
+    observer.event('http', { summary: `connection from ${peer} refused: ${why}`, reason: why });
+    if (toldRefusal) return;
+    toldRefusal = true;
+    options.warn(`refusing connections: ${why}; their clients see the connection reset (each is in the record); raise the limit to let more in`);
+  };
+  const proxy = await startHttpProxy({ target, listen, timeouts, allowHosts, allowOrigins, observe: observer.observe, refused, settled: observer.started, ...faults });
   return {
     url: proxy.url,
+    /** Says where the spy listens, on stdout and in the record (the live view's line): once a client may come. */
+    announce() {
+      observer.event('http', {
+        summary: `listening on ${proxy.url}, forwarding to ${target.href}`,
+        transport: 'http',
+        listen: proxy.url,
+        target: target.href,
+        spy: options.version,
+        ...(options.label ? { client: options.label.client, name: options.label.name } : {}),
+      });
+      process.stdout.on('error', () => {});
+      process.stdout.write(`mcp-spy: listening on ${proxy.url}, forwarding to ${target.href}\n`);
+    },
     /** Stops the proxy; every open session's pending requests are reported as unanswered. */
     async close() {
       await proxy.close();
@@ -99,7 +111,9 @@ export async function runHttpSpy(options: HttpSpyOptions): Promise<number | unde
   const child = server && server.length > 0 ? startServerProcess(server[0]!, server.slice(1)) : undefined;
   let over = false;
   void Promise.race([child?.outcome ?? new Promise(() => {}), stop.signalled]).then(() => (over = true));
-  if (child) {
+  // A command that could not be started has no pid: its one line comes with its exit below.
+  if (child?.pid === undefined && child) over = true;
+  else if (child) {
     const label = options.label ? { client: options.label.client, name: options.label.name } : {};
     observer.event('spawn', { transport: 'http', command: server, pid: child.pid, cwd: process.cwd(), spy: version, ...label });
     const behind = targetAddressOf(target);
@@ -109,10 +123,10 @@ export async function runHttpSpy(options: HttpSpyOptions): Promise<number | unde
     clearTimeout(slow);
     if (!up && !over) warn(`the server does not accept connections at ${target.host} yet; forwarding anyway`);
   }
-  if (!over) {
-    process.stdout.on('error', () => {});
-    process.stdout.write(`mcp-spy: listening on ${spy.url}, forwarding to ${target.href}\n`);
-  }
+  // Announced only once the server answers (a client started on this line must not meet a 502) and
+  // the observer runs (the spy knows then how many connections its open files allow).
+  await observer.started;
+  if (!over) spy.announce();
 
   const ended = await Promise.race([stop.signalled.then(() => undefined), child ? child.outcome : new Promise<never>(() => {})]);
   stop.dispose();

@@ -5,6 +5,7 @@ import { clientErrorAnswer, defaultClientTimeouts, requestTimeoutReason, serverT
 import { forwardExchange, type ExchangeObserver, type ExchangeStart, type SpyClosed } from './http/forward.js';
 import { hostPolicy, refusalOf, type HostPolicy } from './http/host-guard.js';
 import { refuseExchange } from './http/refuse.js';
+import { connectionCapacity } from './http/file-limit.js';
 import { hostPort, type ListenAddress } from './http/target.js';
 
 export type { ExchangeObserver, ExchangeStart, ExchangeFailure } from './http/forward.js';
@@ -27,6 +28,10 @@ export interface HttpProxyOptions {
    * or answers it itself. Without it the proxy forwards every exchange as it streams.
    */
   faults?: (req: IncomingMessage, res: ServerResponse, forward: (held?: Buffer) => void, observe: HttpProxyOptions['observe']) => void;
+  /** A connection the spy refused (too many for its limit of open files): who, and why. */
+  refused?: (peer: string, why: string) => void;
+  /** Settles once the files the spy keeps open beside its connections are open (its observer's): the limit is counted then. */
+  settled?: Promise<unknown>;
 }
 
 export interface HttpProxy {
@@ -93,6 +98,10 @@ export async function startHttpProxy(options: HttpProxyOptions): Promise<HttpPro
     if (options.faults) return options.faults(req, res, (held) => forwardExchange(req, res, forwarding, held), options.observe);
     forwardExchange(req, res, forwarding);
   });
+  // Node keeps only the first 2000 header lines of a request by default (its parser, ~1,024 of them
+  // in practice) and drops the rest without a word: the spy passes on every header it read, as the
+  // server would get them direct. The head's size stays bounded (maxHeaderSize, 16 KiB by default).
+  server.maxHeadersCount = 0;
   server.on('connection', (socket) => {
     sockets.add(socket);
     socket.on('close', () => sockets.delete(socket));
@@ -103,6 +112,17 @@ export async function startHttpProxy(options: HttpProxyOptions): Promise<HttpPro
     socket.end('HTTP/1.1 405 Method Not Allowed\r\nContent-Length: 0\r\nConnection: close\r\n\r\n');
   });
   const bound = await listen(server, options.listen);
+  // Past its limit of open files the system resets new connections without a word (libuv closes
+  // them as it accepts them): the spy stops short of it, so that it can tell, and forwards the rest.
+  let tooMany = '';
+  void (options.settled ?? Promise.resolve()).then(() => {
+    const capacity = connectionCapacity();
+    if (!capacity) return;
+    server.maxConnections = capacity.connections;
+    tooMany = `more than ${capacity.connections} connections at once under the limit of ${capacity.limit} open files (ulimit -n)`;
+  });
+  server.on('drop', (peer?: { remoteAddress?: string; remotePort?: number }) => options.refused?.(hostPort(peer?.remoteAddress ?? '?', peer?.remotePort ?? 0), tooMany));
+  server.on('error', (error: NodeJS.ErrnoException) => options.refused?.('?', `the system refused to accept a connection (${error.code ?? error.message})`));
   const address = { host: options.listen.host, port: bound.port };
   policy = hostPolicy(address, options.allowHosts, options.allowOrigins);
   return {

@@ -7,7 +7,7 @@ import { parseCut } from '../protocol/depth.js';
  * Members, form fields and query parameters whose values are secrets in OAuth exchanges (token,
  * registration, the authorization redirect). Masked in the record unless --no-redact.
  */
-const secretNames = new Set(['access_token', 'refresh_token', 'id_token', 'client_secret', 'code', 'code_verifier', 'password', 'registration_access_token']);
+const secretNames = new Set(['access_token', 'refresh_token', 'id_token', 'client_secret', 'code', 'code_verifier', 'password', 'registration_access_token', 'assertion', 'client_assertion', 'subject_token', 'actor_token']);
 
 /** How much of a body that is not a frame the record keeps. */
 const excerptLength = 200;

@@ -1,4 +1,5 @@
 import { describeChallenge, readChallenge, withdrawRefused } from './auth-challenge.js';
+import { crossAppStep } from './cross-app-access.js';
 import { BodyCollector } from './body-collector.js';
 import { pathOnly, type AuthRewrite, type EndpointRewrite, type ExchangeFailure, type ExchangeObserver, type ExchangeStart } from './exchange-observer.js';
 import type { EntryFields, ExchangeRecords, FrameEntry } from './exchange-records.js';
@@ -17,6 +18,8 @@ export interface ExchangeDeps extends HttpEventDeps {
   maxFrame: number;
   /** The target's path: whatever is sent there is MCP, a frame even when it is garbage. */
   mcpPath: string;
+  /** Says on stderr, once, what the user must know beyond the record (a cross-app access the spy breaks). */
+  warn?: (message: string) => void;
 }
 
 const noFields: EntryFields = {};
@@ -217,8 +220,10 @@ export class ObservedExchange implements ExchangeObserver {
   private describeBodies(response: OtherBody | undefined): EntryFields {
     const { learn } = this.deps;
     const { fields, said } = keepBodies(response, this.otherRequest, { learn, scrub: (text) => this.scrub(text), sized: !this.mcp });
+    const crossApp = crossAppStep(this.otherRequest?.form, this.facts.status, response?.json, headerValue(this.start.headers, 'host'), this.deps.warn);
+    const told = [said, crossApp].filter((phrase) => phrase !== '' && phrase !== undefined).join('; ');
     // A challenge says what its body says (an OAuth error), and says it better.
-    if (said !== '' && !this.facts.challenge) this.facts.bodies = said;
+    if (told !== '' && !this.facts.challenge) this.facts.bodies = told;
     return fields;
   }
 
@@ -241,6 +246,7 @@ export class ObservedExchange implements ExchangeObserver {
       || (start.method === 'DELETE' && facts.status !== undefined && facts.status < 300)
       || (facts.status === 404 && headerValue(start.headers, 'mcp-session-id') !== undefined);
     if (choice.perExchange || ended) this.deps.sessions.end(choice.session, timeMs);
+    else this.deps.sessions.release(choice.session, timeMs);
   }
 
   private onEvent(event: SseEvent, timeMs: number) {

@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { forwardableHeaders } from '../../src/transports/http/headers.js';
+import { forwardableHeaders, streamConnection } from '../../src/transports/http/headers.js';
 import { parseListen, parseTarget } from '../../src/transports/http/target.js';
 
 describe('parseTarget', () => {
@@ -45,5 +45,17 @@ describe('forwardableHeaders', () => {
     { connection: ['Connectionx', 'x-named'], kept: ['Connectionx', 'x-named', 'X-Named', '1', 'X-Other', '2'] },
   ])('Connection $connection: keeps $kept', ({ connection, kept }) => {
     expect(forwardableHeaders([...connection, 'X-Named', '1', 'X-Other', '2'])).toEqual(kept);
+  });
+});
+
+describe('streamConnection', () => {
+  it.each([
+    { raw: ['connection', 'keep-alive'], request: {}, kept: ['connection', 'keep-alive'] },
+    { raw: ['Connection', 'close'], request: { connection: 'keep-alive' }, kept: ['Connection', 'close'] },
+    { raw: ['Connection', 'keep-alive, X-Hop'], request: {}, kept: [] },
+    { raw: ['connection', 'keep-alive'], request: { connection: 'close' }, kept: [] },
+    { raw: ['X-Other', '1'], request: {}, kept: [] },
+  ])('server $raw, client $request: $kept', ({ raw, request, kept }) => {
+    expect(streamConnection(raw, request)).toEqual(kept);
   });
 });

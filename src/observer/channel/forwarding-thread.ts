@@ -180,6 +180,8 @@ export function openObserverChannel<M>(config: ThreadConfig, options: ChannelOpt
         else shownWaiters.set(mark, [resolve]);
       });
     },
+    /** Settles once the observer thread has loaded and opened what it needs, or failed to. */
+    started: Promise.race([ready, closed]),
     /** The last message of the batch not yet sent: a mark that follows it may ride on it. */
     last(): M | FinishMessage | undefined {
       return batch.at(-1);

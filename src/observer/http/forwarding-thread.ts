@@ -15,6 +15,8 @@ export interface HttpObserver {
   stopped(): void;
   finish(timeoutMs?: number): Promise<FinishOutcome>;
   hurry(): void;
+  /** Settles once the observer thread runs (its modules loaded, its files open), or failed to start. */
+  started: Promise<void>;
 }
 
 const ignoreExchange: ExchangeObserver = {
@@ -35,6 +37,7 @@ const idleHttpObserver: HttpObserver = {
   stopped: () => {},
   finish: () => Promise.resolve({ closed: true }),
   hurry: () => {},
+  started: Promise.resolve(),
 };
 
 /** The HTTP spy's side of the observer thread, or an idle one when nothing would come of observing. */
@@ -99,5 +102,6 @@ function openHttpObserver(config: HttpObserverConfig, options: ChannelOptions): 
     },
     finish: channel.finish,
     hurry: channel.hurry,
+    started: channel.started,
   };
 }

@@ -11,11 +11,11 @@ const bufferOf = (data: Uint8Array) => Buffer.from(data.buffer, data.byteOffset,
  * The observer thread's side of the HTTP spy: each exchange the forwarding side announces is
  * observed into the record, one session per Mcp-Session-Id, legacy endpoint, or stateless exchange.
  */
-export function observeHttp(config: HttpObserverConfig, recorder: Recorder, statusTexts: StatusTexts) {
+export function observeHttp(config: HttpObserverConfig, recorder: Recorder, statusTexts: StatusTexts, warn?: (message: string) => void) {
   const sessions = createExchangeSessions(recorder);
   const learn = config.redact ? recorder.secrets.learn : undefined;
   const redact = createHeaderRedactor(config.redactHeaders, config.redact, learn);
-  const deps = { records: recorder, sessions, maxFrame: config.maxFrame, redact, statusTexts, mcpPath: config.mcpPath, learn };
+  const deps = { records: recorder, sessions, maxFrame: config.maxFrame, redact, statusTexts, mcpPath: config.mcpPath, learn, warn };
   const exchanges = new Map<number, ObservedExchange>();
   const of = (x: number) => exchanges.get(x);
   /** Body bytes given to the recorder in ended exchanges or gaps (what the record accounts for), and those of open exchanges. */

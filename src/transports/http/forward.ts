@@ -4,7 +4,7 @@ import { request as httpsRequest } from 'node:https';
 import { challengedMetadataPath, isDiscoveryPath, originsOf, rewriteRequestPath, rewriteResponseHeaders, type AuthRewrite, type Origins } from './auth-rewrite.js';
 import { createEndpointRewriter } from './endpoint-rewrite.js';
 import { createMetadataHolder, isHeldForm, rewriteForm, withContentLength } from './held-body.js';
-import { forwardableHeaders, headerText } from './headers.js';
+import { forwardableHeaders, headerText, streamConnection } from './headers.js';
 import { gatewayError } from './gateway-error.js';
 import { pathOf, type ExchangeFailure, type ExchangeObserver, type ExchangeStart } from '../../wire/exchange-observer.js';
 
@@ -96,6 +96,8 @@ function relayExchange(req: IncomingMessage, res: ServerResponse, options: Forwa
     agent: options.agent,
   } as unknown as RequestOptions);
 
+  // Every header line of the response, not Node's first 2000 (see the server's maxHeadersCount).
+  upstream.maxHeadersCount = 0;
   upstream.on('socket', (socket) => socket.setNoDelay(true));
   let requestEnded = held !== undefined;
   // The request's first bytes, kept for a 502's JSON-RPC id: joined only if it comes to that.
@@ -126,6 +128,7 @@ function relayExchange(req: IncomingMessage, res: ServerResponse, options: Forwa
       ? createEndpointRewriter(target.origin, `http://${req.headers.host ?? target.host}`, (rewrite) => observer.endpointRewritten(rewrite))
       : undefined;
     const headers = forwardableHeaders(rewriteResponseHeaders(upRes.rawHeaders, origins, note));
+    if (streams) headers.push(...streamConnection(upRes.rawHeaders, req.headers));
     // Discovery metadata is held to its end when its URLs may need to name the spy.
     const named = challengedMetadataPath(headerText(upRes.headers, 'www-authenticate') ?? '', origins);
     if (named !== undefined && options.auth.metadataPaths.size < 1000) options.auth.metadataPaths.add(named);
@@ -133,11 +136,15 @@ function relayExchange(req: IncomingMessage, res: ServerResponse, options: Forwa
     const metadata = createMetadataHolder(discovery, upRes, headers, origins, note, (sent) => res.writeHead(status, upRes.statusMessage, sent));
     if (!metadata) res.writeHead(status, upRes.statusMessage, headers);
     // A stream's head must reach the client now, even if no event follows for a while; when its
-    // first bytes are already here, they carry the head with them in one write.
-    if (streams) setImmediate(() => res.headersSent || res.destroyed || res.flushHeaders());
+    // first bytes are already here, they carry the head with them in one write. (`headersSent` is
+    // true from writeHead on, sent or not: what was written is what tells.)
+    let written = false;
+    if (streams) setImmediate(() => written || res.destroyed || res.flushHeaders());
     observer.response(status, upRes.headers);
     upRes.on('data', (chunk: Buffer) => {
-      relay(rewriter ? rewriter.push(chunk) : metadata ? metadata.push(chunk) : chunk, upRes, res);
+      const out = rewriter ? rewriter.push(chunk) : metadata ? metadata.push(chunk) : chunk;
+      written ||= out.length > 0;
+      relay(out, upRes, res);
       observer.responseChunk(chunk);
     });
     upRes.on('end', () => {

@@ -37,6 +37,19 @@ export function forwardableHeaders(raw: string[], host?: string): string[] {
   return out;
 }
 
+/**
+ * The server's own Connection header on a stream (SSE), to pass on instead of Node's: a stream's
+ * head then reads as the server wrote it, without a Keep-Alive timeout that never applies to it.
+ * Only a plain keep-alive or close, and not when the client asked to close (Node says so then).
+ */
+export function streamConnection(raw: readonly string[], request: IncomingHttpHeaders): string[] {
+  if (/\bclose\b/i.test(headerText(request, 'connection') ?? '')) return [];
+  for (let i = 0; i < raw.length; i += 2) {
+    if (raw[i]!.toLowerCase() === 'connection' && plainConnection.test(raw[i + 1]!)) return [raw[i]!, raw[i + 1]!];
+  }
+  return [];
+}
+
 /** One header's value as text, repeats joined as Node joins them. */
 export function headerText(headers: IncomingHttpHeaders, name: string): string | undefined {
   const value = headers[name];
