@@ -52,7 +52,7 @@ export async function runSessions(options: SessionsOptions): Promise<number> {
       String(session.frames),
       String(session.errors),
       ...(options.all ? [] : [String(session.runs)]),
-      basename(session.file),
+      sanitize(basename(session.file)),
     ]);
   }
   process.stdout.write(`${table(rows)}\n(in ${sanitize(dir)}; mcp-spy view FILE shows one)\n`);

@@ -1,0 +1,62 @@
+// What a reader of the sessions directory does with what it finds there that no spy wrote.
+import { execFileSync } from 'node:child_process';
+import { chownSync, copyFileSync, existsSync, mkdirSync, readdirSync, readFileSync, symlinkSync, writeFileSync } from 'node:fs';
+import { join } from 'node:path';
+import { afterEach, beforeEach, describe, expect, it } from 'vitest';
+import { fixture, node, runBin, tempDir } from '../helpers/spy.js';
+
+let temp: ReturnType<typeof tempDir>;
+let env: NodeJS.ProcessEnv;
+let dir: string;
+beforeEach(() => {
+  temp = tempDir('mcp-spy-sessions-hostile-');
+  mkdirSync(join(temp.dir, 'home'));
+  dir = join(temp.dir, 'sessions');
+  env = { HOME: join(temp.dir, 'home'), XDG_STATE_HOME: join(temp.dir, 'state'), MCP_SPY_DIR: dir };
+});
+afterEach(() => temp.remove());
+
+const request = `${JSON.stringify({ jsonrpc: '2.0', id: 1, method: 'ping' })}\n`;
+
+/** One real session of cursor's `echo`, and its file name. */
+async function oneSession(): Promise<string> {
+  const result = await runBin(['-q', '--client', 'cursor', '--name', 'echo', '--', node, fixture('servers', 'echo-server.js')], { input: request, env });
+  expect(result.code).toBe(0);
+  return readdirSync(dir)[0]!;
+}
+
+describe('files in the sessions directory that no spy wrote', () => {
+  it('a planted link, a FIFO, a directory and another user\'s file are not sessions: not read, not listed, not pruned', async () => {
+    const real = await oneSession();
+    const outside = join(temp.dir, 'outside.txt');
+    writeFileSync(outside, 'not a session\n');
+    // Named as sessions of the same server, newer than the real one (pid 1 runs: they would count as live).
+    symlinkSync(outside, join(dir, 'cursor--echo--29990101T000000000Z-1.jsonl'));
+    execFileSync('mkfifo', [join(dir, 'cursor--echo--29990101T000000001Z-1.jsonl')]);
+    mkdirSync(join(dir, 'cursor--echo--29990101T000000002Z-1.jsonl'));
+    const foreign = join(dir, 'cursor--echo--29990101T000000003Z-1.jsonl');
+    copyFileSync(join(dir, real), foreign);
+    const root = process.getuid?.() === 0;
+    if (root) chownSync(foreign, 65534, 65534);
+
+    const listed = await runBin(['sessions', '--all', '--format', 'json'], { env });
+    expect(listed.code).toBe(0);
+    const files = (JSON.parse(listed.text) as { sessions: { file: string }[] }).sessions.map((session) => session.file);
+    expect(files).toEqual([join(dir, real), ...(root ? [] : [foreign])]);
+
+    const pruned = await runBin(['sessions', 'prune', '--keep', '1'], { env });
+    expect(pruned.code).toBe(0);
+    expect(existsSync(join(dir, real))).toBe(root);
+    expect(readdirSync(dir)).toContain('cursor--echo--29990101T000000000Z-1.jsonl');
+    expect(readFileSync(outside, 'utf8')).toBe('not a session\n');
+  });
+
+  it('a file named with terminal escapes is listed with them made visible', async () => {
+    await oneSession();
+    writeFileSync(join(dir, 'x\u001b]0;pwn\u0007--esc--20200101T000000000Z-999999.jsonl'), '');
+    const listed = await runBin(['sessions', '--all'], { env });
+    expect(listed.code).toBe(0);
+    expect(listed.text).not.toMatch(/[\u001b\u0007]/);
+    expect(listed.text).toContain('x\\u001b]0;pwn\\u0007--esc--20200101T000000000Z-999999.jsonl');
+  });
+});
