@@ -1,5 +1,5 @@
 import { randomBytes } from 'node:crypto';
-import { accessSync, chownSync, closeSync, constants, copyFileSync, fsyncSync, openSync, readFileSync, realpathSync, renameSync, statSync, unlinkSync, writeSync, type Stats } from 'node:fs';
+import { accessSync, chownSync, closeSync, constants, copyFileSync, fchmodSync, fsyncSync, openSync, readFileSync, realpathSync, renameSync, statSync, unlinkSync, writeSync, type Stats } from 'node:fs';
 import { basename, dirname, join } from 'node:path';
 import { makeDirectory } from '../record/paths.js';
 
@@ -48,6 +48,8 @@ function writeTemp(target: string, bytes: Buffer | string, mode: number, owner?:
   const temp = join(dirname(target), `.${basename(target)}.${process.pid}-${randomBytes(3).toString('hex')}.tmp`);
   const fd = openSync(temp, constants.O_WRONLY | constants.O_CREAT | constants.O_EXCL, mode);
   try {
+    // The umask narrows the mode open gives (0666 became 0644): the file's own mode is set as it was.
+    fchmodSync(fd, mode);
     const data = typeof bytes === 'string' ? Buffer.from(bytes) : bytes;
     for (let done = 0; done < data.length; ) done += writeSync(fd, data, done);
     fsyncSync(fd);
