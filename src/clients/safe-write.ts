@@ -31,8 +31,12 @@ export function readConfigFile(path: string): Outcome<{ read: ReadConfig }> {
   }
 }
 
-/** Whether the file may be replaced: its mode allows writing (root could write anyway; the mode says the owner does not want it). */
+/** Whether the file may be replaced: it is the user's own, and its mode allows writing (root could write anyway; the mode says the owner does not want it). */
 function checkWritable(read: ReadConfig): string | undefined {
+  // Root may write anyone's file, and anyone a file open to the group: the owner would not be kept
+  // (nor could another user remove the backup), and the file is not the user's to change.
+  const uid = process.getuid?.();
+  if (uid !== undefined && read.stat.uid !== uid) return `it belongs to another user (uid ${read.stat.uid}): mcp-spy changes only your own files`;
   if ((read.stat.mode & 0o222) === 0) return `it is read-only (mode ${(read.stat.mode & 0o777).toString(8).padStart(4, '0')})`;
   try {
     accessSync(read.real, constants.W_OK);

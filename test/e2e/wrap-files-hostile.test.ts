@@ -34,3 +34,15 @@ describe('the mode and owner of a config', () => {
     }
   });
 });
+
+describe('a config of another user', () => {
+  it.runIf(process.getuid?.() === 0)('is refused in one line and left untouched, though root could write it', async () => {
+    chownSync(file, 65534, 65534);
+    const result = await wrapBin(['wrap', 'cursor', '--yes']);
+    expect(result.code).toBe(2);
+    expect(result.stderr).toBe(`mcp-spy: cannot wrap ${file}: it belongs to another user (uid 65534): mcp-spy changes only your own files\n`);
+    expect(readFileSync(file, 'utf8')).toBe(config);
+    expect(statSync(file).uid).toBe(65534);
+    expect(() => statSync(`${file}.mcp-spy-backup`)).toThrow();
+  });
+});
