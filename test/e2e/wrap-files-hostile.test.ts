@@ -46,3 +46,31 @@ describe('a config of another user', () => {
     expect(() => statSync(`${file}.mcp-spy-backup`)).toThrow();
   });
 });
+
+describe('a record of wrapped entries that is not one', () => {
+  const manifest = () => join(env.XDG_STATE_HOME!, 'mcp-spy', 'wrapped.json');
+  it('entries of the wrong shape, a relative or __proto__ file key, files as a list: one line, exit 2, nothing written', async () => {
+    expect((await wrapBin(['wrap', 'cursor', '--yes'])).code).toBe(0);
+    const wrapped = readFileSync(file, 'utf8');
+    const entry = { path: ['mcpServers', 'weather'], client: 'cursor', original: '{}', wrapped: JSON.parse(wrapped).mcpServers.weather };
+    const hostile: [string, string][] = [
+      [JSON.stringify({ v: 1, files: { [file]: 5 } }), `files[${JSON.stringify(file)}]`],
+      [JSON.stringify({ v: 1, files: { [file]: [5] } }), `files[${JSON.stringify(file)}][0]`],
+      [JSON.stringify({ v: 1, files: { [file]: [{ ...entry, path: 'mcpServers' }] } }), `files[${JSON.stringify(file)}][0].path`],
+      [JSON.stringify({ v: 1, files: { [file]: [{ ...entry, original: 5 }] } }), `files[${JSON.stringify(file)}][0].original`],
+      [JSON.stringify({ v: 1, files: { 'mcp.json': [entry] } }), 'files["mcp.json"]'],
+      ['{"v":1,"files":{"__proto__":[]}}', 'files.__proto__'],
+      [JSON.stringify({ v: 1, files: [] }), 'files'],
+    ];
+    for (const [text, where] of hostile) {
+      writeFileSync(manifest(), text);
+      for (const command of ['unwrap', 'wrap']) {
+        const result = await wrapBin([command, ...(command === 'wrap' ? ['cursor', '--yes'] : [])]);
+        expect(result.stderr).toBe(`mcp-spy: cannot use the record of wrapped entries: ${manifest()} is not a manifest of this mcp-spy (at ${where})\n`);
+        expect(result.code).toBe(2);
+        expect(readFileSync(file, 'utf8')).toBe(wrapped);
+        expect(readFileSync(manifest(), 'utf8')).toBe(text);
+      }
+    }
+  });
+});
