@@ -74,3 +74,26 @@ describe('a record of wrapped entries that is not one', () => {
     }
   });
 });
+
+describe('two wraps at once', () => {
+  const manifest = () => join(env.XDG_STATE_HOME!, 'mcp-spy', 'wrapped.json');
+  it('a wrap waits for the one that holds the record of wrapped entries, and says so when it does not let go; a lock left by a killed one is taken over', async () => {
+    mkdirSync(join(env.XDG_STATE_HOME!, 'mcp-spy'), { recursive: true });
+    // Held by a process that runs (this one): the later writer would drop the other's entries.
+    writeFileSync(`${manifest()}.lock`, `${process.pid}\n`);
+    for (const args of [['wrap', 'cursor', '--yes'], ['unwrap']]) {
+      const held = await wrapBin(args);
+      expect(held.stderr).toBe(`mcp-spy: another mcp-spy wrap or unwrap (pid ${process.pid}) is changing the record of wrapped entries; run this again once it is done (or remove ${manifest()}.lock if no such process runs)\n`);
+      expect(held.code).toBe(2);
+      expect(readFileSync(file, 'utf8')).toBe(config);
+    }
+    // Left by a process that no longer runs.
+    let gone = 0;
+    await runBin(['--version'], { cwd: temp.dir, onStart: (child) => ((gone = child.pid!), child.stdin!.end()) });
+    writeFileSync(`${manifest()}.lock`, `${gone}\n`);
+    const wrapped = await wrapBin(['wrap', 'cursor', '--yes']);
+    expect(wrapped.code).toBe(0);
+    expect(readFileSync(file, 'utf8')).toContain('mcp-spy.js');
+    expect(() => statSync(`${manifest()}.lock`)).toThrow();
+  });
+});
