@@ -7,7 +7,7 @@ import { changesFile, planWrapFiles, writeWrapFiles, type WrapWork } from '../cl
 import { withManifestLock } from '../clients/manifest-lock.js';
 import { manifestPath, readManifest, writeManifest, type WrapManifest } from '../clients/wrap-manifest.js';
 import { sessionsDirectory } from '../record/sessions-dir.js';
-import { sanitize } from '../render/sanitize.js';
+import { sanitize, visibleText } from '../render/sanitize.js';
 import { exitCodes, SpyError } from './errors.js';
 import { shellWord } from './invocation.js';
 
@@ -65,7 +65,8 @@ function printPlan(works: readonly WrapWork[], filtered: boolean): void {
 
 /** The change as a unified diff, file by file. */
 export function printDiff(file: string, before: string, after: string): void {
-  process.stdout.write(createTwoFilesPatch(file, file, before, after, undefined, undefined, { context: 3 }));
+  // A config's names and values may hold what reorders a line on a terminal (U+202E): shown as escapes.
+  process.stdout.write(visibleText(createTwoFilesPatch(file, file, before, after, undefined, undefined, { context: 3 })));
 }
 
 /** Asks on the terminal; anything but y or yes is no. */

@@ -97,3 +97,22 @@ describe('two wraps at once', () => {
     expect(() => statSync(`${manifest()}.lock`)).toThrow();
   });
 });
+
+describe('hostile entry names', () => {
+  const names = ['__proto__', 'constructor', 'esc\u001b]0;pwn\u0007\u001b[31m', 'bidi\u202eexe.txt', 'a/../../b', '..', 'nl\nx', 'n'.repeat(10240), '--weird--'];
+  const hostile = `{"mcpServers":{${names.map((name, index) => `${JSON.stringify(name)}:{"command":"node","args":["s${index}.js"]}`).join(',')}}}\n`;
+
+  it('the plan and the --dry-run diff show controls and bidirectional overrides as escapes; wrap then unwrap gives the same bytes', async () => {
+    writeFileSync(file, hostile);
+    const dry = await wrapBin(['wrap', 'cursor', '--dry-run']);
+    expect(dry.code).toBe(0);
+    expect(dry.text).not.toMatch(/[\u001b\u0007\u202e]/);
+    expect(dry.text).toContain('"--name", "bidi\\u202eexe.txt"');
+    expect((await wrapBin(['wrap', 'cursor', '--yes'])).code).toBe(0);
+    expect(Object.keys(JSON.parse(readFileSync(file, 'utf8')).mcpServers)).toEqual(names);
+    const unwrapDry = await wrapBin(['unwrap', '--dry-run']);
+    expect(unwrapDry.text).not.toMatch(/[\u001b\u0007\u202e]/);
+    expect((await wrapBin(['unwrap'])).code).toBe(0);
+    expect(readFileSync(file, 'utf8')).toBe(hostile);
+  });
+});
