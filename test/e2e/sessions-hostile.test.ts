@@ -60,3 +60,26 @@ describe('files in the sessions directory that no spy wrote', () => {
     expect(listed.text).toContain('x\\u001b]0;pwn\\u0007--esc--20200101T000000000Z-999999.jsonl');
   });
 });
+
+describe('sessions of entries with hostile names', () => {
+  it('a 10 KB name is cut in the table (the JSON has it whole); a bidirectional override is an escape in both', async () => {
+    const long = 'n'.repeat(10240);
+    for (const name of [long, 'bidi\u202eexe.txt', '名前']) {
+      const result = await runBin(['-q', '--client', 'cursor', '--name', name, '--', node, fixture('servers', 'echo-server.js')], { input: request, env });
+      expect(result.code).toBe(0);
+    }
+    const listed = await runBin(['sessions'], { env });
+    expect(listed.code).toBe(0);
+    const lines = listed.text.split('\n');
+    expect(Math.max(...lines.map((line) => line.length))).toBeLessThan(250);
+    expect(listed.text).toContain(`cursor  ${'n'.repeat(39)}…  `);
+    expect(listed.text).not.toContain('\u202e');
+    // Columns line up in terminal columns: 名前 takes four.
+    const [header, ...rows] = lines.filter((line) => line.startsWith('CLIENT') || line.startsWith('cursor'));
+    const stateAt = header!.indexOf('LAST STARTED');
+    for (const row of rows) expect(row.replace('名前', 'xxxx').search(/\d{4}-\d\d-\d\d /)).toBe(stateAt);
+    const json = await runBin(['sessions', '--format', 'json'], { env });
+    expect(json.text).not.toContain('\u202e');
+    expect((JSON.parse(json.text) as { sessions: { server: string }[] }).sessions.map((session) => session.server).sort()).toEqual([long, 'bidi\u202eexe.txt', '名前'].sort());
+  });
+});
