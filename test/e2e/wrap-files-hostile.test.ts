@@ -116,3 +116,41 @@ describe('hostile entry names', () => {
     expect(readFileSync(file, 'utf8')).toBe(hostile);
   });
 });
+
+describe('entries of odd shapes', () => {
+  it('a name twice in one object is left as it is: wrap wrapped both, and unwrap then failed on overlapping edits', async () => {
+    const twice = '{"mcpServers":{"a":{"command":"node","args":["1.js"]},"a":{"command":"node","args":["2.js"]},"b":{"command":"node"}}}\n';
+    writeFileSync(file, twice);
+    const wrapped = await wrapBin(['wrap', 'cursor', '--yes']);
+    expect(wrapped.code).toBe(0);
+    expect(wrapped.text).toContain('  - a (user): named more than once here (a client uses only one of them): left as it is; give each its own name\n'.repeat(2));
+    expect(wrapped.text).toContain('  + b (user): wrap: node\n');
+    const unwrapped = await wrapBin(['unwrap']);
+    expect(unwrapped.stderr).toBe('');
+    expect(unwrapped.code).toBe(0);
+    expect(readFileSync(file, 'utf8')).toBe(twice);
+  });
+
+  it('a record naming one entry twice restores it once', async () => {
+    expect((await wrapBin(['wrap', 'cursor', '--yes'])).code).toBe(0);
+    const manifest = join(env.XDG_STATE_HOME!, 'mcp-spy', 'wrapped.json');
+    const record = JSON.parse(readFileSync(manifest, 'utf8'));
+    record.files[file].push(record.files[file][0]);
+    writeFileSync(manifest, JSON.stringify(record));
+    const unwrapped = await wrapBin(['unwrap']);
+    expect(unwrapped.stderr).toBe('');
+    expect(unwrapped.code).toBe(0);
+    expect(readFileSync(file, 'utf8')).toBe(config);
+  });
+
+  it('type stdio with a url left in it is run by its command: it is wrapped as stdio', async () => {
+    const stdio = '{"mcpServers":{"b":{"type":"stdio","command":"node","args":["3.js"],"url":"http://127.0.0.1:1/mcp"}}}\n';
+    writeFileSync(file, stdio);
+    const wrapped = await wrapBin(['wrap', 'cursor', '--yes']);
+    expect(wrapped.code).toBe(0);
+    expect(wrapped.text).toContain('  + b (user): wrap: node 3.js\n');
+    expect(readFileSync(file, 'utf8')).toContain('"--name", "b", "--", "node", "3.js"]');
+    expect((await wrapBin(['unwrap'])).code).toBe(0);
+    expect(readFileSync(file, 'utf8')).toBe(stdio);
+  });
+});
