@@ -1,5 +1,5 @@
 // What wrap and unwrap do with config files that are not the plain case: their modes, owners and kinds.
-import { chmodSync, chownSync, mkdirSync, readFileSync, statSync, writeFileSync } from 'node:fs';
+import { chmodSync, chownSync, mkdirSync, readFileSync, rmSync, statSync, symlinkSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { runBin, tempDir } from '../helpers/spy.js';
@@ -152,5 +152,20 @@ describe('entries of odd shapes', () => {
     expect(readFileSync(file, 'utf8')).toContain('"--name", "b", "--", "node", "3.js"]');
     expect((await wrapBin(['unwrap'])).code).toBe(0);
     expect(readFileSync(file, 'utf8')).toBe(stdio);
+  });
+});
+
+describe('a config that is a link to nothing', () => {
+  it('a loop of links or a dangling link where the table looks is reported, not taken for no config', async () => {
+    rmSync(file);
+    symlinkSync(file, file);
+    const loop = await wrapBin(['wrap', 'cursor', '--yes']);
+    expect(loop.stderr).toBe(`mcp-spy: cannot wrap ${file}: a loop of symbolic links\n`);
+    expect(loop.code).toBe(2);
+    rmSync(file);
+    symlinkSync(join(temp.dir, 'nowhere.json'), file);
+    const dangling = await wrapBin(['wrap', 'cursor', '--yes']);
+    expect(dangling.stderr).toBe(`mcp-spy: cannot wrap ${file}: no such file (or a symbolic link to none)\n`);
+    expect(dangling.code).toBe(2);
   });
 });
