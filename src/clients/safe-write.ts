@@ -1,5 +1,5 @@
 import { randomBytes } from 'node:crypto';
-import { accessSync, chownSync, closeSync, constants, copyFileSync, fchmodSync, fsyncSync, openSync, readFileSync, realpathSync, renameSync, statSync, unlinkSync, writeSync, type Stats } from 'node:fs';
+import { accessSync, chownSync, closeSync, constants, fchmodSync, fsyncSync, openSync, readFileSync, realpathSync, renameSync, statSync, unlinkSync, writeSync, type Stats } from 'node:fs';
 import { basename, dirname, join } from 'node:path';
 import { makeDirectory } from '../record/paths.js';
 
@@ -94,7 +94,9 @@ export function replaceConfigFile(read: ReadConfig, text: string, options: Repla
     }
     let backedUp: string | undefined;
     if (options.backup !== undefined) {
-      copyFileSync(read.real, options.backup, constants.COPYFILE_FICLONE);
+      // Renamed into place, not copied: a link planted at the backup's name (a cloned project can
+      // hold .mcp.json.mcp-spy-backup -> ~/.bashrc) is replaced, never written through.
+      renameSync(writeTemp(options.backup, read.bytes, read.stat.mode & 0o7777, { uid: read.stat.uid, gid: read.stat.gid }), options.backup);
       backedUp = options.backup;
     }
     renameSync(temp, read.real);

@@ -169,3 +169,22 @@ describe('a config that is a link to nothing', () => {
     expect(dangling.code).toBe(2);
   });
 });
+
+describe('a link planted at the backup\'s name', () => {
+  it('is replaced by the backup, never written through (a cloned project holding .mcp.json.mcp-spy-backup -> ~/.bashrc)', async () => {
+    const project = join(temp.dir, 'cloned');
+    mkdirSync(project);
+    const precious = join(env.HOME!, '.bashrc');
+    writeFileSync(precious, 'precious\n');
+    const projectFile = join(project, '.mcp.json');
+    writeFileSync(projectFile, config);
+    symlinkSync(precious, `${projectFile}.mcp-spy-backup`);
+    const wrapped = await runBin(['wrap', 'claude-code', '--yes'], { cwd: project, env });
+    expect(wrapped.code).toBe(0);
+    expect(readFileSync(precious, 'utf8')).toBe('precious\n');
+    expect(readFileSync(`${projectFile}.mcp-spy-backup`, 'utf8')).toBe(config);
+    expect((await runBin(['unwrap'], { cwd: project, env })).code).toBe(0);
+    expect(readFileSync(projectFile, 'utf8')).toBe(config);
+    expect(readFileSync(precious, 'utf8')).toBe('precious\n');
+  });
+});
