@@ -1,6 +1,6 @@
 // What a reader of the sessions directory does with what it finds there that no spy wrote.
 import { execFileSync } from 'node:child_process';
-import { chownSync, copyFileSync, existsSync, mkdirSync, readdirSync, readFileSync, symlinkSync, writeFileSync } from 'node:fs';
+import { chmodSync, chownSync, copyFileSync, existsSync, mkdirSync, readdirSync, readFileSync, statSync, symlinkSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { fixture, node, runBin, tempDir } from '../helpers/spy.js';
@@ -81,5 +81,21 @@ describe('sessions of entries with hostile names', () => {
     const json = await runBin(['sessions', '--format', 'json'], { env });
     expect(json.text).not.toContain('\u202e');
     expect((JSON.parse(json.text) as { sessions: { server: string }[] }).sessions.map((session) => session.server).sort()).toEqual([long, 'bidi\u202eexe.txt', '名前'].sort());
+  });
+});
+
+describe('the mode of the sessions directory', () => {
+  it('a directory named by MCP_SPY_DIR keeps its mode (a shared 1777 one was made 0700); the default one is tightened', async () => {
+    mkdirSync(dir);
+    chmodSync(dir, 0o1777);
+    const file = await oneSession();
+    expect((statSync(dir).mode & 0o7777).toString(8)).toBe('1777');
+    expect((statSync(join(dir, file)).mode & 0o777).toString(8)).toBe('600');
+    const defaultDir = join(env.XDG_STATE_HOME!, 'mcp-spy', 'sessions');
+    mkdirSync(defaultDir, { recursive: true });
+    chmodSync(defaultDir, 0o755);
+    const result = await runBin(['-q', '--name', 'echo', '--', node, fixture('servers', 'echo-server.js')], { input: request, env: { ...env, MCP_SPY_DIR: '' } });
+    expect(result.code).toBe(0);
+    expect((statSync(defaultDir).mode & 0o777).toString(8)).toBe('700');
   });
 });
