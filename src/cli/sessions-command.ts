@@ -33,10 +33,25 @@ function table(rows: string[][]): string {
 const nameColumns = 40;
 const nameCell = (name: string) => cutToWidth(sanitize(name), nameColumns);
 
+/** A sessions directory that cannot be read (a file, no permission): one line, exit 2. */
+function directoryError(dir: string, error: unknown): SpyError {
+  return new SpyError(`cannot read the sessions directory ${sanitize(dir)}: ${(error as NodeJS.ErrnoException).code ?? (error as Error).message}`);
+}
+
+function fromDirectory<T>(dir: string, read: () => T): T {
+  try {
+    return read();
+  } catch (error) {
+    throw directoryError(dir, error);
+  }
+}
+
 /** `mcp-spy sessions`: the sessions of wrapped servers, the newest of each server (or all). */
 export async function runSessions(options: SessionsOptions): Promise<number> {
   const dir = options.dir ?? sessionsDirectory(process.env);
-  const sessions = await listSessionFiles(dir);
+  const sessions = await listSessionFiles(dir).catch((error: unknown) => {
+    throw directoryError(dir, error);
+  });
   if (options.format === 'json') {
     const shown = options.all ? sessions : latestPerServer(sessions);
     process.stdout.write(`${printableJson({ dir, sessions: shown }, 2)}\n`);
@@ -75,7 +90,7 @@ export interface PruneOptions {
 export async function runPrune(options: PruneOptions): Promise<number> {
   if (options.keep === undefined && options.maxSize === undefined) throw new SpyError('prune needs --keep N (per server) or --max-size SIZE (in all), or both');
   const dir = options.dir ?? sessionsDirectory(process.env);
-  const candidates = sessionFileNames(dir).flatMap(({ file, parts }) => {
+  const candidates = fromDirectory(dir, () => sessionFileNames(dir)).flatMap(({ file, parts }) => {
     try {
       const { size } = statSync(file);
       return [{ file, key: serverKey(parts), started: parts.started, bytes: size, live: alive(parts.pid) }];

@@ -99,3 +99,15 @@ describe('the mode of the sessions directory', () => {
     expect((statSync(defaultDir).mode & 0o777).toString(8)).toBe('700');
   });
 });
+
+describe('a sessions directory that is not one', () => {
+  it('sessions and prune on a file say so in one line, exit 2 (an internal error, exit 70, before)', async () => {
+    const file = join(temp.dir, 'a-file');
+    writeFileSync(file, '');
+    for (const args of [['sessions'], ['sessions', '--format', 'json'], ['sessions', 'prune', '--keep', '1']]) {
+      const result = await runBin(args, { env: { ...env, MCP_SPY_DIR: file } });
+      expect(result.stderr).toBe(`mcp-spy: cannot read the sessions directory ${file}: ENOTDIR\n`);
+      expect(result.code).toBe(2);
+    }
+  });
+});
