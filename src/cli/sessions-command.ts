@@ -1,7 +1,8 @@
 import { statSync, unlinkSync } from 'node:fs';
 import { basename } from 'node:path';
 import { sessionsDirectory } from '../record/sessions-dir.js';
-import { sanitize } from '../render/sanitize.js';
+import { cutToWidth, displayWidth } from '../render/display-width.js';
+import { printableJson, sanitize } from '../render/sanitize.js';
 import { alive, listSessionFiles, serverKey, sessionFileNames, type SessionFile } from '../review/session-files.js';
 import { choosePrune } from '../review/session-prune.js';
 import { formatSize } from '../wire/limits.js';
@@ -22,19 +23,38 @@ function latestPerServer(sessions: readonly SessionFile[]): (SessionFile & { run
   return [...latest.values()].sort((a, b) => a.key.localeCompare(b.key));
 }
 
-/** A plain table: columns padded to their widest cell. */
+/** A plain table: columns padded to their widest cell, in terminal columns. */
 function table(rows: string[][]): string {
-  const widths = rows[0]!.map((_, column) => Math.max(...rows.map((row) => row[column]!.length)));
-  return rows.map((row) => row.map((cell, column) => (column === row.length - 1 ? cell : cell.padEnd(widths[column]!))).join('  ')).join('\n');
+  const widths = rows[0]!.map((_, column) => Math.max(...rows.map((row) => displayWidth(row[column]!))));
+  return rows.map((row) => row.map((cell, column) => (column === row.length - 1 ? cell : cell + ' '.repeat(widths[column]! - displayWidth(cell)))).join('  ')).join('\n');
+}
+
+/** The widest a client or server name is shown: a config may name an entry with 10 KB (the JSON has it whole). */
+const nameColumns = 40;
+const nameCell = (name: string) => cutToWidth(sanitize(name), nameColumns);
+
+/** A sessions directory that cannot be read (a file, no permission): one line, exit 2. */
+function directoryError(dir: string, error: unknown): SpyError {
+  return new SpyError(`cannot read the sessions directory ${sanitize(dir)}: ${(error as NodeJS.ErrnoException).code ?? (error as Error).message}`);
+}
+
+function fromDirectory<T>(dir: string, read: () => T): T {
+  try {
+    return read();
+  } catch (error) {
+    throw directoryError(dir, error);
+  }
 }
 
 /** `mcp-spy sessions`: the sessions of wrapped servers, the newest of each server (or all). */
 export async function runSessions(options: SessionsOptions): Promise<number> {
   const dir = options.dir ?? sessionsDirectory(process.env);
-  const sessions = await listSessionFiles(dir);
+  const sessions = await listSessionFiles(dir).catch((error: unknown) => {
+    throw directoryError(dir, error);
+  });
   if (options.format === 'json') {
     const shown = options.all ? sessions : latestPerServer(sessions);
-    process.stdout.write(`${JSON.stringify({ dir, sessions: shown }, null, 2)}\n`);
+    process.stdout.write(`${printableJson({ dir, sessions: shown }, 2)}\n`);
     return exitCodes.ok;
   }
   if (sessions.length === 0) {
@@ -45,14 +65,14 @@ export async function runSessions(options: SessionsOptions): Promise<number> {
   const rows = [['CLIENT', 'SERVER', options.all ? 'STARTED' : 'LAST STARTED', 'STATE', 'FRAMES', 'ERRORS', ...(options.all ? [] : ['RUNS']), 'FILE']];
   for (const session of shown) {
     rows.push([
-      sanitize(session.client),
-      sanitize(session.server),
+      nameCell(session.client),
+      nameCell(session.server),
       session.started.replace('T', ' ').replace(/\.\d+Z$/, 'Z'),
       session.unreadable ? 'unreadable' : stateWords[session.state],
       String(session.frames),
       String(session.errors),
       ...(options.all ? [] : [String(session.runs)]),
-      basename(session.file),
+      sanitize(basename(session.file)),
     ]);
   }
   process.stdout.write(`${table(rows)}\n(in ${sanitize(dir)}; mcp-spy view FILE shows one)\n`);
@@ -70,7 +90,7 @@ export interface PruneOptions {
 export async function runPrune(options: PruneOptions): Promise<number> {
   if (options.keep === undefined && options.maxSize === undefined) throw new SpyError('prune needs --keep N (per server) or --max-size SIZE (in all), or both');
   const dir = options.dir ?? sessionsDirectory(process.env);
-  const candidates = sessionFileNames(dir).flatMap(({ file, parts }) => {
+  const candidates = fromDirectory(dir, () => sessionFileNames(dir)).flatMap(({ file, parts }) => {
     try {
       const { size } = statSync(file);
       return [{ file, key: serverKey(parts), started: parts.started, bytes: size, live: alive(parts.pid) }];

@@ -1,9 +1,10 @@
-import { configTargets, realPathOf } from '../clients/config-targets.js';
+import { configTargets, realPathOf, type TargetChoice } from '../clients/config-targets.js';
+import { withManifestLock } from '../clients/manifest-lock.js';
 import { handWrapped, planUnwrapFiles, writeUnwrapFiles, type UnwrapChoice } from '../clients/unwrap-files.js';
 import type { UnwrapNote } from '../clients/unwrap-plan.js';
 import { manifestPath, writeManifest } from '../clients/wrap-manifest.js';
 import { sanitize } from '../render/sanitize.js';
-import { exitCodes } from './errors.js';
+import { exitCodes, SpyError } from './errors.js';
 import { loadManifest, printDiff, targetChoiceOf, type WrapOptions } from './wrap-command.js';
 
 export type UnwrapOptions = Omit<WrapOptions, 'yes' | 'project'>;
@@ -19,6 +20,15 @@ const outcomeWords = {
 export async function runUnwrap(client: string | undefined, options: UnwrapOptions): Promise<number> {
   const choice = targetChoiceOf(client, options);
   const manifestFile = manifestPath(process.env);
+  // A dry run writes nothing: it needs no lock.
+  if (options.dryRun) return unwrapWith(choice, manifestFile, options);
+  const locked = await withManifestLock(manifestFile, () => unwrapWith(choice, manifestFile, options));
+  if (!locked.ok) throw new SpyError(locked.why);
+  return locked.value;
+}
+
+/** The unwrap itself (the manifest held, unless it is a dry run). */
+async function unwrapWith(choice: TargetChoice, manifestFile: string, options: UnwrapOptions): Promise<number> {
   const manifest = loadManifest(manifestFile);
   const unwrapChoice: UnwrapChoice = {
     ...(choice.client !== undefined ? { client: choice.client } : {}),

@@ -4,9 +4,10 @@ import { clients, isClientId, type ClientFacts, type ClientId } from '../clients
 import { configTargets, type TargetChoice } from '../clients/config-targets.js';
 import { spyProgram } from '../clients/spy-invocation.js';
 import { changesFile, planWrapFiles, writeWrapFiles, type WrapWork } from '../clients/wrap-files.js';
+import { withManifestLock } from '../clients/manifest-lock.js';
 import { manifestPath, readManifest, writeManifest, type WrapManifest } from '../clients/wrap-manifest.js';
 import { sessionsDirectory } from '../record/sessions-dir.js';
-import { sanitize } from '../render/sanitize.js';
+import { sanitize, visibleText } from '../render/sanitize.js';
 import { exitCodes, SpyError } from './errors.js';
 import { shellWord } from './invocation.js';
 
@@ -64,7 +65,8 @@ function printPlan(works: readonly WrapWork[], filtered: boolean): void {
 
 /** The change as a unified diff, file by file. */
 export function printDiff(file: string, before: string, after: string): void {
-  process.stdout.write(createTwoFilesPatch(file, file, before, after, undefined, undefined, { context: 3 }));
+  // A config's names and values may hold what reorders a line on a terminal (U+202E): shown as escapes.
+  process.stdout.write(visibleText(createTwoFilesPatch(file, file, before, after, undefined, undefined, { context: 3 })));
 }
 
 /** Asks on the terminal; anything but y or yes is no. */
@@ -86,6 +88,15 @@ export async function runWrap(client: string | undefined, options: WrapOptions):
     return choice.config !== undefined ? exitCodes.badUse : exitCodes.ok;
   }
   const manifestFile = manifestPath(process.env);
+  // A dry run writes nothing: it needs no lock.
+  if (options.dryRun) return wrapWith(manifestFile, options, targets);
+  const locked = await withManifestLock(manifestFile, () => wrapWith(manifestFile, options, targets));
+  if (!locked.ok) throw new SpyError(locked.why);
+  return locked.value;
+}
+
+/** The wrap itself, once the targets are known (and the manifest is held, unless it is a dry run). */
+async function wrapWith(manifestFile: string, options: WrapOptions, targets: ReturnType<typeof configTargets>['targets']): Promise<number> {
   const manifest = loadManifest(manifestFile);
   const spy = spyProgram();
   // The entries name this very bin: from npx's cache it may be gone after npm cleans the cache.

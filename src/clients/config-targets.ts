@@ -1,4 +1,4 @@
-import { existsSync, realpathSync } from 'node:fs';
+import { existsSync, lstatSync, realpathSync } from 'node:fs';
 import { homedir } from 'node:os';
 import { resolve } from 'node:path';
 import { clientIds, clients, configPlaces, type ClientFacts, type ClientId, type ConfigPlace } from './client-table.js';
@@ -55,5 +55,14 @@ export function configTargets(choice: TargetChoice, env: NodeJS.ProcessEnv): { t
   const context = { platform: process.platform, home: env.HOME || homedir(), env, project: resolve(choice.project ?? process.cwd()) };
   const places = configPlaces(choice.client ? [choice.client] : clientIds, context);
   const targets = byFile(places);
-  return { targets: targets.filter((target) => existsSync(target.file)), looked: targets.map((target) => target.file) };
+  return { targets: targets.filter((target) => existsSync(target.file) || isLink(target.file)), looked: targets.map((target) => target.file) };
+}
+
+/** A symbolic link is there even when it leads nowhere (dangling, a loop): the user is told, not told there is no config. */
+function isLink(file: string): boolean {
+  try {
+    return lstatSync(file).isSymbolicLink();
+  } catch {
+    return false;
+  }
 }

@@ -1,5 +1,5 @@
 import { randomBytes } from 'node:crypto';
-import { accessSync, chownSync, closeSync, constants, copyFileSync, fsyncSync, openSync, readFileSync, realpathSync, renameSync, statSync, unlinkSync, writeSync, type Stats } from 'node:fs';
+import { accessSync, chownSync, closeSync, constants, fchmodSync, fsyncSync, openSync, readFileSync, realpathSync, renameSync, statSync, unlinkSync, writeSync, type Stats } from 'node:fs';
 import { basename, dirname, join } from 'node:path';
 import { makeDirectory } from '../record/paths.js';
 
@@ -17,7 +17,7 @@ export type Outcome<T = object> = ({ ok: true } & T) | { ok: false; why: string 
 
 const code = (error: unknown) => (error as NodeJS.ErrnoException).code ?? (error as Error).message;
 
-const readFailures: Record<string, string> = { ENOENT: 'no such file', EACCES: 'permission denied', EISDIR: 'it is a directory' };
+const readFailures: Record<string, string> = { ENOENT: 'no such file (or a symbolic link to none)', EACCES: 'permission denied', EISDIR: 'it is a directory', ELOOP: 'a loop of symbolic links', ENOTDIR: 'a part of its path is not a directory' };
 
 /** Reads a config, following a symlink to the file it names. */
 export function readConfigFile(path: string): Outcome<{ read: ReadConfig }> {
@@ -31,8 +31,12 @@ export function readConfigFile(path: string): Outcome<{ read: ReadConfig }> {
   }
 }
 
-/** Whether the file may be replaced: its mode allows writing (root could write anyway; the mode says the owner does not want it). */
+/** Whether the file may be replaced: it is the user's own, and its mode allows writing (root could write anyway; the mode says the owner does not want it). */
 function checkWritable(read: ReadConfig): string | undefined {
+  // Root may write anyone's file, and anyone a file open to the group: the owner would not be kept
+  // (nor could another user remove the backup), and the file is not the user's to change.
+  const uid = process.getuid?.();
+  if (uid !== undefined && read.stat.uid !== uid) return `it belongs to another user (uid ${read.stat.uid}): mcp-spy changes only your own files`;
   if ((read.stat.mode & 0o222) === 0) return `it is read-only (mode ${(read.stat.mode & 0o777).toString(8).padStart(4, '0')})`;
   try {
     accessSync(read.real, constants.W_OK);
@@ -48,6 +52,8 @@ function writeTemp(target: string, bytes: Buffer | string, mode: number, owner?:
   const temp = join(dirname(target), `.${basename(target)}.${process.pid}-${randomBytes(3).toString('hex')}.tmp`);
   const fd = openSync(temp, constants.O_WRONLY | constants.O_CREAT | constants.O_EXCL, mode);
   try {
+    // The umask narrows the mode open gives (0666 became 0644): the file's own mode is set as it was.
+    fchmodSync(fd, mode);
     const data = typeof bytes === 'string' ? Buffer.from(bytes) : bytes;
     for (let done = 0; done < data.length; ) done += writeSync(fd, data, done);
     fsyncSync(fd);
@@ -88,7 +94,9 @@ export function replaceConfigFile(read: ReadConfig, text: string, options: Repla
     }
     let backedUp: string | undefined;
     if (options.backup !== undefined) {
-      copyFileSync(read.real, options.backup, constants.COPYFILE_FICLONE);
+      // Renamed into place, not copied: a link planted at the backup's name (a cloned project can
+      // hold .mcp.json.mcp-spy-backup -> ~/.bashrc) is replaced, never written through.
+      renameSync(writeTemp(options.backup, read.bytes, read.stat.mode & 0o7777, { uid: read.stat.uid, gid: read.stat.gid }), options.backup);
       backedUp = options.backup;
     }
     renameSync(temp, read.real);

@@ -28,7 +28,12 @@ export function planUnwrap(text: string, syntax: 'json' | 'jsonc', entries: read
   const edits: Edit[] = [];
   const notes: UnwrapNote[] = [];
   const kept: WrappedEntry[] = [];
+  const seen = new Set<string>();
   for (const entry of entries) {
+    // One entry, one restore: a second record of the same entry would be an overlapping edit.
+    const key = JSON.stringify(entry.path);
+    if (seen.has(key)) continue;
+    seen.add(key);
     const node = nodeAt(parsed.config, entry.path);
     if (!node) {
       notes.push({ entry, outcome: 'gone' });

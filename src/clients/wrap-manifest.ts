@@ -1,6 +1,7 @@
 import { readFileSync } from 'node:fs';
 import { homedir } from 'node:os';
-import { join } from 'node:path';
+import { isAbsolute, join } from 'node:path';
+import { z } from 'zod';
 import { writePrivateFile } from './safe-write.js';
 
 /** One entry `wrap` changed: where, its exact text before, and its value after (to tell a later edit by the user). */
@@ -39,14 +40,39 @@ export function readManifest(path: string): { ok: true; manifest: WrapManifest }
     if ((error as NodeJS.ErrnoException).code === 'ENOENT') return { ok: true, manifest: { v: 1, files: {} } };
     return { ok: false, why: `cannot read ${path}: ${(error as NodeJS.ErrnoException).code ?? (error as Error).message}` };
   }
+  let parsed: unknown;
   try {
-    const manifest = JSON.parse(text) as WrapManifest;
-    if (manifest?.v !== 1 || typeof manifest.files !== 'object' || manifest.files === null) return { ok: false, why: `${path} is not a manifest of this mcp-spy` };
-    return { ok: true, manifest };
+    parsed = JSON.parse(text);
   } catch {
     return { ok: false, why: `${path} is not valid JSON` };
   }
+  // Every entry is checked before any is used: unwrap writes `original` into a config, at `path`.
+  const checked = manifestSchema.safeParse(parsed);
+  // The keys as parsed: the schema's copy drops a key such as __proto__.
+  const files = checked.success ? Object.keys((parsed as WrapManifest).files) : [];
+  const relative = files.find((file) => !isAbsolute(file));
+  if (!checked.success || relative !== undefined) {
+    const where = relative !== undefined ? ['files', relative] : checked.error!.issues[0]!.path;
+    return { ok: false, why: `${path} is not a manifest of this mcp-spy${where.length > 0 ? ` (at ${pointer(where)})` : ''}` };
+  }
+  // The text as parsed, not the schema's copy: a key such as __proto__ stays a key (and was refused above).
+  return { ok: true, manifest: parsed as WrapManifest };
 }
+
+/** Where in the manifest, as `files["/home/me/.cursor/mcp.json"][0].original`. */
+function pointer(path: readonly PropertyKey[]): string {
+  return path.map((key, index) => (typeof key === 'number' ? `[${key}]` : index === 0 ? String(key) : /^[A-Za-z_]\w*$/.test(String(key)) ? `.${String(key)}` : `[${JSON.stringify(String(key))}]`)).join('');
+}
+
+const wrappedEntrySchema = z.object({
+  path: z.array(z.string()).min(1),
+  client: z.string(),
+  original: z.string(),
+  wrapped: z.unknown().refine((value) => value !== undefined),
+  run: z.array(z.string()).optional(),
+});
+
+const manifestSchema = z.object({ v: z.literal(1), files: z.record(z.string(), z.array(wrappedEntrySchema)) });
 
 /** Writes the manifest (0600, atomically): it holds parts of configs, which may hold secrets. */
 export function writeManifest(path: string, manifest: WrapManifest): { ok: true } | { ok: false; why: string } {

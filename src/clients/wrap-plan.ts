@@ -87,7 +87,11 @@ export function planWrap(text: string, places: readonly ConfigPlace[], choice: W
     if (!found.ok) return found;
     for (const entry of found.entries) {
       if (choice.servers.length > 0 && !choice.servers.includes(entry.name)) continue;
-      const planned = planEntry(parsed.config, place, entry, choice, known);
+      // A name twice in one object: the client keeps one (the last, with JSON.parse), and an undo by name could not tell them apart.
+      const twice = found.entries.filter((other) => other.name === entry.name).length > 1;
+      const planned = twice
+        ? { edits: [], note: { place, name: entry.name, changes: false, says: 'named more than once here (a client uses only one of them): left as it is; give each its own name' } }
+        : planEntry(parsed.config, place, entry, choice, known);
       edits.push(...planned.edits);
       notes.push(planned.note);
       if (planned.edits.length > 0) touched.push({ place, entry, ...(planned.run ? { run: planned.run } : {}) });

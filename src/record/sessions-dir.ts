@@ -64,7 +64,9 @@ export function sessionRecordPath(env: NodeJS.ProcessEnv, parts: SessionFileName
   try {
     makeDirectory(dir);
     const stat = statSync(dir);
-    if ((stat.mode & 0o077) !== 0 && stat.uid === process.getuid?.()) chmodSync(dir, 0o700);
+    // Only the default directory is ours to tighten: one named by MCP_SPY_DIR is used as it is (it
+    // may be a shared one: as root, MCP_SPY_DIR=/tmp made /tmp 0700). Each file is 0600 anyway.
+    if (!env.MCP_SPY_DIR && (stat.mode & 0o077) !== 0 && stat.uid === process.getuid?.()) chmodSync(dir, 0o700);
   } catch (error) {
     return { unavailable: `cannot make ${dir}: ${(error as NodeJS.ErrnoException).code ?? (error as Error).message}` };
   }

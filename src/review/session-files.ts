@@ -1,4 +1,4 @@
-import { readdirSync, statSync } from 'node:fs';
+import { lstatSync, readdirSync, statSync } from 'node:fs';
 import { join } from 'node:path';
 import { readRecording } from '../record/open-recording.js';
 import { parseSessionFileName } from '../record/sessions-dir.js';
@@ -40,6 +40,21 @@ export function alive(pid: number): boolean {
   }
 }
 
+/**
+ * Whether a name of the directory is a file a spy wrote: a regular file of this user's own. A link
+ * planted there (to a file outside, to a FIFO a reader would hang on), a directory or another
+ * user's file is no session: readers neither read it nor prune it.
+ */
+function ownRegularFile(file: string): boolean {
+  try {
+    const stat = lstatSync(file);
+    const uid = process.getuid?.();
+    return stat.isFile() && (uid === undefined || stat.uid === uid);
+  } catch {
+    return false;
+  }
+}
+
 /** The files of the directory the spies named, oldest first; none when the directory does not exist. */
 export function sessionFileNames(dir: string): { file: string; parts: NonNullable<ReturnType<typeof parseSessionFileName>> }[] {
   let names: string[];
@@ -52,7 +67,8 @@ export function sessionFileNames(dir: string): { file: string; parts: NonNullabl
   return names
     .flatMap((name) => {
       const parts = parseSessionFileName(name);
-      return parts ? [{ file: join(dir, name), parts }] : [];
+      const file = join(dir, name);
+      return parts && ownRegularFile(file) ? [{ file, parts }] : [];
     })
     .sort((a, b) => a.parts.started.getTime() - b.parts.started.getTime() || a.file.localeCompare(b.file));
 }
