@@ -12,8 +12,9 @@ import { bytesText, clock, wireText } from './text.js';
 const foldedString = 300;
 /** Arrays longer than this are folded too. */
 const foldedArray = 50;
-/** The exact bytes shown, at most. */
+/** The exact bytes shown, at most: folded, and unfolded (a frame of megabytes stays a few thousand lines). */
 const shownBytes = 8000;
+const unfoldedBytes = 256 * 1024;
 
 /** The value with long strings and arrays folded, so one huge field cannot bury the rest. */
 export function folded(value: unknown): unknown {
@@ -81,11 +82,12 @@ function frameLines(state: ViewState, row: Row): string[] {
   const entry = state.load(row) ?? row.entry;
   const lines = [...headerLines(row, entry, state), ...noteLines(entry), ...httpLines(state, row, entry)];
   const message = messageOf(entry);
-  if (message !== undefined) lines.push('message:', ...printableJson(folded(message), 2).split('\n'));
+  if (message !== undefined) lines.push(`message${state.unfolded ? '' : ' (long strings and arrays folded: z unfolds)'}:`, ...printableJson(state.unfolded ? message : folded(message), 2).split('\n'));
   const text = isFrame(entry) ? frameText(entry) : undefined;
   const size = typeof entry.bytes === 'number' ? entry.bytes : text === undefined ? 0 : Buffer.byteLength(text);
-  if (text !== undefined) lines.push(`exact bytes (${bytesText(size)}${text.length > shownBytes ? `, first ${shownBytes} characters shown` : ''}):`, wireText(text.slice(0, shownBytes), shownBytes));
-  else if (typeof entry.rawBase64 === 'string') lines.push(`exact bytes (${bytesText(size)}, not UTF-8, base64):`, entry.rawBase64.slice(0, shownBytes));
+  const most = state.unfolded ? unfoldedBytes : shownBytes;
+  if (text !== undefined) lines.push(`exact bytes (${bytesText(size)}${text.length > most ? `, first ${most} characters shown` : ''}):`, wireText(text.slice(0, most), most));
+  else if (typeof entry.rawBase64 === 'string') lines.push(`exact bytes (${bytesText(size)}, not UTF-8, base64):`, entry.rawBase64.slice(0, most));
   else if (row.offset === undefined) lines.push('(the frame is not kept: it cannot be read again from its file)');
   return lines;
 }

@@ -24,6 +24,7 @@ export type Action =
   | { type: 'follow' }
   | { type: 'pause' }
   | { type: 'tab' }
+  | { type: 'unfold' }
   | { type: 'help' }
   | { type: 'status'; text: string | undefined }
   /** A key pressed: read against the state it arrives in (keys typed fast must not see an old one). */
@@ -80,6 +81,8 @@ const backFrom: Record<Screen, (state: ViewState) => Screen> = {
   inspector: () => 'frames',
   frames: () => 'sessions',
   tools: () => 'frames',
+  // Folding is the inspector's; kept as the frames change, so a run of big frames reads unfolded.
+  unfold: (state) => (state.screen === 'inspector' ? { ...state, unfolded: !state.unfolded, status: state.unfolded ? 'folded' : 'unfolded' } : state),
   help: (state) => state.previous,
   sessions: () => 'sessions',
 };
@@ -128,6 +131,8 @@ const reducers: { [K in Action['type']]: (state: ViewState, action: Extract<Acti
   pause: (state) => (state.paused ? extendVisible({ ...state, paused: false }) : { ...state, paused: true, follow: false }),
   tab: (state) =>
     state.screen === 'inspector' ? { ...state, pane: state.pane === 'request' ? 'answer' : 'request', scroll: 0 } : { ...state, screen: nextScreen[state.screen], scroll: 0 },
+  // Folding is the inspector's; kept as the frames change, so a run of big frames reads unfolded.
+  unfold: (state) => (state.screen === 'inspector' ? { ...state, unfolded: !state.unfolded, status: state.unfolded ? 'folded' : 'unfolded' } : state),
   help: (state) => (state.screen === 'help' ? { ...state, screen: state.previous } : { ...state, screen: 'help', previous: state.screen }),
   status: (state, action) => ({ ...state, status: action.text }),
   key: (state, action) => {

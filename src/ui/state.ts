@@ -47,6 +47,8 @@ export interface ViewState {
   follow: boolean;
   paused: boolean;
   pane: Pane;
+  /** The inspector shows long strings and arrays whole (z). */
+  unfolded: boolean;
   width: number;
   height: number;
   status?: string;
@@ -85,6 +87,7 @@ export function initialState(options: StateOptions = {}): ViewState {
     follow: true,
     paused: false,
     pane: 'request',
+    unfolded: false,
     width: options.width ?? 80,
     height: options.height ?? 24,
     load,

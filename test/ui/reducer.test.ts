@@ -2,6 +2,8 @@ import { describe, expect, it } from 'vitest';
 import { reduce, type Action } from '../../src/ui/reducer.js';
 import { clientLabel, serverLabel } from '../../src/ui/sessions.js';
 import { initialState, selectedRow, type ViewState } from '../../src/ui/state.js';
+import { inspectorLines } from '../../src/ui/inspector-lines.js';
+import { keyHelp } from '../../src/ui/keys.js';
 import { memoryLoader, recordWriter, sampleSession, sourceEntries } from '../helpers/ui-records.js';
 
 const file = 'claude-code--my-everything--20261201T170000123Z-4242.jsonl';
@@ -155,5 +157,31 @@ describe('the console state: filtering', () => {
     expect(state.visible).toHaveLength(1);
     state = run(state, { type: 'filter-start' }, { type: 'filter-edit', text: 'kind = tool-error' }, { type: 'filter-apply' });
     expect(state.visible).toHaveLength(2);
+  });
+});
+
+describe('the console state: folding in the inspector', () => {
+  it('folds a long string and a long array, z unfolds them and z again folds them', () => {
+    const w = recordWriter();
+    const call = w.frame('c2s', 'request', { method: 'tools/call', id: 1, tool: 'read' }, { id: 1, method: 'tools/call', params: { name: 'read', arguments: {} } });
+    const long = `${'a'.repeat(400)}END`;
+    const items = Array.from({ length: 60 }, (_, index) => `item-${index}`);
+    w.frame('s2c', 'response', { method: 'tools/call', id: 1, tool: 'read', latencyMs: 2, related: { seq: call, id: 1, method: 'tools/call', tool: 'read' } }, { id: 1, result: { content: [{ type: 'text', text: long }], items } });
+    let state = run(loaded(w.lines), { type: 'open' }, { type: 'bottom' }, { type: 'open' });
+    const text = () => inspectorLines({ ...state, width: 1000 }).join('\n');
+    expect(text()).toMatch(/… \(103 more characters\)/);
+    expect(text()).toMatch(/… 10 more items/);
+    expect(text()).not.toMatch(/^\s+"item-59"$/m);
+    state = run(state, { type: 'key', input: 'z', key: {} as never });
+    expect(state.unfolded).toBe(true);
+    expect(text()).toMatch(new RegExp(`^\\s+"text": "${long}"$`, 'm'));
+    expect(text()).toMatch(/^\s+"item-59"$/m);
+    expect(text()).not.toMatch(/more characters|more items/);
+    state = run(state, { type: 'key', input: 'z', key: {} as never });
+    expect(text()).toMatch(/… \(103 more characters\)/);
+  });
+
+  it('lists z in the help', () => {
+    expect(keyHelp.some(([keys, what]) => keys === 'z' && /unfold/.test(what))).toBe(true);
   });
 });
