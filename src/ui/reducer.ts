@@ -131,8 +131,6 @@ const reducers: { [K in Action['type']]: (state: ViewState, action: Extract<Acti
     state.screen === 'inspector' ? { ...state, pane: state.pane === 'request' ? 'answer' : 'request', scroll: 0 } : { ...state, screen: nextScreen[state.screen], scroll: 0 },
   // Folding is the inspector's; kept as the frames change, so a run of big frames reads unfolded.
   unfold: (state) => (state.screen === 'inspector' ? { ...state, unfolded: !state.unfolded, status: state.unfolded ? 'folded' : 'unfolded' } : state),
-  // Folding is the inspector's; kept as the frames change, so a run of big frames reads unfolded.
-  unfold: (state) => (state.screen === 'inspector' ? { ...state, unfolded: !state.unfolded, status: state.unfolded ? 'folded' : 'unfolded' } : state),
   help: (state) => (state.screen === 'help' ? { ...state, screen: state.previous } : { ...state, screen: 'help', previous: state.screen }),
   status: (state, action) => ({ ...state, status: action.text }),
   key: (state, action) => {
