@@ -185,3 +185,18 @@ describe('the console state: folding in the inspector', () => {
     expect(keyHelp.some(([keys, what]) => keys === 'z' && /unfold/.test(what))).toBe(true);
   });
 });
+
+describe('the console state: liveness', () => {
+  it('ends a session without an exit entry once its writer runs no more: the pid of the file name, else of the spawn entry', () => {
+    const cut = sampleSession().slice(0, -1);
+    const named = reduce(initialState(), { type: 'entries', items: sourceEntries(file, cut) });
+    const plain = reduce(initialState(), { type: 'entries', items: sourceEntries('wire.jsonl', cut) });
+    expect(named.sessions[0]!.pid).toBe(4242);
+    expect(plain.sessions[0]!.pid).toBe(42);
+    const asked: number[] = [];
+    const running = reduce(named, { type: 'liveness', alive: (pid) => (asked.push(pid), true) });
+    expect(running.sessions[0]!.ended).toBe(false);
+    expect(asked).toEqual([4242]);
+    expect(reduce(plain, { type: 'liveness', alive: (pid) => pid !== 42 }).sessions[0]!.ended).toBe(true);
+  });
+});
