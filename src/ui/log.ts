@@ -1,0 +1,258 @@
+import type { RecordEntry } from '../record/schema.js';
+import { isRoutine } from '../render/visibility.js';
+import { answerKinds, isFrame, lightEntry, type Row } from './rows.js';
+
+/**
+ * The console's log: every entry read, as a compact index of typed-array columns (about 50 bytes an
+ * entry, whatever the size of its frame). A row is made from it only for what a screen shows (its
+ * entry read again from its file); what the index holds answers filters and the tools summary.
+ */
+
+/** Entries per chunk: columns grow a chunk at a time, never copied as they grow. */
+const chunkBits = 14;
+const chunkSize = 1 << chunkBits;
+const none = 0xffffffff;
+
+/** Flags of an entry. */
+const routine = 1;
+/** A request that belongs to another (a server's request during a tool call): not a call of its own. */
+const relatedRequest = 2;
+/** Some field the index holds could not be held exactly (too long, too large): read the entry again. */
+const partial = 4;
+
+class Chunk {
+  offset = new Float64Array(chunkSize).fill(-1);
+  length = new Uint32Array(chunkSize);
+  lineNo = new Uint32Array(chunkSize);
+  seq = new Uint32Array(chunkSize);
+  /** Milliseconds after the session's first entry. */
+  time = new Uint32Array(chunkSize).fill(none);
+  /** Microseconds. */
+  latency = new Uint32Array(chunkSize).fill(none);
+  bytes = new Uint32Array(chunkSize).fill(none);
+  session = new Uint32Array(chunkSize);
+  method = new Uint32Array(chunkSize);
+  tool = new Uint32Array(chunkSize);
+  pair = new Int32Array(chunkSize).fill(-1);
+  kind = new Uint8Array(chunkSize);
+  dir = new Uint8Array(chunkSize);
+  flags = new Uint8Array(chunkSize);
+}
+
+/** Strings kept in the index (methods, tools, kinds): each once; a hostile peer's many names stop at a bound. */
+const maxStrings = 100_000;
+const maxString = 200;
+const dirs = ['', 'c2s', 's2c'];
+
+/** The fields of an entry the index holds: a filter naming only these runs without reading the file. */
+export const indexedFields: ReadonlySet<string> = new Set(['seq', 't', 'kind', 'dir', 'method', 'tool', 'latencyMs', 'bytes', 'session']);
+
+export interface LogSession {
+  key: string;
+  file: string;
+  /** The record's session id. */
+  id?: string;
+  /** The time of its first entry, which the times of its entries count from. */
+  base?: number;
+}
+
+export class EntryLog {
+  private chunks: Chunk[] = [];
+  private strings: string[] = [''];
+  private stringIds = new Map<string, number>();
+  private kinds: string[] = [''];
+  private kindIds = new Map<string, number>();
+  /** Entries kept whole (less their frame): those with no file to read them again from. */
+  private kept = new Map<number, RecordEntry>();
+  /** Entries read again lately, for the rows on screen (a redraw reads no file). */
+  private recent = new Map<number, RecordEntry>();
+  readonly sessions: LogSession[] = [];
+  private slots = new Map<string, number>();
+  length = 0;
+
+  /** A session's place in `sessions`, added when it is new. */
+  slot(key: string, file: string, id: string | undefined): number {
+    let slot = this.slots.get(key);
+    if (slot === undefined) {
+      this.slots.set(key, (slot = this.sessions.length));
+      this.sessions.push({ key, file, id });
+    }
+    return slot;
+  }
+
+  /** The entry kept whole (less its frame), when it was. */
+  keptEntry(index: number): RecordEntry | undefined {
+    return this.kept.get(index);
+  }
+
+  /** The key of an entry's session. */
+  sessionKey(index: number): string {
+    return this.sessions[this.session(index)]!.key;
+  }
+
+  private id(value: unknown): { id: number; exact: boolean } {
+    if (value === undefined) return { id: 0, exact: true };
+    if (typeof value !== 'string' || value.length > maxString) return { id: 0, exact: false };
+    let id = this.stringIds.get(value);
+    if (id === undefined) {
+      if (this.strings.length >= maxStrings) return { id: 0, exact: false };
+      this.stringIds.set(value, (id = this.strings.length));
+      this.strings.push(value);
+    }
+    return { id, exact: true };
+  }
+
+  private kindId(kind: unknown): number {
+    if (typeof kind !== 'string') return 0;
+    let id = this.kindIds.get(kind);
+    if (id === undefined && this.kinds.length < 255 && kind.length <= maxString) {
+      this.kindIds.set(kind, (id = this.kinds.length));
+      this.kinds.push(kind);
+    }
+    return id ?? 0;
+  }
+
+  /** Adds an entry of a session (an index into `sessions`); `keep` keeps it whole (no file holds it). */
+  append(session: number, entry: RecordEntry, where: { lineNo: number; offset?: number; length?: number }, keep: boolean): number {
+    const index = this.length;
+    if ((index & (chunkSize - 1)) === 0) this.chunks.push(new Chunk());
+    const chunk = this.chunks[index >>> chunkBits]!;
+    const at = index & (chunkSize - 1);
+    let exact = true;
+    const fit = (value: unknown, scale: number, column: Uint32Array) => {
+      if (value === undefined) return;
+      const scaled = typeof value === 'number' ? Math.round(value * scale) : NaN;
+      if (scaled >= 0 && scaled < none && scaled / scale === value) column[at] = scaled;
+      else exact = false;
+    };
+    if (where.offset !== undefined && where.length !== undefined) {
+      chunk.offset[at] = where.offset;
+      chunk.length[at] = where.length;
+    }
+    chunk.lineNo[at] = where.lineNo;
+    fit(entry.seq, 1, chunk.seq);
+    const owner = this.sessions[session]!;
+    const time = typeof entry.t === 'string' ? Date.parse(entry.t) : NaN;
+    if (!Number.isNaN(time)) owner.base ??= time;
+    // A time kept only if it reads back as it was written (the spy writes ISO times in milliseconds).
+    if (entry.t !== undefined && (Number.isNaN(time) || new Date(time).toISOString() !== entry.t)) exact = false;
+    else if (entry.t !== undefined) fit(time - owner.base!, 1, chunk.time);
+    fit(entry.latencyMs, 1000, chunk.latency);
+    fit(entry.bytes, 1, chunk.bytes);
+    chunk.session[at] = session;
+    const method = this.id(entry.method);
+    const tool = this.id(entry.tool);
+    chunk.method[at] = method.id;
+    chunk.tool[at] = tool.id;
+    chunk.kind[at] = this.kindId(entry.kind);
+    const dir = dirs.indexOf(entry.dir ?? '');
+    chunk.dir[at] = Math.max(0, dir);
+    const sessionId = typeof entry.session === 'string' ? entry.session : undefined;
+    if (!method.exact || !tool.exact || dir === -1 || chunk.kind[at] === 0 || sessionId !== owner.id) exact = false;
+    chunk.flags[at] = (isRoutine(entry) ? routine : 0) | (entry.kind === 'request' && entry.related !== undefined ? relatedRequest : 0) | (exact ? 0 : partial);
+    if (keep || where.offset === undefined) this.kept.set(index, lightEntry(entry));
+    this.length++;
+    return index;
+  }
+
+  private chunk(index: number): [Chunk, number] {
+    return [this.chunks[index >>> chunkBits]!, index & (chunkSize - 1)];
+  }
+
+  setPair(index: number, other: number): void {
+    const [chunk, at] = this.chunk(index);
+    chunk.pair[at] = other;
+  }
+
+  pair(index: number): number | undefined {
+    const [chunk, at] = this.chunk(index);
+    return chunk.pair[at] === -1 ? undefined : chunk.pair[at];
+  }
+
+  session(index: number): number {
+    const [chunk, at] = this.chunk(index);
+    return chunk.session[at]!;
+  }
+
+  kind(index: number): string {
+    const [chunk, at] = this.chunk(index);
+    return this.kinds[chunk.kind[at]!]!;
+  }
+
+  isRoutine(index: number): boolean {
+    const [chunk, at] = this.chunk(index);
+    return (chunk.flags[at]! & routine) !== 0;
+  }
+
+  /** A call of its own: a request no other request caused. */
+  isCall(index: number): boolean {
+    const [chunk, at] = this.chunk(index);
+    return this.kinds[chunk.kind[at]!] === 'request' && (chunk.flags[at]! & relatedRequest) === 0;
+  }
+
+  /** Whether the index holds this entry's indexed fields exactly. */
+  isExact(index: number): boolean {
+    const [chunk, at] = this.chunk(index);
+    return (chunk.flags[at]! & partial) === 0 || this.kept.has(index);
+  }
+
+  /**
+   * The indexed fields of an entry, written into `into` (reused: a scan over millions of entries
+   * makes no object per entry). What the index does not hold is absent.
+   */
+  brief(index: number, into: Record<string, unknown> = {}): RecordEntry {
+    const kept = this.kept.get(index);
+    if (kept) return kept;
+    const [chunk, at] = this.chunk(index);
+    const owner = this.sessions[chunk.session[at]!]!;
+    const time = chunk.time[at]!;
+    const latency = chunk.latency[at]!;
+    const bytes = chunk.bytes[at]!;
+    into.seq = chunk.seq[at];
+    into.t = time === none || owner.base === undefined ? undefined : new Date(owner.base + time).toISOString();
+    into.kind = this.kinds[chunk.kind[at]!];
+    into.dir = dirs[chunk.dir[at]!] || undefined;
+    into.method = this.strings[chunk.method[at]!] || undefined;
+    into.tool = this.strings[chunk.tool[at]!] || undefined;
+    into.latencyMs = latency === none ? undefined : latency / 1000;
+    into.bytes = bytes === none ? undefined : bytes;
+    into.session = owner.id;
+    return into as unknown as RecordEntry;
+  }
+
+  /** Where an entry's line is, without its entry: for reading it again, or exporting it as it is. */
+  place(index: number): Row {
+    const [chunk, at] = this.chunk(index);
+    const owner = this.sessions[chunk.session[at]!]!;
+    const offset = chunk.offset[at]!;
+    const kept = this.kept.get(index);
+    return {
+      index,
+      session: owner.key,
+      file: owner.file,
+      lineNo: chunk.lineNo[at]!,
+      offset: offset === -1 ? undefined : offset,
+      length: offset === -1 ? undefined : chunk.length[at],
+      entry: kept ?? this.brief(index),
+      pair: this.pair(index),
+    };
+  }
+
+  /** A row as the screens show it: its entry (less its frame) read again from its file, else what the index holds. */
+  row(index: number, load: (row: Row) => RecordEntry | undefined): Row {
+    const row = this.place(index);
+    if (this.kept.has(index)) return row;
+    let entry = this.recent.get(index);
+    if (entry === undefined) {
+      const full = load(row);
+      if (full === undefined) return row;
+      entry = lightEntry(full);
+      // A few screens' worth: the oldest read goes first.
+      if (this.recent.size >= 1024) this.recent.delete(this.recent.keys().next().value!);
+      this.recent.set(index, entry);
+    }
+    return { ...row, entry };
+  }
+}
+
+export { answerKinds, isFrame };
