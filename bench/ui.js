@@ -6,9 +6,13 @@
 import { appendFileSync, createWriteStream, mkdtempSync, rmSync, statSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { reduce } from '../dist/ui/reducer.js';
-import { createFileLoader, followSources } from '../dist/ui/sources.js';
-import { initialState } from '../dist/ui/state.js';
+import { tuneHeapForConsole } from '../dist/ui/heap.js';
+
+// As `mcp-spy ui` does, before the console allocates.
+tuneHeapForConsole();
+const { reduce } = await import('../dist/ui/reducer.js');
+const { createFileLoader, followSources } = await import('../dist/ui/sources.js');
+const { initialState } = await import('../dist/ui/state.js');
 
 const sizeMiB = Number(process.argv[2] ?? 1024);
 const dir = mkdtempSync(join(tmpdir(), 'mcp-spy-bench-ui-'));

@@ -23,6 +23,9 @@ export interface SourceOptions {
   onCaughtUp?: (file: string) => void;
 }
 
+/** Entries handed over at once at most, whatever the time since the last batch. */
+const flushAt = 1000;
+
 /** What a path named on the command line is: a record, a directory of them, or nothing yet. */
 export async function pathKind(path: string): Promise<'file' | 'directory' | 'missing'> {
   try {
@@ -73,6 +76,9 @@ export function followSources(options: SourceOptions): Promise<void> {
             onSkip: (skip) => options.onProblem(`${file}:${skip.lineNo}: ${skip.reason}; skipped`),
           })) {
             pending.push({ file, entry, lineNo, offset, length });
+            // A record read through is handed over in slices: entries held long outlive the young
+            // generation, and a 1 GiB record would grow the heap by what it read, not what it keeps.
+            if (pending.length >= flushAt) flush();
             if (oneRun && entry.kind === 'exit') own.abort();
           }
         } catch (error) {
