@@ -130,7 +130,7 @@ try {
   console.log(`first batch (screen): ${firstBatchMs?.toFixed(0)} ms`);
   console.log(`first screen drawn:   ${firstScreenMs?.toFixed(0)} ms (its rows made from the index and the file)`);
   console.log(`all read:             ${(totalMs / 1000).toFixed(1)} s (${(size / 1024 / 1024 / (totalMs / 1000)).toFixed(0)} MiB/s)`);
-  console.log(`peak RSS:             ${mib(peak)} (after: ${mib(process.memoryUsage().rss)}, heap ${mib(process.memoryUsage().heapUsed)}, typed arrays ${mib(process.memoryUsage().arrayBuffers)})`);
+  console.log(`peak RSS:             ${mib(peak)} (after: ${mib(process.memoryUsage().rss)}, heap ${mib(process.memoryUsage().heapUsed)} of ${mib(process.memoryUsage().heapTotal)}, typed arrays ${mib(process.memoryUsage().arrayBuffers)})`);
   console.log(`key (move):           ${moveMs.toFixed(2)} ms`);
   console.log(`filter over all:      ${filterMs.toFixed(0)} ms (${filtered.visible.length} shown)`);
   console.log(`open a frame:         ${openMs.toFixed(2)} ms (read again from the file)`);

@@ -3,7 +3,7 @@ import { isRoutine } from '../render/visibility.js';
 import { answerKinds, isFrame, lightEntry, type Row } from './rows.js';
 
 /**
- * The console's log: every entry read, as a compact index of typed-array columns (about 50 bytes an
+ * The console's log: every entry read, as a compact index of typed-array columns (about 40 bytes an
  * entry, whatever the size of its frame). A row is made from it only for what a screen shows (its
  * entry read again from its file); what the index holds answers filters and the tools summary.
  */
@@ -21,9 +21,10 @@ const relatedRequest = 2;
 const partial = 4;
 
 class Chunk {
-  offset = new Float64Array(chunkSize).fill(-1);
+  /** Where the line starts: its low 32 bits, and the bits above them (files up to 1 TiB); -1 high: none. */
+  offsetLow = new Uint32Array(chunkSize);
+  offsetHigh = new Uint8Array(chunkSize).fill(0xff);
   length = new Uint32Array(chunkSize);
-  lineNo = new Uint32Array(chunkSize);
   seq = new Uint32Array(chunkSize);
   /** Milliseconds after the session's first entry. */
   time = new Uint32Array(chunkSize).fill(none);
@@ -31,8 +32,8 @@ class Chunk {
   latency = new Uint32Array(chunkSize).fill(none);
   bytes = new Uint32Array(chunkSize).fill(none);
   session = new Uint32Array(chunkSize);
-  method = new Uint32Array(chunkSize);
-  tool = new Uint32Array(chunkSize);
+  method = new Uint16Array(chunkSize);
+  tool = new Uint16Array(chunkSize);
   pair = new Int32Array(chunkSize).fill(-1);
   kind = new Uint8Array(chunkSize);
   dir = new Uint8Array(chunkSize);
@@ -40,7 +41,7 @@ class Chunk {
 }
 
 /** Strings kept in the index (methods, tools, kinds): each once; a hostile peer's many names stop at a bound. */
-const maxStrings = 100_000;
+const maxStrings = 0xffff;
 const maxString = 200;
 const dirs = ['', 'c2s', 's2c'];
 
@@ -113,7 +114,7 @@ export class EntryLog {
   }
 
   /** Adds an entry of a session (an index into `sessions`); `keep` keeps it whole (no file holds it). */
-  append(session: number, entry: RecordEntry, where: { lineNo: number; offset?: number; length?: number }, keep: boolean): number {
+  append(session: number, entry: RecordEntry, where: { offset?: number; length?: number }, keep: boolean): number {
     const index = this.length;
     if ((index & (chunkSize - 1)) === 0) this.chunks.push(new Chunk());
     const chunk = this.chunks[index >>> chunkBits]!;
@@ -125,11 +126,11 @@ export class EntryLog {
       if (scaled >= 0 && scaled < none && scaled / scale === value) column[at] = scaled;
       else exact = false;
     };
-    if (where.offset !== undefined && where.length !== undefined) {
-      chunk.offset[at] = where.offset;
+    if (where.offset !== undefined && where.length !== undefined && where.offset < 2 ** 40 && where.length < none) {
+      chunk.offsetLow[at] = where.offset % 2 ** 32;
+      chunk.offsetHigh[at] = Math.floor(where.offset / 2 ** 32);
       chunk.length[at] = where.length;
-    }
-    chunk.lineNo[at] = where.lineNo;
+    } else keep = true;
     fit(entry.seq, 1, chunk.seq);
     const owner = this.sessions[session]!;
     const time = typeof entry.t === 'string' ? Date.parse(entry.t) : NaN;
@@ -150,7 +151,7 @@ export class EntryLog {
     const sessionId = typeof entry.session === 'string' ? entry.session : undefined;
     if (!method.exact || !tool.exact || dir === -1 || chunk.kind[at] === 0 || sessionId !== owner.id) exact = false;
     chunk.flags[at] = (isRoutine(entry) ? routine : 0) | (entry.kind === 'request' && entry.related !== undefined ? relatedRequest : 0) | (exact ? 0 : partial);
-    if (keep || where.offset === undefined) this.kept.set(index, lightEntry(entry));
+    if (keep) this.kept.set(index, lightEntry(entry));
     this.length++;
     return index;
   }
@@ -224,15 +225,14 @@ export class EntryLog {
   place(index: number): Row {
     const [chunk, at] = this.chunk(index);
     const owner = this.sessions[chunk.session[at]!]!;
-    const offset = chunk.offset[at]!;
+    const high = chunk.offsetHigh[at]!;
     const kept = this.kept.get(index);
     return {
       index,
       session: owner.key,
       file: owner.file,
-      lineNo: chunk.lineNo[at]!,
-      offset: offset === -1 ? undefined : offset,
-      length: offset === -1 ? undefined : chunk.length[at],
+      offset: high === 0xff ? undefined : high * 2 ** 32 + chunk.offsetLow[at]!,
+      length: high === 0xff ? undefined : chunk.length[at],
       entry: kept ?? this.brief(index),
       pair: this.pair(index),
     };

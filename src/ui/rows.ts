@@ -20,7 +20,6 @@ export interface Row {
   /** The session it belongs to (see `sessionKey`). */
   session: string;
   file: string;
-  lineNo: number;
   offset?: number;
   length?: number;
   entry: RecordEntry;

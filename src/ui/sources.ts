@@ -150,7 +150,7 @@ export function createFileLoader(): { load: EntryLoader; line: (row: Row) => str
     const text = line(row);
     if (text === undefined) return undefined;
     try {
-      const item = parseRecordLine(text, row.lineNo, row.file);
+      const item = parseRecordLine(text, 0, row.file);
       return item.ok && item.entry.seq === row.entry.seq && item.entry.kind === row.entry.kind ? item.entry : undefined;
     } catch {
       return undefined;
