@@ -8,4 +8,5 @@ import { setFlagsFromString } from 'node:v8';
  */
 export function tuneHeapForConsole(): void {
   setFlagsFromString('--max-semi-space-size=1');
+  setFlagsFromString('--optimize-for-size');
 }

@@ -3,7 +3,7 @@ import { isRoutine } from '../render/visibility.js';
 import { answerKinds, isFrame, lightEntry, type Row } from './rows.js';
 
 /**
- * The console's log: every entry read, as a compact index of typed-array columns (about 40 bytes an
+ * The console's log: every entry read, as a compact index of typed-array columns (about 37 bytes an
  * entry, whatever the size of its frame). A row is made from it only for what a screen shows (its
  * entry read again from its file); what the index holds answers filters and the tools summary.
  */
@@ -31,7 +31,8 @@ class Chunk {
   /** Microseconds. */
   latency = new Uint32Array(chunkSize).fill(none);
   bytes = new Uint32Array(chunkSize).fill(none);
-  session = new Uint32Array(chunkSize);
+  /** The session's slot; past 65534 sessions, `overflow` has it. */
+  session = new Uint16Array(chunkSize);
   method = new Uint16Array(chunkSize);
   tool = new Uint16Array(chunkSize);
   pair = new Int32Array(chunkSize).fill(-1);
@@ -69,6 +70,7 @@ export class EntryLog {
   private recent = new Map<number, RecordEntry>();
   readonly sessions: LogSession[] = [];
   private slots = new Map<string, number>();
+  private overflow = new Map<number, number>();
   length = 0;
 
   /** A session's place in `sessions`, added when it is new. */
@@ -140,7 +142,8 @@ export class EntryLog {
     else if (entry.t !== undefined) fit(time - owner.base!, 1, chunk.time);
     fit(entry.latencyMs, 1000, chunk.latency);
     fit(entry.bytes, 1, chunk.bytes);
-    chunk.session[at] = session;
+    chunk.session[at] = Math.min(session, 0xffff);
+    if (session >= 0xffff) this.overflow.set(index, session);
     const method = this.id(entry.method);
     const tool = this.id(entry.tool);
     chunk.method[at] = method.id;
@@ -172,7 +175,8 @@ export class EntryLog {
 
   session(index: number): number {
     const [chunk, at] = this.chunk(index);
-    return chunk.session[at]!;
+    const slot = chunk.session[at]!;
+    return slot === 0xffff ? this.overflow.get(index)! : slot;
   }
 
   kind(index: number): string {
@@ -205,7 +209,7 @@ export class EntryLog {
     const kept = this.kept.get(index);
     if (kept) return kept;
     const [chunk, at] = this.chunk(index);
-    const owner = this.sessions[chunk.session[at]!]!;
+    const owner = this.sessions[this.session(index)]!;
     const time = chunk.time[at]!;
     const latency = chunk.latency[at]!;
     const bytes = chunk.bytes[at]!;
@@ -224,7 +228,7 @@ export class EntryLog {
   /** Where an entry's line is, without its entry: for reading it again, or exporting it as it is. */
   place(index: number): Row {
     const [chunk, at] = this.chunk(index);
-    const owner = this.sessions[chunk.session[at]!]!;
+    const owner = this.sessions[this.session(index)]!;
     const high = chunk.offsetHigh[at]!;
     const kept = this.kept.get(index);
     return {
