@@ -205,16 +205,16 @@ export class EntryLog {
    * The indexed fields of an entry, written into `into` (reused: a scan over millions of entries
    * makes no object per entry). What the index does not hold is absent.
    */
-  brief(index: number, into: Record<string, unknown> = {}): RecordEntry {
+  brief(index: number, into: Record<string, unknown> = {}, withTime = true): RecordEntry {
     const kept = this.kept.get(index);
     if (kept) return kept;
     const [chunk, at] = this.chunk(index);
     const owner = this.sessions[this.session(index)]!;
-    const time = chunk.time[at]!;
     const latency = chunk.latency[at]!;
     const bytes = chunk.bytes[at]!;
     into.seq = chunk.seq[at];
-    into.t = time === none || owner.base === undefined ? undefined : new Date(owner.base + time).toISOString();
+    // (Making the time's text costs more than the rest: a scan that does not look at it goes without.)
+    into.t = withTime ? this.time(index) : undefined;
     into.kind = this.kinds[chunk.kind[at]!];
     into.dir = dirs[chunk.dir[at]!] || undefined;
     into.method = this.strings[chunk.method[at]!] || undefined;
@@ -223,6 +223,14 @@ export class EntryLog {
     into.bytes = bytes === none ? undefined : bytes;
     into.session = owner.id;
     return into as unknown as RecordEntry;
+  }
+
+  /** An entry's time, as the record wrote it. */
+  time(index: number): string | undefined {
+    const [chunk, at] = this.chunk(index);
+    const base = this.sessions[this.session(index)]!.base;
+    const time = chunk.time[at]!;
+    return time === none || base === undefined ? undefined : new Date(base + time).toISOString();
   }
 
   /** Where an entry's line is, without its entry: for reading it again, or exporting it as it is. */

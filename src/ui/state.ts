@@ -112,9 +112,13 @@ export function compileFilter(source: string, load: EntryLoader): { ok: true; fi
   // One view of one reused object for the whole scan: it notes a read of a field the index lacks.
   const scratch: Record<string, unknown> = {};
   let missed = false;
+  let currentLog: EntryLog | undefined;
+  let currentIndex = 0;
   const view = new Proxy(scratch, {
     get: (target, key) => {
       if (typeof key === 'string' && !indexedFields.has(key)) missed = true;
+      // The time's text is made only for a filter that reads it.
+      if (key === 't' && currentLog) return currentLog.time(currentIndex);
       return target[key as string];
     },
     has: (target, key) => {
@@ -126,7 +130,9 @@ export function compileFilter(source: string, load: EntryLoader): { ok: true; fi
     const kept = log.keptEntry(index);
     if (kept) return parsed.test(needsText ? (load(log.place(index)) ?? kept) : kept);
     if (log.isExact(index)) {
-      log.brief(index, scratch);
+      log.brief(index, scratch, false);
+      currentLog = log;
+      currentIndex = index;
       missed = false;
       const result = parsed.test(view);
       if (!missed) return result;
