@@ -1,45 +1,13 @@
 import type { RecordEntry } from '../record/schema.js';
 import { isRoutine } from '../render/visibility.js';
+import { Chunk, chunkBits, chunkSize, none, partial, relatedRequest, routine } from './log-chunk.js';
 import { answerKinds, isFrame, lightEntry, type Row } from './rows.js';
 
 /**
- * The console's log: every entry read, as a compact index of typed-array columns (about 37 bytes an
+ * The console's log: every entry read, as a compact index of typed-array columns (under 40 bytes an
  * entry, whatever the size of its frame). A row is made from it only for what a screen shows (its
  * entry read again from its file); what the index holds answers filters and the tools summary.
  */
-
-/** Entries per chunk: columns grow a chunk at a time, never copied as they grow. */
-const chunkBits = 14;
-const chunkSize = 1 << chunkBits;
-const none = 0xffffffff;
-
-/** Flags of an entry. */
-const routine = 1;
-/** A request that belongs to another (a server's request during a tool call): not a call of its own. */
-const relatedRequest = 2;
-/** Some field the index holds could not be held exactly (too long, too large): read the entry again. */
-const partial = 4;
-
-class Chunk {
-  /** Where the line starts: its low 32 bits, and the bits above them (files up to 1 TiB); -1 high: none. */
-  offsetLow = new Uint32Array(chunkSize);
-  offsetHigh = new Uint8Array(chunkSize).fill(0xff);
-  length = new Uint32Array(chunkSize);
-  seq = new Uint32Array(chunkSize);
-  /** Milliseconds after the session's first entry. */
-  time = new Uint32Array(chunkSize).fill(none);
-  /** Microseconds. */
-  latency = new Uint32Array(chunkSize).fill(none);
-  bytes = new Uint32Array(chunkSize).fill(none);
-  /** The session's slot; past 65534 sessions, `overflow` has it. */
-  session = new Uint16Array(chunkSize);
-  method = new Uint16Array(chunkSize);
-  tool = new Uint16Array(chunkSize);
-  pair = new Int32Array(chunkSize).fill(-1);
-  kind = new Uint8Array(chunkSize);
-  dir = new Uint8Array(chunkSize);
-  flags = new Uint8Array(chunkSize);
-}
 
 /** Strings kept in the index (methods, tools, kinds): each once; a hostile peer's many names stop at a bound. */
 const maxStrings = 0xffff;
