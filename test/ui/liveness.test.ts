@@ -26,6 +26,16 @@ async function consoleOver(dir: string): Promise<ViewState> {
   return state;
 }
 
+/** The one session file of the directory, once it holds an answer (the directory is made by the spy). */
+function answered(dir: string): true | undefined {
+  try {
+    const [name] = readdirSync(dir);
+    return (name !== undefined && /"dir":"s2c"/.test(readFileSync(join(dir, name), 'utf8'))) || undefined;
+  } catch {
+    return undefined;
+  }
+}
+
 const stateOf = (state: ViewState) => state.sessions.map((session) => (session.ended ? 'ended' : 'live'));
 
 describe('mcp-spy ui: a session is live only while its writer runs', () => {
@@ -37,7 +47,7 @@ describe('mcp-spy ui: a session is live only while its writer runs', () => {
     let stopped = false;
     onTestFinished(async () => void (stopped || (await spy.dispose())));
     await fetch(spy.url, { method: 'POST', headers: { 'content-type': 'application/json', accept: 'application/json, text/event-stream' }, body: request });
-    await eventually(() => readdirSync(dir).length === 1 && readFileSync(join(dir, readdirSync(dir)[0]!), 'utf8').includes('"dir":"s2c"') || undefined);
+    await eventually(() => answered(dir));
     // (The spy's own first entry has no session id: the file shows as two sessions, both its.)
     let state = reduce(await consoleOver(dir), { type: 'liveness', alive });
     expect(new Set(stateOf(state))).toEqual(new Set(['live']));
@@ -65,7 +75,7 @@ describe('mcp-spy ui: a session is live only while its writer runs', () => {
       await running;
     });
     stdin!.write(request);
-    await eventually(() => { try { return readFileSync(join(dir, readdirSync(dir)[0]!), 'utf8').includes('"kind":"response"') || undefined; } catch { return undefined; } });
+    await eventually(() => answered(dir));
     let state = reduce(await consoleOver(dir), { type: 'liveness', alive });
     expect(stateOf(state)).toEqual(['live']);
     process.kill(pid, 'SIGKILL');
