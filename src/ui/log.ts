@@ -1,7 +1,7 @@
 import type { RecordEntry } from '../record/schema.js';
 import { isRoutine } from '../render/visibility.js';
 import { Chunk, chunkBits, chunkSize, none, partial, relatedRequest, routine } from './log-chunk.js';
-import { answerKinds, isFrame, lightEntry, type Row } from './rows.js';
+import { lightEntry, type Row } from './rows.js';
 
 /**
  * The console's log: every entry read, as a compact index of typed-array columns (under 40 bytes an
@@ -235,4 +235,3 @@ export class EntryLog {
   }
 }
 
-export { answerKinds, isFrame };
