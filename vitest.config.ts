@@ -24,7 +24,7 @@ const unit = [
   'test/export/metric-names.test.ts',
   'test/export/span-queue.test.ts',
   'test/report/report-units.test.ts',
-  'test/ui/{reducer,screens,effects}.test.ts',
+  'test/ui/{reducer,screens,effects,log}.test.ts',
   'test/faults/rules.test.ts',
 ];
 

@@ -21,6 +21,7 @@ export async function runUi(paths: string[], options: UiCommandOptions): Promise
     const parsed = parseFilter(options.filter);
     if (!parsed.ok) throw new SpyError(`bad filter expression: ${parsed.message}`);
   }
+  (await import('../ui/heap.js')).tuneHeapForConsole();
   const { pathKind } = await import('../ui/sources.js');
   for (const path of paths) if ((await pathKind(path)) === 'missing') throw new SpyError(`cannot read ${path}: no such file or directory`);
   const { runShell } = await import('../ui/shell.js');

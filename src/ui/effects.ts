@@ -61,8 +61,8 @@ export function copyFrame(state: ViewState, options: EffectOptions): string {
 
 /** `e`: the entries the stream shows, as JSON Lines (a record that view, check and report read). */
 export function exportShown(state: ViewState, options: EffectOptions): string {
-  const lines = state.visible.map((index) => {
-    const row = state.log[index]!;
+  const lines = Array.from(state.visible, (index) => {
+    const row = state.log.place(index);
     return options.line(row) ?? printableJson(row.entry);
   });
   try {
@@ -77,7 +77,7 @@ export function exportShown(state: ViewState, options: EffectOptions): string {
 export async function exportHarShown(state: ViewState, options: EffectOptions): Promise<string> {
   async function* entries() {
     for (const index of state.visible) {
-      const row = state.log[index]!;
+      const row = state.log.place(index);
       yield { entry: state.load(row) ?? row.entry };
     }
   }

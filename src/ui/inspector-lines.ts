@@ -12,8 +12,9 @@ import { bytesText, clock, wireText } from './text.js';
 const foldedString = 300;
 /** Arrays longer than this are folded too. */
 const foldedArray = 50;
-/** The exact bytes shown, at most. */
+/** The exact bytes shown, at most: folded, and unfolded (a frame of megabytes stays a few thousand lines). */
 const shownBytes = 8000;
+const unfoldedBytes = 256 * 1024;
 
 /** The value with long strings and arrays folded, so one huge field cannot bury the rest. */
 export function folded(value: unknown): unknown {
@@ -50,23 +51,39 @@ function noteLines(entry: RecordEntry): string[] {
   return ['notes:', ...entry.notes.map((note) => `  ${wireText(note, 60)}: ${lookup<string>(noteTexts, note) ?? 'see docs/rules.md'}`)];
 }
 
-/** Progress and cancellation of a request, linked by the record's `related`. */
-function linkedLines(state: ViewState, request: Row | undefined): string[] {
-  if (!request) return [];
-  const linked = state.log.filter((row) => row.session === request.session && row.entry.kind === 'notification' && row.entry.related?.seq === request.entry.seq);
-  if (linked.length === 0) return [];
-  return ['linked:', ...linked.slice(0, 20).map((row) => `  ${clock(row.entry.t)} ${wireText(row.entry.method, 60)} (seq ${row.entry.seq})`)];
+/** How far from a frame the inspector looks for the entries linked to it (the log can hold millions). */
+const linkedReach = 20_000;
+
+/** The rows of a session of a kind near a frame (from `from` to `to`), read again, that pass `test`. */
+function nearby(state: ViewState, session: string, kind: string, from: number, to: number, test: (entry: RecordEntry) => boolean, most: number): Row[] {
+  const found: Row[] = [];
+  const { log } = state;
+  for (let index = Math.max(0, from); index < Math.min(log.length, to) && found.length < most; index++) {
+    if (log.kind(index) !== kind || log.sessionKey(index) !== session) continue;
+    const row = log.place(index);
+    const entry = state.load(row) ?? row.entry;
+    if (test(entry)) found.push({ ...row, entry });
+  }
+  return found;
 }
 
-/** HTTP: the frame's headers, and the status and headers of the exchange that carried it. */
+/** Progress and cancellation of a request, linked by the record's `related`: between it and its answer. */
+function linkedLines(state: ViewState, request: Row | undefined): string[] {
+  if (!request) return [];
+  const end = request.pair ?? request.index + linkedReach;
+  const linked = nearby(state, request.session, 'notification', request.index + 1, Math.min(end, request.index + linkedReach), (entry) => entry.related?.seq === request.entry.seq, 20);
+  if (linked.length === 0) return [];
+  return ['linked:', ...linked.map((row) => `  ${clock(row.entry.t)} ${wireText(row.entry.method, 60)} (seq ${row.entry.seq})`)];
+}
+
+/** HTTP: the frame's headers, and the status and headers of the exchange that carried it (near it in the log). */
 function httpLines(state: ViewState, row: Row, entry: RecordEntry): string[] {
   const lines: string[] = [];
   const header = (name: string, value: unknown) => `  ${wireText(name, 60)}: ${wireText(Array.isArray(value) ? value.join(', ') : value, 160)}`;
   if (entry.headers) lines.push('HTTP headers:', ...Object.entries(entry.headers).map(([name, value]) => header(name, value)));
   if (typeof entry.exchange === 'number') {
-    const exchange = state.log.filter((other) => other.session === row.session && other.entry.kind === 'http' && other.entry.exchange === entry.exchange);
-    for (const http of exchange.slice(0, 5)) {
-      const full = state.load(http) ?? http.entry;
+    const exchange = nearby(state, row.session, 'http', row.index - 500, row.index + 500, (other) => other.exchange === entry.exchange, 5);
+    for (const { entry: full } of exchange) {
       lines.push(`HTTP ${[full.httpMethod, full.path, full.status, full.summary].filter((part) => part !== undefined).map((part) => wireText(part, 80)).join(' ')}`);
       for (const [side, headers] of Object.entries(full.headers ?? {})) {
         if (headers && typeof headers === 'object') lines.push(`  ${side}:`, ...Object.entries(headers).map(([name, value]) => `  ${header(name, value)}`));
@@ -81,11 +98,12 @@ function frameLines(state: ViewState, row: Row): string[] {
   const entry = state.load(row) ?? row.entry;
   const lines = [...headerLines(row, entry, state), ...noteLines(entry), ...httpLines(state, row, entry)];
   const message = messageOf(entry);
-  if (message !== undefined) lines.push('message:', ...printableJson(folded(message), 2).split('\n'));
+  if (message !== undefined) lines.push(`message${state.unfolded ? '' : ' (long strings and arrays folded: z unfolds)'}:`, ...printableJson(state.unfolded ? message : folded(message), 2).split('\n'));
   const text = isFrame(entry) ? frameText(entry) : undefined;
   const size = typeof entry.bytes === 'number' ? entry.bytes : text === undefined ? 0 : Buffer.byteLength(text);
-  if (text !== undefined) lines.push(`exact bytes (${bytesText(size)}${text.length > shownBytes ? `, first ${shownBytes} characters shown` : ''}):`, wireText(text.slice(0, shownBytes), shownBytes));
-  else if (typeof entry.rawBase64 === 'string') lines.push(`exact bytes (${bytesText(size)}, not UTF-8, base64):`, entry.rawBase64.slice(0, shownBytes));
+  const most = state.unfolded ? unfoldedBytes : shownBytes;
+  if (text !== undefined) lines.push(`exact bytes (${bytesText(size)}${text.length > most ? `, first ${most} characters shown` : ''}):`, wireText(text.slice(0, most), most));
+  else if (typeof entry.rawBase64 === 'string') lines.push(`exact bytes (${bytesText(size)}, not UTF-8, base64):`, entry.rawBase64.slice(0, most));
   else if (row.offset === undefined) lines.push('(the frame is not kept: it cannot be read again from its file)');
   return lines;
 }
@@ -98,8 +116,8 @@ export function inspectorLines(state: ViewState): string[] {
   const row = selectedRow(state);
   if (!row) return ['nothing selected'];
   const isAnswer = row.pair !== undefined && row.pair < row.index;
-  const request = isAnswer ? state.log[row.pair!] : row.entry.kind === 'request' ? row : undefined;
-  const answer = isAnswer ? row : row.pair !== undefined ? state.log[row.pair] : undefined;
+  const request = isAnswer ? state.log.row(row.pair!, state.load) : row.entry.kind === 'request' ? row : undefined;
+  const answer = isAnswer ? row : row.pair !== undefined ? state.log.row(row.pair, state.load) : undefined;
   const own = request === row ? 'request' : answer === row ? 'answer' : 'frame';
   const tabs = `[${state.pane === 'request' ? 'REQUEST' : 'request'}] [${state.pane === 'answer' ? 'ANSWER' : 'answer'}]  (Tab switches)`;
   const shown = own === 'frame' ? row : state.pane === 'request' ? request : answer;

@@ -1,5 +1,6 @@
 import { parseFilter } from '../review/filter-expression.js';
 import type { Key } from 'ink';
+import { goneSessions } from './sessions.js';
 import { inspectorLines } from './inspector-lines.js';
 import { keyAction, keyHelp } from './keys.js';
 import { toolsSummary } from './tools-summary.js';
@@ -24,6 +25,9 @@ export type Action =
   | { type: 'follow' }
   | { type: 'pause' }
   | { type: 'tab' }
+  | { type: 'unfold' }
+  /** Looks whether each live session's writer still runs (the shell sends it every second). */
+  | { type: 'liveness'; alive: (pid: number) => boolean }
   | { type: 'help' }
   | { type: 'status'; text: string | undefined }
   /** A key pressed: read against the state it arrives in (keys typed fast must not see an old one). */
@@ -128,6 +132,14 @@ const reducers: { [K in Action['type']]: (state: ViewState, action: Extract<Acti
   pause: (state) => (state.paused ? extendVisible({ ...state, paused: false }) : { ...state, paused: true, follow: false }),
   tab: (state) =>
     state.screen === 'inspector' ? { ...state, pane: state.pane === 'request' ? 'answer' : 'request', scroll: 0 } : { ...state, screen: nextScreen[state.screen], scroll: 0 },
+  // Folding is the inspector's; kept as the frames change, so a run of big frames reads unfolded.
+  unfold: (state) => (state.screen === 'inspector' ? { ...state, unfolded: !state.unfolded, status: state.unfolded ? 'folded' : 'unfolded' } : state),
+  liveness: (state, action) => {
+    const gone = goneSessions(state.sessions, action.alive);
+    if (gone.length === 0) return state;
+    for (const session of gone) session.ended = true;
+    return { ...state, sessions: [...state.sessions] };
+  },
   help: (state) => (state.screen === 'help' ? { ...state, screen: state.previous } : { ...state, screen: 'help', previous: state.screen }),
   status: (state, action) => ({ ...state, status: action.text }),
   key: (state, action) => {

@@ -11,8 +11,8 @@ export interface SourceEntry {
 }
 
 /**
- * One entry as the console keeps it: the entry without its message and its texts (read again from
- * the file when opened), so that a long recording costs a row's fields, not its bytes.
+ * One entry as a screen shows it, made from the log's index (see log.ts) for the rows on screen:
+ * the entry without its message and its texts (read again from the file when opened).
  */
 export interface Row {
   /** Its place in the log, which only grows. */
@@ -20,7 +20,6 @@ export interface Row {
   /** The session it belongs to (see `sessionKey`). */
   session: string;
   file: string;
-  lineNo: number;
   offset?: number;
   length?: number;
   entry: RecordEntry;
@@ -28,10 +27,10 @@ export interface Row {
   pair?: number;
 }
 
-/** The fields left out of a row's entry: the frame itself, which can be megabytes, and what no screen reads. */
 /** The kinds that answer a request. */
 export const answerKinds: ReadonlySet<string> = new Set(['response', 'tool-error', 'protocol-error']);
 
+/** The fields left out of a row's entry: the frame itself, which can be megabytes, and what no screen reads. */
 const heavy = new Set(['v', 'msg', 'raw', 'rawBase64', 'headers', 'body', 'requestBody', 'unread', 'sse', 'challenge', 'rewrites']);
 
 /** A stderr line is shown in the stream: its first characters are kept. */

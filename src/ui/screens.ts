@@ -58,7 +58,7 @@ export function FramesScreen({ state, palette }: ScreenProps): ReactElement {
   const [start, end] = windowOf(state.visible.length, state.cursor, height);
   const rows: ReactElement[] = [];
   for (let at = start; at < end; at++) {
-    const row = state.log[state.visible[at]!]!;
+    const row = state.log.row(state.visible.at(at)!, state.load);
     const mark = at === state.cursor ? '>' : current?.pair === row.index ? '*' : ' ';
     const session = merged ? state.sessionIndex.get(row.session) : undefined;
     const text = frameLine(row, { width: state.width, palette, mark, sessionLabel: session ? serverLabel(session) : undefined });

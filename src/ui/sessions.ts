@@ -23,8 +23,13 @@ export interface SessionInfo {
   errors: number;
   first?: string;
   last?: string;
-  /** The server exited (a stdio spy writes an exit entry when it ends). */
+  /**
+   * The server exited (a stdio spy writes an exit entry when it ends), or the process that wrote
+   * the record runs no more (an HTTP spy writes no end; a spy that crashed had no time to).
+   */
   ended: boolean;
+  /** The writer's process: the spy's, from a session file's name, else the server's, from the spawn entry. */
+  pid?: number;
   /** Each listed tool's definition, by name: its size in bytes as JSON. */
   toolBytes: Map<string, number>;
   facts: SessionFacts;
@@ -44,6 +49,7 @@ export function newSession(key: string, item: SourceEntry): SessionInfo {
     frames: 0,
     errors: 0,
     ended: false,
+    pid: named?.pid,
     toolBytes: new Map(),
     facts: newSessionFacts(id ?? ''),
   };
@@ -65,6 +71,7 @@ export function learnSession(session: SessionInfo, item: SourceEntry): void {
     session.clientName = text(extra.client) ?? session.clientName;
     if (Array.isArray(entry.command)) session.command = entry.command.map(String);
     if (typeof entry.transport === 'string') session.transport = entry.transport;
+    if (typeof entry.pid === 'number') session.pid ??= entry.pid;
   }
   if (entry.kind === 'http' && entry.transport === 'http') session.transport = 'http';
   if (entry.kind === 'exit') session.ended = true;
@@ -93,4 +100,12 @@ export function serverLabel(session: SessionInfo): string {
 /** The client's name for people: what it said, else the client of the config it was wrapped from. */
 export function clientLabel(session: SessionInfo): string {
   return session.client?.name ?? session.clientName ?? '?';
+}
+
+/**
+ * The sessions that no exit entry ended but whose writer runs no more (checked by `alive`, the
+ * `sessions` command's test): an HTTP spy stopped, a spy killed. A session with no pid is left as it is.
+ */
+export function goneSessions(sessions: readonly SessionInfo[], alive: (pid: number) => boolean): SessionInfo[] {
+  return sessions.filter((session) => !session.ended && session.pid !== undefined && !alive(session.pid));
 }

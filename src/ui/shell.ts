@@ -1,5 +1,6 @@
 import { render } from 'ink';
 import { createElement as h } from 'react';
+import { alive } from '../review/session-files.js';
 import { sanitize } from '../render/sanitize.js';
 import { App } from './app.js';
 import { copyFrame, exportHarShown, exportShown } from './effects.js';
@@ -60,13 +61,18 @@ export async function runShell(options: ShellOptions): Promise<number> {
         dispatch = send;
         const resize = () => send({ type: 'resize', ...size() });
         stdout.on('resize', resize);
+        // A session is live while its writer runs: looked at every second, as `sessions` looks.
+        const liveness = setInterval(() => send({ type: 'liveness', alive }), 1000);
         void followSources({
           paths: options.paths,
           signal: stop.signal,
           onBatch: (items) => send({ type: 'entries', items }),
           onProblem: (text) => send({ type: 'status', text }),
         });
-        return () => stdout.off('resize', resize);
+        return () => {
+          clearInterval(liveness);
+          stdout.off('resize', resize);
+        };
       },
       effects: {
         copy: (state) => copyFrame(state, { write: (text) => stdout.write(text), env: options.env, dir: options.cwd, line: files.line }),

@@ -23,6 +23,9 @@ export interface SourceOptions {
   onCaughtUp?: (file: string) => void;
 }
 
+/** Entries handed over at once at most, whatever the time since the last batch. */
+const flushAt = 1000;
+
 /** What a path named on the command line is: a record, a directory of them, or nothing yet. */
 export async function pathKind(path: string): Promise<'file' | 'directory' | 'missing'> {
   try {
@@ -73,6 +76,9 @@ export function followSources(options: SourceOptions): Promise<void> {
             onSkip: (skip) => options.onProblem(`${file}:${skip.lineNo}: ${skip.reason}; skipped`),
           })) {
             pending.push({ file, entry, lineNo, offset, length });
+            // A record read through is handed over in slices: entries held long outlive the young
+            // generation, and a 1 GiB record would grow the heap by what it read, not what it keeps.
+            if (pending.length >= flushAt) flush();
             if (oneRun && entry.kind === 'exit') own.abort();
           }
         } catch (error) {
@@ -112,20 +118,30 @@ export function followSources(options: SourceOptions): Promise<void> {
   })();
 }
 
+/** How much is read at once: a filter scanning the log reads its files in chunks, not a line at a time. */
+const readAhead = 256 * 1024;
+
 /**
  * Reads a row's line again from its file, by its place: the console keeps no frame's bytes. The
- * files stay open until `close`.
+ * files stay open until `close`; the last chunk read is kept, so the lines after it cost no read.
  */
 export function createFileLoader(): { load: EntryLoader; line: (row: Row) => string | undefined; close: () => void } {
   const handles = new Map<string, number>();
+  let chunk: { file: string; start: number; bytes: Buffer } | undefined;
+  const bytesAt = (file: string, offset: number, length: number): Buffer => {
+    if (chunk && chunk.file === file && offset >= chunk.start && offset + length <= chunk.start + chunk.bytes.length) return chunk.bytes.subarray(offset - chunk.start, offset - chunk.start + length);
+    let fd = handles.get(file);
+    if (fd === undefined) handles.set(file, (fd = openSync(file, 'r')));
+    const buffer = Buffer.allocUnsafe(Math.max(length, readAhead));
+    const read = readSync(fd, buffer, 0, buffer.length, offset);
+    // (What was read past the line is kept only up to the file's end: a followed file grows.)
+    chunk = { file, start: offset, bytes: buffer.subarray(0, read) };
+    return chunk.bytes.subarray(0, Math.min(length, read));
+  };
   const line = (row: Row): string | undefined => {
     if (row.offset === undefined || row.length === undefined) return undefined;
     try {
-      let fd = handles.get(row.file);
-      if (fd === undefined) handles.set(row.file, (fd = openSync(row.file, 'r')));
-      const buffer = Buffer.allocUnsafe(row.length);
-      const read = readSync(fd, buffer, 0, row.length, row.offset);
-      return buffer.subarray(0, read).toString('utf8').replace(/\r$/, '');
+      return bytesAt(row.file, row.offset, row.length).toString('utf8').replace(/\r$/, '');
     } catch {
       return undefined;
     }
@@ -134,7 +150,7 @@ export function createFileLoader(): { load: EntryLoader; line: (row: Row) => str
     const text = line(row);
     if (text === undefined) return undefined;
     try {
-      const item = parseRecordLine(text, row.lineNo, row.file);
+      const item = parseRecordLine(text, 0, row.file);
       return item.ok && item.entry.seq === row.entry.seq && item.entry.kind === row.entry.kind ? item.entry : undefined;
     } catch {
       return undefined;
@@ -146,6 +162,7 @@ export function createFileLoader(): { load: EntryLoader; line: (row: Row) => str
     close: () => {
       for (const fd of handles.values()) closeSync(fd);
       handles.clear();
+      chunk = undefined;
     },
   };
 }

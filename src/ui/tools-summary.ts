@@ -30,11 +30,14 @@ export function toolsSummary(state: ViewState): ToolFigures[] {
       tool.definitionBytes = Math.max(tool.definitionBytes ?? 0, bytes);
     }
   }
+  // From the log's index (one reused object for all); an entry it holds inexactly is read again.
+  const scratch: Record<string, unknown> = {};
+  const { log } = state;
   for (const index of state.visible) {
-    const { entry } = state.log[index]!;
+    const entry = log.isExact(index) ? log.brief(index, scratch) : log.row(index, state.load).entry;
     if (entry.method !== 'tools/call' || typeof entry.tool !== 'string') continue;
     const tool = figures(entry.tool);
-    if (entry.kind === 'request' && entry.related === undefined) tool.calls++;
+    if (log.isCall(index)) tool.calls++;
     if (entry.kind === 'tool-error' || entry.kind === 'protocol-error') tool.errors++;
     if (entry.kind === 'response' || entry.kind === 'tool-error') {
       const bytes = typeof entry.bytes === 'number' ? entry.bytes : 0;

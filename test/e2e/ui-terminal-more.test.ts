@@ -1,4 +1,5 @@
 // The console in a real terminal (tmux): under a flood of frames, its colours per NO_COLOR and FORCE_COLOR, hostile strings, bad use.
+import { spawnSync } from 'node:child_process';
 import { appendFileSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { setTimeout as sleep } from 'node:timers/promises';
@@ -115,5 +116,24 @@ describe('mcp-spy ui given what it cannot use', () => {
     onTestFinished(terminal.kill);
     const screen = await terminal.shows(/EXIT=2/);
     expect(screen.trim().split('\n')).toEqual([line, 'EXIT=2']);
+  });
+});
+
+describe('mcp-spy ui: live while the writer runs', () => {
+  it('shows a session whose spy died without an exit entry as ended, one whose spy runs as live', async () => {
+    const temp = tempDir('mcp-spy-ui-live-');
+    onTestFinished(temp.remove);
+    // A process that has exited (its pid free), and one that runs: this test's own.
+    const dead = spawnSync(node, ['-e', '']).pid!;
+    const w = recordWriter();
+    w.frame('c2s', 'request', { method: 'ping', id: 1 }, { id: 1, method: 'ping' });
+    const lines = `${w.lines.join('\n')}\n`;
+    writeFileSync(join(temp.dir, `c--crashed--20261201T170000123Z-${dead}.jsonl`), lines);
+    writeFileSync(join(temp.dir, `c--running--20261201T170001123Z-${process.pid}.jsonl`), lines);
+    const terminal = consoleOn(temp.dir);
+    await terminal.shows(/crashed .* ended/);
+    expect(terminal.screen()).toMatch(/running .* live/);
+    terminal.keys('q');
+    await terminal.shows(/EXIT=0/);
   });
 });

@@ -62,9 +62,19 @@ export function sourceEntries(file: string, lines: string[]): SourceEntry[] {
 /** Reads a row's entry again from the lines of its file, as the file loader does from disk. */
 export function memoryLoader(files: Record<string, string[]>): EntryLoader {
   return (row: Row) => {
-    const line = files[row.file]?.[row.lineNo - 1];
+    const line = lineAt(files[row.file] ?? [], row);
     if (line === undefined) return undefined;
-    const read = parseRecordLine(line, row.lineNo);
+    const read = parseRecordLine(line, 0);
     return read.ok ? read.entry : undefined;
   };
+}
+
+/** The line of a file's lines that a row's offset points at (as `sourceEntries` counts offsets). */
+export function lineAt(lines: string[], row: Pick<Row, 'offset'>): string | undefined {
+  let offset = 0;
+  for (const line of lines) {
+    if (offset === row.offset) return line;
+    offset += Buffer.byteLength(line) + 1;
+  }
+  return undefined;
 }

@@ -4,7 +4,8 @@ import { copyFrame, exportHarShown, exportShown } from '../../src/ui/effects.js'
 import { reduce } from '../../src/ui/reducer.js';
 import { initialState } from '../../src/ui/state.js';
 import { tempDir } from '../helpers/spy.js';
-import { memoryLoader, recordWriter, sampleSession, sourceEntries } from '../helpers/ui-records.js';
+import type { Row } from '../../src/ui/rows.js';
+import { lineAt, memoryLoader, recordWriter, sampleSession, sourceEntries } from '../helpers/ui-records.js';
 
 const temp = tempDir('mcp-spy-ui-effects-');
 afterAll(() => temp.remove());
@@ -15,7 +16,7 @@ function stateOf(lines: string[]) {
   return reduce(state, { type: 'open' });
 }
 
-const lineOf = (lines: string[]) => (row: { lineNo: number }) => lines[row.lineNo - 1];
+const lineOf = (lines: string[]) => (row: Row) => lineAt(lines, row);
 
 describe('y: copy the frame under the cursor', () => {
   it('writes its exact bytes to the clipboard with OSC 52', () => {

@@ -2,6 +2,8 @@ import { describe, expect, it } from 'vitest';
 import { reduce, type Action } from '../../src/ui/reducer.js';
 import { clientLabel, serverLabel } from '../../src/ui/sessions.js';
 import { initialState, selectedRow, type ViewState } from '../../src/ui/state.js';
+import { inspectorLines } from '../../src/ui/inspector-lines.js';
+import { keyHelp } from '../../src/ui/keys.js';
 import { memoryLoader, recordWriter, sampleSession, sourceEntries } from '../helpers/ui-records.js';
 
 const file = 'claude-code--my-everything--20261201T170000123Z-4242.jsonl';
@@ -12,7 +14,10 @@ function loaded(lines = sampleSession(), options: Parameters<typeof initialState
 }
 
 const run = (state: ViewState, ...actions: Action[]) => actions.reduce(reduce, state);
-const methods = (state: ViewState) => state.visible.map((index) => `${state.log[index]!.entry.kind} ${state.log[index]!.entry.method ?? ''}`.trim());
+/** Every row of the log, and the rows the stream shows, as the screens make them. */
+const rows = (state: ViewState) => Array.from({ length: state.log.length }, (_, index) => state.log.row(index, state.load));
+const shown = (state: ViewState) => Array.from(state.visible, (index) => state.log.row(index, state.load));
+const methods = (state: ViewState) => shown(state).map((row) => `${row.entry.kind} ${row.entry.method ?? ''}`.trim());
 
 describe('the console state: sessions', () => {
   it('a session appears with its peers, revision, counts and names, from its entries', () => {
@@ -45,7 +50,7 @@ describe('the console state: sessions', () => {
     expect(state.visible).toHaveLength(24);
     state = run(state, { type: 'back' }, { type: 'move', by: 2 }, { type: 'open' });
     expect(state.scope).toBe(state.sessions[1]!.key);
-    expect(state.visible.every((index) => state.log[index]!.file === 'other.jsonl')).toBe(true);
+    expect(shown(state).every((row) => row.file === 'other.jsonl')).toBe(true);
   });
 });
 
@@ -75,7 +80,7 @@ describe('the console state: moving', () => {
     expect(state).toMatchObject({ paused: true, follow: false });
     state = reduce(state, { type: 'entries', items: sourceEntries('b.jsonl', sampleSession('b')) });
     expect(state.visible).toHaveLength(12);
-    expect(state.log).toHaveLength(24);
+    expect(state.log.length).toBe(24);
     state = reduce(state, { type: 'pause' });
     expect(state.visible).toHaveLength(24);
   });
@@ -84,12 +89,12 @@ describe('the console state: moving', () => {
 describe('the console state: pairing and the inspector', () => {
   it('pairs each answer with its request, both ways; progress and orphans stay unpaired', () => {
     const state = loaded();
-    const call = state.log.find((row) => row.entry.method === 'tools/call' && row.entry.kind === 'request')!;
-    const answer = state.log[call.pair!]!;
+    const call = rows(state).find((row) => row.entry.method === 'tools/call' && row.entry.kind === 'request')!;
+    const answer = rows(state)[call.pair!]!;
     expect(answer.entry).toMatchObject({ kind: 'response', id: 3 });
     expect(answer.pair).toBe(call.index);
-    expect(state.log.find((row) => row.entry.method === 'notifications/progress')!.pair).toBeUndefined();
-    expect(state.log.find((row) => row.entry.id === 99)!.pair).toBeUndefined();
+    expect(rows(state).find((row) => row.entry.method === 'notifications/progress')!.pair).toBeUndefined();
+    expect(rows(state).find((row) => row.entry.id === 99)!.pair).toBeUndefined();
   });
 
   it('opens a frame in the inspector on its side, Tab goes to the other, n/N move between frames, Esc goes back', () => {
@@ -117,8 +122,10 @@ describe('the console state: pairing and the inspector', () => {
 
   it('keeps no frame message in the log: the row is light, the loader reads the whole entry again', () => {
     const state = loaded();
-    expect(state.log.every((row) => row.entry.msg === undefined)).toBe(true);
-    expect(state.load(state.log[1]!)!.msg).toMatchObject({ method: 'initialize' });
+    expect(rows(state).every((row) => row.entry.msg === undefined)).toBe(true);
+    // With a loader, the log keeps no entry at all: only its index.
+    expect(Array.from({ length: state.log.length }, (_, index) => state.log.keptEntry(index)).every((entry) => entry === undefined)).toBe(true);
+    expect(state.load(state.log.place(1))!.msg).toMatchObject({ method: 'initialize' });
   });
 });
 
@@ -128,7 +135,7 @@ describe('the console state: filtering', () => {
     expect(state.editing).toBeUndefined();
     expect(methods(state)).toEqual(['request tools/call', 'response tools/call']);
     state = run(state, { type: 'filter-start' }, { type: 'filter-edit', text: 'latency > 100' }, { type: 'filter-apply' });
-    expect(state.visible.map((index) => state.log[index]!.entry.id)).toEqual([3, 4]);
+    expect(shown(state).map((row) => row.entry.id)).toEqual([3, 4]);
     state = run(state, { type: 'top' }, { type: 'match', by: 1 });
     expect(selectedRow(state)!.entry.id).toBe(4);
   });
@@ -155,5 +162,46 @@ describe('the console state: filtering', () => {
     expect(state.visible).toHaveLength(1);
     state = run(state, { type: 'filter-start' }, { type: 'filter-edit', text: 'kind = tool-error' }, { type: 'filter-apply' });
     expect(state.visible).toHaveLength(2);
+  });
+});
+
+describe('the console state: folding in the inspector', () => {
+  it('folds a long string and a long array, z unfolds them and z again folds them', () => {
+    const w = recordWriter();
+    const call = w.frame('c2s', 'request', { method: 'tools/call', id: 1, tool: 'read' }, { id: 1, method: 'tools/call', params: { name: 'read', arguments: {} } });
+    const long = `${'a'.repeat(400)}END`;
+    const items = Array.from({ length: 60 }, (_, index) => `item-${index}`);
+    w.frame('s2c', 'response', { method: 'tools/call', id: 1, tool: 'read', latencyMs: 2, related: { seq: call, id: 1, method: 'tools/call', tool: 'read' } }, { id: 1, result: { content: [{ type: 'text', text: long }], items } });
+    let state = run(loaded(w.lines), { type: 'open' }, { type: 'bottom' }, { type: 'open' });
+    const text = () => inspectorLines({ ...state, width: 1000 }).join('\n');
+    expect(text()).toMatch(/… \(103 more characters\)/);
+    expect(text()).toMatch(/… 10 more items/);
+    expect(text()).not.toMatch(/^\s+"item-59"$/m);
+    state = run(state, { type: 'key', input: 'z', key: {} as never });
+    expect(state.unfolded).toBe(true);
+    expect(text()).toMatch(new RegExp(`^\\s+"text": "${long}"$`, 'm'));
+    expect(text()).toMatch(/^\s+"item-59"$/m);
+    expect(text()).not.toMatch(/more characters|more items/);
+    state = run(state, { type: 'key', input: 'z', key: {} as never });
+    expect(text()).toMatch(/… \(103 more characters\)/);
+  });
+
+  it('lists z in the help', () => {
+    expect(keyHelp.some(([keys, what]) => keys === 'z' && /unfold/.test(what))).toBe(true);
+  });
+});
+
+describe('the console state: liveness', () => {
+  it('ends a session without an exit entry once its writer runs no more: the pid of the file name, else of the spawn entry', () => {
+    const cut = sampleSession().slice(0, -1);
+    const named = reduce(initialState(), { type: 'entries', items: sourceEntries(file, cut) });
+    const plain = reduce(initialState(), { type: 'entries', items: sourceEntries('wire.jsonl', cut) });
+    expect(named.sessions[0]!.pid).toBe(4242);
+    expect(plain.sessions[0]!.pid).toBe(42);
+    const asked: number[] = [];
+    const running = reduce(named, { type: 'liveness', alive: (pid) => (asked.push(pid), true) });
+    expect(running.sessions[0]!.ended).toBe(false);
+    expect(asked).toEqual([4242]);
+    expect(reduce(plain, { type: 'liveness', alive: (pid) => pid !== 42 }).sessions[0]!.ended).toBe(true);
   });
 });
