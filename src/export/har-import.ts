@@ -1,4 +1,5 @@
 import { createParser } from 'eventsource-parser';
+import { cutDeep } from '../protocol/depth.js';
 import { entryOfObserved } from '../record/record-line.js';
 import { RECORD_VERSION, type RecordEntry } from '../record/schema.js';
 import { createCorrelator, type Correlator } from '../wire/correlate.js';
@@ -169,7 +170,9 @@ export function createHarImport(options: HarImportOptions = {}) {
     /** Takes the HAR's next entry (its place in `log.entries` is the order of those taken). */
     add(entry: unknown): void {
       const index = count++;
-      if (isObject(entry)) for (const item of itemsOf(entry, index, masks)) items.push(item);
+      // Cut once, as every value read from a file is: a header's value nested 50,000 deep is text read by recursion.
+      const kept = cutDeep(entry);
+      if (isObject(kept)) for (const item of itemsOf(kept, index, masks)) items.push(item);
     },
     /** The record entries, frames through the same pipeline as live traffic, in the order of their times. */
     *entries(): Generator<RecordEntry> {
