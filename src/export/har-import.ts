@@ -93,14 +93,15 @@ function itemsOf(entry: Json, index: number, masks: Masks): Item[] {
     const fields: Partial<RecordEntry> = { httpMethod: str(request.method) ?? 'GET', path: masks.path(pathOf(url)), status, headers, summary: mime || 'no body', exchange };
     return { type: 'http', session, timeMs: started, order: itemOrder, fields };
   };
-  if (messages) {
-    const transport = url.startsWith('stdio:') ? 'stdio' : 'http';
-    const frames = messages.flatMap((message, k): Item[] => {
-      if (!isObject(message) || str(message.data) === undefined || (message.opcode !== undefined && message.opcode !== 1)) return [];
-      const timeMs = typeof message.time === 'number' ? timeOr(Math.round(message.time * 1000), started) : started;
-      const seq = typeof message._seq === 'number' ? message._seq : order + k;
-      return [{ type: 'frame', session, dir: message.type === 'send' ? 'c2s' : 's2c', timeMs, order: seq, text: str(message.data)!, transport, ...(transport === 'http' ? { exchange } : {}) }];
-    });
+  const transport = url.startsWith('stdio:') ? 'stdio' : 'http';
+  const frames = (messages ?? []).flatMap((message, k): Item[] => {
+    if (!isObject(message) || str(message.data) === undefined || (message.opcode !== undefined && message.opcode !== 1)) return [];
+    const timeMs = typeof message.time === 'number' ? timeOr(Math.round(message.time * 1000), started) : started;
+    const seq = typeof message._seq === 'number' ? message._seq : order + k;
+    return [{ type: 'frame', session, dir: message.type === 'send' ? 'c2s' : 's2c', timeMs, order: seq, text: str(message.data)!, transport, ...(transport === 'http' ? { exchange } : {}) }];
+  });
+  // A list with no text frame in it (binary WebSocket messages, members that are no messages) says nothing either: the bodies are read.
+  if (frames.length > 0) {
     // As the spy records: a POST answered 200 or 202 is its frames; a GET stream or another status is an event too.
     const plain = request.method === 'POST' && (response.status === 200 || response.status === 202);
     if (messages !== entry._mcpFrames || plain) return frames;

@@ -24,7 +24,11 @@ function deepHar(): string {
   const post = `{"startedDateTime":"2026-07-28T10:00:01.000Z","time":1,
     "request":{"method":"POST","url":"http://127.0.0.1:3000/mcp","headers":[],"postData":{"mimeType":"application/json","text":${JSON.stringify(ping)},"params":${deepArray}}},
     "response":{"status":200,"headers":[],"content":{"mimeType":"text/event-stream","text":${JSON.stringify(`event: message\ndata: ${deepAnswer}\n\n`)}}}}`;
-  return `{"log":{"version":"1.2","creator":{"name":"test","version":"1","comment":${deepArray}},"pages":${deepArray},"entries":[${stream},${post}]}}`;
+  // Its frames listed as a list nested deep, which holds no message: its bodies are what it carried.
+  const listed = `{"startedDateTime":"2026-07-28T10:00:02.000Z","time":1,"_mcpFrames":[${deepArray}],
+    "request":{"method":"POST","url":"http://127.0.0.1:3000/mcp","headers":[],"postData":{"mimeType":"application/json","text":${JSON.stringify(ping.replace('"id":1', '"id":2'))}}},
+    "response":{"status":200,"headers":[],"content":{"mimeType":"application/json","text":${JSON.stringify('{"jsonrpc":"2.0","id":2,"result":{}}')}}}}`;
+  return `{"log":{"version":"1.2","creator":{"name":"test","version":"1","comment":${deepArray}},"pages":${deepArray},"entries":[${stream},${post},${listed}]}}`;
 }
 
 describe('a HAR nested 50,000 deep outside its bodies', () => {
@@ -32,10 +36,10 @@ describe('a HAR nested 50,000 deep outside its bodies', () => {
     const har = temp.file('deep-outside.har', deepHar());
     const out = join(temp.dir, 'deep-outside.jsonl');
     const imported = await runBin(['import', har, '-o', out]);
-    expect(imported.stderr).toBe(`mcp-spy: 4 entries imported from ${har}\n`);
+    expect(imported.stderr).toBe(`mcp-spy: 6 entries imported from ${har}\n`);
     expect(imported.code).toBe(0);
     const entries = readEntries(out);
-    expect(entries.map((entry) => `${entry.kind} ${entry.method ?? entry.httpMethod}`)).toEqual(['http GET', 'notification ping', 'request ping', 'response ping']);
+    expect(entries.map((entry) => `${entry.kind} ${entry.method ?? entry.httpMethod}`)).toEqual(['http GET', 'notification ping', 'request ping', 'response ping', 'request ping', 'response ping']);
     // A value that is no text is read as text, cut; a secret header is masked however it is written.
     expect(entries[0]!.headers).toEqual({ request: { 'x-deep': marker, authorization: '[redacted]' }, response: { 'set-cookie': '[redacted]' } });
     expect(entries[3]!.notes).toEqual(['nested-too-deep']);
