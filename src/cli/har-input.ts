@@ -50,7 +50,14 @@ export async function readHarEntries(file: string, onEntry: (entry: unknown) => 
     // A member of a list has a number for its key; of an object, a name.
     if (count === 0 && typeof key !== 'number') failure ??= 'not a HAR file: "log.entries" is not a list';
     count++;
-    if (failure === undefined) onEntry(value);
+    if (failure === undefined) {
+      // The parser would report what an entry's reading throws as JSON it cannot parse: say what it was.
+      try {
+        onEntry(value);
+      } catch (error) {
+        failure = `${file}: its entry ${count} could not be read (${error instanceof Error ? error.message : String(error)}); nothing was imported`;
+      }
+    }
   };
   parser.onError = (error) => (failure ??= `not a HAR file: not JSON (${error.message})`);
   let head = '';

@@ -6,6 +6,8 @@ import { openOutputStream } from './write-output.js';
 
 export interface ImportOptions {
   output?: string;
+  /** false with --no-default-redact: the HAR's secrets are recorded as it has them. */
+  defaultRedact?: boolean;
 }
 
 /**
@@ -14,7 +16,7 @@ export interface ImportOptions {
  * the order of their times.
  */
 export async function runImport(file: string, options: ImportOptions): Promise<number> {
-  const har = createHarImport();
+  const har = createHarImport({ defaultRedact: options.defaultRedact !== false });
   await readHarEntries(file, (entry) => har.add(entry));
   const output = openOutputStream(options.output, { inputs: [file] });
   let count = 0;

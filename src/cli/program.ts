@@ -215,6 +215,7 @@ export function buildProgram(context: ProgramContext): Command {
     .description('read a HAR (a browser\'s network panel, mitmproxy, export har) into a record for view, check, replay and stats')
     .argument('<file>', 'the HAR file; - for standard input')
     .option('-o, --output <file>', 'where to write the record (default: standard output)')
+    .option('--no-default-redact', 'keep the values the spies mask by default (README, "Secrets": members named password, token, apiKey ..., the headers Authorization, Cookie, X-API-Key ...) as the HAR has them')
     .action(async (file: string, options) => {
       const { runImport } = await import('./import-command.js');
       context.setExitCode(await runImport(file, options));

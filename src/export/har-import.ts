@@ -1,9 +1,13 @@
 import { createParser } from 'eventsource-parser';
+import { cutDeep } from '../protocol/depth.js';
 import { entryOfObserved } from '../record/record-line.js';
 import { RECORD_VERSION, type RecordEntry } from '../record/schema.js';
 import { createCorrelator, type Correlator } from '../wire/correlate.js';
 import type { Direction } from '../wire/kinds.js';
-import { observeFrame } from '../wire/observe.js';
+import { maskUrl } from '../wire/http-bodies.js';
+import { observeFrame, type ObserveContext } from '../wire/observe.js';
+import { createSecrets, redactMessage } from '../wire/redact-frame.js';
+import { createHeaderRedactor, type HeaderRedactor } from '../wire/redact-headers.js';
 
 /** A frame or an exchange read from a HAR, before it is put in order. */
 type Item =
@@ -56,13 +60,22 @@ function sseData(text: string): string[] {
   return data;
 }
 
+/** How an import masks what the spies mask by default: secret headers, a secret in a URL's query. */
+interface Masks {
+  headers: HeaderRedactor;
+  path: (path: string) => string;
+}
+
 /** The items of one HAR entry: its messages when it lists them, else its JSON-RPC bodies, else an `http` event. */
-function itemsOf(entry: Json, index: number): Item[] {
+function itemsOf(entry: Json, index: number, masks: Masks): Item[] {
   const request = isObject(entry.request) ? entry.request : {};
   const response = isObject(entry.response) ? entry.response : {};
   const url = str(request.url) ?? '';
   const requestHeaders = headerRecord(request.headers);
   const responseHeaders = headerRecord(response.headers);
+  // Learnt now, whether or not the entry becomes an event: a body may echo a header's key, as the spy masks it.
+  masks.headers.learn(requestHeaders);
+  masks.headers.learn(responseHeaders);
   const sessionHeader = requestHeaders['mcp-session-id'] ?? responseHeaders['mcp-session-id'];
   const started = timeOr(Date.parse(str(entry.startedDateTime) ?? ''), 0);
   const order = index * 1_000_000;
@@ -76,17 +89,19 @@ function itemsOf(entry: Json, index: number): Item[] {
   /** The exchange as an `http` event: its head, when the frames do not say it all. */
   const head = (itemOrder: number): Item => {
     const status = typeof response.status === 'number' ? response.status : 0;
-    const fields: Partial<RecordEntry> = { httpMethod: str(request.method) ?? 'GET', path: pathOf(url), status, headers: { request: requestHeaders, response: responseHeaders }, summary: mime || 'no body', exchange };
+    const headers = { request: masks.headers.copy(requestHeaders), response: masks.headers.copy(responseHeaders) };
+    const fields: Partial<RecordEntry> = { httpMethod: str(request.method) ?? 'GET', path: masks.path(pathOf(url)), status, headers, summary: mime || 'no body', exchange };
     return { type: 'http', session, timeMs: started, order: itemOrder, fields };
   };
-  if (messages) {
-    const transport = url.startsWith('stdio:') ? 'stdio' : 'http';
-    const frames = messages.flatMap((message, k): Item[] => {
-      if (!isObject(message) || str(message.data) === undefined || (message.opcode !== undefined && message.opcode !== 1)) return [];
-      const timeMs = typeof message.time === 'number' ? timeOr(Math.round(message.time * 1000), started) : started;
-      const seq = typeof message._seq === 'number' ? message._seq : order + k;
-      return [{ type: 'frame', session, dir: message.type === 'send' ? 'c2s' : 's2c', timeMs, order: seq, text: str(message.data)!, transport, ...(transport === 'http' ? { exchange } : {}) }];
-    });
+  const transport = url.startsWith('stdio:') ? 'stdio' : 'http';
+  const frames = (messages ?? []).flatMap((message, k): Item[] => {
+    if (!isObject(message) || str(message.data) === undefined || (message.opcode !== undefined && message.opcode !== 1)) return [];
+    const timeMs = typeof message.time === 'number' ? timeOr(Math.round(message.time * 1000), started) : started;
+    const seq = typeof message._seq === 'number' ? message._seq : order + k;
+    return [{ type: 'frame', session, dir: message.type === 'send' ? 'c2s' : 's2c', timeMs, order: seq, text: str(message.data)!, transport, ...(transport === 'http' ? { exchange } : {}) }];
+  });
+  // A list with no text frame in it (binary WebSocket messages, members that are no messages) says nothing either: the bodies are read.
+  if (frames.length > 0) {
     // As the spy records: a POST answered 200 or 202 is its frames; a GET stream or another status is an event too.
     const plain = request.method === 'POST' && (response.status === 200 || response.status === 202);
     if (messages !== entry._mcpFrames || plain) return frames;
@@ -125,19 +140,40 @@ export function harProblem(value: unknown): string | undefined {
   return undefined;
 }
 
+export interface HarImportOptions {
+  /**
+   * Whether what the spies mask by default is masked (README, "Secrets"): members with a secret's
+   * name, the secret headers, OAuth secrets in a URL, and each of those values wherever it turns up
+   * again. True unless `--no-default-redact`: a HAR from a browser holds a user's keys in clear.
+   */
+  defaultRedact?: boolean;
+}
+
 /**
  * The items of a HAR, taken entry by entry as a streaming parser hands them over (the HAR is never
  * held whole); `entries` then runs them through the pipeline in the order of their times, one at a
  * time, so a caller may write each entry as it comes and keep none.
  */
-export function createHarImport() {
+export function createHarImport(options: HarImportOptions = {}) {
   const items: Item[] = [];
   let count = 0;
+  const masking = options.defaultRedact !== false;
+  const secrets = createSecrets();
+  const masks: Masks = {
+    headers: createHeaderRedactor([], masking, secrets.learn),
+    path: (path) => (masking ? maskUrl(path, secrets.learn) : path),
+  };
+  // As a spy's recorder masks frames: by name, then any secret met before (a header's key echoed in a result).
+  const masked: Pick<ObserveContext, 'redact' | 'scrub'> = masking
+    ? { redact: (message, raw) => redactMessage(message, raw, [], secrets, true), scrub: (text) => (secrets.size > 0 ? secrets.scrub(text) : text) }
+    : {};
   return {
     /** Takes the HAR's next entry (its place in `log.entries` is the order of those taken). */
     add(entry: unknown): void {
       const index = count++;
-      if (isObject(entry)) for (const item of itemsOf(entry, index)) items.push(item);
+      // Cut once, as every value read from a file is: a header's value nested 50,000 deep is text read by recursion.
+      const kept = cutDeep(entry);
+      if (isObject(kept)) for (const item of itemsOf(kept, index, masks)) items.push(item);
     },
     /** The record entries, frames through the same pipeline as live traffic, in the order of their times. */
     *entries(): Generator<RecordEntry> {
@@ -155,7 +191,7 @@ export function createHarImport() {
         }
         let correlator = correlators.get(item.session);
         if (!correlator) correlators.set(item.session, (correlator = createCorrelator()));
-        const results = observeFrame({ bytes: Buffer.from(item.text, 'utf8') }, { dir: item.dir, correlator, nextSeq: () => ++seq, timeMs: item.timeMs, transport: item.transport });
+        const results = observeFrame({ bytes: Buffer.from(item.text, 'utf8') }, { dir: item.dir, correlator, nextSeq: () => ++seq, timeMs: item.timeMs, transport: item.transport, ...masked });
         for (const observed of results) {
           const entry = entryOfObserved({ v: RECORD_VERSION, seq: observed.seq, t, session: item.session }, observed, item.text);
           if (item.exchange !== undefined) entry.exchange = item.exchange;

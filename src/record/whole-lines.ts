@@ -1,4 +1,4 @@
-import { closeSync, constants, fstatSync, ftruncateSync, openSync, readSync, writeSync } from 'node:fs';
+import { closeSync, constants, fstatSync, ftruncateSync, openSync, readSync, writeSync, type Stats } from 'node:fs';
 
 const newline = 0x0a;
 
@@ -42,11 +42,11 @@ export function writeLinesSync(fd: number, data: Buffer): { lines: number; error
 }
 
 /**
- * Whether the regular file opened as `fd` (at `path`) ends in the middle of a line: a writer before
- * this one was cut short (a full disk, a kill during a write). Read through a second, read-only
- * open of the same file; a file that cannot be read is taken to end whole.
+ * Runs `read` on a second, read-only open of the regular file opened as `fd` (at `path`), once that
+ * open is known to be the same file (not one put in its place since): `stat` is the first open's,
+ * `same` the second's. False when the file is empty or no regular file, is another, or cannot be read.
  */
-export function endsTorn(fd: number, path: string, follow: boolean): boolean {
+function readSameFile(fd: number, path: string, follow: boolean, read: (reader: number, stat: Stats, same: Stats) => boolean): boolean {
   let reader: number | undefined;
   try {
     const stat = fstatSync(fd);
@@ -54,13 +54,24 @@ export function endsTorn(fd: number, path: string, follow: boolean): boolean {
     reader = openSync(path, constants.O_RDONLY | constants.O_NONBLOCK | (follow ? 0 : constants.O_NOFOLLOW));
     const same = fstatSync(reader);
     if (same.ino !== stat.ino || same.dev !== stat.dev) return false;
-    const last = Buffer.alloc(1);
-    return readSync(reader, last, 0, 1, same.size - 1) === 1 && last[0] !== newline;
+    return read(reader, stat, same);
   } catch {
     return false;
   } finally {
     if (reader !== undefined) closeSync(reader);
   }
+}
+
+/**
+ * Whether the regular file opened as `fd` (at `path`) ends in the middle of a line: a writer before
+ * this one was cut short (a full disk, a kill during a write). Read through a second, read-only
+ * open of the same file; a file that cannot be read is taken to end whole.
+ */
+export function endsTorn(fd: number, path: string, follow: boolean): boolean {
+  return readSameFile(fd, path, follow, (reader, _stat, same) => {
+    const last = Buffer.alloc(1);
+    return readSync(reader, last, 0, 1, same.size - 1) === 1 && last[0] !== newline;
+  });
 }
 
 /** How far back from its end a file is read for the start of its last line. */
@@ -72,13 +83,7 @@ const tailBytes = 64 * 1024;
  * longer than can be looked back over, or the file cannot be read.
  */
 export function cutLastLine(fd: number, path: string, follow: boolean): boolean {
-  let reader: number | undefined;
-  try {
-    const stat = fstatSync(fd);
-    if (!stat.isFile() || stat.size === 0) return false;
-    reader = openSync(path, constants.O_RDONLY | constants.O_NONBLOCK | (follow ? 0 : constants.O_NOFOLLOW));
-    const same = fstatSync(reader);
-    if (same.ino !== stat.ino || same.dev !== stat.dev) return false;
+  return readSameFile(fd, path, follow, (reader, stat) => {
     const start = Math.max(0, stat.size - tailBytes);
     const tail = Buffer.alloc(stat.size - start);
     const read = readSync(reader, tail, 0, tail.length, start);
@@ -86,9 +91,5 @@ export function cutLastLine(fd: number, path: string, follow: boolean): boolean 
     if (before === -1 && start > 0) return false;
     ftruncateSync(fd, start + before + 1);
     return true;
-  } catch {
-    return false;
-  } finally {
-    if (reader !== undefined) closeSync(reader);
-  }
+  });
 }
