@@ -2,7 +2,7 @@ import { closeSync, constants, openSync, readFileSync, unlinkSync, writeSync } f
 import { setTimeout as sleep } from 'node:timers/promises';
 import { dirname } from 'node:path';
 import { makeDirectory } from '../record/paths.js';
-import { alive } from '../review/session-files.js';
+import { alive } from '../record/sessions-dir.js';
 
 /** The lock beside the manifest: while one wrap or unwrap reads, edits and writes it, no other does. */
 export function lockPath(manifest: string): string {

@@ -72,3 +72,13 @@ export function sessionRecordPath(env: NodeJS.ProcessEnv, parts: SessionFileName
   }
   return { path: join(dir, sessionFileName(parts)) };
 }
+
+/** Whether a process runs (or exists as another user's: EPERM): a session's writer, a lock's holder. */
+export function alive(pid: number): boolean {
+  try {
+    process.kill(pid, 0);
+    return true;
+  } catch (error) {
+    return (error as NodeJS.ErrnoException).code === 'EPERM';
+  }
+}

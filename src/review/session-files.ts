@@ -1,7 +1,7 @@
 import { lstatSync, readdirSync, statSync } from 'node:fs';
 import { join } from 'node:path';
 import { readRecording } from '../record/open-recording.js';
-import { parseSessionFileName } from '../record/sessions-dir.js';
+import { alive, parseSessionFileName } from '../record/sessions-dir.js';
 
 /** Where a session file stands: its spy still writing it, done (an exit entry), or stopped without one. */
 export type SessionState = 'live' | 'ended' | 'cut-short';
@@ -29,16 +29,6 @@ export interface SessionFile {
 
 const frameKinds = new Set(['request', 'notification', 'response', 'tool-error', 'protocol-error', 'invalid']);
 const errorKinds = new Set(['tool-error', 'protocol-error']);
-
-/** Whether a process runs (or exists as another user's: EPERM). */
-export function alive(pid: number): boolean {
-  try {
-    process.kill(pid, 0);
-    return true;
-  } catch (error) {
-    return (error as NodeJS.ErrnoException).code === 'EPERM';
-  }
-}
 
 /**
  * Whether a name of the directory is a file a spy wrote: a regular file of this user's own. A link

@@ -1,6 +1,6 @@
 import { render } from 'ink';
 import { createElement as h } from 'react';
-import { alive } from '../review/session-files.js';
+import { alive } from '../record/sessions-dir.js';
 import { sanitize } from '../render/sanitize.js';
 import { App } from './app.js';
 import { copyFrame, exportHarShown, exportShown } from './effects.js';

@@ -131,10 +131,23 @@ export async function runSpyOnce(args: string[]): Promise<{ code: number; stdout
  */
 export async function eventually<T>(find: () => T | undefined, timeoutMs = 15_000): Promise<T> {
   let found: T | undefined;
-  await waitUntil(() => {
-    found = find();
-    return found !== undefined && found !== false;
-  }, timeoutMs, 'the record to show it');
+  // A record read while the spy appends to it may end in a line still being written: that is "not
+  // yet", not a failure; the last such error is what the test fails with if the time runs out.
+  let lastError: unknown;
+  try {
+    await waitUntil(() => {
+      try {
+        found = find();
+        lastError = undefined;
+      } catch (error) {
+        lastError = error;
+        return false;
+      }
+      return found !== undefined && found !== false;
+    }, timeoutMs, 'the record to show it');
+  } catch (error) {
+    throw lastError ?? error;
+  }
   return found as T;
 }
 

@@ -6,7 +6,7 @@ import { describe, expect, it, onTestFinished } from 'vitest';
 import { reduce } from '../../src/ui/reducer.js';
 import { createFileLoader, followSources } from '../../src/ui/sources.js';
 import { initialState, type ViewState } from '../../src/ui/state.js';
-import { alive } from '../../src/review/session-files.js';
+import { alive } from '../../src/record/sessions-dir.js';
 import { eventually, startSpy } from '../helpers/http-spy.js';
 import { fixture, node, runBin, tempDir } from '../helpers/spy.js';
 
