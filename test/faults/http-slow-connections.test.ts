@@ -77,7 +77,9 @@ describe('slow connections to the HTTP spy', () => {
     const failed = new Set(entries.filter((entry) => entry.reason !== undefined).map((entry) => `${entry.httpMethod} ${entry.reason}`));
     expect(failed).toEqual(new Set(['GET the client closed the connection before the response ended']));
     const slept = entries.find((entry) => entry.kind === 'response' && entry.tool === 'sleep');
-    expect(slept?.latencyMs).toBeGreaterThanOrEqual(silentMs);
+    // It waited out the server's silence (the spy's clock and the server's timer are not one clock:
+    // a loaded run measured 4995.4 ms for 5000, so the bound leaves a second).
+    expect(slept?.latencyMs).toBeGreaterThanOrEqual(silentMs - 1000);
     expect(entries.find((entry) => entry.kind === 'notification' && entry.method === 'notifications/tools/list_changed')).toBeDefined();
   });
 
