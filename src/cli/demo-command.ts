@@ -70,5 +70,7 @@ export async function runDemo(options: { dir?: string }): Promise<number> {
   say(`The log:    ${log}`);
   say(`Next: ${commandToRun()} view ${shellWord(record)} --kind tool-error,protocol-error,invalid`);
   say(`See it: ${commandToRun()} report ${shellWord(record)}`);
+  // The user's next question once the demo works: the same spy in front of a server of their own.
+  say(`Yours:  ${commandToRun()} -- node server.js   (any server's command after --; README, "Spy on a stdio server")`);
   return 0;
 }

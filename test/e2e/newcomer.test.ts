@@ -72,6 +72,8 @@ describe('the demo says how to go on from where the user is', () => {
     symlinkSync(bin, join(linked, 'mcp-spy'));
     const onPath = await runBin(['demo', '--dir', join(temp.dir, 'c')], { cwd: temp.dir, env: { PATH: `${linked}:${path.PATH}` } });
     expect(nextLine(onPath.text)).toMatch(/^Next: mcp-spy view /);
+    // Its last line says how to put the spy in front of a server of one's own.
+    expect(elsewhere.text.trimEnd().split('\n').at(-1)).toBe(`Yours:  node ${bin} -- node server.js   (any server's command after --; README, "Spy on a stdio server")`);
   });
 });
 
