@@ -72,6 +72,17 @@ describe('the frame stream', () => {
 });
 
 describe('the inspector', () => {
+  it('offers the request/answer switch on a request or an answer, not on an event', async () => {
+    const { type, screen, shows } = mount(undefined, { width: 100, height: 40 });
+    await type(keys.down, keys.enter);
+    await shows(/> 17:00:00\.120 \*\* exit/);
+    await type(keys.enter);
+    await shows(/^inspector/m);
+    expect(screen()).not.toContain('Tab switches');
+    await type(keys.escape, 'k', 'k', keys.enter);
+    await shows(/\[request\] \[ANSWER\]\s+\(Tab switches\)/);
+  });
+
   it('shows a tools/call answer as pretty JSON with its exact bytes, its request on Tab, and its linked progress', async () => {
     const { type, screen, shows } = mount(undefined, { width: 100, height: 60 });
     await type(keys.enter, 'g', ...'jjjjjjj', keys.enter);
