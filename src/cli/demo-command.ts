@@ -1,4 +1,4 @@
-import { mkdirSync, mkdtempSync, readFileSync } from 'node:fs';
+import { existsSync, mkdirSync, mkdtempSync, readFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join, resolve } from 'node:path';
 import { fileURLToPath } from 'node:url';
@@ -12,27 +12,47 @@ import { version } from './version.js';
 const serverPath = fileURLToPath(new URL('../../fixtures/demo/server.js', import.meta.url));
 
 /** What the demo client does: one of each kind of frame, from a real SDK client. */
-async function exercise(client: Client, say: (line: string) => void) {
+async function exercise(client: Client, say: (line: string) => Promise<void>) {
   const tools = await client.listTools();
-  say(`tools/list: ${tools.tools.map((tool) => tool.name).join(', ')}`);
+  await say(`tools/list: ${tools.tools.map((tool) => tool.name).join(', ')}`);
   const sum = await client.callTool({ name: 'add', arguments: { a: 2, b: 3 } });
-  say(`tools/call add(2, 3): ${JSON.stringify(sum.content)}`);
+  await say(`tools/call add(2, 3): ${JSON.stringify(sum.content)}`);
   const failed = await client.callTool({ name: 'divide', arguments: { a: 1, b: 0 } });
-  say(`tools/call divide(1, 0): isError=${String(failed.isError)} ${JSON.stringify(failed.content)}`);
+  await say(`tools/call divide(1, 0): isError=${String(failed.isError)} ${JSON.stringify(failed.content)}`);
   const resource = await client.readResource({ uri: 'greeting://newcomer' });
-  say(`resources/read greeting://newcomer: ${JSON.stringify(resource.contents)}`);
+  await say(`resources/read greeting://newcomer: ${JSON.stringify(resource.contents)}`);
   const prompt = await client.getPrompt({ name: 'review-code', arguments: { code: 'let x = 1' } });
-  say(`prompts/get review-code: ${prompt.messages.length} message(s)`);
+  await say(`prompts/get review-code: ${prompt.messages.length} message(s)`);
   try {
     await client.request({ method: 'tools/fly', params: {} }, EmptyResultSchema);
   } catch (error) {
-    say(`tools/fly: ${(error as Error).message}`);
+    await say(`tools/fly: ${(error as Error).message}`);
   }
 }
 
-function countKinds(recordPath: string): string {
+/** The answers (of any kind) the record holds so far. */
+function answersRecorded(recordPath: string): number {
+  try {
+    return readFileSync(recordPath, 'utf8').split('\n').filter((line) => line.includes('"dir":"s2c"') && /"kind":"(response|tool-error|protocol-error)"/.test(line)).length;
+  } catch {
+    return 0;
+  }
+}
+
+/**
+ * Waits until the record holds `count` answers: the spy's live view (written right after the record)
+ * then shows an answer before the client's line about it, not after (its observer runs behind the
+ * traffic). At most 5 s a line, so a spy that records nothing (a full disk) costs the demo little.
+ */
+async function recorded(recordPath: string, count: number): Promise<void> {
+  const until = Date.now() + 5000;
+  while (answersRecorded(recordPath) < count && Date.now() < until) await new Promise((resolve) => setTimeout(resolve, 10));
+}
+
+/** The kinds of this run's entries: those after the record's first `skip` lines (a record is appended to). */
+function countKinds(recordPath: string, skip: number): string {
   const counts = new Map<string, number>();
-  for (const line of readFileSync(recordPath, 'utf8').split('\n')) {
+  for (const line of readFileSync(recordPath, 'utf8').split('\n').slice(skip)) {
     if (!line) continue;
     const kind = (JSON.parse(line) as { kind: string }).kind;
     counts.set(kind, (counts.get(kind) ?? 0) + 1);
@@ -54,6 +74,8 @@ export async function runDemo(options: { dir?: string }): Promise<number> {
   const log = join(dir, 'wire.log');
   const say = (line: string) => process.stdout.write(`${line}\n`);
   say(`mcp-spy demo: an SDK client talks to a demo server through the spy; the live view is on stderr.\n`);
+  const earlier = answersRecorded(record);
+  const linesBefore = existsSync(record) ? readFileSync(record, 'utf8').split('\n').length - 1 : 0;
   const client = new Client({ name: 'mcp-spy-demo-client', version });
   client.onerror = () => {};
   const transport = new StdioClientTransport({
@@ -63,12 +85,20 @@ export async function runDemo(options: { dir?: string }): Promise<number> {
     stderr: 'inherit',
   });
   await client.connect(transport);
-  await exercise(client, (line) => say(`  client got ${line}`));
+  // The first answer is initialize's; each line of the client's follows one more (after a run before
+  // it in the same --dir: a record is appended to).
+  let answers = earlier + 1;
+  await exercise(client, async (line) => {
+    await recorded(record, ++answers);
+    say(`  client got ${line}`);
+  });
   await client.close();
-  say(`\nRecorded: ${countKinds(record)}`);
+  say(`\nRecorded: ${countKinds(record, linesBefore)}`);
   say(`The record: ${record}`);
   say(`The log:    ${log}`);
   say(`Next: ${commandToRun()} view ${shellWord(record)} --kind tool-error,protocol-error,invalid`);
   say(`See it: ${commandToRun()} report ${shellWord(record)}`);
+  // The user's next question once the demo works: the same spy in front of a server of their own.
+  say(`Yours:  ${commandToRun()} -- node server.js   (any server's command after --; README, "Spy on a stdio server")`);
   return 0;
 }

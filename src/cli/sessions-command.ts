@@ -8,6 +8,7 @@ import { listSessionFiles, serverKey, sessionFileNames, type SessionFile } from 
 import { choosePrune } from '../review/session-prune.js';
 import { formatSize } from '../wire/limits.js';
 import { exitCodes, SpyError } from './errors.js';
+import { commandToRun, shellWord } from './invocation.js';
 
 export interface SessionsOptions {
   format: 'text' | 'json';
@@ -76,7 +77,9 @@ export async function runSessions(options: SessionsOptions): Promise<number> {
       sanitize(basename(session.file)),
     ]);
   }
-  process.stdout.write(`${table(rows)}\n(in ${sanitize(dir)}; mcp-spy view FILE shows one)\n`);
+  // The table names files without their directory: the hint is a command that works as printed.
+  const newest = shown.reduce((a, b) => (b.started > a.started ? b : a));
+  process.stdout.write(`${table(rows)}\n(in ${sanitize(dir)}; to see the newest: ${commandToRun()} view ${sanitize(shellWord(newest.file))})\n`);
   return exitCodes.ok;
 }
 

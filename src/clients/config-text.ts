@@ -12,6 +12,21 @@ function lineAndColumn(text: string, offset: number): string {
   return `line ${before.length}, column ${before.at(-1)!.length + 1}`;
 }
 
+/** The parser's error codes in words: a user who wrote the file reads these, not `InvalidCommentToken`. */
+const parseErrorWords: Partial<Record<string, string>> = {
+  InvalidCommentToken: 'a comment, which this client does not allow in its file',
+  PropertyNameExpected: 'a property name expected (a comma before a closing brace?)',
+  ValueExpected: 'a value expected (a comma before a closing bracket?)',
+  CommaExpected: 'a comma expected',
+  ColonExpected: 'a colon expected',
+  CloseBraceExpected: 'a closing brace expected',
+  CloseBracketExpected: 'a closing bracket expected',
+  EndOfFileExpected: 'the end of the file expected',
+  UnexpectedEndOfString: 'a string not closed',
+  UnexpectedEndOfComment: 'a comment not closed',
+  InvalidSymbol: 'an unexpected character',
+};
+
 /**
  * Parses a config. json: strict JSON, as the clients that read it with JSON.parse demand (a comment
  * there would break the client); jsonc: comments and trailing commas, as VS Code allows. A file that
@@ -22,7 +37,7 @@ export function parseConfig(text: string, syntax: 'json' | 'jsonc'): { ok: true;
   const body = text.startsWith('\uFEFF') ? ` ${text.slice(1)}` : text;
   const root = parseTree(body, errors, { disallowComments: syntax === 'json', allowTrailingComma: syntax === 'jsonc', allowEmptyContent: false });
   const first = errors[0];
-  if (first) return { ok: false, why: `not valid ${syntax === 'json' ? 'JSON' : 'JSON with comments'}: ${printParseErrorCode(first.error)} at ${lineAndColumn(text, first.offset)}` };
+  if (first) return { ok: false, why: `not valid ${syntax === 'json' ? 'JSON' : 'JSON with comments'} at ${lineAndColumn(text, first.offset)}: ${parseErrorWords[printParseErrorCode(first.error)] ?? printParseErrorCode(first.error)}` };
   if (!root || root.type !== 'object') return { ok: false, why: 'its top level is not an object' };
   return { ok: true, config: { text, root } };
 }

@@ -122,5 +122,6 @@ export function inspectorLines(state: ViewState): string[] {
   const tabs = `[${state.pane === 'request' ? 'REQUEST' : 'request'}] [${state.pane === 'answer' ? 'ANSWER' : 'answer'}]  (Tab switches)`;
   const shown = own === 'frame' ? row : state.pane === 'request' ? request : answer;
   const body = shown ? frameLines(state, shown) : [state.pane === 'answer' ? 'no answer seen (yet)' : 'no request seen for this answer'];
-  return wrapLines([tabs, ...body, ...linkedLines(state, request)], Math.max(20, state.width));
+  // A notification or an event has no pair: a request/answer switch over it would offer nothing.
+  return wrapLines([...(own === 'frame' ? [] : [tabs]), ...body, ...linkedLines(state, request)], Math.max(20, state.width));
 }

@@ -25,8 +25,16 @@ function windowOf(count: number, cursor: number, height: number): [number, numbe
 
 const peer = (name: string, version: string | undefined) => wireText(version ? `${name} ${version}` : name, 60);
 
-/** The sessions list's columns: wider names when the terminal has room. */
-const sessionWidths = (width: number) => (width >= 100 ? [24, 18, 11, 6, 7, 7, 13, 5] : [18, 13, 11, 6, 6, 5, 13, 5]);
+/**
+ * The sessions list's columns: wider names when the terminal has room. From 100 columns on, what is
+ * left goes to the server's and the client's names (`mcp-servers/everything 2.0.0` was cut at 120),
+ * up to the 60 a name is shown at most.
+ */
+function sessionWidths(width: number): number[] {
+  if (width < 100) return [18, 13, 11, 6, 6, 5, 13, 5];
+  const spare = width - 100;
+  return [24 + Math.min(36, Math.ceil(spare / 2)), 18 + Math.min(42, Math.floor(spare / 2)), 11, 6, 7, 7, 13, 5];
+}
 
 function sessionColumns(session: SessionInfo | undefined, width: number, all: { frames: number; errors: number }): string {
   const cols = session

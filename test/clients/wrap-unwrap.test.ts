@@ -102,7 +102,7 @@ describe('safety of the file', () => {
     const file = join(dir, 'broken.json');
     writeFileSync(file, '{ "mcpServers": { "a": { "command": "x" }, } }');
     const works = planWrapFiles([{ file, places: [{ client: 'cursor', scope: 'user', file, serversAt: ['mcpServers'] }] }], { spy, servers: [] });
-    expect(works[0]!.failure).toBe('not valid JSON: PropertyNameExpected at line 1, column 44');
+    expect(works[0]!.failure).toBe('not valid JSON at line 1, column 44: a property name expected (a comma before a closing brace?)');
     expect(writeWrapFiles(works, empty())).toEqual([]);
     expect(readFileSync(file, 'utf8')).toBe('{ "mcpServers": { "a": { "command": "x" }, } }');
   });
@@ -111,7 +111,7 @@ describe('safety of the file', () => {
     const file = join(dir, 'commented.json');
     writeFileSync(file, '{ // no\n "mcpServers": {} }');
     const works = planWrapFiles([{ file, places: [{ client: 'claude-desktop', scope: 'user', file, serversAt: ['mcpServers'] }] }], { spy, servers: [] });
-    expect(works[0]!.failure).toMatch(/^not valid JSON: InvalidCommentToken at line 1, column 3$/);
+    expect(works[0]!.failure).toMatch(/^not valid JSON at line 1, column 3: a comment, which this client does not allow in its file$/);
   });
 
   it('refuses a read-only file in one line and leaves it untouched', () => {

@@ -72,6 +72,28 @@ describe('the demo says how to go on from where the user is', () => {
     symlinkSync(bin, join(linked, 'mcp-spy'));
     const onPath = await runBin(['demo', '--dir', join(temp.dir, 'c')], { cwd: temp.dir, env: { PATH: `${linked}:${path.PATH}` } });
     expect(nextLine(onPath.text)).toMatch(/^Next: mcp-spy view /);
+    // Its last line says how to put the spy in front of a server of one's own.
+    expect(elsewhere.text.trimEnd().split('\n').at(-1)).toBe(`Yours:  node ${bin} -- node server.js   (any server's command after --; README, "Spy on a stdio server")`);
+  });
+});
+
+describe('the demo on one screen', () => {
+  it('shows each answer in the live view before the client\'s line about it, and counts only its own run', () => {
+    const dir = join(temp.dir, 'screen');
+    const run = () => execFileSync('sh', ['-c', `"$0" "$1" demo --dir "$2" 2>&1`, process.execPath, bin, dir], { env: { ...process.env, FORCE_COLOR: '0' }, encoding: 'utf8' });
+    run();
+    const text = run();
+    const pairs = [
+      ['<- response    tools/list #1', 'client got tools/list'],
+      ['<- response    tools/call #2', 'client got tools/call add'],
+      ['<- tool-error  tools/call #3', 'client got tools/call divide'],
+      ['<- response    resources/read #4', 'client got resources/read'],
+      ['<- response    prompts/get #5', 'client got prompts/get'],
+      ['<- proto-error tools/fly #6', 'client got tools/fly'],
+    ];
+    for (const [spy, client] of pairs) expect(text.indexOf(spy!), `${spy} before ${client}`).toBeLessThan(text.indexOf(client!));
+    // The second run appended to the first's record; its summary is of itself.
+    expect(text).toContain('Recorded: spawn 1, ');
   });
 });
 

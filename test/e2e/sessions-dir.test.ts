@@ -33,6 +33,9 @@ describe('the sessions directory', () => {
     const listed = await runBin(['sessions', '--all', '--dir', dir], { env });
     expect(listed.text).toContain(`windsurf  echo/1  `);
     expect(listed.text).toMatch(/ ended {2}2 {7}0 {7}windsurf--echo_1--/);
+    // The table names the file alone; the hint under it is a command that works as printed.
+    expect(listed.text.endsWith(` view ${join(dir, files[0]!)})\n`)).toBe(true);
+    expect(listed.text).toContain(`(in ${dir}; to see the newest: `);
   });
 
   it('a sessions directory that cannot be made costs a line; the server runs all the same', async () => {

@@ -107,7 +107,7 @@ describe('mcp-spy wrap', () => {
     const cursorBefore = bytes(cursorFile);
     const result = await wrapBin(['wrap', '--yes']);
     expect(result.code).toBe(2);
-    expect(result.stderr).toBe(`mcp-spy: cannot wrap ${vscodeFile}: not valid JSON with comments: CloseBraceExpected at line 1, column 40\nmcp-spy: cannot wrap ${cursorFile}: it is read-only (mode 0444)\n`);
+    expect(result.stderr).toBe(`mcp-spy: cannot wrap ${vscodeFile}: not valid JSON with comments at line 1, column 40: a closing brace expected\nmcp-spy: cannot wrap ${cursorFile}: it is read-only (mode 0444)\n`);
     expect(bytes(vscodeFile)).toBe('{ "servers": { "a": { "command": "x" } ');
     expect(bytes(cursorFile)).toBe(cursorBefore);
   });

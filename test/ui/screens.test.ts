@@ -35,6 +35,12 @@ describe('the sessions list', () => {
     expect(screen()).toMatch(/everything 2\.0\.0\s+test-client 1\.0\.0\s+2025-06-18\s+stdio\s+10\s+1\s+17:00:00\.120\s+ended/);
   });
 
+  it('gives a wide terminal\'s room to the names: a long server name is whole at 120 columns, and each line fits', () => {
+    const { screen } = mount(sampleSession('s1', { server: 'mcp-servers/everything-long' }), { width: 120, height: 30 });
+    expect(screen()).toMatch(/mcp-servers\/everything-long 2\.0\.0\s+test-client 1\.0\.0\s+2025-06-18/);
+    for (const text of screen().split('\n')) expect(text.length).toBeLessThanOrEqual(120);
+  });
+
   it('fits 80 columns', () => {
     const { screen } = mount(undefined, { width: 80, height: 24 });
     for (const text of screen().split('\n')) expect(text.length).toBeLessThanOrEqual(80);
@@ -66,6 +72,17 @@ describe('the frame stream', () => {
 });
 
 describe('the inspector', () => {
+  it('offers the request/answer switch on a request or an answer, not on an event', async () => {
+    const { type, screen, shows } = mount(undefined, { width: 100, height: 40 });
+    await type(keys.down, keys.enter);
+    await shows(/> 17:00:00\.120 \*\* exit/);
+    await type(keys.enter);
+    await shows(/^inspector/m);
+    expect(screen()).not.toContain('Tab switches');
+    await type(keys.escape, 'k', 'k', keys.enter);
+    await shows(/\[request\] \[ANSWER\]\s+\(Tab switches\)/);
+  });
+
   it('shows a tools/call answer as pretty JSON with its exact bytes, its request on Tab, and its linked progress', async () => {
     const { type, screen, shows } = mount(undefined, { width: 100, height: 60 });
     await type(keys.enter, 'g', ...'jjjjjjj', keys.enter);
