@@ -128,7 +128,7 @@ describe('buildExchanges', () => {
       // The answer to the first request, though the second shares its id.
       frame(3, 's2c', { jsonrpc: '2.0', id: 7, result: { tools: [] } }, 1),
       // A response the spy paired with nothing (an orphan): it answers neither.
-      { ...frame(4, 's2c', { jsonrpc: '2.0', id: 7, result: {} }), entry: { v: 2, seq: 4, t: '', kind: 'response', notes: ['orphan-response'] } },
+      { ...frame(4, 's2c', { jsonrpc: '2.0', id: 7, result: {} }), entry: { v: 2, seq: 4, t: '', kind: 'response', notes: ['orphan-response'] } satisfies RecordedFrame['entry'] },
     ];
     const { client } = buildExchanges(session(frames));
     expect(client.map((exchange) => [exchange.request.seq, exchange.response?.seq])).toEqual([

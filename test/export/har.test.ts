@@ -1,14 +1,17 @@
 import { readFileSync, writeFileSync } from 'node:fs';
 import { createRequire } from 'node:module';
 import { join } from 'node:path';
-import Ajv from 'ajv';
-import addFormats from 'ajv-formats';
+import AjvModule from 'ajv';
+import formatsModule from 'ajv-formats';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { RecordEntry } from '../../src/record/schema.js';
 import { everythingHttp, recordHttp } from '../helpers/http-spy.js';
 import { recordEverything } from '../helpers/recordings.js';
 import { readEntries, runBin, runBinSync, tempDir } from '../helpers/spy.js';
 
+// ajv is CommonJS: under NodeNext its classes sit on `default` (as in src/check/json-schema.ts).
+const Ajv = AjvModule.default;
+const addFormats = formatsModule.default;
 const require = createRequire(import.meta.url);
 const schemas = require('har-schema') as Record<string, { $id: string }>;
 

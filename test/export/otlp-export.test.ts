@@ -1,6 +1,6 @@
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { everythingHttp, freePort, recordHttp } from '../helpers/http-spy.js';
+import { everythingHttp, freePort } from '../helpers/http-spy.js';
 import { startOtlpReceiver, type OtlpReceiver, type ReceivedSpan } from '../helpers/otlp-receiver.js';
 import { everythingServer, node, readEntries, recordSession, runBin, runClient, tempDir, bin } from '../helpers/spy.js';
 

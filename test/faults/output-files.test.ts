@@ -3,7 +3,7 @@ import { chmodSync, chownSync, existsSync, lstatSync, openSync, readFileSync, rm
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { readRecord, request, waitUntil } from '../helpers/faults.js';
-import { node, runBin, tempDir } from '../helpers/spy.js';
+import { node, piped, runBin, tempDir } from '../helpers/spy.js';
 
 const mkfifo = (path: string) => {
   const made = spawn('mkfifo', [path]);
@@ -138,7 +138,7 @@ describe('a path the user names', () => {
     await mkfifo(fifo);
     const reader = spawn(node, ['-e', `process.stdin.pipe(process.stdout)`], { stdio: [openSync(fifo, 'r+'), 'pipe', 'inherit'] });
     let read = '';
-    reader.stdout.on('data', (chunk: Buffer) => (read += chunk.toString()));
+    piped(reader.stdout, 'stdout').on('data', (chunk: Buffer) => (read += chunk.toString()));
     const result = await runBin(['-q', '--record', 'pipe.jsonl', '--no-log', '--', 'cat'], { cwd, input: request(1) });
     expect(result.code).toBe(0);
     await waitUntil(() => read.includes('"kind":"exit"'), 5000, 'the record through the FIFO');

@@ -53,6 +53,12 @@ export interface RunOptions {
   gid?: number;
 }
 
+/** A stream spawned as 'pipe': spawn's types cannot tell it is there when another of the stdio is a descriptor. */
+export function piped<T>(stream: T | null, name: string): T {
+  if (stream === null) throw new Error(`the child's ${name} is not a pipe`);
+  return stream;
+}
+
 /** Runs the built mcp-spy with arguments (in a fresh directory unless told); resolves with everything it wrote and how it ended. */
 export function runBin(args: string[], options: RunOptions = {}): Promise<RunResult> {
   const started = performance.now();
@@ -63,19 +69,20 @@ export function runBin(args: string[], options: RunOptions = {}): Promise<RunRes
       stdio: ['pipe', 'pipe', options.stderr ?? 'pipe'],
       ...(options.uid === undefined ? {} : { uid: options.uid, gid: options.gid ?? options.uid }),
     });
+    const [input, output] = [piped(child.stdin, 'stdin'), piped(child.stdout, 'stdout')];
     const stdout: Buffer[] = [];
     let stderr = '';
-    child.stdout.on('data', (chunk: Buffer) => stdout.push(chunk));
+    output.on('data', (chunk: Buffer) => stdout.push(chunk));
     child.stderr?.on('data', (chunk: Buffer) => (stderr += chunk.toString('utf8')));
     child.on('error', reject);
     child.on('close', (code, signal) => {
       const bytes = Buffer.concat(stdout);
       resolve({ code, signal, stdout: bytes, text: bytes.toString('utf8'), stderr, durationMs: performance.now() - started });
     });
-    child.stdin.on('error', () => {});
+    input.on('error', () => {});
     options.onStart?.(child);
-    if (options.input !== undefined) child.stdin.end(options.input);
-    else if (!options.onStart) child.stdin.end();
+    if (options.input !== undefined) input.end(options.input);
+    else if (!options.onStart) input.end();
   });
 }
 

@@ -36,7 +36,7 @@ describe('the record migration hook', () => {
   it('runs each step from an older version up to the current one', () => {
     const old = { v: 0, seq: 1, t: '', kind: 'spawn', oldName: 'x' } as unknown as RecordEntry;
     const steps = {
-      0: (entry: RecordEntry) => ({ ...entry, v: 1, newName: entry.oldName }) as RecordEntry,
+      0: (entry: RecordEntry & { oldName?: string }) => ({ ...entry, v: 1, newName: entry.oldName }) as RecordEntry,
       1: (entry: RecordEntry) => ({ ...entry, v: 2 }) as RecordEntry,
     };
     expect(migrateEntry(old, steps)).toMatchObject({ v: 2, newName: 'x' });

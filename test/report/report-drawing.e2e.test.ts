@@ -91,7 +91,7 @@ describe.skipIf(!chromiumPath)('the drawings of a chatty server', () => {
     expect(runs.map(([lines]) => lines)).toEqual(['40', '40']);
     for (const [, text] of runs) expect(text).toMatch(/^40 lines: \{"level":"info".*\S…$/);
     // Rows: spawn, the stderr runs, the frames, exit; not one per line.
-    const rows = await page.$$eval('#sequence svg.sequence', (svgs) => svgs.reduce((sum, svg) => sum + svg.height.baseVal.value, 0));
+    const rows = await page.$$eval('#sequence svg.sequence', (svgs: SVGSVGElement[]) => svgs.reduce((sum, svg) => sum + svg.height.baseVal.value, 0));
     expect(rows).toBeLessThan(20 * 22 + 12);
     // The list keeps every line; a run's row opens its first.
     await page.locator('#sequence .arrow.stderr').first().click();

@@ -1,10 +1,10 @@
 // The report page with recordings made to test it: hostile payloads, 10,000 frames, the limits, two
 // recordings compared; and the command's own behaviour (where it writes, --open; its bad use is in
 // test/cli/bad-use-review.test.ts).
-import { chmodSync, existsSync, mkdirSync, readFileSync, statSync, writeFileSync } from 'node:fs';
+import { chmodSync, existsSync, mkdirSync, readFileSync, statSync } from 'node:fs';
 import { loadavg } from 'node:os';
 import { join } from 'node:path';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { afterAll, describe, expect, it } from 'vitest';
 import { chromiumPath, openReport, sharedBrowser } from '../helpers/browser.js';
 import { waitUntil } from '../helpers/faults.js';
 import { readEntries, runBin, runBinSync, tempDir } from '../helpers/spy.js';
@@ -170,7 +170,7 @@ describe.skipIf(!chromiumPath)('the report page', () => {
     const before = runBinSync(['demo', '--dir', join(temp.dir, 'before')]) && join(temp.dir, 'before', 'wire.jsonl');
     const changed = readEntries(before).map((entry) => {
       if (entry.msg === undefined || entry.dir !== 's2c' || entry.kind === 'invalid') return entry;
-      const message = structuredClone(entry.msg) as { result: { tools: { name: string }[]; content: { text: string }[] } };
+      const message = structuredClone(entry.msg) as { result: { tools: { name: string }[]; content: [{ text: string }] } };
       if (entry.method === 'tools/list') message.result.tools = message.result.tools.filter((tool: { name: string }) => tool.name !== 'divide');
       if (entry.method === 'tools/call' && entry.tool === 'add') message.result.content[0].text = '6';
       return { ...entry, msg: message };

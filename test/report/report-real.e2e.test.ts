@@ -87,11 +87,11 @@ describe.skipIf(!chromiumPath)('the report in a browser', () => {
 
   it('draws notifications dashed, tool errors and protocol errors each in a colour of its own', async () => {
     const { page } = await openReport(shared.browser, records.demo!.replace(/\.jsonl$/, '.html'));
-    const style = (kind: string) => page.locator(`#sequence .arrow.${kind} path`).first().evaluate((path) => [getComputedStyle(path).stroke, getComputedStyle(path).strokeDasharray]);
-    const [request, response, notification, toolError, protocolError] = await Promise.all(['request', 'response', 'notification', 'tool-error', 'protocol-error'].map(style));
-    expect(notification![1]).not.toBe('none');
+    const style = (kind: string) => page.locator(`#sequence .arrow.${kind} path`).first().evaluate((path) => [getComputedStyle(path).stroke, getComputedStyle(path).strokeDasharray] as const);
+    const [request, response, notification, toolError, protocolError] = await Promise.all([style('request'), style('response'), style('notification'), style('tool-error'), style('protocol-error')]);
+    expect(notification[1]).not.toBe('none');
     expect([request, response, toolError, protocolError].map(([, dashes]) => dashes)).toEqual(['none', 'none', 'none', 'none']);
-    expect(new Set([response![0], toolError![0], protocolError![0]]).size).toBe(3);
+    expect(new Set([response[0], toolError[0], protocolError[0]]).size).toBe(3);
     await page.close();
   });
 

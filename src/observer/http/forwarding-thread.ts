@@ -17,6 +17,8 @@ export interface HttpObserver {
   hurry(): void;
   /** Settles once the observer thread runs (its modules loaded, its files open), or failed to start. */
   started: Promise<void>;
+  /** The bytes handed over that the observer has not read yet. */
+  readonly behind: number;
 }
 
 const ignoreExchange: ExchangeObserver = {
@@ -38,6 +40,7 @@ const idleHttpObserver: HttpObserver = {
   finish: () => Promise.resolve({ closed: true }),
   hurry: () => {},
   started: Promise.resolve(),
+  behind: 0,
 };
 
 /** The HTTP spy's side of the observer thread, or an idle one when nothing would come of observing. */
@@ -103,5 +106,8 @@ function openHttpObserver(config: HttpObserverConfig, options: ChannelOptions): 
     finish: channel.finish,
     hurry: channel.hurry,
     started: channel.started,
+    get behind() {
+      return channel.behind;
+    },
   };
 }
