@@ -59,7 +59,7 @@ function openHttpObserver(config: HttpObserverConfig, options: ChannelOptions): 
     const x = ++exchanges;
     let lost = 0;
     /** This exchange's last message: an end rides on it while it is the last of the batch. */
-    let previous: HttpMessage = { type: 'open', x, method: start.method, path: start.path, headers: start.headers };
+    let previous: HttpMessage = { type: 'open', x, method: start.method, path: start.path, headers: start.headers, ...(start.marks ? { marks: start.marks } : {}) };
     const send = (message: HttpMessage) => {
       previous = message;
       push(message);
