@@ -55,6 +55,18 @@ export interface ExchangeObserver {
   failed(failure: ExchangeFailure, timeMs?: number): void;
 }
 
+/** An exchange nobody observes: each call does nothing. */
+export const ignoreExchange: ExchangeObserver = {
+  requestChunk: () => {},
+  requestEnd: () => {},
+  response: () => {},
+  responseChunk: () => {},
+  responseEnd: () => {},
+  endpointRewritten: () => {},
+  authRewritten: () => {},
+  failed: () => {},
+};
+
 /** Only the path and query of the request target: the spy never forwards anywhere but the target. */
 export function pathOf(requestTarget: string | undefined): string {
   if (requestTarget !== undefined && requestTarget.startsWith('/') && !requestTarget.startsWith('//')) return requestTarget;

@@ -1,7 +1,7 @@
 import type { RecordEntry } from '../../record/schema.js';
 import { isObserved } from '../../sinks/open-sinks.js';
 import { roomForObserver } from '../address-space.js';
-import type { ExchangeObserver, ExchangeStart } from '../../wire/exchange-observer.js';
+import { ignoreExchange, type ExchangeObserver, type ExchangeStart } from '../../wire/exchange-observer.js';
 import { nowMs } from '../../wire/now.js';
 import { openObserverChannel, type ChannelOptions, type FinishOutcome } from '../channel/forwarding-thread.js';
 import type { HttpMessage, HttpObserverConfig } from './messages.js';
@@ -18,17 +18,6 @@ export interface HttpObserver {
   /** Settles once the observer thread runs (its modules loaded, its files open), or failed to start. */
   started: Promise<void>;
 }
-
-const ignoreExchange: ExchangeObserver = {
-  requestChunk: () => {},
-  requestEnd: () => {},
-  response: () => {},
-  responseChunk: () => {},
-  responseEnd: () => {},
-  endpointRewritten: () => {},
-  authRewritten: () => {},
-  failed: () => {},
-};
 
 /** Nothing records, logs or shows: no thread, no copy; finishing has nothing to wait for. */
 const idleHttpObserver: HttpObserver = {
