@@ -111,6 +111,25 @@ describe('mcp-spy http --fault, the SDK client and server-everything', () => {
     expect(run.reached).toBe(false);
   });
 
+  it('timeout: the cancellation of the held call is answered 202, swallowed and marked; the spy lives on', async () => {
+    const rule = 'tools/call: timeout';
+    const outer = await startSpy(['--target', inner.url, '--fault', rule]);
+    const post = (body: object, signal?: AbortSignal) => fetch(outer.url, { method: 'POST', headers: { 'content-type': 'application/json', accept: 'application/json, text/event-stream' }, body: JSON.stringify({ jsonrpc: '2.0', ...body }), ...(signal ? { signal } : {}) });
+    const abort = new AbortController();
+    const heldCall = post({ id: 5, method: 'tools/call', params: { name: 'echo', arguments: { message: 'held' } } }, abort.signal).catch(() => undefined);
+    await eventually(() => outer.entries().find((entry) => entry.kind === 'fault'));
+    const cancelled = await post({ method: 'notifications/cancelled', params: { requestId: 5 } });
+    expect(cancelled.status).toBe(202);
+    abort.abort();
+    await heldCall;
+    const notification = await eventually(() => outer.entries().find((entry) => entry.kind === 'notification' && entry.method === 'notifications/cancelled'));
+    expect(notification).toMatchObject({ fault: rule });
+    expect(outer.entries().filter((entry) => entry.kind === 'fault').map((entry) => entry.text)).toEqual(['held unanswered until cancelled or the client gives up; not passed on', 'the held request 5 was cancelled; the cancellation is not passed on either']);
+    // Still serving.
+    expect((await post({ method: 'notifications/initialized' })).status).toBeLessThan(500);
+    await outer.dispose();
+  });
+
   it('refuses stdio-only actions with one line, exit 2', async () => {
     const run = await runBin(['http', '--target', inner.url, '--fault', 'tools/call: noise']);
     expect(run.code).toBe(2);
