@@ -27,7 +27,7 @@ export function createChecker(overrides: ReadonlyMap<string, Level> = new Map(),
   const servers = new Map<string, Map<string, string>>();
   /** Frames a fault rule acted on (session|seq): what is wrong with them is the spy's doing, on purpose. */
   const faulted = new Set<string>();
-  /** HTTP fault events come before the request they name (method|id), whose frame carries no mark. */
+  /** Records made before HTTP frames were marked: a fault event comes before the unmarked request it names (method|id). */
   const faultsAhead = new Set<string>();
   let entries = 0;
 

@@ -4,7 +4,6 @@ import { createMockHttpServer, listenMock } from '../replay/mock-http.js';
 import { serveMockStdio } from '../replay/mock-stdio.js';
 import { parseListen as parseListenAddress, type ListenAddress } from '../transports/http/target.js';
 import { sanitize } from '../render/sanitize.js';
-import { SpyError } from './errors.js';
 import { listenFailure } from './listen-errors.js';
 import { createCutReporter, createSkipReporter } from './recording-input.js';
 import { asSpyError } from './replay-errors.js';
@@ -33,7 +32,6 @@ export function parseListen(value: string): ListenAddress {
 /** `mcp-spy mock wire.jsonl [--listen host:port]`: a server that answers from the recording. */
 export async function runMock(recording: string, options: MockCommandOptions): Promise<number> {
   const faults = await faultPlanOf(options, options.listen ? 'http' : 'stdio');
-  if (faults && options.listen) throw new SpyError('mock --fault works over stdio; over HTTP (--listen), put mcp-spy http --fault in front of the mock');
   let newEngine;
   const unread = createSkipReporter(recording);
   try {
@@ -57,12 +55,14 @@ export async function runMock(recording: string, options: MockCommandOptions): P
   }
   // The mock's lines quote what the client sent and what was recorded: made safe to print.
   const warn = (line: string) => process.stderr.write(`${sanitize(line)}\n`);
+  if (faults) warn(`mcp-spy mock: injecting faults: ${faults.rules.length} rule(s), --seed ${faults.seed}`);
   if (!options.listen) {
-    if (faults) warn(`mcp-spy mock: injecting faults: ${faults.rules.length} rule(s), --seed ${faults.seed}`);
     const io = faults ? (await import('../faults/piped-faults.js')).pipeThroughFaults(faults, process.stdin, process.stdout, process.stderr) : { input: process.stdin, output: process.stdout };
     return serveMockStdio(newEngine(), { ...io, warn });
   }
-  const server = createMockHttpServer(newEngine, warn);
+  // The mock records nothing: what a rule did is not written anywhere, as over stdio.
+  const hook = faults ? (await import('../faults/http-faults.js')).httpFaultHook(faults, () => {}) : undefined;
+  const server = createMockHttpServer(newEngine, warn, hook);
   let url: string;
   try {
     url = await listenMock(server, options.listen.host, options.listen.port);

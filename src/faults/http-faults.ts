@@ -2,22 +2,23 @@
 // (at once or late) or answered here. Used only when rules exist: without them the proxy never calls it.
 import type { IncomingMessage, ServerResponse } from 'node:http';
 import type { RecordEntry } from '../record/schema.js';
-import type { ExchangeObserver, ExchangeStart } from '../wire/exchange-observer.js';
+import type { ExchangeMarks, ExchangeObserver, ExchangeStart } from '../wire/exchange-observer.js';
 import { errorAnswer, idKey, readFrame, toolErrorAnswer, type JsonRpcId } from './frame-edits.js';
 import { createFaultMatcher } from './matcher.js';
 import { seededRandom } from './random.js';
 import type { FaultRule } from './rule-types.js';
+import type { FrameFacts } from './matcher.js';
 
 /** The proxy's side: the exchange, how to forward it (with the body already read), how to observe it. */
-export type HttpFaultHook = (req: IncomingMessage, res: ServerResponse, forward: (held?: Buffer) => void, observe: (start: ExchangeStart) => ExchangeObserver) => void;
+export type HttpFaultHook = (req: IncomingMessage, res: ServerResponse, forward: (held?: Buffer, marks?: ExchangeMarks) => void, observe: (start: ExchangeStart) => ExchangeObserver) => void;
 
 const json = { 'content-type': 'application/json' };
 
 export function httpFaultHook(plan: { rules: FaultRule[]; seed: number }, fault: (fields: Partial<RecordEntry>) => void): HttpFaultHook {
   const random = seededRandom(plan.seed);
   const matcher = createFaultMatcher(plan.rules, random);
-  /** Requests held by timeout (by id): their cancellation is not forwarded either. */
-  const held = new Set<string>();
+  /** Requests held by timeout (by id), with their rule: their cancellation is not forwarded either. */
+  const held = new Map<string, FaultRule>();
   return (req, res, forward, observe) => {
     if (req.method !== 'POST') return forward();
     const chunks: Buffer[] = [];
@@ -25,38 +26,22 @@ export function httpFaultHook(plan: { rules: FaultRule[]; seed: number }, fault:
     req.on('end', () => {
       const body = Buffer.concat(chunks);
       const read = readFrame(body.toString('utf8'), 'c2s');
-      if (read.cancels !== undefined && held.delete(idKey(read.cancels))) return answerHere(202, undefined, 'the held request was cancelled; the cancellation is not passed on either');
+      const cancelled = read.cancels !== undefined ? held.get(idKey(read.cancels)) : undefined;
+      if (cancelled) {
+        held.delete(idKey(read.cancels!));
+        return faultExchange(cancelled, read.facts!).answerHere(202, undefined, `the held request ${idKey(read.cancels!)} was cancelled; the cancellation is not passed on either`);
+      }
       const decision = read.facts ? matcher.decide(read.facts) : undefined;
       if (!decision) return forward(body);
       const { rule } = decision;
       const facts = read.facts!;
       const id = facts.id as JsonRpcId;
-      const noted = (text: string) => fault({ rule: rule.text, action: rule.action.name, stream: 'c2s', method: facts.method!, ...(facts.isRequest ? { id } : {}), ...(facts.tool ? { tool: facts.tool } : {}), text });
-      // An exchange the spy answers itself is still recorded: the request as sent, the answer as made.
-      function answerHere(status: number, answer: string | undefined, text: string, headers: Record<string, string> = {}) {
-        if (text) noted(text);
-        const observer = observe({ method: 'POST', path: req.url ?? '/', headers: req.headers });
-        observer.requestChunk(body);
-        observer.requestEnd();
-        const sent = { ...(answer !== undefined ? json : {}), ...headers };
-        res.writeHead(status, sent);
-        observer.response(status, sent);
-        if (answer !== undefined) observer.responseChunk(Buffer.from(answer));
-        res.end(answer);
-        observer.responseEnd();
-      }
-      function holdOpen(text: string) {
-        noted(text);
-        const observer = observe({ method: 'POST', path: req.url ?? '/', headers: req.headers });
-        observer.requestChunk(body);
-        observer.requestEnd();
-        res.on('close', () => observer.failed({ stage: 'client', message: `held by the fault rule ${rule.text}; the client gave up` }));
-      }
+      const { noted, answerHere, holdOpen, marks } = faultExchange(rule, facts);
       const { action } = rule;
       if (action.name === 'delay') {
         const ms = Math.max(0, action.ms + (action.jitterMs > 0 ? (random() * 2 - 1) * action.jitterMs : 0));
         noted(`held ${Math.round(ms)}ms, then passed on`);
-        setTimeout(() => forward(body), ms);
+        setTimeout(() => forward(body, { request: marks.request }), ms);
       } else if (action.name === 'error' && facts.isRequest) answerHere(200, errorAnswer(id, action.code, action.message), "answered in the server's place; not passed on");
       else if (action.name === 'tool-error' && facts.isRequest) answerHere(200, toolErrorAnswer(id, action.text), "answered in the server's place; not passed on");
       else if (action.name === 'status') {
@@ -68,10 +53,41 @@ export function httpFaultHook(plan: { rules: FaultRule[]; seed: number }, fault:
         noted('the connection was reset; not passed on');
         req.socket.resetAndDestroy();
       } else if (action.name === 'timeout' && facts.isRequest) {
-        held.add(idKey(id));
+        held.set(idKey(id), rule);
         holdOpen('held unanswered until cancelled or the client gives up; not passed on');
       } else if (facts.isRequest) holdOpen('dropped: never passed on, never answered');
       else answerHere(202, undefined, 'dropped: accepted, never passed on');
+
+      /** What a rule does with this exchange: its fault event, and the exchange recorded with its frames marked. */
+      function faultExchange(rule: FaultRule, facts: FrameFacts) {
+        const id = facts.id as JsonRpcId;
+        const noted = (text: string) => fault({ rule: rule.text, action: rule.action.name, stream: 'c2s', method: facts.method!, ...(facts.isRequest ? { id } : {}), ...(facts.tool ? { tool: facts.tool } : {}), text });
+        /** The request the rule matched carries `fault`; an answer the spy made carries `origin: "spy"` too. */
+        const marks: ExchangeMarks = { request: { fault: rule.text }, response: { origin: 'spy', fault: rule.text } };
+        const observed = () => {
+          const observer = observe({ method: 'POST', path: req.url ?? '/', headers: req.headers, marks });
+          observer.requestChunk(body);
+          observer.requestEnd();
+          return observer;
+        };
+        // An exchange the spy answers itself is still recorded: the request as sent, the answer as made.
+        const answerHere = (status: number, answer: string | undefined, text: string, headers: Record<string, string> = {}) => {
+          noted(text);
+          const observer = observed();
+          const sent = { ...(answer !== undefined ? json : {}), ...headers };
+          res.writeHead(status, sent);
+          observer.response(status, sent);
+          if (answer !== undefined) observer.responseChunk(Buffer.from(answer));
+          res.end(answer);
+          observer.responseEnd();
+        };
+        const holdOpen = (text: string) => {
+          noted(text);
+          const observer = observed();
+          res.on('close', () => observer.failed({ stage: 'client', message: `held by the fault rule ${rule.text}; the client gave up` }));
+        };
+        return { noted, answerHere, holdOpen, marks };
+      }
     });
   };
 }

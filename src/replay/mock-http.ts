@@ -5,6 +5,8 @@ import { isObject, type JsonObject } from '../protocol/jsonrpc.js';
 import { lookup } from '../protocol/own-table.js';
 import { classifyMessage } from '../wire/classify.js';
 import type { MockChannel, MockEngine } from './mock-engine.js';
+import type { HttpFaultHook } from '../faults/http-faults.js';
+import { ignoreExchange } from '../wire/exchange-observer.js';
 import { parseCut } from '../protocol/depth.js';
 
 /** One HTTP session of the mock: its own engine (matches are used per session) and its standalone stream. */
@@ -57,8 +59,10 @@ async function readBody(req: IncomingMessage): Promise<string> {
 /**
  * The mock over Streamable HTTP: any path, POST for messages, GET for the session's own stream,
  * DELETE to end a session. `initialize` opens a session (Mcp-Session-Id); 2026-07-28 requests share one.
+ * `faults` (only with --fault): sees each exchange first, as in front of the HTTP spy, and hands it on
+ * with its body read, or answers it itself; the mock records nothing, so no exchange is observed.
  */
-export function createMockHttpServer(newEngine: () => MockEngine, warn: (line: string) => void): Server {
+export function createMockHttpServer(newEngine: () => MockEngine, warn: (line: string) => void, faults?: HttpFaultHook): Server {
   const sessions = new Map<string, MockHttpSession>();
   const shared: MockHttpSession = { engine: newEngine(), queue: [] };
 
@@ -70,10 +74,10 @@ export function createMockHttpServer(newEngine: () => MockEngine, warn: (line: s
     return session;
   };
 
-  async function onPost(req: IncomingMessage, res: ServerResponse) {
+  async function onPost(req: IncomingMessage, res: ServerResponse, held?: Buffer) {
     let message: unknown;
     try {
-      message = parseCut(await readBody(req)).value;
+      message = parseCut(held ? held.toString('utf8') : await readBody(req)).value;
     } catch {
       jsonError(res, 400, -32700, 'Parse error');
       return;
@@ -128,19 +132,21 @@ export function createMockHttpServer(newEngine: () => MockEngine, warn: (line: s
     res.writeHead(200).end();
   }
 
-  const routes: Record<string, (req: IncomingMessage, res: ServerResponse) => void | Promise<void>> = { POST: onPost, GET: onGet, DELETE: onDelete };
-  return createServer((req, res) => {
+  const routes: Record<string, (req: IncomingMessage, res: ServerResponse, held?: Buffer) => void | Promise<void>> = { POST: onPost, GET: onGet, DELETE: onDelete };
+  /** One exchange; `held`: its body, already read by a fault rule's hook. */
+  const handle = (req: IncomingMessage, res: ServerResponse, held?: Buffer) => {
     const route = lookup(routes, req.method);
     if (!route) {
       res.writeHead(405, { allow: 'GET, POST, DELETE' }).end();
       return;
     }
-    Promise.resolve(route(req, res)).catch((error: unknown) => {
+    Promise.resolve(route(req, res, held)).catch((error: unknown) => {
       warn(`mcp-spy mock: ${(error as Error).message}`);
       if (!res.headersSent) jsonError(res, 500, -32603, 'Internal error');
       else res.end();
     });
-  });
+  };
+  return createServer(faults ? (req, res) => faults(req, res, (held) => handle(req, res, held), () => ignoreExchange) : handle);
 }
 
 /** Listens on host:port; resolves with the endpoint URL once bound. */

@@ -21,6 +21,8 @@ function frameOf(entry: RecordEntry, lineNo: number, text: string | undefined): 
   if (Array.isArray(entry.notes)) frame.notes = entry.notes.map(String);
   if (entry.related && typeof entry.related.seq === 'number') frame.related = { seq: entry.related.seq, id: entry.related.id };
   if (text !== undefined) frame.raw = text;
+  if (typeof entry.fault === 'string') frame.fault = entry.fault;
+  if (entry.origin === 'spy') frame.origin = 'spy';
   return frame;
 }
 

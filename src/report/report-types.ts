@@ -27,6 +27,10 @@ export interface ReportFrame {
   raw?: string;
   /** Set when the text was left out of the report (the size limit), or was not UTF-8 text. */
   textLeftOut?: 'size-limit' | 'not-text';
+  /** The fault rule that acted on the frame (`--fault`). */
+  fault?: string;
+  /** `spy`: the spy made or spoiled this frame (a fault rule's answer); the peer never sent it. */
+  origin?: 'spy';
 }
 
 /** An entry that is not a frame (stderr, gap, exit, http, ...): its kind and the line `view` prints for it. */

@@ -2,13 +2,13 @@ import { Agent, createServer, type IncomingMessage, type Server, type ServerResp
 import { Agent as HttpsAgent } from 'node:https';
 import type { AddressInfo, Socket } from 'node:net';
 import { clientErrorAnswer, defaultClientTimeouts, requestTimeoutReason, serverTimeoutOptions, type ClientTimeouts } from './http/client-timeouts.js';
-import { forwardExchange, type ExchangeObserver, type ExchangeStart, type SpyClosed } from './http/forward.js';
+import { forwardExchange, type ExchangeMarks, type ExchangeObserver, type ExchangeStart, type SpyClosed } from './http/forward.js';
 import { hostPolicy, refusalOf, type HostPolicy } from './http/host-guard.js';
 import { refuseExchange } from './http/refuse.js';
 import { connectionCapacity } from './http/file-limit.js';
 import { hostPort, type ListenAddress } from './http/target.js';
 
-export type { ExchangeObserver, ExchangeStart, ExchangeFailure } from './http/forward.js';
+export type { ExchangeObserver, ExchangeStart, ExchangeFailure, ExchangeMarks } from './http/forward.js';
 export type { EndpointRewrite } from './http/endpoint-rewrite.js';
 export type { AuthRewrite } from './http/auth-rewrite.js';
 export type { ClientTimeouts } from './http/client-timeouts.js';
@@ -27,7 +27,7 @@ export interface HttpProxyOptions {
    * Only with fault rules (--fault): sees each exchange first and forwards it (its body read whole)
    * or answers it itself. Without it the proxy forwards every exchange as it streams.
    */
-  faults?: (req: IncomingMessage, res: ServerResponse, forward: (held?: Buffer) => void, observe: HttpProxyOptions['observe']) => void;
+  faults?: (req: IncomingMessage, res: ServerResponse, forward: (held?: Buffer, marks?: ExchangeMarks) => void, observe: HttpProxyOptions['observe']) => void;
   /** A connection the spy refused (too many for its limit of open files): who, and why. */
   refused?: (peer: string, why: string) => void;
   /** Settles once the files the spy keeps open beside its connections are open (its observer's): the limit is counted then. */
@@ -95,7 +95,7 @@ export async function startHttpProxy(options: HttpProxyOptions): Promise<HttpPro
     const refusal = refusalOf(req.headers, policy!);
     if (refusal !== undefined) return refuseExchange(req, res, options.observe, refusal);
     const forwarding = { target, agent, observe: options.observe, closedBySpy: () => (stopping ? stopped : exchange.closed), auth };
-    if (options.faults) return options.faults(req, res, (held) => forwardExchange(req, res, forwarding, held), options.observe);
+    if (options.faults) return options.faults(req, res, (held, marks) => forwardExchange(req, res, forwarding, held, marks), options.observe);
     forwardExchange(req, res, forwarding);
   });
   // Node keeps only the first 2000 header lines of a request by default (its parser, ~1,024 of them

@@ -8,6 +8,14 @@ export interface ExchangeStart {
   headers: HeaderBag;
   /** The exchange's number in this run of the spy: its frames and its http event carry it as `exchange`. */
   x?: number;
+  /** Only with fault rules: fields the exchange's frames carry (`fault`, `origin: "spy"`), request and response apart. */
+  marks?: ExchangeMarks;
+}
+
+/** What a fault rule did to an exchange, written on its frames as the stdio spy writes it on lines. */
+export interface ExchangeMarks {
+  request?: { [field: string]: unknown };
+  response?: { [field: string]: unknown };
 }
 
 /** Why an exchange did not complete. `answered` is what the spy itself sent the client instead. */
@@ -46,6 +54,18 @@ export interface ExchangeObserver {
   authRewritten(rewrite: AuthRewrite): void;
   failed(failure: ExchangeFailure, timeMs?: number): void;
 }
+
+/** An exchange nobody observes: each call does nothing. */
+export const ignoreExchange: ExchangeObserver = {
+  requestChunk: () => {},
+  requestEnd: () => {},
+  response: () => {},
+  responseChunk: () => {},
+  responseEnd: () => {},
+  endpointRewritten: () => {},
+  authRewritten: () => {},
+  failed: () => {},
+};
 
 /** Only the path and query of the request target: the spy never forwards anywhere but the target. */
 export function pathOf(requestTarget: string | undefined): string {

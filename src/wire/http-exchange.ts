@@ -131,7 +131,7 @@ export class ObservedExchange implements ExchangeObserver {
     const refused = this.refusedRequests();
     const fields = refused.length > 0 ? { ...this.challengeFields, requests: refused.map(({ seq, id, method }) => ({ seq, dir: 'c2s', id: id ?? null, method: method ?? '' })) } : this.challengeFields;
     this.recordHttp(response || this.otherRequest ? { ...this.describeBodies(response), ...fields } : fields);
-    if (framed) this.deps.records.frame(choice.session, 's2c', frame, timeMs, this.tagged());
+    if (framed) this.deps.records.frame(choice.session, 's2c', frame, timeMs, this.tagged(undefined, 'response'));
     if (refused.length > 0) withdrawRefused(refused, this.deps.records.correlator(choice.session));
     this.finish(timeMs);
   }
@@ -173,7 +173,7 @@ export class ObservedExchange implements ExchangeObserver {
     const { negotiated } = correlator;
     if (version) correlator.setRevision(version);
     const headers = mcpHeadersOf(start.headers);
-    const entries = records.frame(session, 'c2s', frame, requestEndMs, this.tagged(headers ? { headers } : undefined));
+    const entries = records.frame(session, 'c2s', frame, requestEndMs, this.tagged(headers ? { headers } : undefined, 'request'));
     this.requestEntries = entries;
     const first = entries[0];
     if (!first || frame.truncated) return;
@@ -268,7 +268,7 @@ export class ObservedExchange implements ExchangeObserver {
     this.recordHttp();
     const fields = sseFieldsOf(event);
     if (event.truncated) {
-      deps.records.frame(session, 's2c', { bytes: Buffer.from(event.data, 'utf8'), truncated: true }, timeMs, this.tagged(fields));
+      deps.records.frame(session, 's2c', { bytes: Buffer.from(event.data, 'utf8'), truncated: true }, timeMs, this.tagged(fields, 'response'));
       return;
     }
     if (event.data === '') {
@@ -276,11 +276,13 @@ export class ObservedExchange implements ExchangeObserver {
       if (fields) deps.records.event(session, 'http', { httpMethod: start.method, path: start.path, summary: event.id !== undefined ? `SSE priming event, id ${event.id}` : 'SSE event without data', ...fields, ...this.tag }, timeMs);
       return;
     }
-    deps.records.frame(session, 's2c', { bytes: Buffer.from(event.data, 'utf8') }, timeMs, this.tagged(fields));
+    deps.records.frame(session, 's2c', { bytes: Buffer.from(event.data, 'utf8') }, timeMs, this.tagged(fields, 'response'));
   }
 
-  /** A frame's fields with the exchange's number; undefined when there is nothing to add. */
-  private tagged(fields?: EntryFields): EntryFields | undefined {
+  /** A frame's fields with the exchange's number and a fault rule's mark; undefined when there is nothing to add. */
+  private tagged(fields: EntryFields | undefined, side: 'request' | 'response'): EntryFields | undefined {
+    const mark = this.start.marks?.[side];
+    if (mark) fields = { ...fields, ...mark };
     if (this.tag === noFields) return fields;
     return fields ? { ...fields, ...this.tag } : this.tag;
   }

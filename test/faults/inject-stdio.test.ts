@@ -4,9 +4,11 @@ import { existsSync, readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { Client } from '@modelcontextprotocol/sdk/client/index.js';
 import { StdioClientTransport } from '@modelcontextprotocol/sdk/client/stdio.js';
+import { StreamableHTTPClientTransport } from '@modelcontextprotocol/sdk/client/streamableHttp.js';
 import { describe, expect, it } from 'vitest';
 import { bin, everythingServer, fixture, readEntries, runBin, tempDir } from '../helpers/spy.js';
 import { recordEntry } from '../../src/record/entry-schema.js';
+import { withMock } from '../helpers/http-spy.js';
 
 /** One call of echo through the spy with these fault options: what the client got, what the server was given, the record. */
 async function faulted(faultArgs: string[], timeout = 60_000) {
@@ -170,11 +172,39 @@ describe('mock --fault', () => {
     expect(await mocked(record, ['--fault', 'tools/call: error -32603 "backend down"'])).toMatchObject({ code: -32603 });
     expect(await mocked(record, ['--fault', 'tools/call: drop'])).toMatchObject({ code: -32001 });
     expect(await mocked(record, ['--fault', 'tools/call: disconnect'])).toMatchObject({ code: -32000 });
-    const http = await runBin(['mock', record, '--listen', '127.0.0.1:0', '--fault', 'tools/call: drop']);
-    expect(http.code).toBe(2);
-    expect(http.stderr).toMatch(/mock --fault works over stdio/);
+  });
+
+  it('over HTTP (--listen) too, with the HTTP actions', async () => {
+    const { record } = await faulted([]);
+    const overHttp = (flags: string[]) => withMock(record, (url) => mockedOverHttp(url), flags);
+    expect(await overHttp([])).toEqual({ result: { content: [{ type: 'text', text: 'Echo: hello' }] } });
+    expect(await overHttp(['--fault', 'tools/call tool=echo: tool-error "disk full"'])).toEqual({ result: { content: [{ type: 'text', text: 'disk full' }], isError: true } });
+    expect(await overHttp(['--fault', 'tools/call: error -32603 "backend down"'])).toMatchObject({ code: -32603 });
+    expect(await overHttp(['--fault', 'tools/call: drop'])).toMatchObject({ code: -32001 });
+    expect(await overHttp(['--fault', 'tools/call: status 429 retry-after=2'])).toMatchObject({ code: 429 });
+    expect(await overHttp(['--fault', 'tools/call: expire-session'])).toMatchObject({ code: 404 });
+    expect(await overHttp(['--fault', 'tools/call: disconnect'])).toMatchObject({ thrown: expect.stringMatching(/fetch failed|socket|reset/i) });
+    // The echo, late by the rule's delay, is still the recorded answer.
+    const started = Date.now();
+    expect(await overHttp(['--fault', 'tools/call: delay 1s'])).toEqual({ result: { content: [{ type: 'text', text: 'Echo: hello' }] } });
+    expect(Date.now() - started).toBeGreaterThanOrEqual(1000);
+    // The stdio-only actions are refused with one line.
+    const noise = await runBin(['mock', record, '--listen', '127.0.0.1:0', '--fault', 'tools/call: noise']);
+    expect(noise.code).toBe(2);
+    expect(noise.stderr.trim()).toBe("mcp-spy: 'tools/call: noise': noise is for stdio, not http");
   });
 });
+
+/** One echo call against the mock at `url` over Streamable HTTP: what the client got. */
+async function mockedOverHttp(url: string) {
+  const client = new Client({ name: 'fault-client', version: '1.0.0' });
+  await client.connect(new StreamableHTTPClientTransport(new URL(url)));
+  const outcome = await client
+    .callTool({ name: 'echo', arguments: { message: 'hello' } }, undefined, { timeout: 1500 })
+    .then((result) => ({ result }), (error: Error & { code?: number }) => ({ thrown: error.message, code: error.code }));
+  await client.close().catch(() => {});
+  return outcome;
+}
 
 describe('bad rules', () => {
   it('say one line per mistake and exit 2 before the server starts', async () => {

@@ -1,7 +1,7 @@
 import type { RecordEntry } from '../../record/schema.js';
 import { isObserved } from '../../sinks/open-sinks.js';
 import { roomForObserver } from '../address-space.js';
-import type { ExchangeObserver, ExchangeStart } from '../../wire/exchange-observer.js';
+import { ignoreExchange, type ExchangeObserver, type ExchangeStart } from '../../wire/exchange-observer.js';
 import { nowMs } from '../../wire/now.js';
 import { openObserverChannel, type ChannelOptions, type FinishOutcome } from '../channel/forwarding-thread.js';
 import type { HttpMessage, HttpObserverConfig } from './messages.js';
@@ -20,17 +20,6 @@ export interface HttpObserver {
   /** The bytes handed over that the observer has not read yet. */
   readonly behind: number;
 }
-
-const ignoreExchange: ExchangeObserver = {
-  requestChunk: () => {},
-  requestEnd: () => {},
-  response: () => {},
-  responseChunk: () => {},
-  responseEnd: () => {},
-  endpointRewritten: () => {},
-  authRewritten: () => {},
-  failed: () => {},
-};
 
 /** Nothing records, logs or shows: no thread, no copy; finishing has nothing to wait for. */
 const idleHttpObserver: HttpObserver = {
@@ -62,7 +51,7 @@ function openHttpObserver(config: HttpObserverConfig, options: ChannelOptions): 
     const x = ++exchanges;
     let lost = 0;
     /** This exchange's last message: an end rides on it while it is the last of the batch. */
-    let previous: HttpMessage = { type: 'open', x, method: start.method, path: start.path, headers: start.headers };
+    let previous: HttpMessage = { type: 'open', x, method: start.method, path: start.path, headers: start.headers, ...(start.marks ? { marks: start.marks } : {}) };
     const send = (message: HttpMessage) => {
       previous = message;
       push(message);

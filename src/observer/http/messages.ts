@@ -1,5 +1,5 @@
 import type { RecordEntry } from '../../record/schema.js';
-import type { AuthRewrite, EndpointRewrite, ExchangeFailure } from '../../wire/exchange-observer.js';
+import type { AuthRewrite, EndpointRewrite, ExchangeFailure, ExchangeMarks } from '../../wire/exchange-observer.js';
 import type { HeaderBag } from '../../wire/mcp-headers.js';
 import type { ObserverOutputs } from '../thread-config.js';
 
@@ -21,7 +21,7 @@ export type FailureMessage = Omit<ExchangeFailure, 'answered'> & { answered?: { 
  * it ended), when that message has not gone over yet: a stateless exchange is four messages, not six.
  */
 export type HttpMessage =
-  | { type: 'open'; x: number; method: string; path: string; headers: HeaderBag; end?: number }
+  | { type: 'open'; x: number; method: string; path: string; headers: HeaderBag; marks?: ExchangeMarks; end?: number }
   | { type: 'request-chunk'; x: number; t: number; data: Uint8Array; end?: number }
   | { type: 'request-end'; x: number; t: number }
   | { type: 'response'; x: number; t: number; status: number; headers: HeaderBag; end?: number }

@@ -22,6 +22,13 @@ export function frameLabel(frame: ReportFrame): string {
   return parts.join(' ');
 }
 
+/** What a fault rule did to a frame, as its arrow and its row say it: made by the spy, or acted on (held, dropped, answered in the peer's place). */
+export function faultMark(frame: ReportFrame): { class: string; label: string; title: string } | undefined {
+  if (frame.fault === undefined) return undefined;
+  if (frame.origin === 'spy') return { class: 'injected', label: 'injected by mcp-spy', title: `made by mcp-spy, fault rule: ${frame.fault}` };
+  return { class: 'faulted', label: 'faulted', title: `fault rule: ${frame.fault}` };
+}
+
 function detailOf(item: ListItem, openRelated: (seq: number, session: string) => void): HTMLElement {
   if (!isFrame(item)) return h('div', { class: 'detail' }, payloadBlock(item.text, 'exact'));
   const parts: Node[] = [];
@@ -53,7 +60,9 @@ function rowOf(item: ListItem): HTMLElement {
     h('span', { class: `badge ${item.kind}` }, item.kind),
     h('span', { class: 'label' }, isFrame(item) ? frameLabel(item) : clip(item.text, 200)),
   );
-  return h('div', { class: `row ${item.kind}`, 'data-seq': item.seq, 'data-line': item.line, 'data-session': item.session }, head);
+  const mark = frame && faultMark(frame);
+  if (mark) head.append(h('span', { class: `badge ${mark.class}`, title: mark.title }, mark.label));
+  return h('div', { class: `row ${item.kind}${mark ? ` ${mark.class}` : ''}`, 'data-seq': item.seq, 'data-line': item.line, 'data-session': item.session }, head);
 }
 
 const rowHeight = 22;

@@ -2,7 +2,7 @@ import type { ReportEvent, ReportFrame, ReportRecording, ReportSpan } from '../r
 import { blocks, h, s } from './dom.js';
 import { fitMono, fitText } from './fit.js';
 import type { ListItem } from './frames.js';
-import { frameLabel } from './frames.js';
+import { faultMark, frameLabel } from './frames.js';
 import { msOf } from './time.js';
 
 const rowHeight = 22;
@@ -72,12 +72,14 @@ function lifelines(height: number, shown: readonly Lane[], names: Record<Lane, s
 
 function frameArrow(frame: ReportFrame, y: number, progress: string | undefined): SVGGElement {
   const [from, to] = frame.dir === 'c2s' ? [lanes.client, lanes.server] : [lanes.server, lanes.client];
-  const label = progress ?? frameLabel(frame);
+  const mark = faultMark(frame);
+  const label = `${progress ?? frameLabel(frame)}${mark ? ` (${mark.label})` : ''}`;
   return s(
     'g',
-    { class: `arrow ${frame.kind} ${frame.dir}`, 'data-seq': frame.seq, 'data-line': frame.line, 'data-session': frame.session, ...(frame.related ? { 'data-related': frame.related.seq } : {}) },
+    { class: `arrow ${frame.kind} ${frame.dir}${mark ? ` ${mark.class}` : ''}`, 'data-seq': frame.seq, 'data-line': frame.line, 'data-session': frame.session, ...(frame.related ? { 'data-related': frame.related.seq } : {}), ...(mark ? { 'data-fault': frame.fault } : {}) },
     s('path', { d: arrowPath(from, to, y) }),
     s('text', { x: (from + to) / 2, y: y - 5 }, fitMono(label, Math.abs(to - from) - 16)),
+    ...(mark ? [s('title', {}, mark.title)] : []),
   );
 }
 

@@ -6,9 +6,9 @@ import { createEndpointRewriter } from './endpoint-rewrite.js';
 import { createMetadataHolder, isHeldForm, rewriteForm, withContentLength } from './held-body.js';
 import { forwardableHeaders, headerText, streamConnection } from './headers.js';
 import { gatewayError } from './gateway-error.js';
-import { pathOf, type ExchangeFailure, type ExchangeObserver, type ExchangeStart } from '../../wire/exchange-observer.js';
+import { pathOf, type ExchangeFailure, type ExchangeMarks, type ExchangeObserver, type ExchangeStart } from '../../wire/exchange-observer.js';
 
-export { pathOf, type ExchangeFailure, type ExchangeObserver, type ExchangeStart };
+export { pathOf, type ExchangeFailure, type ExchangeMarks, type ExchangeObserver, type ExchangeStart };
 
 /** Why the spy itself closed the client's connection (it is stopping, a timeout), and what it answered. */
 export type SpyClosed = Pick<ExchangeFailure, 'message' | 'answered'>;
@@ -48,12 +48,13 @@ interface ExchangeContext {
 
 /**
  * Forwards one exchange to the target and back, streaming both ways, and tells the observer.
- * `held`: the request body, already read whole (by a fault rule's hook): sent as it is.
+ * `held`: the request body, already read whole (by a fault rule's hook): sent as it is; `marks`: what
+ * that rule writes on the exchange's frames.
  */
-export function forwardExchange(req: IncomingMessage, res: ServerResponse, options: ForwardOptions, held?: Buffer): void {
+export function forwardExchange(req: IncomingMessage, res: ServerResponse, options: ForwardOptions, held?: Buffer, marks?: ExchangeMarks): void {
   const path = pathOf(req.url);
   const method = req.method ?? 'GET';
-  const observer = options.observe({ method, path, headers: req.headers });
+  const observer = options.observe(marks ? { method, path, headers: req.headers, marks } : { method, path, headers: req.headers });
   const origins = originsOf(options.target, req.headers.host ?? options.target.host, options.auth.serverOrigin);
   const note = (rewrite: AuthRewrite) => {
     if (rewrite.at === 'metadata' && URL.canParse(rewrite.from)) options.auth.serverOrigin = new URL(rewrite.from).origin;
