@@ -1,8 +1,7 @@
-import { InvalidArgumentError } from 'commander';
 import { prepareMock } from '../replay/mock.js';
 import { createMockHttpServer, listenMock } from '../replay/mock-http.js';
 import { serveMockStdio } from '../replay/mock-stdio.js';
-import { parseListen as parseListenAddress, type ListenAddress } from '../transports/http/target.js';
+import type { ListenAddress } from '../transports/http/target.js';
 import { sanitize } from '../render/sanitize.js';
 import { listenFailure } from './listen-errors.js';
 import { createCutReporter, createSkipReporter } from './recording-input.js';
@@ -23,11 +22,6 @@ export interface MockCommandOptions extends FaultOptions {
 }
 
 /** `--listen 127.0.0.1:7000`, `--listen 7000` (127.0.0.1), `--listen [::1]:0`: the HTTP spy's own reading. */
-export function parseListen(value: string): ListenAddress {
-  const parsed = parseListenAddress(value.trim());
-  if (!parsed.ok) throw new InvalidArgumentError(`${parsed.reason} (port 0 picks a free one)`);
-  return parsed.address;
-}
 
 /** `mcp-spy mock wire.jsonl [--listen host:port]`: a server that answers from the recording. */
 export async function runMock(recording: string, options: MockCommandOptions): Promise<number> {

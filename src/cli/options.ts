@@ -1,5 +1,6 @@
 import { InvalidArgumentError } from 'commander';
 import { formatSize } from '../wire/limits.js';
+import { parseListen as parseListenAddress, type ListenAddress } from '../transports/http/target.js';
 
 const units = new Map([
   ['', 1], ['b', 1],
@@ -51,4 +52,17 @@ export function splitServerCommand(argv: string[]): { own: string[]; server: str
   const at = argv.indexOf('--');
   if (at === -1) return { own: argv, server: undefined };
   return { own: argv.slice(0, at), server: argv.slice(at + 1) };
+}
+
+/** `-n, --lines`: a count of entries, 0 or more. */
+export function parseCount(value: string): number {
+  if (!/^\d+$/.test(value.trim())) throw new InvalidArgumentError('expected a number of entries, 0 or more');
+  return Number(value);
+}
+
+/** `--listen host:port`, checked as commander reads it. */
+export function parseListen(value: string): ListenAddress {
+  const parsed = parseListenAddress(value.trim());
+  if (!parsed.ok) throw new InvalidArgumentError(`${parsed.reason} (port 0 picks a free one)`);
+  return parsed.address;
 }

@@ -4,20 +4,14 @@ import { listOption } from '../review/filters.js';
 import { statsFormats } from '../review/stats-format.js';
 import { viewFormats } from '../review/view.js';
 import { checkFormats, collectMaxDuration, collectRule } from './check-options.js';
-import { runHttpCommand } from './http-command.js';
 import { withExportOptions } from './export-options.js';
 import { collectAllowHost, collectAllowOrigin, withTimeoutOptions } from './http-options.js';
 import { defaultMaxLine } from '../record/line-source.js';
 import { checkJsonPath } from '../wire/json-path.js';
 import { defaultMaxFrame, frameLimitBounds, lineLimitBounds } from '../wire/limits.js';
-import { sizeParser } from './options.js';
+import { parseCount, parseListen, sizeParser } from './options.js';
 import { reportHelp, withReportOptions } from './report-options.js';
-import { runStats } from './stats-command.js';
-import { parseCount, runView } from './view-command.js';
-import { parseListen, runMock } from './mock-command.js';
-import { replayFormats, runReplay } from './replay-command.js';
-import { collect, parseDuration, parseSpeed } from './replay-options.js';
-import { runSpy } from './spy-command.js';
+import { collect, parseDuration, parseSpeed, replayFormatNames } from './replay-options.js';
 import { version } from './version.js';
 import { checkExamples, examples, httpExamples, mockHelp, replayHelp, uiHelp, viewExamples } from './help-texts.js';
 import { addDriftCommands } from './drift-program.js';
@@ -44,7 +38,7 @@ export function buildProgram(context: ProgramContext): Command {
       if (command.args.length > 0) {
         throw new SpyError(`unknown command '${command.args[0]}'; to spy on a server, put its command after --: mcp-spy -- ${command.args.join(' ')}`);
       }
-      context.setExitCode(await runSpy(context.server, options));
+      context.setExitCode(await (await import('./spy-command.js')).runSpy(context.server, options));
     });
 
   program
@@ -81,7 +75,7 @@ export function buildProgram(context: ProgramContext): Command {
     .addOption(lineLimitOption())
     .addHelpText('after', viewExamples)
     .action(async (files: string[], options) => {
-      context.setExitCode(await runView(files, options));
+      context.setExitCode(await (await import('./view-command.js')).runView(files, options));
     });
 
   program
@@ -105,7 +99,7 @@ export function buildProgram(context: ProgramContext): Command {
     .option('--strict', 'a line that cannot be read is an error instead of being skipped')
     .addOption(lineLimitOption())
     .action(async (files: string[], options) => {
-      context.setExitCode(await runStats(files, options));
+      context.setExitCode(await (await import('./stats-command.js')).runStats(files, options));
     });
 
   program
@@ -155,11 +149,11 @@ export function buildProgram(context: ProgramContext): Command {
     .option('--notifications', "compare the server's notifications too")
     .option('--session <id>', 'replay only this session of the recording')
     .option('--update', 'accept the new behaviour: rewrite the server frames that changed in the recording')
-    .addOption(new Option('--format <format>', 'report format').choices(Object.keys(replayFormats)).default('text'))
+    .addOption(new Option('--format <format>', 'report format').choices(replayFormatNames).default('text'))
     .addOption(lineLimitOption())
     .addHelpText('after', replayHelp)
     .action(async (record: string, options) => {
-      context.setExitCode(await runReplay(record, context.server, options));
+      context.setExitCode(await (await import('./replay-command.js')).runReplay(record, context.server, options));
     });
 
   program
@@ -180,7 +174,7 @@ export function buildProgram(context: ProgramContext): Command {
     .option('--seed <n>', 'the seed for rules with p=')
     .addHelpText('after', mockHelp)
     .action(async (record: string, options) => {
-      context.setExitCode(await runMock(record, options));
+      context.setExitCode(await (await import('./mock-command.js')).runMock(record, options));
     });
 
   addDriftCommands(program, context);
@@ -237,7 +231,7 @@ export function buildProgram(context: ProgramContext): Command {
   )
     .addHelpText('after', httpExamples)
     .action(async (options) => {
-      context.setExitCode(await runHttpCommand(context.server, options));
+      context.setExitCode(await (await import('./http-command.js')).runHttpCommand(context.server, options));
     });
 
   return program;

@@ -6,13 +6,14 @@ import type { ReplayResult } from '../replay/result.js';
 import { createCutReporter, createSkipReporter } from './recording-input.js';
 import { asSpyError } from './replay-errors.js';
 import { exitCodes } from './errors.js';
+import type { replayFormatNames } from './replay-options.js';
 
 /** Output formats of `replay`, one renderer each. */
 export const replayFormats = {
   text: formatText,
   json: (result: ReplayResult) => `${printableJson(result, 2)}\n`,
   junit: formatJunit,
-} as const satisfies Record<string, (result: ReplayResult) => string>;
+} as const satisfies Record<(typeof replayFormatNames)[number], (result: ReplayResult) => string>;
 
 export type ReplayFormat = keyof typeof replayFormats;
 

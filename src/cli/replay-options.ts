@@ -18,3 +18,6 @@ export function parseSpeed(value: string): number {
   if (value !== '0' && value !== '1') throw new InvalidArgumentError('expected 0 (no delays) or 1 (recorded timing)');
   return Number(value);
 }
+
+/** The formats of `replay --format`, as commander offers them (the formatters are in replay-command.ts, typed by these names). */
+export const replayFormatNames = ['text', 'json', 'junit'] as const;

@@ -1,4 +1,3 @@
-import { InvalidArgumentError } from 'commander';
 import type { RecordEntry } from '../record/schema.js';
 import { sanitize } from '../render/sanitize.js';
 import { buildFilter, type EntryTest, type FilterOptions } from '../review/filters.js';
@@ -21,10 +20,6 @@ export interface ViewCommandOptions extends FilterOptions {
 }
 
 /** `-n N`: a count of entries, 0 or more. */
-export function parseCount(value: string): number {
-  if (!/^\d+$/.test(value.trim())) throw new InvalidArgumentError('expected a number of entries, 0 or more');
-  return Number(value);
-}
 
 /** Keeps the last `limit` entries given; with no limit, nothing is held back. */
 function lastEntries(limit: number | undefined) {
