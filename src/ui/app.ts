@@ -13,6 +13,7 @@ export interface Effects {
   copy?: (state: ViewState) => string;
   export?: (state: ViewState) => string;
   exportHar?: (state: ViewState) => Promise<string>;
+  exportReport?: (state: ViewState) => Promise<string>;
   suspend?: () => void;
 }
 
@@ -71,6 +72,7 @@ export function App({ initial, color, connect, effects = {} }: AppProps): ReactE
       copy: () => effects.copy?.(state) ?? 'copy is not available here',
       export: () => effects.export?.(state) ?? 'export is not available here',
       'export-har': () => effects.exportHar?.(state) ?? 'export is not available here',
+      'export-report': () => effects.exportReport?.(state) ?? 'export is not available here',
       suspend: () => {
         effects.suspend?.();
         return undefined;

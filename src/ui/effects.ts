@@ -2,6 +2,9 @@ import { writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { recordToHar } from '../export/har-export.js';
+import { reportHtml } from '../report/html.js';
+import { defaultReportLimits } from '../report/limits.js';
+import { buildReport } from '../report/report.js';
 import { frameText } from '../record/frame-message.js';
 import { printableJson } from '../render/sanitize.js';
 import type { Row } from './rows.js';
@@ -85,6 +88,25 @@ export async function exportHarShown(state: ViewState, options: EffectOptions): 
     const har = await recordToHar(entries(), options.version ?? '');
     const path = writeNew(options.dir, `mcp-spy-export-${stamp(options.now?.() ?? new Date())}.har`, `${JSON.stringify(har, null, 2)}\n`);
     return `exported ${state.visible.length} entries as HAR to ${path}`;
+  } catch (error) {
+    return (error as Error).message;
+  }
+}
+
+/** `R`: the entries the stream shows as a report page (HTML), as `mcp-spy report` draws a record. */
+export async function exportReportShown(state: ViewState, options: EffectOptions): Promise<string> {
+  async function* entries() {
+    let lineNo = 0;
+    for (const index of state.visible) {
+      const row = state.log.place(index);
+      yield { entry: state.load(row) ?? row.entry, lineNo: ++lineNo };
+    }
+  }
+  try {
+    const name = `mcp-spy-export-${stamp(options.now?.() ?? new Date())}.html`;
+    const data = await buildReport([{ path: name, entries: entries() }], { spy: options.version ?? '', limits: defaultReportLimits, ignores: [] });
+    const path = writeNew(options.dir, name, reportHtml(data));
+    return `exported ${state.visible.length} entries as a report to ${path}`;
   } catch (error) {
     return (error as Error).message;
   }

@@ -3,7 +3,7 @@ import type { Action } from './reducer.js';
 import type { ViewState } from './state.js';
 
 /** What the console does outside its state: leave, copy a frame, export the stream, stop for Ctrl-Z. */
-export type Effect = 'quit' | 'copy' | 'export' | 'export-har' | 'suspend';
+export type Effect = 'quit' | 'copy' | 'export' | 'export-har' | 'export-report' | 'suspend';
 
 export type KeyResult = { action: Action } | { effect: Effect } | undefined;
 
@@ -23,6 +23,7 @@ export const keyHelp: readonly (readonly [string, string])[] = [
   ['y', "copy the frame's JSON (OSC 52, or a file)"],
   ['e', 'export the frames shown as JSON Lines (a record)'],
   ['H', 'export the frames shown as HAR 1.2'],
+  ['R', 'export the frames shown as a report page (HTML)'],
   ['?', 'this help'],
   ['q  Ctrl-C', 'quit'],
   ['Ctrl-Z', 'suspend (fg to come back)'],
@@ -59,6 +60,7 @@ const letters: Record<string, KeyResult> = {
   y: { effect: 'copy' },
   e: { effect: 'export' },
   H: { effect: 'export-har' },
+  R: { effect: 'export-report' },
 };
 
 /** While a filter is typed, keys edit it. */

@@ -3,7 +3,7 @@ import { createElement as h } from 'react';
 import { alive } from '../record/sessions-dir.js';
 import { sanitize } from '../render/sanitize.js';
 import { App } from './app.js';
-import { copyFrame, exportHarShown, exportShown } from './effects.js';
+import { copyFrame, exportHarShown, exportReportShown, exportShown } from './effects.js';
 import type { Action } from './reducer.js';
 import { createFileLoader, followSources } from './sources.js';
 import { initialState } from './state.js';
@@ -78,6 +78,7 @@ export async function runShell(options: ShellOptions): Promise<number> {
         copy: (state) => copyFrame(state, { write: (text) => stdout.write(text), env: options.env, dir: options.cwd, line: files.line }),
         export: (state) => exportShown(state, { write: (text) => stdout.write(text), env: options.env, dir: options.cwd, line: files.line }),
         exportHar: (state) => exportHarShown(state, { write: (text) => stdout.write(text), env: options.env, dir: options.cwd, line: files.line, version: options.version }),
+        exportReport: (state) => exportReportShown(state, { write: (text) => stdout.write(text), env: options.env, dir: options.cwd, line: files.line, version: options.version }),
         suspend: () => {
           restore();
           process.kill(process.pid, 'SIGTSTP');

@@ -1,19 +1,17 @@
 // The console in a real terminal (tmux): a real SDK client drives server-everything through spies
 // writing into a sessions directory while `mcp-spy ui` runs; keys are sent and the screen is read.
-import { mkdirSync, readFileSync } from 'node:fs';
+import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { describe, expect, it, onTestFinished } from 'vitest';
-import { sessionFileName } from '../../src/record/sessions-dir.js';
-import { bin, everythingServer, fixture, node, recordSession, tempDir } from '../helpers/spy.js';
+import { bin, everythingServer, fixture, node, runClient, tempDir } from '../helpers/spy.js';
 import { startTerminal } from '../helpers/tmux.js';
 
 const quote = (text: string) => `'${text.replace(/'/g, `'\\''`)}'`;
 
-/** A spy of a wrapped server, as a client config would start it: its record named in the sessions directory. */
+/** A spy of a wrapped server, started as `mcp-spy wrap` writes it into a client's config: its record goes to the sessions directory. */
 function spiedSession(dir: string, client: string, calls: unknown[]) {
-  mkdirSync(dir, { recursive: true, mode: 0o700 });
-  const record = join(dir, sessionFileName({ client, server: 'everything', started: new Date(), pid: process.pid }));
-  return recordSession('tools-client.js', record, [node, everythingServer, 'stdio'], { CALLS: JSON.stringify(calls) });
+  const spy = [node, bin, '--client', client, '--name', 'everything', '-q', '--'];
+  return runClient('tools-client.js', ['--', ...spy, node, everythingServer, 'stdio'], { CALLS: JSON.stringify(calls), MCP_SPY_DIR: dir });
 }
 
 describe.each([

@@ -1,6 +1,6 @@
 import { readFileSync } from 'node:fs';
 import { afterAll, describe, expect, it } from 'vitest';
-import { copyFrame, exportHarShown, exportShown } from '../../src/ui/effects.js';
+import { copyFrame, exportHarShown, exportReportShown, exportShown } from '../../src/ui/effects.js';
 import { reduce } from '../../src/ui/reducer.js';
 import { initialState } from '../../src/ui/state.js';
 import { tempDir } from '../helpers/spy.js';
@@ -67,5 +67,20 @@ describe('H: export what is shown as HAR', () => {
     const messages = har.log.entries.flatMap((entry: { _webSocketMessages?: { data: string }[] }) => entry._webSocketMessages ?? []);
     expect(messages.map((message: { data: string }) => JSON.parse(message.data).id)).toEqual([3, 3]);
     expect(messages[1].data).toContain('Echo: hello');
+  });
+});
+
+describe('R: export what is shown as a report page', () => {
+  it('draws the frames shown, and only those, as mcp-spy report draws a record', async () => {
+    const lines = sampleSession();
+    let state = stateOf(lines);
+    for (const action of [{ type: 'filter-start' }, { type: 'filter-edit', text: 'tool = "echo"' }, { type: 'filter-apply' }] as const) state = reduce(state, action);
+    const said = await exportReportShown(state, { write: () => {}, env: {}, dir: temp.dir, line: lineOf(lines), version: '9.9.9', now: () => new Date(Date.UTC(2026, 11, 1, 3)) });
+    const path = /^exported 2 entries as a report to (.+\.html)$/.exec(said)![1]!;
+    const html = readFileSync(path, 'utf8');
+    expect(html).toMatch(/^<!doctype html>/i);
+    expect(html).toContain('Echo: hello');
+    // The add call the filter left out is not on the page.
+    expect(html).not.toContain('a is not a number');
   });
 });
