@@ -1,6 +1,7 @@
 import { closeSync, constants, fchmodSync, fstatSync, ftruncateSync, openSync, writeFileSync } from 'node:fs';
 import { openFailureReason } from '../record/open-output.js';
 import { SpyError } from './errors.js';
+import { plantedLinkReason } from './write-output.js';
 
 const cannot = (path: string, why: string) => new SpyError(`cannot write the report ${path}: ${why}`);
 
@@ -11,6 +12,8 @@ const cannot = (path: string, why: string) => new SpyError(`cannot write the rep
  * ours, so a link planted in a shared directory cannot redirect it.
  */
 export function writeReportFile(path: string, html: string, options: { named: boolean }): void {
+  const planted = options.named ? plantedLinkReason(path) : undefined;
+  if (planted) throw cannot(path, planted);
   let fd: number;
   try {
     fd = openSync(path, constants.O_WRONLY | constants.O_CREAT | (options.named ? 0 : constants.O_NOFOLLOW), 0o600);

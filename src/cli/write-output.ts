@@ -1,6 +1,8 @@
 import { once } from 'node:events';
 import { closeSync, openSync, statSync, writeFileSync, writeSync } from 'node:fs';
+import { resolve } from 'node:path';
 import { openFailureReason } from '../record/open-output.js';
+import { namedPathKind } from '../record/shared-paths.js';
 import { SpyError } from './errors.js';
 
 /** Whether two paths name one file: a symbolic or hard link to it, or a path spelled another way; false when either is missing. */
@@ -9,9 +11,20 @@ export function sameFile(a: string, b: string): boolean {
   return one !== undefined && two !== undefined && one.dev === two.dev && one.ino === two.ino;
 }
 
-/** Refuses an output that is one of the files being read (by its name or through a link): writing it would destroy it. */
+/**
+ * Why an output path is not to be followed, when it is a link another user planted in a shared
+ * directory (sticky and writable by all, as /tmp): the rule `--record` keeps, fs.protected_symlinks'.
+ */
+export function plantedLinkReason(path: string): string | undefined {
+  const kind = namedPathKind(resolve(path), process.getuid?.());
+  return kind.link ? kind.refused : undefined;
+}
+
+/** Refuses an output that is one of the files being read (by its name or through a link): writing it would destroy it; or a planted link. */
 export function refuseOverwrite(path: string | undefined, inputs: readonly string[]): void {
   if (path === undefined || path === '-') return;
+  const planted = plantedLinkReason(path);
+  if (planted) throw new SpyError(`cannot write ${path}: ${planted}`);
   if (inputs.some((input) => input !== '-' && sameFile(input, path))) {
     throw new SpyError(`-o ${path} is the file being read; writing it would destroy it: choose another file`);
   }

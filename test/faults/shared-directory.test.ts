@@ -33,6 +33,25 @@ describe.skipIf(!isRoot)('a named path in a shared directory', () => {
     expect(statSync(victim).mode & 0o777).toBe(0o644);
   });
 
+  it.each([
+    ['report', (record: string, out: string) => ['report', record, '-o', out], 'the report '],
+    ['export har', (record: string, out: string) => ['export', 'har', record, '-o', out], ''],
+    ['import', (record: string, out: string) => ['import', record, '-o', out], ''],
+  ])('%s -o: a link planted there by another user is not followed either', async (_name, args, what) => {
+    const { shared, victim } = sharedDirectory();
+    const record = join(tempDir().dir, 'wire.jsonl');
+    expect((await runBin(['-q', '--record', record, '--no-log', '--', 'cat'], { input: request(1) })).code).toBe(0);
+    const input = _name === 'import' ? join(tempDir().dir, 'in.har') : record;
+    if (_name === 'import') expect((await runBin(['export', 'har', record, '-o', input])).code).toBe(0);
+    const link = join(shared, 'out');
+    symlinkSync(victim, link);
+    lchownSync(link, other, other);
+    const result = await runBin(args(input, link));
+    expect(result.stderr).toBe(`mcp-spy: cannot write ${what}${link}: it is a link of another user (uid ${other}) in a shared directory (sticky and writable by all), which the spy does not follow\n`);
+    expect(result.code).toBe(2);
+    expect(readFileSync(victim, 'utf8')).toBe('keep me\n');
+  });
+
   it('a link of the user\'s own there is followed', async () => {
     const { shared } = sharedDirectory();
     const target = join(tempDir().dir, 'real.jsonl');
