@@ -1,7 +1,7 @@
 import { readFileSync } from 'node:fs';
-import { homedir } from 'node:os';
 import { isAbsolute, join } from 'node:path';
 import { z } from 'zod';
+import { userStateDirectory } from '../record/paths.js';
 import { writePrivateFile } from './safe-write.js';
 
 /** One entry `wrap` changed: where, its exact text before, and its value after (to tell a later edit by the user). */
@@ -28,7 +28,7 @@ export interface WrapManifest {
  * moves the records, and may differ between one wrap and the next unwrap).
  */
 export function manifestPath(env: NodeJS.ProcessEnv): string {
-  return join(env.XDG_STATE_HOME || join(homedir(), '.local', 'state'), 'mcp-spy', 'wrapped.json');
+  return join(userStateDirectory(env), 'wrapped.json');
 }
 
 /** The manifest, empty when there is none yet; a manifest that cannot be read is an error, not a fresh start (it holds the only copy of the originals). */

@@ -24,11 +24,14 @@ export interface OutputPaths {
 
 export const defaultNames = { record: 'wire.jsonl', log: 'wire.log' } as const;
 
+/** mcp-spy's own per-user state directory, `$XDG_STATE_HOME/mcp-spy` (or `~/.local/state/mcp-spy`), whatever MCP_SPY_DIR says. */
+export function userStateDirectory(env: NodeJS.ProcessEnv): string {
+  return join(env.XDG_STATE_HOME || join(homedir(), '.local', 'state'), 'mcp-spy');
+}
+
 /** The per-user state directory used when the working directory cannot take the files. */
 export function stateDirectory(env: NodeJS.ProcessEnv): string {
-  if (env.MCP_SPY_DIR) return resolve(env.MCP_SPY_DIR);
-  const base = env.XDG_STATE_HOME || join(homedir(), '.local', 'state');
-  return join(base, 'mcp-spy');
+  return env.MCP_SPY_DIR ? resolve(env.MCP_SPY_DIR) : userStateDirectory(env);
 }
 
 function isDirectory(path: string): boolean {

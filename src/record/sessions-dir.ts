@@ -1,16 +1,13 @@
 import { chmodSync, statSync } from 'node:fs';
-import { homedir } from 'node:os';
 import { basename, join, resolve } from 'node:path';
-import { makeDirectory } from './paths.js';
+import { makeDirectory, userStateDirectory } from './paths.js';
 
 /**
  * The sessions directory: one per user, where every spy started from a wrapped client config writes
  * a record per server and run, and where the console looks. `MCP_SPY_DIR` overrides it.
  */
 export function sessionsDirectory(env: NodeJS.ProcessEnv): string {
-  if (env.MCP_SPY_DIR) return resolve(env.MCP_SPY_DIR);
-  const base = env.XDG_STATE_HOME || join(homedir(), '.local', 'state');
-  return join(base, 'mcp-spy', 'sessions');
+  return env.MCP_SPY_DIR ? resolve(env.MCP_SPY_DIR) : join(userStateDirectory(env), 'sessions');
 }
 
 /** Who a session file belongs to: the client whose config started it, the server's entry name, and when. */
