@@ -62,6 +62,20 @@ export function copyFrame(state: ViewState, options: EffectOptions): string {
   }
 }
 
+/** An export's file name, stamped with when it was made. */
+function exportName(options: EffectOptions, extension: string): string {
+  return `mcp-spy-export-${stamp(options.now?.() ?? new Date())}.${extension}`;
+}
+
+/** The entries the stream shows, whole (read again from their files), numbered as the lines of a record. */
+async function* shownEntries(state: ViewState) {
+  let lineNo = 0;
+  for (const index of state.visible) {
+    const row = state.log.place(index);
+    yield { entry: state.load(row) ?? row.entry, lineNo: ++lineNo };
+  }
+}
+
 /** `e`: the entries the stream shows, as JSON Lines (a record that view, check and report read). */
 export function exportShown(state: ViewState, options: EffectOptions): string {
   const lines = Array.from(state.visible, (index) => {
@@ -69,7 +83,7 @@ export function exportShown(state: ViewState, options: EffectOptions): string {
     return options.line(row) ?? printableJson(row.entry);
   });
   try {
-    const path = writeNew(options.dir, `mcp-spy-export-${stamp(options.now?.() ?? new Date())}.jsonl`, lines.length === 0 ? '' : `${lines.join('\n')}\n`);
+    const path = writeNew(options.dir, exportName(options, 'jsonl'), lines.length === 0 ? '' : `${lines.join('\n')}\n`);
     return `exported ${lines.length} entries to ${path}`;
   } catch (error) {
     return (error as Error).message;
@@ -78,15 +92,9 @@ export function exportShown(state: ViewState, options: EffectOptions): string {
 
 /** `H`: the entries the stream shows as HAR 1.2, as `export har` writes a record. */
 export async function exportHarShown(state: ViewState, options: EffectOptions): Promise<string> {
-  async function* entries() {
-    for (const index of state.visible) {
-      const row = state.log.place(index);
-      yield { entry: state.load(row) ?? row.entry };
-    }
-  }
   try {
-    const har = await recordToHar(entries(), options.version ?? '');
-    const path = writeNew(options.dir, `mcp-spy-export-${stamp(options.now?.() ?? new Date())}.har`, `${JSON.stringify(har, null, 2)}\n`);
+    const har = await recordToHar(shownEntries(state), options.version ?? '');
+    const path = writeNew(options.dir, exportName(options, 'har'), `${JSON.stringify(har, null, 2)}\n`);
     return `exported ${state.visible.length} entries as HAR to ${path}`;
   } catch (error) {
     return (error as Error).message;
@@ -95,16 +103,9 @@ export async function exportHarShown(state: ViewState, options: EffectOptions): 
 
 /** `R`: the entries the stream shows as a report page (HTML), as `mcp-spy report` draws a record. */
 export async function exportReportShown(state: ViewState, options: EffectOptions): Promise<string> {
-  async function* entries() {
-    let lineNo = 0;
-    for (const index of state.visible) {
-      const row = state.log.place(index);
-      yield { entry: state.load(row) ?? row.entry, lineNo: ++lineNo };
-    }
-  }
   try {
-    const name = `mcp-spy-export-${stamp(options.now?.() ?? new Date())}.html`;
-    const data = await buildReport([{ path: name, entries: entries() }], { spy: options.version ?? '', limits: defaultReportLimits, ignores: [] });
+    const name = exportName(options, 'html');
+    const data = await buildReport([{ path: name, entries: shownEntries(state) }], { spy: options.version ?? '', limits: defaultReportLimits, ignores: [] });
     const path = writeNew(options.dir, name, reportHtml(data));
     return `exported ${state.visible.length} entries as a report to ${path}`;
   } catch (error) {
