@@ -1,12 +1,11 @@
 // False positives found on conforming traffic: real sessions that `check` must find clean, and the
 // hand-made recordings that still break each rule. The spy's own `unanswered` event agrees with check.
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { spawn } from 'node:child_process';
 import { join } from 'node:path';
 import { c2s, handshake, lines, recordLine, s2c } from '../../src/check/examples.js';
 import { readRecord } from '../helpers/faults.js';
 import { recordHttp } from '../helpers/http-spy.js';
-import { bin, everythingServer, fixture, node, recordSession, runBin, tempDir } from '../helpers/spy.js';
+import { everythingServer, fixture, node, rawSpyClient, recordSession, runBin, tempDir } from '../helpers/spy.js';
 
 const temp = tempDir('mcp-spy-fidelity-');
 afterAll(() => temp.remove());
@@ -16,15 +15,7 @@ const rulesOf = (text: string) => [...text.matchAll(/ (?:error|warning) ([a-z-]+
 
 /** A raw client that calls the impatient server's `ask` tool and never answers the server's roots/list. */
 async function recordImpatient(record: string) {
-  const child = spawn(node, [bin, '--record', record, '--no-log', '-q', '--', node, fixture('servers', 'impatient-server.js')], { stdio: ['pipe', 'pipe', 'ignore'] });
-  let seen = '';
-  const until = (text: string) => new Promise<void>((resolve) => {
-    const look = () => seen.includes(text) && (child.stdout!.off('data', read), resolve());
-    const read = (chunk: Buffer) => ((seen += chunk.toString('utf8')), look());
-    child.stdout!.on('data', read);
-    look();
-  });
-  const send = (message: object) => child.stdin!.write(`${JSON.stringify({ jsonrpc: '2.0', ...message })}\n`);
+  const { child, until, send } = rawSpyClient(record, [node, fixture('servers', 'impatient-server.js')]);
   send({ id: 1, method: 'initialize', params: { protocolVersion: '2025-06-18', capabilities: { roots: {} }, clientInfo: { name: 'raw', version: '1' } } });
   await until('"id":1');
   send({ method: 'notifications/initialized' });

@@ -1,7 +1,7 @@
 import { createHash } from 'node:crypto';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
-import { framesOf, readEntries, runBin, tempDir } from '../helpers/spy.js';
+import { awkwardLines, framesOf, readEntries, runBin, tempDir } from '../helpers/spy.js';
 import { frameText } from '../../src/record/frame-message.js';
 
 const sha = (bytes: Buffer) => createHash('sha256').update(bytes).digest('hex');
@@ -9,13 +9,7 @@ const sha = (bytes: Buffer) => createHash('sha256').update(bytes).digest('hex');
 describe('the stdio spy forwards bytes untouched', () => {
   it('passes CRLF, blank lines, bytes that are not UTF-8 and a last line without newline, and records them', async () => {
     const dir = tempDir().dir;
-    const input = Buffer.concat([
-      Buffer.from('{"jsonrpc":"2.0","id":1,"method":"ping"}\r\n'),
-      Buffer.from('\n\n'),
-      Buffer.from([0xff, 0xfe, 0x41, 0x0a]),
-      Buffer.from('{"jsonrpc":"2.0","method":"notifications/x"}\n'),
-      Buffer.from('{"jsonrpc":"2.0","id":2,"method":"tail"}'),
-    ]);
+    const input = awkwardLines;
     const result = await runBin(['--record', 'r.jsonl', '--log', 'r.log', '--', 'cat'], { input, cwd: dir });
     expect(result.code).toBe(0);
     expect(result.stdout.equals(input)).toBe(true);

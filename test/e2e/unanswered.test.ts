@@ -1,12 +1,11 @@
 // One definition of an unanswered request, for the record the spy writes live, `stats`, `check` and
 // the report: the cases where they disagreed, or where the answer depended on a race.
-import { spawn } from 'node:child_process';
 import { mkdirSync, readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { afterAll, describe, expect, it } from 'vitest';
 import { readRecord } from '../helpers/faults.js';
 import { freePort, recordHttp, startSpy } from '../helpers/http-spy.js';
-import { bin, everythingServer, fixture, node, recordSession, runBin, tempDir } from '../helpers/spy.js';
+import { everythingServer, fixture, node, rawSpyClient, recordSession, runBin, tempDir } from '../helpers/spy.js';
 
 const temp = tempDir('mcp-spy-unanswered-');
 afterAll(() => temp.remove());
@@ -25,16 +24,7 @@ async function verdicts(record: string) {
  * that closes at the moment the server asks is seen one way or the other, as the scheduler has it).
  */
 async function closeOnRoots(record: string) {
-  const child = spawn(node, [bin, '--record', record, '--no-log', '-q', '--', node, everythingServer, 'stdio'], { stdio: ['pipe', 'pipe', 'ignore'] });
-  let seen = '';
-  const until = (text: string) =>
-    new Promise<void>((resolve) => {
-      const look = () => seen.includes(text) && (child.stdout!.off('data', read), resolve());
-      const read = (chunk: Buffer) => ((seen += chunk.toString('utf8')), look());
-      child.stdout!.on('data', read);
-      look();
-    });
-  const send = (message: object) => child.stdin!.write(`${JSON.stringify({ jsonrpc: '2.0', ...message })}\n`);
+  const { child, until, send } = rawSpyClient(record, [node, everythingServer, 'stdio']);
   send({ id: 1, method: 'initialize', params: { protocolVersion: '2025-06-18', capabilities: { roots: {} }, clientInfo: { name: 'raw', version: '1' } } });
   await until('"id":1');
   send({ method: 'notifications/initialized' });

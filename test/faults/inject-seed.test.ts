@@ -2,7 +2,7 @@
 import { createHash } from 'node:crypto';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
-import { readEntries, runBin, tempDir } from '../helpers/spy.js';
+import { awkwardLines, readEntries, runBin, tempDir } from '../helpers/spy.js';
 
 const sha = (bytes: Buffer) => createHash('sha256').update(bytes).digest('hex');
 const calls = Array.from({ length: 40 }, (_, i) => `{"jsonrpc":"2.0","id":${i + 1},"method":"tools/call","params":{"name":"t${i % 3}"}}\n`).join('');
@@ -36,13 +36,7 @@ describe('--seed', () => {
 
 describe('a rule that matches nothing', () => {
   it('passes CRLF, blank lines, bytes that are not UTF-8 and a last line without newline untouched', async () => {
-    const input = Buffer.concat([
-      Buffer.from('{"jsonrpc":"2.0","id":1,"method":"ping"}\r\n'),
-      Buffer.from('\n\n'),
-      Buffer.from([0xff, 0xfe, 0x41, 0x0a]),
-      Buffer.from('{"jsonrpc":"2.0","method":"notifications/x"}\n'),
-      Buffer.from('{"jsonrpc":"2.0","id":2,"method":"tail"}'),
-    ]);
+    const input = awkwardLines;
     const { output, faulted } = await run(['--fault', 'resources/read: drop'], input);
     expect(faulted).toEqual([]);
     expect(sha(output)).toBe(sha(input));

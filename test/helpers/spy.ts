@@ -158,3 +158,30 @@ export function recordSession(script: string, record: string, server: string[], 
   const sinks = ['--record', record, ...(log ? ['--log', log] : ['--no-log'])];
   return runClient(script, ['--', node, bin, ...sinks, '-q', '--', ...server], env);
 }
+
+/**
+ * A raw JSON-RPC client of the stdio spy (recording to `record`) in front of `server`: `send` writes a
+ * message, `until` resolves once the server's output holds a text; the test drives the rest.
+ */
+export function rawSpyClient(record: string, server: string[]) {
+  const child = spawn(node, [bin, '--record', record, '--no-log', '-q', '--', ...server], { stdio: ['pipe', 'pipe', 'ignore'] });
+  let seen = '';
+  const until = (text: string) =>
+    new Promise<void>((resolve) => {
+      const look = () => seen.includes(text) && (child.stdout.off('data', read), resolve());
+      const read = (chunk: Buffer) => ((seen += chunk.toString('utf8')), look());
+      child.stdout.on('data', read);
+      look();
+    });
+  const send = (message: object) => child.stdin.write(`${JSON.stringify({ jsonrpc: '2.0', ...message })}\n`);
+  return { child, until, send };
+}
+
+/** Lines a spy must pass untouched: CRLF, blank lines, bytes that are not UTF-8, a last line without newline. */
+export const awkwardLines = Buffer.concat([
+  Buffer.from('{"jsonrpc":"2.0","id":1,"method":"ping"}\r\n'),
+  Buffer.from('\n\n'),
+  Buffer.from([0xff, 0xfe, 0x41, 0x0a]),
+  Buffer.from('{"jsonrpc":"2.0","method":"notifications/x"}\n'),
+  Buffer.from('{"jsonrpc":"2.0","id":2,"method":"tail"}'),
+]);
