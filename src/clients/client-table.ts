@@ -110,3 +110,8 @@ export function isClientId(name: string): name is ClientId {
 export function configPlaces(ids: readonly ClientId[], context: PlaceContext): ConfigPlace[] {
   return ids.flatMap((client) => (clients[client] as ClientFacts).places(context).map((place) => ({ client, ...place })));
 }
+
+/** The syntax of a file, from the client of its first place (every place of one file is one client's). */
+export function syntaxOf(places: readonly ConfigPlace[]): ClientFacts['syntax'] {
+  return (clients[places[0]!.client] as ClientFacts).syntax;
+}

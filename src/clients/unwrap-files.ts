@@ -1,5 +1,5 @@
 import { existsSync, readFileSync, unlinkSync } from 'node:fs';
-import { clients, type ClientFacts, type ClientId } from './client-table.js';
+import { clients, syntaxOf, type ClientFacts, type ClientId } from './client-table.js';
 import { readConfigFile, replaceConfigFile, type ReadConfig } from './safe-write.js';
 import { planUnwrap, type UnwrapPlan } from './unwrap-plan.js';
 import type { ConfigTarget } from './config-targets.js';
@@ -121,7 +121,7 @@ export function handWrapped(targets: readonly ConfigTarget[], manifest: WrapMani
   return targets.flatMap((target) => {
     const read = readConfigFile(target.file);
     if (!read.ok) return [];
-    const parsed = parseConfig(read.read.bytes.toString('utf8'), (clients[target.places[0]!.client] as ClientFacts).syntax);
+    const parsed = parseConfig(read.read.bytes.toString('utf8'), syntaxOf(target.places));
     if (!parsed.ok) return [];
     const known = manifest.files[read.read.real] ?? [];
     return target.places.flatMap((place) => {

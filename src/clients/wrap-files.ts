@@ -1,5 +1,4 @@
 import { existsSync } from 'node:fs';
-import { clients, type ClientFacts } from './client-table.js';
 import type { ConfigTarget } from './config-targets.js';
 import { readConfigFile, replaceConfigFile, type ReadConfig } from './safe-write.js';
 import { portsOf } from './url-entries.js';
@@ -33,11 +32,6 @@ export function planWrapFiles(targets: readonly ConfigTarget[], choice: WrapChoi
 /** Whether a file's plan changes it. */
 export function changesFile(work: WrapWork): boolean {
   return work.plan !== undefined && work.plan.after !== work.plan.before;
-}
-
-/** The syntax of a target's file, from its client. */
-export function syntaxOf(target: ConfigTarget): 'json' | 'jsonc' {
-  return (clients[target.places[0]!.client] as ClientFacts).syntax;
 }
 
 export interface WrapWritten {

@@ -1,5 +1,5 @@
 import { applyEdits, type Edit } from 'jsonc-parser';
-import { clients, type ClientFacts, type ConfigPlace } from './client-table.js';
+import { syntaxOf, type ConfigPlace } from './client-table.js';
 import { nodeAt, parseConfig, textOf, valueOf } from './config-text.js';
 import { commandEdits } from './entry-edits.js';
 import { serverEntries, type ServerEntry } from './server-entries.js';
@@ -76,7 +76,7 @@ function planEntry(config: Parameters<typeof commandEdits>[0], place: ConfigPlac
  * ~/.claude.json). A file that does not parse, or whose servers are not an object, is refused whole.
  */
 export function planWrap(text: string, places: readonly ConfigPlace[], choice: WrapChoice, known: KnownEntries = []): { ok: true; plan: FilePlan } | { ok: false; why: string } {
-  const syntax = (clients[places[0]!.client] as ClientFacts).syntax;
+  const syntax = syntaxOf(places);
   const parsed = parseConfig(text, syntax);
   if (!parsed.ok) return parsed;
   const edits: Edit[] = [];
