@@ -70,7 +70,7 @@ async function startObservedProxy(options: HttpSpyOptions, observer: HttpObserve
         listen: proxy.url,
         target: target.href,
         spy: options.version,
-        ...(options.label ? { client: options.label.client, name: options.label.name } : {}),
+        ...options.label,
       });
       process.stdout.on('error', () => {});
       process.stdout.write(`mcp-spy: listening on ${proxy.url}, forwarding to ${target.href}\n`);
@@ -114,7 +114,7 @@ export async function runHttpSpy(options: HttpSpyOptions): Promise<number | unde
   // A command that could not be started has no pid: its one line comes with its exit below.
   if (child?.pid === undefined && child) over = true;
   else if (child) {
-    const label = options.label ? { client: options.label.client, name: options.label.name } : {};
+    const label = options.label ?? {};
     observer.event('spawn', { transport: 'http', command: server, pid: child.pid, cwd: process.cwd(), spy: version, ...label });
     const behind = targetAddressOf(target);
     // A server slow to listen is said early: a spy that waits in silence looks hung.

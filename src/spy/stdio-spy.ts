@@ -40,7 +40,7 @@ export async function runStdioSpy(options: StdioSpyOptions): Promise<StdioOutcom
   const session = newSessionId();
   const observer = startStdioObserver({ ...options.observer, session }, { warn: options.warn });
   const command = [options.command, ...options.args];
-  const label = options.label ? { client: options.label.client, name: options.label.name } : {};
+  const label = options.label ?? {};
   let proxy: StdioProxy | undefined;
   let exited = false;
   const stopListening = onStopSignals((signal) => {
@@ -61,16 +61,17 @@ export async function runStdioSpy(options: StdioSpyOptions): Promise<StdioOutcom
     outcome = { started: false, errorCode: early, why: `stopped by ${early} before it started`, exitCode: 128 + constants.signals[early] };
     observer.event('exit', { code: null, signal: early, reason });
   } else {
-    // With a live view on the same stderr, the server's stderr follows the frames seen before it.
     // Loaded only with fault rules: without them not one module of it is in the path.
     const faultHook = options.faults ? (await import('../faults/stdio-hook.js')).stdioFaultHook(options.faults, observer, (bytes) => options.stderrOut.pass(bytes)) : undefined;
-    const stderr = options.observer.live ? orderStderr(options.stderrOut, observer.mark, observer.shownThrough) : undefined;
+    // With a live view on the same stderr, the server's stderr follows the frames seen before it.
+    const ordered = options.observer.live ? orderStderr(options.stderrOut, observer.mark, observer.shownThrough) : undefined;
+    const stderr = ordered ?? options.stderrOut;
     proxy = startStdioProxy({
       command: options.command,
       args: options.args,
       settleMs: options.drainTimeoutMs,
-      passStderr: (chunk) => (stderr ? stderr.pass(chunk) : options.stderrOut.pass(chunk)),
-      stderrDrained: () => (stderr ? stderr.drained() : options.stderrOut.drained()),
+      passStderr: (chunk) => stderr.pass(chunk),
+      stderrDrained: () => stderr.drained(),
       onSpawn: (pid) => observer.event('spawn', { transport: 'stdio', command, pid, cwd: process.cwd(), spy: options.version, ...label }),
       onClientGone: (why) => observer.event('note', { notes: ['client-gone'], text: why }),
       ...(faultHook ? { faults: faultHook } : {}),
@@ -85,7 +86,7 @@ export async function runStdioSpy(options: StdioSpyOptions): Promise<StdioOutcom
     });
     const exitedAt = proxy.exited.then(() => {
       exited = true;
-      stderr?.release();
+      ordered?.release();
       return nowMs();
     });
     outcome = await proxy.outcome;
