@@ -24,7 +24,7 @@ export async function runUi(paths: string[], options: UiCommandOptions): Promise
   (await import('../ui/heap.js')).tuneHeapForConsole();
   const { pathKind } = await import('../ui/sources.js');
   for (const path of paths) if ((await pathKind(path)) === 'missing') throw new SpyError(`cannot read ${path}: no such file or directory`);
-  const { runShell } = await import('../ui/shell.js');
+  const { runShell } = await loadOutsideCiMode(() => import('../ui/shell.js'));
   return runShell({
     paths: paths.length > 0 ? paths : [sessionsDirectory(process.env)],
     filter: options.filter,
@@ -35,4 +35,22 @@ export async function runUi(paths: string[], options: UiCommandOptions): Promise
     cwd: process.cwd(),
     version,
   });
+}
+
+/** The variables by which Ink decides, once as it loads, that it runs in CI and draws only its last frame. */
+const ciVariables = ['CI', 'CONTINUOUS_INTEGRATION'] as const;
+
+/**
+ * Loads the console with Ink's CI mode off. The console runs only in a terminal, where a person
+ * looks at it; `CI` set in that terminal's shell (a container, a build machine's login) would
+ * otherwise leave the screen blank until the console ends.
+ */
+async function loadOutsideCiMode<T>(load: () => Promise<T>): Promise<T> {
+  const saved = ciVariables.map((name) => [name, process.env[name]] as const);
+  for (const [name] of saved) delete process.env[name];
+  try {
+    return await load();
+  } finally {
+    for (const [name, value] of saved) if (value !== undefined) process.env[name] = value;
+  }
 }

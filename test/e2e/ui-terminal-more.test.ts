@@ -40,6 +40,25 @@ describe('mcp-spy ui colours', () => {
   });
 });
 
+describe('mcp-spy ui in a shell where CI is set', () => {
+  const temp = tempDir('mcp-spy-ui-ci-');
+  afterAll(temp.remove);
+  const w = recordWriter();
+  w.frame('c2s', 'request', { method: 'ping', id: 1 }, { id: 1, method: 'ping' });
+  const record = join(temp.dir, 'wire.jsonl');
+  writeFileSync(record, `${w.lines.join('\n')}\n`);
+
+  // Ink draws only its last frame when it believes it runs in CI: the screen stayed blank until `q`.
+  it.each(['CI=true', 'CONTINUOUS_INTEGRATION=1'])('%s: draws every frame as it comes, not only the last', async (env) => {
+    const terminal = consoleOn(record, env);
+    await terminal.shows(/all sessions, merged/);
+    terminal.keys('Enter');
+    await terminal.shows(/-> request\s+ping #1/);
+    terminal.keys('q');
+    await terminal.shows(/EXIT=0/);
+  });
+});
+
 describe('mcp-spy ui under a flood of frames', () => {
   it('keeps showing the newest frames and answers keys while 20,000 frames a second are written', async () => {
     const temp = tempDir('mcp-spy-ui-flood-');
