@@ -7,7 +7,7 @@ import { diffSnapshots } from '../drift/diff.js';
 import { formatDiff, type DiffFormat } from '../drift/format.js';
 import { snapshotOf } from '../drift/snapshot.js';
 import { parseRecordLine } from '../record/reader.js';
-import { loadRecording, type Recording } from '../replay/load.js';
+import { loadRecording, type Recording } from '../recording/load.js';
 import { ignoresFor, replay } from '../replay/replay.js';
 import { sanitize } from '../render/sanitize.js';
 import { describeSpawnFailure } from '../transports/spawn-server.js';

@@ -1,4 +1,4 @@
-import { ReplayError } from '../replay/errors.js';
+import { ReplayError } from '../recording/errors.js';
 import { SpyError } from './errors.js';
 
 /** A replay or mock that could not run becomes one line and its exit status; anything else passes on. */

@@ -1,11 +1,11 @@
 import { isObject, type JsonObject } from '../protocol/jsonrpc.js';
-import { within } from './deferred.js';
-import { ReplayError } from './errors.js';
-import { buildExchanges, type Exchange } from './exchanges.js';
-import { withId } from './json.js';
+import { within } from '../recording/deferred.js';
+import { ReplayError } from '../recording/errors.js';
+import { buildExchanges, type Exchange } from '../recording/exchanges.js';
+import { withId } from '../recording/json.js';
 import { createLiveSession, type LiveSession } from './live-session.js';
-import type { RecordedSession } from './load.js';
-import { createMatcher } from './matcher.js';
+import type { RecordedSession } from '../recording/load.js';
+import { createMatcher } from '../recording/matcher.js';
 import type { PeerFactory } from './peer.js';
 import { isUnreachable } from './peer-http.js';
 import { createValueMap, type ValueMap } from './value-map.js';

@@ -1,5 +1,5 @@
 import { xmlText as xml } from '../render/xml.js';
-import { previewJson } from './json.js';
+import { previewJson } from '../recording/json.js';
 import type { ReplayItem, ReplayResult } from './result.js';
 
 function testName(item: ReplayItem): string {

@@ -1,5 +1,5 @@
 import { printableLines } from '../render/sanitize.js';
-import { describeDiff } from './compare.js';
+import { describeDiff } from '../recording/compare.js';
 import type { ReplayItem, ReplayResult, SessionResult } from './result.js';
 import { itemStatuses } from './result.js';
 

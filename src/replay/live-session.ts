@@ -1,9 +1,9 @@
 import { idKey, isObject, type JsonObject, type JsonRpcId } from '../protocol/jsonrpc.js';
 import { classifyMessage } from '../wire/classify.js';
-import { createDeferred, type Deferred } from './deferred.js';
-import type { Exchange } from './exchanges.js';
-import { withId } from './json.js';
-import type { Matcher } from './matcher.js';
+import { createDeferred, type Deferred } from '../recording/deferred.js';
+import type { Exchange } from '../recording/exchanges.js';
+import { withId } from '../recording/json.js';
+import type { Matcher } from '../recording/matcher.js';
 import type { PeerHandlers } from './peer.js';
 import type { ValueMap } from './value-map.js';
 

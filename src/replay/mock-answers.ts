@@ -1,8 +1,8 @@
 import { isObject, type JsonObject } from '../protocol/jsonrpc.js';
 import { isKnownRevision } from '../protocol/revisions.js';
-import { withoutIgnored } from './ignore.js';
-import { cloneJson, previewJson, withId } from './json.js';
-import type { MatchOutcome } from './matcher.js';
+import { withoutIgnored } from '../recording/ignore.js';
+import { cloneJson, previewJson, withId } from '../recording/json.js';
+import type { MatchOutcome } from '../recording/matcher.js';
 
 /** Requests answered from the recording whatever their params, as often as asked: the session's start. */
 export const initializationMethods = ['initialize', 'server/discover'] as const;

@@ -1,10 +1,10 @@
 import { idKey, isObject, pick, type JsonObject, type JsonRpcId } from '../protocol/jsonrpc.js';
 import { classifyMessage } from '../wire/classify.js';
-import { createDeferred, sleep, within, type Deferred } from './deferred.js';
-import { buildExchanges, type Exchange } from './exchanges.js';
-import { withId } from './json.js';
-import type { RecordedFrame, RecordedSession } from './load.js';
-import { createMatcher } from './matcher.js';
+import { createDeferred, sleep, within, type Deferred } from '../recording/deferred.js';
+import { buildExchanges, type Exchange } from '../recording/exchanges.js';
+import { withId } from '../recording/json.js';
+import type { RecordedFrame, RecordedSession } from '../recording/load.js';
+import { createMatcher } from '../recording/matcher.js';
 import { initializationMethods, initializeAnswer, missAnswer, withLiveProgressToken } from './mock-answers.js';
 
 export interface MockOptions {

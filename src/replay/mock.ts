@@ -1,5 +1,5 @@
-import { ReplayError } from './errors.js';
-import { loadRecording, selectSessions, type LoadOptions } from './load.js';
+import { ReplayError } from '../recording/errors.js';
+import { loadRecording, selectSessions, type LoadOptions } from '../recording/load.js';
 import { createMockEngine, type MockEngine, type MockOptions } from './mock-engine.js';
 import { ignoresFor } from './replay.js';
 

@@ -1,7 +1,7 @@
 import { pickString, type JsonObject } from '../protocol/jsonrpc.js';
 import { isStatelessRevision, metaKeys } from '../protocol/revisions.js';
 import { nameParamOf } from '../wire/mcp-headers.js';
-import { previewJson } from './json.js';
+import { previewJson } from '../recording/json.js';
 import type { Peer, PeerHandlers } from './peer.js';
 import { openLegacyStream, type LegacyStream } from './legacy-sse.js';
 import { readSse } from './sse.js';

@@ -1,7 +1,7 @@
 import { spawnServer } from '../transports/spawn-server.js';
 import { decodeFrame } from '../wire/decode.js';
 import { createLineFramer } from '../wire/line-framer.js';
-import { ReplayError } from './errors.js';
+import { ReplayError } from '../recording/errors.js';
 import type { Peer, PeerHandlers } from './peer.js';
 
 /** Starts a fresh server process for one session and speaks newline-delimited JSON-RPC with it. */

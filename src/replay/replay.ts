@@ -1,8 +1,8 @@
 import { countItems, type ReplayResult, type SessionResult } from './result.js';
-import { checkIgnorePath, defaultIgnores, ignoreFileOf, readIgnoreFile } from './ignore.js';
+import { checkIgnorePath, defaultIgnores, ignoreFileOf, readIgnoreFile } from '../recording/ignore.js';
 import { driveSession } from './drive-session.js';
-import { ReplayError } from './errors.js';
-import { loadRecording, selectSessions, type LoadOptions } from './load.js';
+import { ReplayError } from '../recording/errors.js';
+import { loadRecording, selectSessions, type LoadOptions } from '../recording/load.js';
 import type { PeerFactory } from './peer.js';
 import { startHttpPeer } from './peer-http.js';
 import { startStdioPeer } from './peer-stdio.js';

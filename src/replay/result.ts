@@ -1,5 +1,5 @@
 import type { JsonRpcId } from '../protocol/jsonrpc.js';
-import type { DiffEntry } from './compare.js';
+import type { DiffEntry } from '../recording/compare.js';
 
 /** What became of one recorded (or unexpected) message in a replay. */
 export type ItemStatus = 'same' | 'changed' | 'missing' | 'extra';

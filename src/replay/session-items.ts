@@ -1,8 +1,8 @@
 import { isObject, type JsonObject } from '../protocol/jsonrpc.js';
-import { diffMessages } from './compare.js';
-import type { Exchange } from './exchanges.js';
+import { diffMessages } from '../recording/compare.js';
+import type { Exchange } from '../recording/exchanges.js';
 import type { LiveSession } from './live-session.js';
-import type { RecordedFrame, RecordedSession } from './load.js';
+import type { RecordedFrame, RecordedSession } from '../recording/load.js';
 import type { ReplayItem, SessionResult } from './result.js';
 import type { ValueMap } from './value-map.js';
 

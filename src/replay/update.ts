@@ -7,9 +7,9 @@ import { msgTextOf, splicedLine } from '../record/record-line.js';
 import { RECORD_VERSION } from '../record/schema.js';
 import { classifyMessage } from '../wire/classify.js';
 import { errorCodeName } from '../protocol/error-codes.js';
-import { ReplayError } from './errors.js';
-import { withId } from './json.js';
-import type { RecordedFrame } from './load.js';
+import { ReplayError } from '../recording/errors.js';
+import { withId } from '../recording/json.js';
+import type { RecordedFrame } from '../recording/load.js';
 import type { FrameChange } from './session-items.js';
 
 /** The record entry of a recorded server frame, with the live frame's bytes and classification instead. */

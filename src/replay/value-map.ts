@@ -1,6 +1,6 @@
 import { JSONPath } from 'jsonpath-plus';
 import { isObject } from '../protocol/jsonrpc.js';
-import { normalizeIgnorePath } from './ignore.js';
+import { normalizeIgnorePath } from '../recording/ignore.js';
 
 /**
  * Where a server hands out values that its client sends back later: task ids, pagination cursors,

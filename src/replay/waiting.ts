@@ -1,6 +1,6 @@
-import { sleep } from './deferred.js';
+import { sleep } from '../recording/deferred.js';
 import type { LiveSession } from './live-session.js';
-import type { RecordedFrame, RecordedSession } from './load.js';
+import type { RecordedFrame, RecordedSession } from '../recording/load.js';
 
 /** How many of each notification the live server must have sent before a client frame goes out. */
 export type AwaitedNotifications = ReadonlyMap<string, number>;

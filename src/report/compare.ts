@@ -1,8 +1,8 @@
-import { diffMessages } from '../replay/compare.js';
-import { buildExchanges, type Exchange } from '../replay/exchanges.js';
-import { canonicalJson } from '../replay/json.js';
-import type { Recording } from '../replay/load.js';
-import { createMatcher } from '../replay/matcher.js';
+import { diffMessages } from '../recording/compare.js';
+import { buildExchanges, type Exchange } from '../recording/exchanges.js';
+import { canonicalJson } from '../recording/json.js';
+import type { Recording } from '../recording/load.js';
+import { createMatcher } from '../recording/matcher.js';
 import type { ReportComparison, ReportPair, ReportTool, ReportToolPair } from './report-types.js';
 
 /** The client's requests of a recording that were answered, with their answers, in recorded order. */

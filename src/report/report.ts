@@ -1,6 +1,6 @@
 import { sep } from 'node:path';
 import type { RecordEntry } from '../record/schema.js';
-import { loadRecording } from '../replay/load.js';
+import { loadRecording } from '../recording/load.js';
 import { collectRecording } from './collect.js';
 import type { ReportLimitOptions } from './limits.js';
 import { compareRecordings } from './compare.js';
