@@ -4,7 +4,7 @@ import { sanitize } from '../render/sanitize.js';
 import type { ReportLimitOptions } from '../report/limits.js';
 import { ReportPageMissing, reportHtml } from '../report/html.js';
 import { buildReport } from '../report/report.js';
-import { ignoresFor } from '../replay/replay.js';
+import { ignoresFor } from '../recording/ignore.js';
 import { exitCodes, SpyError } from './errors.js';
 import { recordingEntries } from './recording-input.js';
 import { writeReportFile } from './report-file.js';

@@ -1,6 +1,7 @@
 import { existsSync, readFileSync } from 'node:fs';
 import { JSONPath } from 'jsonpath-plus';
-import { normalizeJsonPath } from '../wire/json-path.js';
+import { checkJsonPath, normalizeJsonPath } from '../wire/json-path.js';
+import { ReplayError } from './errors.js';
 import { cloneJson } from './json.js';
 
 /**
@@ -26,6 +27,21 @@ export function readIgnoreFile(recordPath: string): string[] {
 
 // The path syntax is shared with --redact, which works on frames as they are recorded.
 export { checkJsonPath as checkIgnorePath, normalizeJsonPath as normalizeIgnorePath } from '../wire/json-path.js';
+
+/** Paths the user gave, checked once: a typo is bad use, not a silent no-op. */
+export function checkedPaths(paths: readonly string[], what: string, where = ''): readonly string[] {
+  for (const path of paths) {
+    const problem = checkJsonPath(path);
+    if (problem) throw new ReplayError(`bad ${what} path ${path}${where}: ${problem}`);
+  }
+  return paths;
+}
+
+/** The ignores in force: `_meta` always, then the recording's ignore file, then the caller's. */
+export function ignoresFor(recording: string, extra: readonly string[] = [], useFile = true): string[] {
+  const fromFile = useFile ? readIgnoreFile(recording) : [];
+  return [...defaultIgnores, ...checkedPaths(fromFile, 'ignore', ` in ${ignoreFileOf(recording)}`), ...checkedPaths(extra, 'ignore')];
+}
 
 interface Located {
   parent: unknown;

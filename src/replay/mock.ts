@@ -1,7 +1,7 @@
 import { ReplayError } from '../recording/errors.js';
 import { loadRecording, selectSessions, type LoadOptions } from '../recording/load.js';
 import { createMockEngine, type MockEngine, type MockOptions } from './mock-engine.js';
-import { ignoresFor } from './replay.js';
+import { ignoresFor } from '../recording/ignore.js';
 
 export interface MockSetup extends LoadOptions {
   recording: string;

@@ -1,5 +1,5 @@
 import { countItems, type ReplayResult, type SessionResult } from './result.js';
-import { checkIgnorePath, defaultIgnores, ignoreFileOf, readIgnoreFile } from '../recording/ignore.js';
+import { checkedPaths, ignoresFor } from '../recording/ignore.js';
 import { driveSession } from './drive-session.js';
 import { ReplayError } from '../recording/errors.js';
 import { loadRecording, selectSessions, type LoadOptions } from '../recording/load.js';
@@ -57,21 +57,6 @@ function checkOptions(options: ReplayOptions): { openPeer: PeerFactory; target: 
   }
   const command = options.server!;
   return { openPeer: (handlers) => startStdioPeer(command, handlers), target: command.join(' ') };
-}
-
-/** Paths the user gave, checked once: a typo is bad use, not a silent no-op. */
-function checkedPaths(paths: readonly string[], what: string, where = ''): readonly string[] {
-  for (const path of paths) {
-    const problem = checkIgnorePath(path);
-    if (problem) throw new ReplayError(`bad ${what} path ${path}${where}: ${problem}`);
-  }
-  return paths;
-}
-
-/** The ignores in force: `_meta` always, then the recording's ignore file, then the caller's. */
-export function ignoresFor(recording: string, extra: readonly string[] = [], useFile = true): string[] {
-  const fromFile = useFile ? readIgnoreFile(recording) : [];
-  return [...defaultIgnores, ...checkedPaths(fromFile, 'ignore', ` in ${ignoreFileOf(recording)}`), ...checkedPaths(extra, 'ignore')];
 }
 
 /**
