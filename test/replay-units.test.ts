@@ -5,7 +5,7 @@ import { buildExchanges } from '../src/recording/exchanges.js';
 import { checkIgnorePath, normalizeIgnorePath, withoutIgnored } from '../src/recording/ignore.js';
 import type { RecordedFrame, RecordedSession } from '../src/recording/load.js';
 import { createMatcher } from '../src/recording/matcher.js';
-import { initializeAnswer, missAnswer } from '../src/replay/mock-answers.js';
+import { initializeAnswer, missAnswer } from '../src/mock/mock-answers.js';
 
 /** A recorded frame; a response names the seq of its request (`related`), as the spy records it. */
 function frame(seq: number, dir: 'c2s' | 's2c', message: Record<string, unknown>, related?: number): RecordedFrame {

@@ -1,6 +1,6 @@
-import { prepareMock } from '../replay/mock.js';
-import { createMockHttpServer, listenMock } from '../replay/mock-http.js';
-import { serveMockStdio } from '../replay/mock-stdio.js';
+import { prepareMock } from '../mock/mock.js';
+import { createMockHttpServer, listenMock } from '../mock/mock-http.js';
+import { serveMockStdio } from '../mock/mock-stdio.js';
 import type { ListenAddress } from '../transports/http/target.js';
 import { sanitize } from '../render/sanitize.js';
 import { listenFailure } from './listen-errors.js';

@@ -5,7 +5,7 @@ import { posix } from 'node:path';
  * The rooms of src/, in order: a folder imports only folders listed above it (or itself). export/
  * stands above sinks/: its live exporters (OpenTelemetry) are sinks.
  */
-export const layerOrder = ['protocol', 'wire', 'record', 'recording', 'render', 'transports', 'export', 'sinks', 'observer', 'faults', 'spy', 'clients', 'review', 'check', 'replay', 'drift', 'report', 'ui', 'cli'];
+export const layerOrder = ['protocol', 'wire', 'record', 'recording', 'render', 'transports', 'export', 'sinks', 'observer', 'faults', 'spy', 'clients', 'review', 'check', 'replay', 'mock', 'drift', 'report', 'ui', 'cli'];
 
 /** The pure stages: they compute, and never read, write, listen, connect or spawn. */
 const pureLayers = ['protocol', 'wire', 'render'];
