@@ -13,6 +13,7 @@ const unit = [
   'test/review/{filter-expression,stats,time-point,session-prune}.test.ts',
   'test/sinks/last-words.test.ts',
   'test/sinks/human-log-behind.test.ts',
+  'test/sinks/line-sink-checkpoint.test.ts',
   'test/observer/recorder.test.ts',
   'test/observer/http-exchanges.test.ts',
   'test/observer/lag.test.ts',

@@ -1,5 +1,5 @@
 import type { OutputFileOptions } from '../record/open-output.js';
-import { openLineSink, type Line, type LineSink } from '../record/line-sink.js';
+import { openLineSink, type Line, type LineSink } from './line-sink.js';
 import type { RecordEntry } from '../record/schema.js';
 import type { Sink, SinkContext } from './sink.js';
 

@@ -1,7 +1,7 @@
 import { closeSync } from 'node:fs';
 import { openOutputFile } from '../record/open-output.js';
 import { RECORD_VERSION, type RecordEntry } from '../record/schema.js';
-import { writeLinesSync } from '../record/whole-lines.js';
+import { writeLinesSync } from './whole-lines.js';
 
 /** One entry of the record's end written by the forwarding side (numbered and stamped as it is written; `t` in epoch ms). */
 export type TailEntry = Omit<Partial<RecordEntry>, 't' | 'kind'> & { kind: RecordEntry['kind']; t: number };

@@ -1,5 +1,5 @@
 import { closeSync, fstatSync, write } from 'node:fs';
-import { openOutputFile } from './open-output.js';
+import { openOutputFile } from '../record/open-output.js';
 import { Checkpoint, checkpointsIn, encodeLines, weightOf, type Line, type Queued } from './line-encoding.js';
 import { countLines, cutLastLine, cutToWholeLine, endsTorn, writeLinesSync } from './whole-lines.js';
 

@@ -1,7 +1,7 @@
 import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
-import { openLineSink } from '../../src/record/line-sink.js';
+import { openLineSink } from '../../src/sinks/line-sink.js';
 import { tempDir } from '../helpers/spy.js';
 
 describe("a line sink's checkpoints", () => {
