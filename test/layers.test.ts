@@ -1,7 +1,7 @@
 import { readdirSync, readFileSync } from 'node:fs';
 import { join, relative } from 'node:path';
 import { describe, expect, it } from 'vitest';
-import { layerProblems, modulesOf } from './helpers/layers.js';
+import { layerFloors, layerProblems, modulesOf } from './helpers/layers.js';
 import { root } from './helpers/spy.js';
 
 function sourceFiles(dir: string): string[] {
@@ -16,6 +16,13 @@ const files = sourceFiles(src).map((file) => ({ file: relative(src, file).split(
 describe('layers', () => {
   it('finds the source', () => {
     expect(files.length).toBeGreaterThan(20);
+  });
+
+  it('names only rooms that are there, each once', () => {
+    const rooms = layerFloors.flat();
+    expect(new Set(rooms).size).toBe(rooms.length);
+    const folders = new Set(files.filter(({ file }) => file.includes('/')).map(({ file }) => file.split('/')[0]));
+    expect(rooms.filter((room) => !folders.has(room))).toEqual([]);
   });
 
   it.each(files.map(({ file, text }) => [file, text]))('%s keeps to the layout', (file, text) => {
@@ -36,6 +43,13 @@ describe('the layout checker', () => {
     ['a re-export of everything', 'protocol/x.ts', "export * from '../wire/observe.js';"],
     ['a room the layout does not have', 'session/x.ts', "import { nowMs } from '../wire/now.js';"],
     ['an import of a room the layout does not have', 'spy/x.ts', "import { x } from '../session/y.js';"],
+    ['an import from a room beside it (drift and replay)', 'drift/x.ts', "import { replay } from '../replay/replay.js';"],
+    ['an import from a room beside it (mock and replay)', 'mock/x.ts', "import { driveSession } from '../replay/drive-session.js';"],
+    ['an import from a room beside it (replay and mock)', 'replay/x.ts', "import type { MockEngine } from '../mock/mock-engine.js';"],
+    ['an import from a room beside it (report and drift)', 'report/x.ts', "import { diffSnapshots } from '../drift/diff.js';"],
+    ['an import from a room beside it (review and check)', 'review/x.ts', "import { createChecker } from '../check/engine.js';"],
+    ['the recording model importing its readers', 'recording/x.ts', "import { prepareMock } from '../mock/mock.js';"],
+    ['the record importing the line writer', 'record/x.ts', "import { openLineSink } from '../sinks/line-sink.js';"],
     ['chalk outside render/', 'sinks/x.ts', "import chalk from 'chalk';"],
     ...['node:fs', 'fs', 'node:fs/promises', 'fs/promises', 'node:net', 'node:http', 'node:child_process', 'node:worker_threads'].map((name) => [`${name} in a pure stage`, 'wire/x.ts', `import { x } from '${name}';`]),
     ['node:http types in a pure stage', 'render/x.ts', "import type { IncomingHttpHeaders } from 'node:http';"],
@@ -46,6 +60,10 @@ describe('the layout checker', () => {
 
   it.each([
     ['imports from rooms further up and its own', 'observer/stdio/x.ts', "import { a } from '../../wire/now.js';\nimport { b } from '../recorder.js';\nimport { c } from './messages.js';"],
+    ['the readers of a recording importing its model', 'drift/x.ts', "import { loadRecording } from '../recording/load.js';\nimport { createMatcher } from '../recording/matcher.js';"],
+    ['mock importing the model it shares with replay', 'mock/x.ts', "import { createDeferred } from '../recording/deferred.js';"],
+    ['drift and report importing the rooms below their floor', 'report/x.ts', "import { createChecker } from '../check/engine.js';\nimport { createStatsCollector } from '../review/stats.js';"],
+    ['the line writer importing the record', 'sinks/x.ts', "import { openOutputFile } from '../record/open-output.js';"],
     ['Node modules that do no I/O in a pure stage', 'wire/x.ts', "import { isUtf8 } from 'node:buffer';\nimport { stripVTControlCharacters } from 'node:util';"],
     ['node:fs outside the pure stages', 'record/x.ts', "import { openSync } from 'node:fs';"],
     ['chalk in render/', 'render/x.ts', "import { Chalk } from 'chalk';"],

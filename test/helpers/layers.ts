@@ -1,11 +1,34 @@
-// The layout's rules (DESIGN.md, Layout), checked on the text of one source file.
+// The layout's rules (docs/architecture.md), checked on the text of one source file.
 import { posix } from 'node:path';
 
 /**
- * The rooms of src/, in order: a folder imports only folders listed above it (or itself). export/
- * stands above sinks/: its live exporters (OpenTelemetry) are sinks.
+ * The rooms of src/, floor by floor from the bottom: a room imports only its own room and rooms on the
+ * floors below it, never a room beside it on its own floor. export/ stands below sinks/: its live
+ * exporters (OpenTelemetry) are sinks. recording/ is the loaded recording (exchanges, matching,
+ * comparison) that replay, mock, drift and report all read; those four stand side by side above
+ * review/ and check/, whose tables and rules drift and report reuse.
  */
-export const layerOrder = ['protocol', 'wire', 'record', 'recording', 'render', 'transports', 'export', 'sinks', 'observer', 'faults', 'spy', 'clients', 'review', 'check', 'replay', 'mock', 'drift', 'report', 'ui', 'cli'];
+export const layerFloors: readonly (readonly string[])[] = [
+  ['protocol'],
+  ['wire'],
+  ['record'],
+  ['recording'],
+  ['render'],
+  ['transports'],
+  ['export'],
+  ['sinks'],
+  ['observer'],
+  ['faults'],
+  ['spy'],
+  ['clients'],
+  ['review', 'check'],
+  ['replay', 'mock', 'drift', 'report'],
+  ['ui'],
+  ['cli'],
+];
+
+/** The floor a room stands on, -1 for a folder that is not a room of the layout. */
+const floorOf = (room: string) => layerFloors.findIndex((floor) => floor.includes(room));
 
 /** The pure stages: they compute, and never read, write, listen, connect or spawn. */
 const pureLayers = ['protocol', 'wire', 'render'];
@@ -52,14 +75,15 @@ export function layerOf(file: string, specifier: string): string | undefined {
 export function layerProblems(file: string, text: string): string[] {
   if (!file.includes('/')) return [];
   const layer = file.split('/')[0]!;
-  if (!layerOrder.includes(layer)) return [`${file}: ${layer}/ is not a room of the layout (DESIGN.md, Layout)`];
+  if (floorOf(layer) < 0) return [`${file}: ${layer}/ is not a room of the layout (docs/architecture.md)`];
   const { uses, problems } = modulesOf(text);
   const found = problems.map((problem) => `${file}: ${problem}`);
   for (const { specifier, how } of uses) {
     const target = layerOf(file, specifier);
-    if (target !== undefined && !layerOrder.includes(target)) found.push(`${file} loads ${specifier} (${how}): ${target}/ is not a room of the layout`);
-    else if (target !== undefined && layerOrder.indexOf(target) > layerOrder.indexOf(layer)) {
-      found.push(`${file} loads ${specifier} (${how}): ${target}/ comes after ${layer}/ in the layout`);
+    if (target !== undefined && floorOf(target) < 0) found.push(`${file} loads ${specifier} (${how}): ${target}/ is not a room of the layout`);
+    else if (target !== undefined && floorOf(target) > floorOf(layer)) found.push(`${file} loads ${specifier} (${how}): ${target}/ stands above ${layer}/ in the layout`);
+    else if (target !== undefined && target !== layer && floorOf(target) === floorOf(layer)) {
+      found.push(`${file} loads ${specifier} (${how}): ${target}/ stands beside ${layer}/ in the layout, neither imports the other`);
     }
     const bare = specifier.replace(/^node:/, '');
     if (pureLayers.includes(layer) && nodeIo.some((name) => bare === name || bare.startsWith(`${name}/`))) {
