@@ -3,7 +3,7 @@ import { isObject, type JsonObject } from '../protocol/jsonrpc.js';
 import { canonicalJson } from '../protocol/canonical-json.js';
 import { withoutPrototypes } from '../protocol/own-table.js';
 import { diffMessages } from '../recording/compare.js';
-import type { Exchange } from '../recording/exchanges.js';
+import type { RecordedExchange } from '../recording/exchanges.js';
 import { describeDiff, formatPath } from '../recording/compare.js';
 import { createMatcher } from '../recording/matcher.js';
 import { change, changeClasses, type Change } from './change.js';
@@ -62,16 +62,16 @@ function capabilityChanges(before: JsonObject | undefined, after: JsonObject | u
   });
 }
 
-const failed = (exchange: Exchange) => exchange.response?.kind === 'protocol-error' || exchange.response?.kind === 'tool-error';
+const failed = (exchange: RecordedExchange) => exchange.response?.kind === 'protocol-error' || exchange.response?.kind === 'tool-error';
 
-function subjectOf(exchange: Exchange): string {
+function subjectOf(exchange: RecordedExchange): string {
   const entry = exchange.request.entry;
   const about = entry.tool ?? entry.prompt ?? entry.uri;
   return `${exchange.request.method ?? '?'}${typeof about === 'string' ? ` ${about}` : ''}`;
 }
 
 /** The answers to the same requests (matched as `replay` matches them, after the ignores). */
-function answerChanges(before: Exchange[], after: Exchange[], ignores: readonly string[]) {
+function answerChanges(before: RecordedExchange[], after: RecordedExchange[], ignores: readonly string[]) {
   const matcher = createMatcher(before.filter((exchange) => !notAnswers.has(exchange.request.method ?? '')), { ignores, reuse: false });
   const changes: Change[] = [];
   let compared = 0;

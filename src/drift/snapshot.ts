@@ -1,6 +1,6 @@
 import { isObject, type JsonObject } from '../protocol/jsonrpc.js';
 import { learnFromFrame, newSessionFacts, type PeerInfo } from '../record/session-facts.js';
-import { buildExchanges, type Exchange } from '../recording/exchanges.js';
+import { buildExchanges, type RecordedExchange } from '../recording/exchanges.js';
 import type { Recording } from '../recording/load.js';
 import { unnamedServer } from '../wire/tool-pin.js';
 
@@ -19,7 +19,7 @@ export interface Snapshot {
   /** Resources by URI and templates by `template <uriTemplate>`. */
   resources: Map<string, JsonObject>;
   /** The client's requests with their answers, in recorded order. */
-  exchanges: Exchange[];
+  exchanges: RecordedExchange[];
 }
 
 /** Where each inventory is listed, and the key of one item. */

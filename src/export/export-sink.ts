@@ -22,12 +22,12 @@ export interface ExportConfig {
 }
 
 /** One more reader of the entries as the recorder emits them (the record's `sinks`). */
-export interface Sink {
+export interface ExportSink {
   entry(entry: RecordEntry, message?: unknown): void;
   close(): Promise<void>;
 }
 
-export interface SinkDeps {
+export interface ExportSinkDeps {
   /** Said once each on stderr. */
   warn: (message: string) => void;
   /** An event in the record (what the exporter dropped). */
@@ -47,7 +47,7 @@ const shutdownMs = 500;
  * thread: spans to an OTLP collector through a bounded queue, metrics over OTLP and to a Prometheus
  * scrape endpoint. Nothing here touches the traffic; a collector's trouble is said once and counted.
  */
-export function createExportSink(config: ExportConfig, deps: SinkDeps): Sink {
+export function createExportSink(config: ExportConfig, deps: ExportSinkDeps): ExportSink {
   const model = createTelemetryModel({ content: config.otlpContent === true, place: config.place });
   const resource = resourceOf(config.spyVersion);
   const scope = { name: 'mcp-spy', version: config.spyVersion };

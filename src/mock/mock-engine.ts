@@ -1,7 +1,7 @@
 import { idKey, isObject, pick, type JsonObject, type JsonRpcId } from '../protocol/jsonrpc.js';
 import { classifyMessage } from '../wire/classify.js';
 import { createDeferred, sleep, within, type Deferred } from '../recording/deferred.js';
-import { buildExchanges, type Exchange } from '../recording/exchanges.js';
+import { buildExchanges, type RecordedExchange } from '../recording/exchanges.js';
 import { withId } from '../recording/json.js';
 import type { RecordedFrame, RecordedSession } from '../recording/load.js';
 import { createMatcher } from '../recording/matcher.js';
@@ -32,7 +32,7 @@ export type MockVerdict = 'answered' | 'close';
 export function createMockEngine(sessions: readonly RecordedSession[], options: MockOptions) {
   const built = sessions.map(buildExchanges);
   const client = built.flatMap((exchanges) => exchanges.client);
-  const isInit = (exchange: Exchange) => (initializationMethods as readonly string[]).includes(exchange.request.method ?? '');
+  const isInit = (exchange: RecordedExchange) => (initializationMethods as readonly string[]).includes(exchange.request.method ?? '');
   const requests = client.filter((exchange) => exchange.request.kind === 'request' && !isInit(exchange));
   const notifications = client.filter((exchange) => exchange.request.kind === 'notification');
   const initializers = new Map(client.filter((exchange) => isInit(exchange) && exchange.response).reverse().map((exchange) => [exchange.request.method!, exchange]));
@@ -68,7 +68,7 @@ export function createMockEngine(sessions: readonly RecordedSession[], options: 
     };
   }
 
-  async function play(exchange: Exchange, request: JsonObject | undefined, answer: JsonObject | undefined, reply: MockChannel, background: MockChannel) {
+  async function play(exchange: RecordedExchange, request: JsonObject | undefined, answer: JsonObject | undefined, reply: MockChannel, background: MockChannel) {
     const pace = pacer();
     const base = exchange.request.t;
     const progressToken = pick(request, 'params', '_meta', 'progressToken');

@@ -7,7 +7,7 @@ import type { RecordedFrame, RecordedSession } from './load.js';
  * notifications and requests that came while it was pending (`during`) or after it, before the
  * client's next frame (`after`).
  */
-export interface Exchange {
+export interface RecordedExchange {
   session: string;
   request: RecordedFrame;
   response?: RecordedFrame;
@@ -17,9 +17,9 @@ export interface Exchange {
 
 export interface SessionExchanges {
   /** Client requests and notifications, in recorded order. */
-  client: Exchange[];
+  client: RecordedExchange[];
   /** Server-to-client requests (sampling, roots, elicitation, ping) with the client's recorded answers. */
-  server: Exchange[];
+  server: RecordedExchange[];
 }
 
 function relatedSeq(frame: RecordedFrame): number | undefined {
@@ -38,12 +38,12 @@ const isMessageWithMethod = (frame: RecordedFrame) => frame.kind === 'request' |
  * Only a response that says neither (a record written by hand) is paired by direction and id.
  */
 export function buildExchanges(session: RecordedSession): SessionExchanges {
-  const client: Exchange[] = [];
-  const server: Exchange[] = [];
-  const requests = new Map<number, Exchange>();
-  const byId = new Map<string, Exchange>();
-  const open: Exchange[] = [];
-  let lastClient: Exchange | undefined;
+  const client: RecordedExchange[] = [];
+  const server: RecordedExchange[] = [];
+  const requests = new Map<number, RecordedExchange>();
+  const byId = new Map<string, RecordedExchange>();
+  const open: RecordedExchange[] = [];
+  let lastClient: RecordedExchange | undefined;
 
   const place = (frame: RecordedFrame) => {
     const seq = relatedSeq(frame);
@@ -54,7 +54,7 @@ export function buildExchanges(session: RecordedSession): SessionExchanges {
 
   for (const frame of session.frames) {
     if (isMessageWithMethod(frame)) {
-      const exchange: Exchange = { session: session.id, request: frame, during: [], after: [] };
+      const exchange: RecordedExchange = { session: session.id, request: frame, during: [], after: [] };
       if (frame.kind === 'request') {
         requests.set(frame.seq, exchange);
         byId.set(`${frame.dir}/${idKey(frame.id as JsonRpcId)}`, exchange);

@@ -1,7 +1,7 @@
 import { withoutIgnored } from './ignore.js';
 import { canonicalJson } from './json.js';
 import diff from 'microdiff';
-import type { Exchange } from './exchanges.js';
+import type { RecordedExchange } from './exchanges.js';
 import { isObject } from '../protocol/jsonrpc.js';
 import { withoutPrototypes } from '../protocol/own-table.js';
 import { redactedValue } from '../wire/redact-frame.js';
@@ -15,7 +15,7 @@ export interface MatcherOptions {
 }
 
 export type MatchOutcome =
-  | { ok: true; exchange: Exchange; exact: boolean }
+  | { ok: true; exchange: RecordedExchange; exact: boolean }
   | {
       ok: false;
       reason: 'unknown-method' | 'no-match' | 'used-up';
@@ -41,17 +41,17 @@ function targetOf(params: unknown): string | undefined {
  * Finds the recorded exchange for a live request by method and canonical params (ignoring ids and
  * the ignored paths). Matches are used in recorded order, like a server playback that pops them.
  */
-export function createMatcher(exchanges: readonly Exchange[], options: MatcherOptions) {
-  const used = new Set<Exchange>();
-  const lastUsed = new Map<string, Exchange>();
+export function createMatcher(exchanges: readonly RecordedExchange[], options: MatcherOptions) {
+  const used = new Set<RecordedExchange>();
+  const lastUsed = new Map<string, RecordedExchange>();
   // Secret-named members are masked in the record by default: their values are not compared.
   const strip = (params: unknown) => withoutPrototypes(withSecretNamesMasked((withoutIgnored({ params: params ?? {} }, options.ignores) as { params: unknown }).params, redactedValue));
   const keyOf = (method: string, params: unknown) => `${method} ${canonicalJson(strip(params))}`;
   // Indexed once: a match costs the exchanges of its key, not the whole recording (a diff of 100,000
   // requests took minutes when each match filtered them all).
-  const byKey = new Map<string, Exchange[]>();
-  const byMethod = new Map<string, Exchange[]>();
-  const add = (table: Map<string, Exchange[]>, key: string, exchange: Exchange) => {
+  const byKey = new Map<string, RecordedExchange[]>();
+  const byMethod = new Map<string, RecordedExchange[]>();
+  const add = (table: Map<string, RecordedExchange[]>, key: string, exchange: RecordedExchange) => {
     const list = table.get(key);
     if (list) list.push(exchange);
     else table.set(key, [exchange]);
@@ -62,7 +62,7 @@ export function createMatcher(exchanges: readonly Exchange[], options: MatcherOp
   }
   /** Per key, how many of its first exchanges are used: matches pop in recorded order. */
   const firstUnused = new Map<string, number>();
-  const freshOf = (key: string, same: Exchange[]) => {
+  const freshOf = (key: string, same: RecordedExchange[]) => {
     let at = firstUnused.get(key) ?? 0;
     while (at < same.length && used.has(same[at]!)) at++;
     firstUnused.set(key, at);
@@ -73,11 +73,11 @@ export function createMatcher(exchanges: readonly Exchange[], options: MatcherOp
    * The candidate whose params differ least from these; `sameTarget` keeps to those naming the same
    * tool, prompt or resource (another tool's call is never the nearest of a call).
    */
-  function nearestOf(candidates: Exchange[], params: unknown, sameTarget = false): Exchange | undefined {
+  function nearestOf(candidates: RecordedExchange[], params: unknown, sameTarget = false): RecordedExchange | undefined {
     const target = targetOf(params);
     if (sameTarget && target !== undefined) candidates = candidates.filter((exchange) => targetOf(paramsOf(exchange.request.message)) === target);
     const wanted = strip(params);
-    let best: { exchange: Exchange; distance: number } | undefined;
+    let best: { exchange: RecordedExchange; distance: number } | undefined;
     for (const exchange of candidates) {
       const theirs = strip(paramsOf(exchange.request.message));
       const distance = isObject(wanted) && isObject(theirs) ? diff(wanted, theirs).length : canonicalJson(wanted) === canonicalJson(theirs) ? 0 : 1;
@@ -121,10 +121,10 @@ export function createMatcher(exchanges: readonly Exchange[], options: MatcherOp
       };
     },
     /** Recorded exchanges never matched. */
-    unused(): Exchange[] {
+    unused(): RecordedExchange[] {
       return exchanges.filter((exchange) => !used.has(exchange));
     },
-    wasUsed(exchange: Exchange): boolean {
+    wasUsed(exchange: RecordedExchange): boolean {
       return used.has(exchange);
     },
   };

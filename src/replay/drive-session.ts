@@ -1,7 +1,7 @@
 import { isObject, type JsonObject } from '../protocol/jsonrpc.js';
 import { within } from '../recording/deferred.js';
 import { ReplayError } from '../recording/errors.js';
-import { buildExchanges, type Exchange } from '../recording/exchanges.js';
+import { buildExchanges, type RecordedExchange } from '../recording/exchanges.js';
 import { withId } from '../recording/json.js';
 import { createLiveSession, type LiveSession } from './live-session.js';
 import type { RecordedSession } from '../recording/load.js';
@@ -28,9 +28,9 @@ export interface DriveOptions {
 }
 
 /** One step of the recorded client: send a frame, or answer a request the server should make again. */
-type Step = { send: Exchange } | { answer: Exchange };
+type Step = { send: RecordedExchange } | { answer: RecordedExchange };
 
-function stepsOf(session: RecordedSession, client: Exchange[], server: Exchange[]): Step[] {
+function stepsOf(session: RecordedSession, client: RecordedExchange[], server: RecordedExchange[]): Step[] {
   const byRequest = new Map(client.map((exchange) => [exchange.request, exchange]));
   const byAnswer = new Map(server.filter((exchange) => exchange.response).map((exchange) => [exchange.response!, exchange]));
   const steps: Step[] = [];
@@ -45,7 +45,7 @@ function stepsOf(session: RecordedSession, client: Exchange[], server: Exchange[
 }
 
 /** Waits for the responses that were recorded before the frame at `lineNo` (the ones it may depend on). */
-async function awaitEarlierResponses(live: LiveSession, client: Exchange[], lineNo: number, timeoutMs: number) {
+async function awaitEarlierResponses(live: LiveSession, client: RecordedExchange[], lineNo: number, timeoutMs: number) {
   for (const exchange of client) {
     if (!exchange.response || exchange.response.lineNo > lineNo) continue;
     const request = live.sentFor(exchange);
@@ -53,7 +53,7 @@ async function awaitEarlierResponses(live: LiveSession, client: Exchange[], line
   }
 }
 
-function send(live: LiveSession, peer: { send(raw: string, message: JsonObject): void }, exchange: Exchange, values: ValueMap) {
+function send(live: LiveSession, peer: { send(raw: string, message: JsonObject): void }, exchange: RecordedExchange, values: ValueMap) {
   const { request } = exchange;
   const mapped = values.apply(request.message);
   if (request.kind !== 'request') {
@@ -120,7 +120,7 @@ function learnSessionIds(session: RecordedSession, live: string | undefined, val
 }
 
 /** Waits for the live server to make a recorded request of its own again (sampling, roots ...), saying so when it is long. */
-async function awaitServerRequest(live: LiveSession, exchange: Exchange, ms: number, say?: (text: string) => void) {
+async function awaitServerRequest(live: LiveSession, exchange: RecordedExchange, ms: number, say?: (text: string) => void) {
   const waiting = within(live.arrival(exchange), ms);
   sayIfLong(waiting, say && (() => say(`waiting up to ${Math.round((ms - quietWaitMs) / 1000)}s more for the server to make its request ${frameLabel(exchange.request)} again, as recorded`)));
   await waiting;
@@ -134,7 +134,7 @@ async function awaitAllNotifications(live: LiveSession, session: RecordedSession
 }
 
 /** A request the server refused (an HTTP error) before it said anything: nothing sent later can fare better. */
-function refusedAtStart(live: LiveSession, client: Exchange[]) {
+function refusedAtStart(live: LiveSession, client: RecordedExchange[]) {
   if (live.heard) return undefined;
   for (const exchange of client) {
     const request = live.sentFor(exchange);
@@ -144,7 +144,7 @@ function refusedAtStart(live: LiveSession, client: Exchange[]) {
 }
 
 /** A server that never said a word and is gone (or never reachable, or refused the start) is a start failure, not a diff. */
-function failIfNeverRan(live: LiveSession, client: Exchange[], goneEarly: string | undefined, stderr: string) {
+function failIfNeverRan(live: LiveSession, client: RecordedExchange[], goneEarly: string | undefined, stderr: string) {
   if (live.heard) return;
   const refused = refusedAtStart(live, client);
   if (refused && isUnreachable(refused.failure!)) throw new ReplayError(`the server is not reachable: ${refused.failure}`, 1);

@@ -1,7 +1,7 @@
 import { idKey, isObject, type JsonObject, type JsonRpcId } from '../protocol/jsonrpc.js';
 import { classifyMessage } from '../wire/classify.js';
 import { createDeferred, type Deferred } from '../recording/deferred.js';
-import type { Exchange } from '../recording/exchanges.js';
+import type { RecordedExchange } from '../recording/exchanges.js';
 import { withId } from '../recording/json.js';
 import type { Matcher } from '../recording/matcher.js';
 import type { PeerHandlers } from './peer.js';
@@ -16,7 +16,7 @@ export interface LiveAnswer {
 
 /** A client request sent to the live server, and what became of it. */
 export interface SentRequest {
-  exchange: Exchange;
+  exchange: RecordedExchange;
   sentId: JsonRpcId;
   sentAt: number;
   answer?: LiveAnswer;
@@ -27,7 +27,7 @@ export interface SentRequest {
 /** A request the live server made, and the recorded exchange it was answered from. */
 export interface LiveServerRequest {
   message: JsonObject;
-  exchange?: Exchange;
+  exchange?: RecordedExchange;
   exact: boolean;
 }
 
@@ -37,8 +37,8 @@ export interface LiveServerRequest {
  */
 export function createLiveSession(serverMatcher: Matcher, reply: (message: JsonObject) => void, values?: ValueMap) {
   const pending = new Map<string, SentRequest>();
-  const sent = new Map<Exchange, SentRequest>();
-  const arrivals = new Map<Exchange, Deferred>();
+  const sent = new Map<RecordedExchange, SentRequest>();
+  const arrivals = new Map<RecordedExchange, Deferred>();
   const serverRequests: LiveServerRequest[] = [];
   const notifications: JsonObject[] = [];
   const orphans: JsonObject[] = [];
@@ -48,7 +48,7 @@ export function createLiveSession(serverMatcher: Matcher, reply: (message: JsonO
   let closing = false;
   let replayIds = 0;
 
-  const arrivalOf = (exchange: Exchange) => {
+  const arrivalOf = (exchange: RecordedExchange) => {
     let deferred = arrivals.get(exchange);
     if (!deferred) arrivals.set(exchange, (deferred = createDeferred()));
     return deferred;
@@ -107,7 +107,7 @@ export function createLiveSession(serverMatcher: Matcher, reply: (message: JsonO
   return {
     handlers,
     /** Registers a client request about to be sent; gives the id to send it with (the recorded one unless it is in use). */
-    track(exchange: Exchange): SentRequest {
+    track(exchange: RecordedExchange): SentRequest {
       const recordedId = (exchange.request.id ?? null) as JsonRpcId;
       const sentId = pending.has(idKey(recordedId)) ? `mcp-spy-replay-${++replayIds}` : recordedId;
       const request: SentRequest = { exchange, sentId, sentAt: performance.now(), done: createDeferred() };
@@ -116,9 +116,9 @@ export function createLiveSession(serverMatcher: Matcher, reply: (message: JsonO
       if (gone.settled) request.done.resolve();
       return request;
     },
-    sentFor: (exchange: Exchange) => sent.get(exchange),
+    sentFor: (exchange: RecordedExchange) => sent.get(exchange),
     /** Settles when the live server made the request this recorded server request stands for. */
-    arrival: (exchange: Exchange) => (gone.settled ? Promise.resolve() : arrivalOf(exchange).promise),
+    arrival: (exchange: RecordedExchange) => (gone.settled ? Promise.resolve() : arrivalOf(exchange).promise),
     gone,
     get heard() {
       return heard;

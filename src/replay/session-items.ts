@@ -1,6 +1,6 @@
 import { isObject, type JsonObject } from '../protocol/jsonrpc.js';
 import { diffMessages } from '../recording/compare.js';
-import type { Exchange } from '../recording/exchanges.js';
+import type { RecordedExchange } from '../recording/exchanges.js';
 import type { LiveSession } from './live-session.js';
 import type { RecordedFrame, RecordedSession } from '../recording/load.js';
 import type { ReplayItem, SessionResult } from './result.js';
@@ -33,7 +33,7 @@ function baseItem(frame: RecordedFrame, kind: ReplayItem['kind']): Omit<ReplayIt
 /** Differences once the values the server generated (task ids, cursors) are mapped: those are expected to differ. */
 const diffMapped = (values: ValueMap, recorded: unknown, actual: unknown, ignores: readonly string[]) => diffMessages(values.apply(recorded), actual, ignores);
 
-function responseItem(exchange: Exchange, live: LiveSession, values: ValueMap, ignores: readonly string[], changes: SessionOutcome['changes'], timeoutMs: number): ReplayItem {
+function responseItem(exchange: RecordedExchange, live: LiveSession, values: ValueMap, ignores: readonly string[], changes: SessionOutcome['changes'], timeoutMs: number): ReplayItem {
   const base = baseItem(exchange.request, 'response');
   const sent = live.sentFor(exchange);
   const recorded = exchange.response;
@@ -50,7 +50,7 @@ function responseItem(exchange: Exchange, live: LiveSession, values: ValueMap, i
   return { ...base, status: 'changed', latencyMs: answer.latencyMs, diff, recorded: recorded.message, actual: answer.message };
 }
 
-function serverRequestItems(server: Exchange[], live: LiveSession, ignores: readonly string[], changes: FrameChange[]): ReplayItem[] {
+function serverRequestItems(server: RecordedExchange[], live: LiveSession, ignores: readonly string[], changes: FrameChange[]): ReplayItem[] {
   const items: ReplayItem[] = [];
   for (const exchange of server) {
     const base = baseItem(exchange.request, 'server-request');
@@ -97,7 +97,7 @@ function notificationItems(session: RecordedSession, live: LiveSession, values: 
 /** Turns what the live server did into one item per compared message, in recorded order, extras last. */
 export function collectItems(
   session: RecordedSession,
-  driven: { client: Exchange[]; server: Exchange[]; live: LiveSession; values: ValueMap },
+  driven: { client: RecordedExchange[]; server: RecordedExchange[]; live: LiveSession; values: ValueMap },
   options: { timeoutMs: number; notifications: boolean; ignores: readonly string[] },
 ): SessionOutcome {
   const changes: SessionOutcome['changes'] = [];

@@ -1,25 +1,25 @@
 import { diffMessages } from '../recording/compare.js';
-import { buildExchanges, type Exchange } from '../recording/exchanges.js';
+import { buildExchanges, type RecordedExchange } from '../recording/exchanges.js';
 import { canonicalJson } from '../recording/json.js';
 import type { Recording } from '../recording/load.js';
 import { createMatcher } from '../recording/matcher.js';
 import type { ReportComparison, ReportPair, ReportTool, ReportToolPair } from './report-types.js';
 
 /** The client's requests of a recording that were answered, with their answers, in recorded order. */
-function answeredRequests(recording: Recording): Exchange[] {
+function answeredRequests(recording: Recording): RecordedExchange[] {
   return recording.sessions
     .filter((session) => !session.probe)
     .flatMap((session) => buildExchanges(session).client)
     .filter((exchange) => exchange.request.kind === 'request');
 }
 
-const nameOf = (exchange: Exchange) => {
+const nameOf = (exchange: RecordedExchange) => {
   const { tool, prompt, uri } = exchange.request.entry;
   const name = tool ?? prompt ?? uri;
   return typeof name === 'string' ? name : undefined;
 };
 
-const sideOf = (exchange: Exchange) => ({
+const sideOf = (exchange: RecordedExchange) => ({
   seq: exchange.request.seq,
   session: exchange.session,
   ...(exchange.response ? { answer: exchange.response.raw } : {}),

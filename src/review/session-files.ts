@@ -4,7 +4,7 @@ import { readRecording } from '../record/open-recording.js';
 import { alive, parseSessionFileName } from '../record/sessions-dir.js';
 
 /** Where a session file stands: its spy still writing it, done (an exit entry), or stopped without one. */
-export type SessionState = 'live' | 'ended' | 'cut-short';
+export type SessionFileState = 'live' | 'ended' | 'cut-short';
 
 /** One session file of the sessions directory, as `mcp-spy sessions` shows it. */
 export interface SessionFile {
@@ -20,7 +20,7 @@ export interface SessionFile {
   frames: number;
   /** Protocol errors and tool errors. */
   errors: number;
-  state: SessionState;
+  state: SessionFileState;
   /** When the file was last written. */
   modified: string;
   /** Why the file could not be read, when it could not. */
