@@ -39,3 +39,41 @@ describe('the links of the README and docs/', () => {
     expect(linksOf(page).length).toBeGreaterThan(0);
   });
 });
+
+/** The README's sections by their `## ` headings: the title, and the text up to the next one. */
+function sectionsOf(text: string): Map<string, string> {
+  const sections = new Map<string, string>();
+  for (const part of text.replace(/```[\s\S]*?```/g, '').split(/^## /m).slice(1)) {
+    const [title, ...rest] = part.split('\n');
+    sections.set(title!.trim(), rest.join('\n').replace(/^\n+/, ''));
+  }
+  return sections;
+}
+
+// What a user needs first stays in the README; the references are in docs/. It grew from 318 lines
+// to 920 once, a paragraph at a time: the bound holds it.
+describe('the README', () => {
+  const readme = readFileSync(join(root, 'README.md'), 'utf8');
+
+  it('is at most 350 lines', () => {
+    expect(readme.trimEnd().split('\n').length).toBeLessThanOrEqual(350);
+  });
+
+  it('starts with the quick start: one command that installs and runs the demo, one that runs the tests', () => {
+    const quickStart = sectionsOf(readme).get('Quick start')!;
+    const commands = quickStart.split('\n\n').find((block) => block.startsWith('    '))!.split('\n').map((line) => line.trim().split(/\s+#/)[0]!.trim());
+    expect(commands).toEqual(['npm ci && npx mcp-spy demo', 'npm test']);
+    expect([...sectionsOf(readme).keys()][0]).toBe('Quick start');
+  });
+
+  it('keeps "Break it on purpose" short, pointing to docs/faults.md', () => {
+    const section = sectionsOf(readme).get('Break it on purpose')!;
+    expect(section).toContain('](docs/faults.md)');
+    expect(section.trim().split('\n').length).toBeLessThanOrEqual(20);
+  });
+
+  it('links every page of docs/', () => {
+    const linked = new Set(linksOf('README.md').map(({ target }) => target));
+    expect(pages.filter((page) => page !== 'README.md' && !linked.has(normalize(page)))).toEqual([]);
+  });
+});

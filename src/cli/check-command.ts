@@ -6,7 +6,7 @@ import { formatJsonFiles, formatTextFiles } from '../check/format-text.js';
 import { parseRuleSetting, rules } from '../check/rules.js';
 import type { Level, RuleDefinition } from '../check/types.js';
 import type { CheckFormat } from './check-options.js';
-import { loadBaseline } from './baseline-option.js';
+import { readBaseline } from '../drift/baseline.js';
 import { exitCodes, SpyError } from './errors.js';
 import { forEachFile } from './each-file.js';
 import { recordingEntries } from './recording-input.js';
@@ -64,7 +64,7 @@ export async function runCheck(files: string[], options: CheckCommandOptions): P
     return exitCodes.ok;
   }
   if (files.length === 0) throw new SpyError('check needs a recording: mcp-spy check wire.jsonl');
-  const baseline = options.baseline === undefined ? {} : { baseline: loadBaseline(options.baseline) };
+  const baseline = options.baseline === undefined ? {} : { baseline: readBaseline(options.baseline) };
   const assertions: Assertions = { expectTools: options.expectTool ?? [], forbidTools: options.forbidTool ?? [], maxDurations: options.maxDuration ?? [] };
   const { done, exitCode } = await forEachFile(files, async (file) => {
     const checker = createChecker(overrides, baseline);

@@ -14,7 +14,6 @@ import { sanitize } from '../render/sanitize.js';
 import { describeSpawnFailure } from '../transports/spawn-server.js';
 import { exitCodes, SpyError } from './errors.js';
 import { binPath } from './invocation.js';
-import { asSpyError } from './replay-errors.js';
 import { version } from './version.js';
 import { refuseOverwrite, sameFile, writeOutput } from './write-output.js';
 import { createCutReporter } from './recording-input.js';
@@ -29,12 +28,8 @@ export interface DiffCommandOptions {
   output?: string;
 }
 
-async function load(path: string): Promise<Recording> {
-  try {
-    return await loadRecording(path, { onCut: createCutReporter(path) });
-  } catch (error) {
-    throw asSpyError(error);
-  }
+function load(path: string): Promise<Recording> {
+  return loadRecording(path, { onCut: createCutReporter(path) });
 }
 
 /**
@@ -64,7 +59,7 @@ async function recordLive(before: string, server: string[], options: DiffCommand
   try {
     const spied = [process.execPath, binPath, '--record', live, '--no-log', '-q', '--', ...server];
     await replay({ recording: before, server: spied, ignore: options.ignore, ignoreFile: options.ignoreFile, timeoutMs: options.timeout }).catch((error: unknown) => {
-      throw startFailure(live) ?? asSpyError(error);
+      throw startFailure(live) ?? error;
     });
     return { ...(await load(live)), path: `${server.join(' ')} (live)` };
   } finally {
@@ -79,12 +74,7 @@ async function recordLive(before: string, server: string[], options: DiffCommand
 export async function runDiff(before: string, after: string | undefined, server: string[] | undefined, options: DiffCommandOptions): Promise<number> {
   const live = server !== undefined && server.length > 0;
   if (live === (after !== undefined)) throw new SpyError('diff needs two recordings (mcp-spy diff before.jsonl after.jsonl), or one and a server command after --');
-  let ignores: string[];
-  try {
-    ignores = ignoresFor(before, options.ignore, options.ignoreFile);
-  } catch (error) {
-    throw asSpyError(error);
-  }
+  const ignores = ignoresFor(before, options.ignore, options.ignoreFile);
   const { output } = options;
   // Before any work: a live diff starts a server only to find it cannot write its report.
   refuseOverwrite(output, after === undefined ? [before] : [before, after]);

@@ -1,4 +1,4 @@
-import { describeFailure, exitCodes, SpyError } from './errors.js';
+import { describeFailure, exitCodes, failureStatus } from './errors.js';
 
 /**
  * Runs `work` on each file given, as `cat` does: a file that cannot be read is its one line on
@@ -12,9 +12,10 @@ export async function forEachFile<T>(files: string[], work: (file: string) => Pr
       done.push({ file, value: await work(file) });
     } catch (error) {
       // One file is the command's whole work: its failure is the command's, as before.
-      if (files.length === 1 || !(error instanceof SpyError)) throw error;
-      process.stderr.write(`${describeFailure(error, false).line}\n`);
-      exitCode = Math.max(exitCode, error.exitCode);
+      if (files.length === 1 || failureStatus(error) === undefined) throw error;
+      const failure = describeFailure(error, false);
+      process.stderr.write(`${failure.line}\n`);
+      exitCode = Math.max(exitCode, failure.exitCode);
     }
   }
   return { done, exitCode };

@@ -1,4 +1,4 @@
-import { ExportFailure, exportRecording } from '../export/export-recording.js';
+import { exportRecording } from '../export/export-recording.js';
 import { recordToHar } from '../export/har-export.js';
 import { otlpSettingsOf, resourceAttributesProblem } from '../export/otlp-settings.js';
 import { SpyError, exitCodes } from './errors.js';
@@ -20,14 +20,10 @@ export async function runExportOtlp(file: string, options: ExportOtlpOptions): P
   if (!otlp.settings) throw new SpyError('no collector: give --endpoint URL (e.g. http://127.0.0.1:4318) or set OTEL_EXPORTER_OTLP_ENDPOINT');
   const resource = resourceAttributesProblem(process.env);
   if (resource) throw new SpyError(resource);
-  try {
-    const sent = await exportRecording(recordingEntries(file, { strict: options.strict, maxLine: options.maxLine }), otlp.settings, { content: options.otlpContent === true, spyVersion: version });
-    process.stdout.write(`exported ${sent.spans} span(s) of ${sent.sessions} session(s) to ${otlp.settings.shownUrl}\n`);
-    return exitCodes.ok;
-  } catch (error) {
-    if (error instanceof ExportFailure) throw new SpyError(error.message, exitCodes.unavailable);
-    throw error;
-  }
+  // A collector in trouble is an ExportFailure: exit 69 (errors.ts).
+  const sent = await exportRecording(recordingEntries(file, { strict: options.strict, maxLine: options.maxLine }), otlp.settings, { content: options.otlpContent === true, spyVersion: version });
+  process.stdout.write(`exported ${sent.spans} span(s) of ${sent.sessions} session(s) to ${otlp.settings.shownUrl}\n`);
+  return exitCodes.ok;
 }
 
 export interface ExportHarOptions {

@@ -5,7 +5,6 @@ import type { ListenAddress } from '../transports/http/target.js';
 import { sanitize } from '../render/sanitize.js';
 import { listenFailure } from './listen-errors.js';
 import { createCutReporter, createSkipReporter } from './recording-input.js';
-import { asSpyError } from './replay-errors.js';
 import type { FaultOptions } from './fault-options.js';
 import { faultPlanOf } from './fault-plan.js';
 
@@ -42,8 +41,6 @@ export async function runMock(recording: string, options: MockCommandOptions): P
       speed: options.speed,
       timeoutMs: options.timeout,
     });
-  } catch (error) {
-    throw asSpyError(error);
   } finally {
     unread.finish('');
   }

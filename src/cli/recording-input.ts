@@ -1,7 +1,5 @@
 import { readRecording, type RecordingEntry, type RecordingOptions, type SkippedLine } from '../record/open-recording.js';
-import { RecordReadError } from '../record/reader.js';
 import { maxDepth } from '../protocol/depth.js';
-import { SpyError } from './errors.js';
 
 const shownSkips = 10;
 
@@ -47,9 +45,6 @@ export async function* recordingEntries(path: string, options: Omit<RecordingOpt
   };
   try {
     yield* readRecording(path, { ...options, onSkip });
-  } catch (error) {
-    if (error instanceof RecordReadError) throw new SpyError(error.message);
-    throw error;
   } finally {
     reporter.finish();
   }

@@ -4,7 +4,6 @@ import { formatText } from '../replay/format-text.js';
 import { replay } from '../replay/replay.js';
 import type { ReplayResult } from '../replay/result.js';
 import { createCutReporter, createSkipReporter } from './recording-input.js';
-import { asSpyError } from './replay-errors.js';
 import { exitCodes } from './errors.js';
 import type { replayFormatNames } from './replay-options.js';
 
@@ -55,8 +54,6 @@ export async function runReplay(recording: string, server: string[] | undefined,
       update: options.update ?? false,
       onWaiting: (text) => process.stderr.write(`mcp-spy: ${sanitize(text)}\n`),
     });
-  } catch (error) {
-    throw asSpyError(error);
   } finally {
     unread.finish('');
   }

@@ -2,14 +2,13 @@ import { spawn } from 'node:child_process';
 import { basename, dirname, extname, join, resolve } from 'node:path';
 import { sanitize } from '../render/sanitize.js';
 import type { ReportLimitOptions } from '../report/limits.js';
-import { ReportPageMissing, reportHtml } from '../report/html.js';
+import { reportHtml } from '../report/html.js';
 import { buildReport } from '../report/report.js';
 import { ignoresFor } from '../recording/ignore.js';
 import { exitCodes, SpyError } from './errors.js';
 import { recordingEntries } from './recording-input.js';
 import { writeReportFile } from './report-file.js';
 import { sameFile } from './write-output.js';
-import { asSpyError } from './replay-errors.js';
 import { version } from './version.js';
 
 export interface ReportCommandOptions extends ReportLimitOptions {
@@ -67,16 +66,10 @@ export async function runReport(files: string[], options: ReportCommandOptions):
   const output = toStdout ? '-' : resolve(options.output ?? defaultOutput(files));
   // Under any name: a link to the recording is the recording.
   if (!toStdout && files.some((file) => file !== '-' && (resolve(file) === output || sameFile(file, output)))) throw new SpyError(`the report would overwrite its recording ${output}; choose another file with -o`);
-  let html: string;
-  try {
-    const ignores = files.length === 2 ? ignoresFor(files[0]!, options.ignore, options.ignoreFile) : [];
-    const inputs = files.map((path) => ({ path, entries: recordingEntries(path, { strict: options.strict, maxLine: options.maxLine }) }));
-    const data = await buildReport(inputs, { spy: version, limits: { maxText: options.maxText, maxFrames: options.maxFrames }, ignores, maxLine: options.maxLine });
-    html = reportHtml(data);
-  } catch (error) {
-    if (error instanceof ReportPageMissing) throw new SpyError(error.message, exitCodes.badUse);
-    throw asSpyError(error);
-  }
+  const ignores = files.length === 2 ? ignoresFor(files[0]!, options.ignore, options.ignoreFile) : [];
+  const inputs = files.map((path) => ({ path, entries: recordingEntries(path, { strict: options.strict, maxLine: options.maxLine }) }));
+  const data = await buildReport(inputs, { spy: version, limits: { maxText: options.maxText, maxFrames: options.maxFrames }, ignores, maxLine: options.maxLine });
+  const html = reportHtml(data);
   if (toStdout) {
     process.stdout.write(html);
     return exitCodes.ok;

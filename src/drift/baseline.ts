@@ -13,7 +13,9 @@ import { toolHash, unnamedServer, type BaselineTools, type PinnedTool } from '..
 export const baselineVersion = 1;
 
 /** A baseline file that cannot be used: one line that says why. */
-export class BaselineError extends Error {}
+export class BaselineError extends Error {
+  override name = 'BaselineError';
+}
 
 /** The tools each server of a recording listed (its last list wins), pinned: the baseline's content. */
 export function baselineOf(recording: Recording): BaselineTools {

@@ -8,7 +8,9 @@ import { readableSpanOf } from './readable-span.js';
 import { createTelemetryModel, type SpanData, type Telemetry } from './telemetry-model.js';
 
 /** The collector refused or could not be reached: nothing more is sent. */
-export class ExportFailure extends Error {}
+export class ExportFailure extends Error {
+  override name = 'ExportFailure';
+}
 
 export interface RecordingExport {
   spans: number;

@@ -54,7 +54,7 @@ export function parseSessionFileName(path: string): SessionFileName | undefined 
 /**
  * The record of one run of a wrapped server: the sessions directory (made 0700, or tightened to it
  * when it is ours) and the run's file name in it. When the directory cannot be made, why: the
- * server then runs unrecorded, as the first law wants.
+ * server then runs unrecorded, as the first law wants (docs/architecture.md).
  */
 export function sessionRecordPath(env: NodeJS.ProcessEnv, parts: SessionFileName): { path: string } | { unavailable: string } {
   const dir = sessionsDirectory(env);

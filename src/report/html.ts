@@ -7,7 +7,9 @@ import type { ReportData } from './report-types.js';
 const pageDir = fileURLToPath(new URL('../../dist/report/page/', import.meta.url));
 
 /** The page code cannot be found: this copy of mcp-spy was not built whole. */
-export class ReportPageMissing extends Error {}
+export class ReportPageMissing extends Error {
+  override name = 'ReportPageMissing';
+}
 
 function readPage(): { script: string; style: string } {
   try {

@@ -1,4 +1,4 @@
-/** The six kinds a frame can have; see DESIGN.md, "Frames and kinds". */
+/** The six kinds a frame can have; see docs/architecture.md, "Frames and their kinds". */
 export const frameKinds = ['request', 'notification', 'response', 'tool-error', 'protocol-error', 'invalid'] as const;
 
 export type FrameKind = (typeof frameKinds)[number];

@@ -39,9 +39,9 @@ async function served(withGap: boolean): Promise<Map<string, Set<string>>> {
   return families;
 }
 
-/** The README's table for Grafana: each metric's Prometheus name and the labels it lists. */
-function readmeTable(): Map<string, Set<string>> {
-  const section = readFileSync(new URL('../../README.md', import.meta.url), 'utf8').split('## Beyond one machine')[1]!.split('\n## ')[0]!;
+/** The table for Grafana in docs/otel.md: each metric's Prometheus name and the labels it lists. */
+function grafanaTable(): Map<string, Set<string>> {
+  const section = readFileSync(new URL('../../docs/otel.md', import.meta.url), 'utf8').split('## Metrics for Prometheus and Grafana')[1]!.split('\n## ')[0]!;
   const table = new Map<string, Set<string>>();
   for (const line of section.split('\n')) {
     const row = /^\| `([a-z_]+)`[^|]*\|[^|]*\|(.*)\|$/.exec(line);
@@ -53,11 +53,11 @@ function readmeTable(): Map<string, Set<string>> {
 }
 
 describe('the metrics a scraper gets', () => {
-  it('are the README\'s list for Grafana, name for name and label for label', async () => {
+  it('are the list for Grafana in docs/otel.md, name for name and label for label', async () => {
     const families = await served(true);
-    const table = readmeTable();
-    const sameLabels = readmeTable().get('mcp_client_operation_duration_seconds')!;
-    // "the same" in the README: the server's operations list the client's labels but the server's address.
+    const table = grafanaTable();
+    const sameLabels = grafanaTable().get('mcp_client_operation_duration_seconds')!;
+    // "the same" in docs/otel.md: the server's operations list the client's labels but the server's address.
     table.set('mcp_server_operation_duration_seconds', new Set([...sameLabels].filter((label) => !label.startsWith('server_'))));
     expect(new Set(families.keys())).toEqual(new Set(table.keys()));
     for (const [name, labels] of families) expect([...labels].filter((label) => !table.get(name)!.has(label)), name).toEqual([]);

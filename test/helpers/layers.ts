@@ -1,4 +1,4 @@
-// The layout's rules (docs/architecture.md), checked on the text of one source file.
+// The layout's rules (docs/architecture.md, "Rooms"), checked on the text of one source file.
 import { posix } from 'node:path';
 
 /**
@@ -75,7 +75,7 @@ export function layerOf(file: string, specifier: string): string | undefined {
 export function layerProblems(file: string, text: string): string[] {
   if (!file.includes('/')) return [];
   const layer = file.split('/')[0]!;
-  if (floorOf(layer) < 0) return [`${file}: ${layer}/ is not a room of the layout (docs/architecture.md)`];
+  if (floorOf(layer) < 0) return [`${file}: ${layer}/ is not a room of the layout (docs/architecture.md, Rooms)`];
   const { uses, problems } = modulesOf(text);
   const found = problems.map((problem) => `${file}: ${problem}`);
   for (const { specifier, how } of uses) {
