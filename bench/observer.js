@@ -15,7 +15,7 @@ import { observeHttp } from '../dist/observer/http/observer-thread.js';
 import { createRecorder } from '../dist/observer/recorder.js';
 import { sinksFor } from '../dist/sinks/open-sinks.js';
 import { createStderrOut } from '../dist/sinks/stderr-out.js';
-import { createLineFramer } from '../dist/wire/line-framer.js';
+import { createLineFramer } from '../dist/wire/framing/line-framer.js';
 
 const reps = Number(process.env.BENCH_REPS ?? 5);
 const http = process.argv.includes('--http');

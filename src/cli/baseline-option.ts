@@ -1,5 +1,5 @@
 import { BaselineError, readBaseline } from '../drift/baseline.js';
-import { pinsFromBaseline, type BaselineTools, type ToolPins } from '../wire/tool-pin.js';
+import { pinsFromBaseline, type BaselineTools, type ToolPins } from '../wire/correlate/tool-pin.js';
 import { SpyError } from './errors.js';
 
 /** Reads `--baseline FILE` for check and the spies: a file it cannot use is one line and exit 2. */

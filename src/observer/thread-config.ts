@@ -1,4 +1,4 @@
-import type { ToolPins } from '../wire/tool-pin.js';
+import type { ToolPins } from '../wire/correlate/tool-pin.js';
 import type { SinkOutputs } from '../sinks/sink.js';
 import type { HttpObserverConfig } from './http/messages.js';
 import type { StdioObserverConfig } from './stdio/messages.js';

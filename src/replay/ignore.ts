@@ -1,6 +1,6 @@
 import { existsSync, readFileSync } from 'node:fs';
 import { JSONPath } from 'jsonpath-plus';
-import { normalizeJsonPath } from '../wire/json-path.js';
+import { normalizeJsonPath } from '../wire/redact/json-path.js';
 import { cloneJson } from './json.js';
 
 /**
@@ -25,7 +25,7 @@ export function readIgnoreFile(recordPath: string): string[] {
 }
 
 // The path syntax is shared with --redact, which works on frames as they are recorded.
-export { checkJsonPath as checkIgnorePath, normalizeJsonPath as normalizeIgnorePath } from '../wire/json-path.js';
+export { checkJsonPath as checkIgnorePath, normalizeJsonPath as normalizeIgnorePath } from '../wire/redact/json-path.js';
 
 interface Located {
   parent: unknown;

@@ -1,5 +1,5 @@
 import { idKey, isObject, type JsonObject, type JsonRpcId } from '../protocol/jsonrpc.js';
-import { classifyMessage } from '../wire/classify.js';
+import { classifyMessage } from '../wire/classify/classify.js';
 import { createDeferred, type Deferred } from './deferred.js';
 import type { Exchange } from './exchanges.js';
 import { withId } from './json.js';

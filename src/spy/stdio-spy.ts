@@ -5,7 +5,7 @@ import { startStdioObserver } from '../observer/stdio/forwarding-thread.js';
 import type { ObserverOutputs } from '../observer/thread-config.js';
 import { appendLastWords } from '../sinks/last-words.js';
 import type { StderrOut } from '../sinks/stderr-out.js';
-import { nowMs } from '../wire/now.js';
+import { nowMs } from '../wire/framing/now.js';
 import { onStopSignals } from './signals.js';
 import { orderStderr } from './stderr-order.js';
 import type { FaultRule } from '../faults/rule-types.js';

@@ -1,8 +1,8 @@
 import type { RecordEntry } from '../../record/schema.js';
 import { isObserved } from '../../sinks/open-sinks.js';
 import { roomForObserver } from '../address-space.js';
-import { ignoreExchange, type ExchangeObserver, type ExchangeStart } from '../../wire/exchange-observer.js';
-import { nowMs } from '../../wire/now.js';
+import { ignoreExchange, type ExchangeObserver, type ExchangeStart } from '../../wire/http/exchange-observer.js';
+import { nowMs } from '../../wire/framing/now.js';
 import { openObserverChannel, type ChannelOptions, type FinishOutcome } from '../channel/forwarding-thread.js';
 import type { HttpMessage, HttpObserverConfig } from './messages.js';
 

@@ -1,6 +1,6 @@
 import type { RecordEntry } from '../../record/schema.js';
-import type { AuthRewrite, EndpointRewrite, ExchangeFailure, ExchangeMarks } from '../../wire/exchange-observer.js';
-import type { HeaderBag } from '../../wire/mcp-headers.js';
+import type { AuthRewrite, EndpointRewrite, ExchangeFailure, ExchangeMarks } from '../../wire/http/exchange-observer.js';
+import type { HeaderBag } from '../../wire/http/mcp-headers.js';
 import type { ObserverOutputs } from '../thread-config.js';
 
 /** What the observer needs to know to record the exchanges of an HTTP spy. */

@@ -1,7 +1,7 @@
-import { createExchangeSessions } from '../../wire/exchange-sessions.js';
-import { observeExchange, type ObservedExchange } from '../../wire/http-exchange.js';
-import type { StatusTexts } from '../../wire/http-summary.js';
-import { createHeaderRedactor } from '../../wire/redact-headers.js';
+import { createExchangeSessions } from '../../wire/http/exchange-sessions.js';
+import { observeExchange, type ObservedExchange } from '../../wire/http/http-exchange.js';
+import type { StatusTexts } from '../../wire/http/http-summary.js';
+import { createHeaderRedactor } from '../../wire/http/redact-headers.js';
 import type { Recorder } from '../recorder.js';
 import type { HttpMessage, HttpObserverConfig } from './messages.js';
 

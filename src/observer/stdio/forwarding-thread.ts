@@ -1,7 +1,7 @@
 import type { RecordEntry } from '../../record/schema.js';
 import { isObserved } from '../../sinks/open-sinks.js';
 import { roomForObserver } from '../address-space.js';
-import { nowMs } from '../../wire/now.js';
+import { nowMs } from '../../wire/framing/now.js';
 import { largeFrameBytes, openObserverChannel, type ChannelOptions, type FinishOutcome } from '../channel/forwarding-thread.js';
 import type { StdioMessage, StdioObserverConfig, StdioStream } from './messages.js';
 

@@ -1,6 +1,6 @@
 import { isUtf8 } from 'node:buffer';
 import type { RecordEntry } from '../../record/schema.js';
-import { createLineFramer, type LineFrame } from '../../wire/line-framer.js';
+import { createLineFramer, type LineFrame } from '../../wire/framing/line-framer.js';
 import type { Recorder } from '../recorder.js';
 import type { StdioMessage, StdioObserverConfig, StdioStream } from './messages.js';
 

@@ -1,8 +1,8 @@
-import { isObject, pick, pickString, type JsonRpcId } from '../protocol/jsonrpc.js';
-import type { NoteId } from '../protocol/notes.js';
-import { isStatelessRevision, metaKeys } from '../protocol/revisions.js';
-import type { Classified } from './classify.js';
-import { oppositeOf, type Direction, type FrameKind } from './kinds.js';
+import { isObject, pick, pickString, type JsonRpcId } from '../../protocol/jsonrpc.js';
+import type { NoteId } from '../../protocol/notes.js';
+import { isStatelessRevision, metaKeys } from '../../protocol/revisions.js';
+import type { Classified } from '../classify/classify.js';
+import { oppositeOf, type Direction, type FrameKind } from '../classify/kinds.js';
 import { paramHeadersOf, type ParamHeader } from './param-headers.js';
 import type { CallOrigin } from './round-trips.js';
 import { addPending, addProgressToken, createSentRequests, isTaken, pendingByToken, takePending, type SentRequests } from './sent-requests.js';

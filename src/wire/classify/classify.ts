@@ -1,5 +1,5 @@
-import { isObject, isValidId, type JsonRpcId } from '../protocol/jsonrpc.js';
-import type { NoteId } from '../protocol/notes.js';
+import { isObject, isValidId, type JsonRpcId } from '../../protocol/jsonrpc.js';
+import type { NoteId } from '../../protocol/notes.js';
 import type { FrameKind } from './kinds.js';
 
 /** What one JSON-RPC message is, before correlation. */

@@ -1,5 +1,5 @@
-import { tableOf } from '../protocol/own-table.js';
-import type { Correlator } from './correlate.js';
+import { tableOf } from '../../protocol/own-table.js';
+import type { Correlator } from '../correlate/correlate.js';
 import type { FrameEntry } from './exchange-records.js';
 import type { HeaderBag } from './mcp-headers.js';
 

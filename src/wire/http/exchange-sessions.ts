@@ -1,8 +1,8 @@
-import { isStatelessRevision } from '../protocol/revisions.js';
+import { isStatelessRevision } from '../../protocol/revisions.js';
 import { pathOf } from './exchange-observer.js';
 import type { ExchangeRecords } from './exchange-records.js';
 import { headerValue, type HeaderBag } from './mcp-headers.js';
-import { nowMs } from './now.js';
+import { nowMs } from '../framing/now.js';
 
 /** The session an exchange belongs to, and whether it ends with the exchange. */
 export interface SessionChoice {

@@ -1,5 +1,5 @@
 import { isAscii, isUtf8 } from 'node:buffer';
-import { parseCut } from '../protocol/depth.js';
+import { parseCut } from '../../protocol/depth.js';
 
 /** A frame's bytes as text (when UTF-8) and as JSON (when it parses). */
 export type Decoded =

@@ -1,4 +1,4 @@
-import { isObject } from '../protocol/jsonrpc.js';
+import { isObject } from '../../protocol/jsonrpc.js';
 
 /**
  * Cross-app access (XAA, SEP-990): the client trades an ID token for an ID-JAG at its identity

@@ -1,4 +1,4 @@
-import { isObject, pick, type JsonRpcId } from '../protocol/jsonrpc.js';
+import { isObject, pick, type JsonRpcId } from '../../protocol/jsonrpc.js';
 
 /** The methods whose result may be `input_required` (2026-07-28, multi-round-trip requests). */
 export const multiRoundMethods: ReadonlySet<string> = new Set(['tools/call', 'prompts/get', 'resources/read']);

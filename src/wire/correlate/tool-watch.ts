@@ -1,4 +1,4 @@
-import { isObject, pick } from '../protocol/jsonrpc.js';
+import { isObject, pick } from '../../protocol/jsonrpc.js';
 import { toolHash } from './tool-pin.js';
 
 /** How one complete tools/list differs from the one before it in the same session. */

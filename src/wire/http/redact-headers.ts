@@ -1,5 +1,5 @@
 import type { HeaderBag } from './mcp-headers.js';
-import { redactedValue } from './redact-frame.js';
+import { redactedValue } from '../redact/redact-frame.js';
 import { maskUrl, type Learn } from './http-bodies.js';
 
 /** Headers whose values are secrets unless the user says otherwise. */

@@ -1,9 +1,9 @@
-import { pick, pickString } from '../protocol/jsonrpc.js';
-import { metaKeys } from '../protocol/revisions.js';
+import { pick, pickString } from '../../protocol/jsonrpc.js';
+import { metaKeys } from '../../protocol/revisions.js';
 import type { Correlation, PendingRequest } from './correlate.js';
 import { createRoundTrips, isInputRequired, isRetry, multiRoundMethods, type CallOrigin, type RoundTrips } from './round-trips.js';
 import { pinDrift, pinGoneMessage, pinsOf, type ToolPins } from './tool-pin.js';
-import type { NoteId } from '../protocol/notes.js';
+import type { NoteId } from '../../protocol/notes.js';
 import { createToolWatch, toolChangeMessage, type ToolWatch } from './tool-watch.js';
 
 /** What a request of a multi-round-trip method is about: its method and tool, prompt or URI. */

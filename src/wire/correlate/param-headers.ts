@@ -1,4 +1,4 @@
-import { isObject } from '../protocol/jsonrpc.js';
+import { isObject } from '../../protocol/jsonrpc.js';
 
 /** Where a tool's `inputSchema` puts an argument in an `Mcp-Param-{Name}` header (2026-07-28, `x-mcp-header`). */
 export interface ParamHeader {

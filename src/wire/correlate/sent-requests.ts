@@ -1,4 +1,4 @@
-import type { JsonRpcId } from '../protocol/jsonrpc.js';
+import type { JsonRpcId } from '../../protocol/jsonrpc.js';
 import type { PendingRequest } from './correlate.js';
 import { RecentIds } from './recent-ids.js';
 

@@ -1,4 +1,4 @@
-import type { FrameBytes } from './observe.js';
+import type { FrameBytes } from '../observe/observe-frame.js';
 
 /**
  * Gathers a body for observation, keeping at most `max` bytes and counting the rest. A class: one

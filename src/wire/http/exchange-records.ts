@@ -1,8 +1,8 @@
-import type { JsonRpcId } from '../protocol/jsonrpc.js';
-import type { Correlator } from './correlate.js';
-import type { Direction } from './kinds.js';
-import type { FrameBytes } from './observe.js';
-import type { Secrets } from './redact-frame.js';
+import type { JsonRpcId } from '../../protocol/jsonrpc.js';
+import type { Correlator } from '../correlate/correlate.js';
+import type { Direction } from '../classify/kinds.js';
+import type { FrameBytes } from '../observe/observe-frame.js';
+import type { Secrets } from '../redact/redact-frame.js';
 
 /** Fields of a record entry beside its envelope, named as the record names them. */
 export type EntryFields = { [field: string]: unknown };

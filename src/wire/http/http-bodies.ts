@@ -1,7 +1,7 @@
-import { isObject } from '../protocol/jsonrpc.js';
-import { tableOf } from '../protocol/own-table.js';
-import { redactedValue } from './redact-frame.js';
-import { parseCut } from '../protocol/depth.js';
+import { isObject } from '../../protocol/jsonrpc.js';
+import { tableOf } from '../../protocol/own-table.js';
+import { redactedValue } from '../redact/redact-frame.js';
+import { parseCut } from '../../protocol/depth.js';
 
 /**
  * Members, form fields and query parameters whose values are secrets in OAuth exchanges (token,

@@ -1,7 +1,7 @@
-import { pick, pickString } from '../protocol/jsonrpc.js';
-import { lookup } from '../protocol/own-table.js';
-import { isStatelessRevision, metaKeys } from '../protocol/revisions.js';
-import { decodeHeaderValue, paramHeaderMismatches, type ParamHeader } from './param-headers.js';
+import { pick, pickString } from '../../protocol/jsonrpc.js';
+import { lookup } from '../../protocol/own-table.js';
+import { isStatelessRevision, metaKeys } from '../../protocol/revisions.js';
+import { decodeHeaderValue, paramHeaderMismatches, type ParamHeader } from '../correlate/param-headers.js';
 
 /** The HTTP headers MCP defines, lower-cased as Node gives them. */
 export const mcpHeaderNames = ['mcp-session-id', 'mcp-protocol-version', 'mcp-method', 'mcp-name', 'last-event-id'] as const;

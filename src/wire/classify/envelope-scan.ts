@@ -1,5 +1,5 @@
-import type { JsonRpcId } from '../protocol/jsonrpc.js';
-import { parseCut } from '../protocol/depth.js';
+import type { JsonRpcId } from '../../protocol/jsonrpc.js';
+import { parseCut } from '../../protocol/depth.js';
 
 /**
  * The JSON-RPC envelope read from the kept start of a frame larger than --max-frame: enough to

@@ -1,13 +1,13 @@
-import type { JsonRpcId } from '../protocol/jsonrpc.js';
-import { errorCodeName } from '../protocol/error-codes.js';
-import type { NoteId } from '../protocol/notes.js';
-import { revisionAllowsBatch } from '../protocol/revisions.js';
-import { classifyMessage, type Classified } from './classify.js';
-import type { Correlation, Correlator } from './correlate.js';
-import { decodeFrame } from './decode.js';
-import { scanEnvelope } from './envelope-scan.js';
-import type { Direction, FrameKind } from './kinds.js';
-import type { Redaction } from './redact-frame.js';
+import type { JsonRpcId } from '../../protocol/jsonrpc.js';
+import { errorCodeName } from '../../protocol/error-codes.js';
+import type { NoteId } from '../../protocol/notes.js';
+import { revisionAllowsBatch } from '../../protocol/revisions.js';
+import { classifyMessage, type Classified } from '../classify/classify.js';
+import type { Correlation, Correlator } from '../correlate/correlate.js';
+import { decodeFrame } from '../classify/decode.js';
+import { scanEnvelope } from '../classify/envelope-scan.js';
+import type { Direction, FrameKind } from '../classify/kinds.js';
+import type { Redaction } from '../redact/redact-frame.js';
 
 /** One frame as the pipeline understood it: the record entry minus its envelope (v, seq, t, session). */
 export interface FrameObservation {

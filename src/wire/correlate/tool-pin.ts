@@ -1,6 +1,6 @@
 import { createHash } from 'node:crypto';
-import { canonicalJson } from '../protocol/canonical-json.js';
-import { isObject } from '../protocol/jsonrpc.js';
+import { canonicalJson } from '../../protocol/canonical-json.js';
+import { isObject } from '../../protocol/jsonrpc.js';
 
 /** The name a server that gave none is pinned under. */
 export const unnamedServer = '(unnamed)';

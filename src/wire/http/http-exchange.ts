@@ -1,6 +1,6 @@
 import { describeChallenge, readChallenge, withdrawRefused } from './auth-challenge.js';
 import { crossAppStep } from './cross-app-access.js';
-import { BodyCollector } from './body-collector.js';
+import { BodyCollector } from '../framing/body-collector.js';
 import { pathOnly, type AuthRewrite, type EndpointRewrite, type ExchangeFailure, type ExchangeObserver, type ExchangeStart } from './exchange-observer.js';
 import type { EntryFields, ExchangeRecords, FrameEntry } from './exchange-records.js';
 import type { ExchangeSessions, SessionChoice } from './exchange-sessions.js';
@@ -8,9 +8,9 @@ import { keepBodies, looksLikeJsonRpc, maskUrl, mediaTypeOf, readBody, type Othe
 import { httpEventFields, type HttpEventDeps } from './http-event.js';
 import { isNotable, type ExchangeFacts } from './http-summary.js';
 import { headerValue, mcpHeadersOf, requestMismatches, type HeaderBag } from './mcp-headers.js';
-import { nowMs } from './now.js';
-import type { FrameBytes } from './observe.js';
-import { createSseFramer, sseFieldsOf, type SseEvent, type SseFramer } from './sse-framer.js';
+import { nowMs } from '../framing/now.js';
+import type { FrameBytes } from '../observe/observe-frame.js';
+import { createSseFramer, sseFieldsOf, type SseEvent, type SseFramer } from '../framing/sse-framer.js';
 
 export interface ExchangeDeps extends HttpEventDeps {
   records: ExchangeRecords;
