@@ -25,19 +25,29 @@ describe('layers', () => {
 
 describe('the layout checker', () => {
   it.each([
-    ['an import from a room further down', 'wire/x.ts', "import { runSpy } from '../spy/stdio-spy.js';"],
-    ['a type import from a room further down', 'wire/x.ts', "import type { RecordEntry } from '../record/schema.js';"],
+    ['an import from a room further down', 'wire/framing/x.ts', "import { runSpy } from '../spy/stdio-spy.js';"],
+    ['a type import from a room further down', 'wire/http/x.ts', "import type { RecordEntry } from '../record/schema.js';"],
     ['an import list over several lines', 'record/x.ts', "import {\n  a,\n  b,\n} from '../observer/recorder.js';"],
-    ['a side-effect import', 'wire/x.ts', "import '../cli/main.js';"],
+    ['a side-effect import', 'wire/classify/x.ts', "import '../cli/main.js';"],
     ['a dynamic import', 'sinks/x.ts', "const { runSpy } = await import('../spy/stdio-spy.js');"],
     ['a dynamic import of a computed name', 'cli/x.ts', 'const module = await import(name);'],
     ['a ../../ path out of a subfolder', 'observer/stdio/x.ts', "import { SpyError } from '../../cli/errors.js';"],
     ['a re-export', 'transports/x.ts', "export { runSpy } from '../spy/stdio-spy.js';"],
-    ['a re-export of everything', 'protocol/x.ts', "export * from '../wire/observe.js';"],
-    ['a room the layout does not have', 'session/x.ts', "import { nowMs } from '../wire/now.js';"],
+    ['a re-export of everything', 'protocol/x.ts', "export * from '../wire/observe/observe-frame.js';"],
+    ['a room the layout does not have', 'session/x.ts', "import { nowMs } from '../wire/framing/now.js';"],
     ['an import of a room the layout does not have', 'spy/x.ts', "import { x } from '../session/y.js';"],
     ['chalk outside render/', 'sinks/x.ts', "import chalk from 'chalk';"],
-    ...['node:fs', 'fs', 'node:fs/promises', 'fs/promises', 'node:net', 'node:http', 'node:child_process', 'node:worker_threads'].map((name) => [`${name} in a pure stage`, 'wire/x.ts', `import { x } from '${name}';`]),
+    ['a file of wire/ outside the folders of its stages', 'wire/x.ts', "import { nowMs } from './framing/now.js';"],
+    ['a folder of wire/ that is no stage', 'wire/misc/x.ts', "import { nowMs } from '../framing/now.js';"],
+    ['an import of a file at the top of wire/', 'wire/http/x.ts', "import { x } from '../x.js';"],
+    ['an import of a folder of wire/ that is no stage', 'wire/http/x.ts', "import { x } from '../misc/x.js';"],
+    ['an import up the stages (framing of classification)', 'wire/framing/x.ts', "import type { FrameKind } from '../classify/kinds.js';"],
+    ['an import up the stages (correlation of the HTTP mapping)', 'wire/correlate/x.ts', "import type { HeaderBag } from '../http/mcp-headers.js';"],
+    ['an import up the stages (classification of observation)', 'wire/classify/x.ts', "import { observeFrame } from '../observe/observe-frame.js';"],
+    ['an import sideways (redaction of correlation)', 'wire/redact/x.ts', "import type { Correlator } from '../correlate/correlate.js';"],
+    ['an import sideways (correlation of redaction)', 'wire/correlate/x.ts', "import { redactedValue } from '../redact/redact-frame.js';"],
+    ['a re-export up the stages', 'wire/framing/x.ts', "export { classifyMessage } from '../classify/classify.js';"],
+    ...['node:fs', 'fs', 'node:fs/promises', 'fs/promises', 'node:net', 'node:http', 'node:child_process', 'node:worker_threads'].map((name) => [`${name} in a pure stage`, 'wire/correlate/x.ts', `import { x } from '${name}';`]),
     ['node:http types in a pure stage', 'render/x.ts', "import type { IncomingHttpHeaders } from 'node:http';"],
     ['node:fs loaded dynamically in a pure stage', 'protocol/x.ts', "const fs = await import('node:fs');"],
   ])('refuses %s', (_name, file, text) => {
@@ -45,13 +55,15 @@ describe('the layout checker', () => {
   });
 
   it.each([
-    ['imports from rooms further up and its own', 'observer/stdio/x.ts', "import { a } from '../../wire/now.js';\nimport { b } from '../recorder.js';\nimport { c } from './messages.js';"],
-    ['Node modules that do no I/O in a pure stage', 'wire/x.ts', "import { isUtf8 } from 'node:buffer';\nimport { stripVTControlCharacters } from 'node:util';"],
+    ['imports from rooms further up and its own', 'observer/stdio/x.ts', "import { a } from '../../wire/framing/now.js';\nimport { b } from '../recorder.js';\nimport { c } from './messages.js';"],
+    ['imports of its own stage and the stages below', 'wire/http/x.ts', "import { a } from './mcp-headers.js';\nimport { b } from '../observe/observe-frame.js';\nimport { c } from '../correlate/correlate.js';\nimport { d } from '../framing/now.js';"],
+    ['imports of wire/ from a room further down', 'record/x.ts', "import { a } from '../wire/http/exchange-sessions.js';\nimport { b } from '../wire/framing/limits.js';"],
+    ['Node modules that do no I/O in a pure stage', 'wire/classify/x.ts', "import { isUtf8 } from 'node:buffer';\nimport { stripVTControlCharacters } from 'node:util';"],
     ['node:fs outside the pure stages', 'record/x.ts', "import { openSync } from 'node:fs';"],
     ['chalk in render/', 'render/x.ts', "import { Chalk } from 'chalk';"],
     ['a dynamic import of its own room', 'cli/x.ts', "const { runDemo } = await import('./demo-command.js');"],
     ['the library entry', 'index.ts', "export { renderLine } from './render/render-line.js';"],
-    ['a rule in words that names no module', 'wire/x.ts', '// frames come from the transport, import nothing'],
+    ['a rule in words that names no module', 'wire/framing/x.ts', '// frames come from the transport, import nothing'],
   ])('allows %s', (_name, file, text) => {
     expect(layerProblems(file, text)).toEqual([]);
   });

@@ -9,7 +9,8 @@ import type { JsonRpcId } from '../protocol/jsonrpc.js';
 import { nowMs } from '../wire/framing/now.js';
 import type { ParamHeader } from '../wire/correlate/param-headers.js';
 import type { ToolPins } from '../wire/correlate/tool-pin.js';
-import { observeFrame, type FrameBytes, type FrameObservation } from '../wire/observe/observe-frame.js';
+import type { FrameBytes } from '../wire/framing/frame-bytes.js';
+import { observeFrame, type FrameObservation } from '../wire/observe/observe-frame.js';
 import { createSecrets, redactMessage } from '../wire/redact/redact-frame.js';
 
 export interface RecorderOptions {

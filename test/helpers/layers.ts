@@ -7,6 +7,38 @@ import { posix } from 'node:path';
  */
 export const layerOrder = ['protocol', 'wire', 'record', 'render', 'transports', 'export', 'sinks', 'observer', 'faults', 'spy', 'clients', 'review', 'check', 'replay', 'drift', 'report', 'ui', 'cli'];
 
+/**
+ * The stages of wire/, each a folder, and the stages each may import besides itself: a frame is
+ * framed, then decoded and classified, then correlated; redaction masks values and knows no frame
+ * state (correlation and redaction stand side by side); observe/ joins them into an observation;
+ * http/ maps an HTTP exchange onto frames and events. Anything else runs up or sideways.
+ */
+export const wireStages: Record<string, readonly string[]> = {
+  framing: [],
+  classify: ['framing'],
+  correlate: ['framing', 'classify'],
+  redact: ['framing', 'classify'],
+  observe: ['framing', 'classify', 'correlate', 'redact'],
+  http: ['framing', 'classify', 'correlate', 'redact', 'observe'],
+};
+
+/** The stage of wire/ a path (relative to src/) lies in; undefined for a file at wire/'s top. */
+function stageOf(path: string): string | undefined {
+  const parts = path.split('/');
+  return parts[0] === 'wire' && parts.length > 2 ? parts[1] : undefined;
+}
+
+/** What an import from one file of wire/ to another does against the stages: a problem, or undefined. */
+function stageProblem(file: string, specifier: string, how: string): string | undefined {
+  const resolved = posix.normalize(posix.join(posix.dirname(file), specifier));
+  if (!resolved.startsWith('wire/')) return undefined;
+  const from = stageOf(file)!;
+  const to = stageOf(resolved);
+  if (to === undefined || !Object.hasOwn(wireStages, to)) return `${file} loads ${specifier} (${how}): wire/ holds its modules in the folders of its stages`;
+  if (to === from || wireStages[from]!.includes(to)) return undefined;
+  return `${file} loads ${specifier} (${how}): wire/${from}/ may not import wire/${to}/ (it may import ${[from, ...wireStages[from]!].join(', ')})`;
+}
+
 /** The pure stages: they compute, and never read, write, listen, connect or spawn. */
 const pureLayers = ['protocol', 'wire', 'render'];
 
@@ -53,6 +85,8 @@ export function layerProblems(file: string, text: string): string[] {
   if (!file.includes('/')) return [];
   const layer = file.split('/')[0]!;
   if (!layerOrder.includes(layer)) return [`${file}: ${layer}/ is not a room of the layout (DESIGN.md, Layout)`];
+  const stage = stageOf(file);
+  if (layer === 'wire' && (stage === undefined || !Object.hasOwn(wireStages, stage))) return [`${file}: wire/ holds its modules in the folders of its stages (${Object.keys(wireStages).join(', ')})`];
   const { uses, problems } = modulesOf(text);
   const found = problems.map((problem) => `${file}: ${problem}`);
   for (const { specifier, how } of uses) {
@@ -60,6 +94,9 @@ export function layerProblems(file: string, text: string): string[] {
     if (target !== undefined && !layerOrder.includes(target)) found.push(`${file} loads ${specifier} (${how}): ${target}/ is not a room of the layout`);
     else if (target !== undefined && layerOrder.indexOf(target) > layerOrder.indexOf(layer)) {
       found.push(`${file} loads ${specifier} (${how}): ${target}/ comes after ${layer}/ in the layout`);
+    } else if (layer === 'wire' && target === 'wire') {
+      const problem = stageProblem(file, specifier, how);
+      if (problem) found.push(problem);
     }
     const bare = specifier.replace(/^node:/, '');
     if (pureLayers.includes(layer) && nodeIo.some((name) => bare === name || bare.startsWith(`${name}/`))) {

@@ -1,4 +1,4 @@
-import type { FrameBytes } from '../observe/observe-frame.js';
+import type { FrameBytes } from './frame-bytes.js';
 
 /**
  * Gathers a body for observation, keeping at most `max` bytes and counting the rest. A class: one

@@ -1,7 +1,7 @@
 import type { JsonRpcId } from '../../protocol/jsonrpc.js';
 import type { Correlator } from '../correlate/correlate.js';
 import type { Direction } from '../classify/kinds.js';
-import type { FrameBytes } from '../observe/observe-frame.js';
+import type { FrameBytes } from '../framing/frame-bytes.js';
 import type { Secrets } from '../redact/redact-frame.js';
 
 /** Fields of a record entry beside its envelope, named as the record names them. */

@@ -9,7 +9,7 @@ import { httpEventFields, type HttpEventDeps } from './http-event.js';
 import { isNotable, type ExchangeFacts } from './http-summary.js';
 import { headerValue, mcpHeadersOf, requestMismatches, type HeaderBag } from './mcp-headers.js';
 import { nowMs } from '../framing/now.js';
-import type { FrameBytes } from '../observe/observe-frame.js';
+import type { FrameBytes } from '../framing/frame-bytes.js';
 import { createSseFramer, sseFieldsOf, type SseEvent, type SseFramer } from '../framing/sse-framer.js';
 
 export interface ExchangeDeps extends HttpEventDeps {

@@ -8,6 +8,7 @@ import { decodeFrame } from '../classify/decode.js';
 import { scanEnvelope } from '../classify/envelope-scan.js';
 import type { Direction, FrameKind } from '../classify/kinds.js';
 import type { Redaction } from '../redact/redact-frame.js';
+import type { FrameBytes } from '../framing/frame-bytes.js';
 
 /** One frame as the pipeline understood it: the record entry minus its envelope (v, seq, t, session). */
 export interface FrameObservation {
@@ -38,13 +39,6 @@ export interface FrameObservation {
   unread?: string[];
   /** Where values were masked before recording (JSONPath); `msg` is then the masked message, re-serialized. */
   redacted?: string[];
-}
-
-export interface FrameBytes {
-  bytes: Buffer;
-  eol?: string;
-  size?: number;
-  truncated?: boolean;
 }
 
 export interface ObserveContext {
