@@ -1,7 +1,7 @@
 import { readdirSync, readFileSync } from 'node:fs';
 import { join, relative } from 'node:path';
 import { describe, expect, it } from 'vitest';
-import { layerProblems, modulesOf } from './helpers/layers.js';
+import { importCircles, layerProblems, modulesOf } from './helpers/layers.js';
 import { root } from './helpers/spy.js';
 
 function sourceFiles(dir: string): string[] {
@@ -20,6 +20,10 @@ describe('layers', () => {
 
   it.each(files.map(({ file, text }) => [file, text]))('%s keeps to the layout', (file, text) => {
     expect(layerProblems(file, text)).toEqual([]);
+  });
+
+  it('has no import circles (a type both sides need lives where both can import it)', () => {
+    expect(importCircles(files).map((circle) => [...circle, circle[0]].join(' -> '))).toEqual([]);
   });
 });
 
@@ -66,6 +70,28 @@ describe('the layout checker', () => {
     ['a rule in words that names no module', 'wire/framing/x.ts', '// frames come from the transport, import nothing'],
   ])('allows %s', (_name, file, text) => {
     expect(layerProblems(file, text)).toEqual([]);
+  });
+
+  it('finds import circles, each once, type imports included', () => {
+    const circles = importCircles([
+      { file: 'wire/a.ts', text: "import { b } from './b.js';" },
+      { file: 'wire/b.ts', text: "import type { C } from '../observer/c.js';" },
+      { file: 'observer/c.ts', text: "export { a } from '../wire/a.js';\nimport { d } from './d.js';" },
+      { file: 'observer/d.ts', text: "import { c } from './c.js';\nimport { x } from 'node:fs';" },
+      { file: 'observer/e.ts', text: "import { d } from './d.js';\nimport { b } from '../wire/b.js';" },
+    ]);
+    expect(circles).toEqual([
+      ['observer/c.ts', 'observer/d.ts'],
+      ['observer/c.ts', 'wire/a.ts', 'wire/b.ts'],
+    ]);
+  });
+
+  it('finds no circle where imports only run one way', () => {
+    expect(importCircles([
+      { file: 'a.ts', text: "import { b } from './x/b.js';\nimport { c } from './x/c.js';" },
+      { file: 'x/b.ts', text: "import { c } from './c.js';" },
+      { file: 'x/c.ts', text: '' },
+    ])).toEqual([]);
   });
 
   it('reads every way a module is loaded', () => {

@@ -2,7 +2,7 @@ import { randomBytes } from 'node:crypto';
 import { constants } from 'node:os';
 import { startStdioProxy, type StdioOutcome, type StdioProxy } from '../transports/stdio.js';
 import { startStdioObserver } from '../observer/stdio/forwarding-thread.js';
-import type { ObserverOutputs } from '../observer/thread-config.js';
+import type { ObserverOutputs } from '../observer/observer-outputs.js';
 import { appendLastWords } from '../sinks/last-words.js';
 import type { StderrOut } from '../sinks/stderr-out.js';
 import { nowMs } from '../wire/framing/now.js';

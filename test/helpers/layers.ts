@@ -108,3 +108,44 @@ export function layerProblems(file: string, text: string): string[] {
   }
   return found;
 }
+
+/**
+ * Import circles among source files (paths relative to src/, with their text), as a depth-first walk
+ * meets them: none exactly when the imports have no circle, else at least one through each knot of
+ * files that import one another round. Each is given once, as the files around it from its first
+ * file in path order. Type-only imports count: a
+ * circle of types still ties two modules together so neither can be read or moved alone.
+ */
+export function importCircles(files: readonly { file: string; text: string }[]): string[][] {
+  const known = new Set(files.map(({ file }) => file));
+  const edges = new Map<string, string[]>();
+  for (const { file, text } of files) {
+    const targets = modulesOf(text)
+      .uses.filter(({ specifier }) => specifier.startsWith('.'))
+      .map(({ specifier }) => posix.normalize(posix.join(posix.dirname(file), specifier)).replace(/\.js$/, '.ts'))
+      .filter((target) => known.has(target));
+    edges.set(file, [...new Set(targets)].sort());
+  }
+  const circles = new Map<string, string[]>();
+  const done = new Set<string>();
+  const path: string[] = [];
+  const onPath = new Set<string>();
+  const visit = (file: string) => {
+    path.push(file);
+    onPath.add(file);
+    for (const next of edges.get(file) ?? []) {
+      if (onPath.has(next)) {
+        const circle = path.slice(path.indexOf(next));
+        // The same circle met from another of its files is one circle: keyed from its least file.
+        const start = circle.indexOf([...circle].sort()[0]!);
+        const turned = [...circle.slice(start), ...circle.slice(0, start)];
+        circles.set(turned.join(' -> '), turned);
+      } else if (!done.has(next)) visit(next);
+    }
+    path.pop();
+    onPath.delete(file);
+    done.add(file);
+  };
+  for (const file of [...known].sort()) if (!done.has(file)) visit(file);
+  return [...circles.values()];
+}

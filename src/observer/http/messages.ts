@@ -1,7 +1,7 @@
 import type { RecordEntry } from '../../record/schema.js';
 import type { AuthRewrite, EndpointRewrite, ExchangeFailure, ExchangeMarks } from '../../wire/http/exchange-observer.js';
 import type { HeaderBag } from '../../wire/http/mcp-headers.js';
-import type { ObserverOutputs } from '../thread-config.js';
+import type { ObserverOutputs } from '../observer-outputs.js';
 
 /** What the observer needs to know to record the exchanges of an HTTP spy. */
 export interface HttpObserverConfig extends ObserverOutputs {

@@ -1,5 +1,5 @@
 import type { RecordEntry } from '../../record/schema.js';
-import type { ObserverOutputs } from '../thread-config.js';
+import type { ObserverOutputs } from '../observer-outputs.js';
 
 /** The streams of a stdio spy the observer frames: the two directions and the server's stderr. */
 export type StdioStream = 'c2s' | 's2c' | 'stderr';

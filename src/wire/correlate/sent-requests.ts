@@ -1,5 +1,5 @@
 import type { JsonRpcId } from '../../protocol/jsonrpc.js';
-import type { PendingRequest } from './correlate.js';
+import type { PendingRequest } from './correlation.js';
 import { RecentIds } from './recent-ids.js';
 
 /**

@@ -1,6 +1,6 @@
 import { pick, pickString } from '../../protocol/jsonrpc.js';
 import { metaKeys } from '../../protocol/revisions.js';
-import type { Correlation, PendingRequest } from './correlate.js';
+import type { Correlation, PendingRequest } from './correlation.js';
 import { createRoundTrips, isInputRequired, isRetry, multiRoundMethods, type CallOrigin, type RoundTrips } from './round-trips.js';
 import { pinDrift, pinGoneMessage, pinsOf, type ToolPins } from './tool-pin.js';
 import type { NoteId } from '../../protocol/notes.js';
