@@ -4,13 +4,13 @@ import { BodyCollector } from '../framing/body-collector.js';
 import { pathOnly, type AuthRewrite, type EndpointRewrite, type ExchangeFailure, type ExchangeObserver, type ExchangeStart } from './exchange-observer.js';
 import type { EntryFields, ExchangeRecords, FrameEntry } from './exchange-records.js';
 import type { ExchangeSessions, SessionChoice } from './exchange-sessions.js';
-import { keepBodies, looksLikeJsonRpc, maskUrl, mediaTypeOf, readBody, type OtherBody } from './http-bodies.js';
+import { wholeRequest, type RequestState, type ResponseState } from './exchange-state.js';
+import { keepBodies, maskUrl, mediaTypeOf, readBody, type OtherBody } from './http-bodies.js';
 import { httpEventFields, type HttpEventDeps } from './http-event.js';
 import { isNotable, type ExchangeFacts } from './http-summary.js';
 import { headerValue, mcpHeadersOf, requestMismatches, type HeaderBag } from './mcp-headers.js';
 import { nowMs } from '../framing/now.js';
-import type { FrameBytes } from '../framing/frame-bytes.js';
-import { createSseFramer, sseFieldsOf, type SseEvent, type SseFramer } from '../framing/sse-framer.js';
+import { createSseFramer, sseFieldsOf, type SseEvent } from '../framing/sse-framer.js';
 
 export interface ExchangeDeps extends HttpEventDeps {
   records: ExchangeRecords;
@@ -42,31 +42,21 @@ export function observeExchange(start: ExchangeStart, deps: ExchangeDeps): Obser
 /**
  * One exchange as it is observed (see `observeExchange`). A class, not closures: one is made per
  * exchange, and its parts (body collectors, the SSE framer, header copies) only when it needs them.
+ * Its lifecycle is the state of each side, request and response, each one field: the two run apart
+ * (a server may answer before the request ends, and the request waits for the session the answer names).
  */
 export class ObservedExchange implements ExchangeObserver {
   private readonly facts: ExchangeFacts;
   private choice: SessionChoice | undefined;
   /** Not the MCP-Protocol-Version header: clients send it on their OAuth discovery requests too. */
   private readonly mcp: boolean;
-  private requestBody: BodyCollector | undefined;
-  private responseBody: BodyCollector | undefined;
-  private requestFrame: FrameBytes | undefined;
-  private requestTaken = false;
-  private requestIsFrame: boolean;
-  private otherRequest: OtherBody | undefined;
-  private requestEntries: FrameEntry[] | undefined;
-  private responseIsFrame = true;
-  private requestEndMs: number | undefined;
+  private requestState: RequestState = { step: 'arriving' };
+  private responseState: ResponseState = { step: 'awaited' };
   /** The http event is stamped with when its exchange was answered, not when the observer got to it. */
   private responseMs: number | undefined;
-  private requestRecorded = false;
-  private httpRecorded = false;
-  private framer: SseFramer | undefined;
-  private json = false;
   private rewrite: EndpointRewrite | undefined;
   /** What the spy changed for authorization: the record keeps what each side said. */
   private authRewrites: AuthRewrite[] | undefined;
-  private ownsLegacySession = false;
   private challengeFields: EntryFields = noFields;
   /** `exchange` on every entry of this exchange, so readers know which frames one exchange carried. */
   private readonly tag: EntryFields;
@@ -75,19 +65,18 @@ export class ObservedExchange implements ExchangeObserver {
     this.facts = { method: start.method, request: start.headers };
     this.choice = deps.sessions.ofRequest(start.path, start.headers);
     this.mcp = pathOnly(start.path) === deps.mcpPath || (this.choice !== undefined && !this.choice.perExchange);
-    this.requestIsFrame = this.mcp;
     this.tag = start.x === undefined ? noFields : { exchange: start.x };
     // Masking the headers as they arrive teaches the secrets a body may echo; the copy is made when recorded.
     deps.redact.learn(start.headers);
   }
 
   requestChunk(chunk: Buffer) {
-    (this.requestBody ??= new BodyCollector(this.deps.maxFrame)).push(chunk);
+    const { requestState: request } = this;
+    if (request.step === 'arriving') (request.body ??= new BodyCollector(this.deps.maxFrame)).push(chunk);
   }
 
   requestEnd(timeMs = nowMs()) {
-    this.requestEndMs = timeMs;
-    this.takeRequest();
+    this.endRequest(timeMs);
     this.recordRequest();
   }
 
@@ -98,39 +87,47 @@ export class ObservedExchange implements ExchangeObserver {
     facts.response = headers;
     deps.redact.learn(headers);
     const type = headerValue(headers, 'content-type') ?? '';
-    this.json = type.includes('json');
-    this.responseIsFrame = (this.mcp || this.requestIsFrame) && readChallenge(status, headers) === undefined;
+    const asked = this.mcp || this.requestIsFrame();
+    const frames = asked && readChallenge(status, headers) === undefined;
     // JSON-RPC sent elsewhere reads like MCP; anything else is described by what it carries.
-    if (!this.mcp && !this.requestIsFrame) facts.mediaType = mediaTypeOf(type);
+    if (!asked) facts.mediaType = mediaTypeOf(type);
     const location = headerValue(headers, 'location');
     if (status >= 300 && status < 400 && location !== undefined) facts.redirect = deps.learn ? maskUrl(location, deps.learn) : location;
-    if (this.responseIsFrame && type.includes('text/event-stream')) {
-      facts.stream = true;
-      this.framer = createSseFramer(deps.maxFrame);
-    }
+    const streamed = frames && type.includes('text/event-stream');
+    if (streamed) facts.stream = true;
     this.choice ??= deps.sessions.ofResponse(headers);
     // A stream without a session may be legacy HTTP+SSE: its first event, endpoint, names the session.
-    if (!this.choice && !(this.framer && this.start.method === 'GET')) this.choice = deps.sessions.perExchange();
+    if (!this.choice && !(streamed && this.start.method === 'GET')) this.choice = deps.sessions.perExchange();
     this.recordRequest();
     const challenged = this.withdrawChallenged();
     if (challenged) this.challengeFields = challenged;
-    if (this.framer && this.choice) this.recordHttp();
+    if (!streamed) {
+      this.responseState = { step: 'body', framed: frames && type.includes('json') };
+      return;
+    }
+    this.responseState = { step: this.choice ? 'stream' : 'stream-unplaced', framer: createSseFramer(deps.maxFrame) };
+    if (this.choice) this.recordHttp();
   }
 
   responseChunk(chunk: Buffer, timeMs = nowMs()) {
-    if (this.framer) for (const event of this.framer.push(chunk)) this.onEvent(event, timeMs);
-    else (this.responseBody ??= new BodyCollector(this.deps.maxFrame)).push(chunk);
+    const { responseState: response } = this;
+    // The forwarding side sends the response's head before any byte of its body.
+    if (response.step === 'awaited') return;
+    if (response.step === 'body') (response.body ??= new BodyCollector(this.deps.maxFrame)).push(chunk);
+    else for (const event of response.framer.push(chunk)) this.onEvent(event, timeMs);
   }
 
   responseEnd(timeMs = nowMs()) {
-    if (this.framer) for (const event of this.framer.end()) this.onEvent(event, timeMs);
+    if (this.responseState.step !== 'awaited' && this.responseState.step !== 'body') for (const event of this.responseState.framer.end()) this.onEvent(event, timeMs);
+    const { responseState: response } = this;
     const choice = (this.choice ??= this.deps.sessions.perExchange());
-    const frame = this.responseBody?.take();
-    const framed = frame !== undefined && this.json && this.responseIsFrame;
-    const response = frame && !framed ? readBody(frame.bytes, headerValue(this.facts.response, 'content-type')) : undefined;
+    const frame = response.step === 'body' ? response.body?.take() : undefined;
+    const framed = frame !== undefined && response.step === 'body' && response.framed;
+    const other = frame && !framed ? readBody(frame.bytes, headerValue(this.facts.response, 'content-type')) : undefined;
     const refused = this.refusedRequests();
     const fields = refused.length > 0 ? { ...this.challengeFields, requests: refused.map(({ seq, id, method }) => ({ seq, dir: 'c2s', id: id ?? null, method: method ?? '' })) } : this.challengeFields;
-    this.recordHttp(response || this.otherRequest ? { ...this.describeBodies(response), ...fields } : fields);
+    // A stream said its http event when it opened (or at its first event).
+    if (response.step !== 'stream' && response.step !== 'legacy-stream') this.recordHttp(other || this.otherRequest() ? { ...this.describeBodies(other), ...fields } : fields);
     if (framed) this.deps.records.frame(choice.session, 's2c', frame, timeMs, this.tagged(undefined, 'response'));
     if (refused.length > 0) withdrawRefused(refused, this.deps.records.correlator(choice.session));
     this.finish(timeMs);
@@ -147,25 +144,41 @@ export class ObservedExchange implements ExchangeObserver {
 
   failed(failure: ExchangeFailure, timeMs = nowMs()) {
     const choice = (this.choice ??= this.deps.sessions.perExchange());
-    this.requestEndMs ??= timeMs;
-    this.takeRequest();
+    this.endRequest(timeMs);
     this.recordRequest();
     this.facts.reason = failure.message;
     if (failure.answered) this.facts.status = failure.answered.status;
     this.responseMs = timeMs;
-    this.httpRecorded = false;
+    // Said whether or not the exchange's http event was: the failure is news.
     this.recordHttp(this.describeBodies(undefined));
     // A 408 has no body: only a body is a frame.
     if (failure.answered && failure.answered.body.length > 0) this.deps.records.frame(choice.session, 's2c', { bytes: failure.answered.body }, timeMs, { origin: 'spy', ...this.tag });
     this.finish(timeMs);
   }
 
+  /** Whether the request is a frame: an MCP exchange's always; another's once its whole body reads as JSON-RPC. */
+  private requestIsFrame(): boolean {
+    return this.mcp || (this.requestState.step !== 'arriving' && this.requestState.frame !== undefined);
+  }
+
+  /** The request's body when it is not a frame: described in the http event. */
+  private otherRequest(): OtherBody | undefined {
+    return this.requestState.step === 'arriving' ? undefined : this.requestState.other;
+  }
+
+  /** The request, once it is whole: a frame, or a body that is not MCP to describe. */
+  private endRequest(timeMs: number) {
+    if (this.requestState.step !== 'arriving') return;
+    this.requestState = wholeRequest(this.requestState.body?.take(), this.mcp, headerValue(this.start.headers, 'content-type'), timeMs);
+  }
+
+  /** Records the whole request once its session is known. */
   private recordRequest() {
-    const { choice, requestEndMs, start } = this;
-    if (this.requestRecorded || choice === undefined || requestEndMs === undefined) return;
-    this.requestRecorded = true;
-    const frame = this.requestFrame;
-    if (!frame || !this.requestIsFrame) return;
+    const { choice, requestState: request, start } = this;
+    if (request.step !== 'whole' || choice === undefined) return;
+    const { frame, other, endMs } = request;
+    this.requestState = { step: 'recorded', frame, other };
+    if (!frame) return;
     const { records } = this.deps;
     const { session } = choice;
     const version = headerValue(start.headers, 'mcp-protocol-version');
@@ -173,8 +186,8 @@ export class ObservedExchange implements ExchangeObserver {
     const { negotiated } = correlator;
     if (version) correlator.setRevision(version);
     const headers = mcpHeadersOf(start.headers);
-    const entries = records.frame(session, 'c2s', frame, requestEndMs, this.tagged(headers ? { headers } : undefined, 'request'));
-    this.requestEntries = entries;
+    const entries = records.frame(session, 'c2s', frame, endMs, this.tagged(headers ? { headers } : undefined, 'request'));
+    this.requestState = { step: 'recorded', frame, other, entries };
     const first = entries[0];
     if (!first || frame.truncated) return;
     const mismatches = requestMismatches(start.headers, frame.bytes, version, negotiated, (tool) => correlator.paramHeadersOf(tool));
@@ -183,15 +196,9 @@ export class ObservedExchange implements ExchangeObserver {
     records.event(session, 'note', { notes: ['header-mismatch'], text: `header and body disagree: ${mismatches.join('; ')}`, related });
   }
 
-  /** The request body, once it is whole: a frame, or a body that is not MCP to describe. */
-  private takeRequest() {
-    if (this.requestTaken) return;
-    this.requestTaken = true;
-    const frame = (this.requestFrame = this.requestBody?.take());
-    if (this.mcp || !frame) return;
-    const body = readBody(frame.bytes, headerValue(this.start.headers, 'content-type'));
-    this.requestIsFrame = !frame.truncated && looksLikeJsonRpc(body.json);
-    if (!this.requestIsFrame) this.otherRequest = body;
+  /** The entries the request's frame became, once recorded. */
+  private requestEntries(): FrameEntry[] {
+    return (this.requestState.step === 'recorded' && this.requestState.entries) || [];
   }
 
   /** A request refused with an auth challenge was never taken: it is not pending, and its retry is the real one. */
@@ -199,7 +206,7 @@ export class ObservedExchange implements ExchangeObserver {
     const { facts, choice } = this;
     const challenge = readChallenge(facts.status, facts.response);
     if (!challenge || !choice) return undefined;
-    const requests = withdrawRefused(this.requestEntries ?? [], this.deps.records.correlator(choice.session));
+    const requests = withdrawRefused(this.requestEntries(), this.deps.records.correlator(choice.session));
     facts.challenge = describeChallenge(challenge, requests.map((request) => `${request.method} #${JSON.stringify(request.id)}`));
     return requests.length > 0 ? { challenge, requests } : { challenge };
   }
@@ -213,14 +220,15 @@ export class ObservedExchange implements ExchangeObserver {
     const { facts, choice } = this;
     if (!choice || facts.status === undefined || facts.status < 400 || this.challengeFields !== noFields) return [];
     const correlator = this.deps.records.correlator(choice.session);
-    return (this.requestEntries ?? []).filter((entry) => entry.kind === 'request' && entry.dir === 'c2s' && correlator.pendingRequest('c2s', entry.id ?? null)?.seq === entry.seq);
+    return this.requestEntries().filter((entry) => entry.kind === 'request' && entry.dir === 'c2s' && correlator.pendingRequest('c2s', entry.id ?? null)?.seq === entry.seq);
   }
 
   /** What the record keeps of bodies that are not frames: an excerpt, secrets masked, and what they are. */
   private describeBodies(response: OtherBody | undefined): EntryFields {
     const { learn } = this.deps;
-    const { fields, said } = keepBodies(response, this.otherRequest, { learn, scrub: (text) => this.scrub(text), sized: !this.mcp });
-    const crossApp = crossAppStep(this.otherRequest?.form, this.facts.status, response?.json, headerValue(this.start.headers, 'host'), this.deps.warn);
+    const request = this.otherRequest();
+    const { fields, said } = keepBodies(response, request, { learn, scrub: (text) => this.scrub(text), sized: !this.mcp });
+    const crossApp = crossAppStep(request?.form, this.facts.status, response?.json, headerValue(this.start.headers, 'host'), this.deps.warn);
     const told = [said, crossApp].filter((phrase) => phrase !== '' && phrase !== undefined).join('; ');
     // A challenge says what its body says (an OAuth error), and says it better.
     if (told !== '' && !this.facts.challenge) this.facts.bodies = told;
@@ -231,9 +239,8 @@ export class ObservedExchange implements ExchangeObserver {
     return this.deps.learn ? this.deps.records.secrets.scrub(text) : text;
   }
 
+  /** Says the exchange's http event, when it has something to say: each caller says it once. */
   private recordHttp(extra: EntryFields = noFields, timeMs = this.responseMs) {
-    if (this.httpRecorded) return;
-    this.httpRecorded = true;
     if (!isNotable(this.facts)) return;
     this.deps.records.event(this.choice?.session, 'http', httpEventFields(this.start, this.facts, this.deps, { ...extra, ...this.tag }, this.authRewrites), timeMs);
   }
@@ -242,7 +249,7 @@ export class ObservedExchange implements ExchangeObserver {
     const { choice, facts, start } = this;
     if (!choice) return;
     // A legacy session lives as long as its event stream.
-    const ended = this.ownsLegacySession
+    const ended = this.responseState.step === 'legacy-stream'
       || (start.method === 'DELETE' && facts.status !== undefined && facts.status < 300)
       || (facts.status === 404 && headerValue(start.headers, 'mcp-session-id') !== undefined);
     if (choice.perExchange || ended) this.deps.sessions.end(choice.session, timeMs);
@@ -250,22 +257,27 @@ export class ObservedExchange implements ExchangeObserver {
   }
 
   private onEvent(event: SseEvent, timeMs: number) {
-    const { deps, start } = this;
+    const { deps, start, responseState: response } = this;
+    if (response.step === 'awaited' || response.step === 'body') return;
     if (event.event === 'endpoint') {
-      if (!this.choice) {
+      if (response.step === 'stream-unplaced') {
         this.choice = deps.sessions.learnEndpoint(event.data, start.path);
-        this.ownsLegacySession = true;
+        this.responseState = { step: 'legacy-stream', framer: response.framer };
       }
       this.facts.endpoint = { from: event.data, to: this.rewrite?.to };
       const fields: EntryFields = { endpoint: event.data };
       if (this.rewrite) fields.endpointRewritten = this.rewrite.to;
-      this.httpRecorded = false;
+      // Said even when the stream's http event was: the endpoint is news.
       this.recordHttp(fields, timeMs);
       this.facts.endpoint = undefined;
       return;
     }
-    const { session } = (this.choice ??= deps.sessions.perExchange());
-    this.recordHttp();
+    if (response.step === 'stream-unplaced') {
+      this.choice = deps.sessions.perExchange();
+      this.responseState = { step: 'stream', framer: response.framer };
+      this.recordHttp();
+    }
+    const { session } = this.choice!;
     const fields = sseFieldsOf(event);
     if (event.truncated) {
       deps.records.frame(session, 's2c', { bytes: Buffer.from(event.data, 'utf8'), truncated: true }, timeMs, this.tagged(fields, 'response'));
