@@ -11,7 +11,7 @@ import { mkdtempSync, rmSync } from 'node:fs';
 import { STATUS_CODES } from 'node:http';
 import { loadavg, tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { observeHttp } from '../dist/observer/http/observer-thread.js';
+import { observeHttp } from '../dist/observer/http/observe-http.js';
 import { createRecorder } from '../dist/observer/recorder.js';
 import { sinksFor } from '../dist/sinks/open-sinks.js';
 import { createStderrOut } from '../dist/sinks/stderr-out.js';

@@ -2,7 +2,7 @@
 // (at once or late) or answered here. Used only when rules exist: without them the proxy never calls it.
 import type { IncomingMessage, ServerResponse } from 'node:http';
 import type { RecordEntry } from '../record/schema.js';
-import type { ExchangeMarks, ExchangeObserver, ExchangeStart } from '../wire/http/exchange-observer.js';
+import type { ExchangeMarks, ExchangeObserver, ExchangeStart } from '../wire/http/exchange-tap.js';
 import { errorAnswer, idKey, readFrame, toolErrorAnswer, type JsonRpcId } from './frame-edits.js';
 import { createFaultMatcher } from './matcher.js';
 import { seededRandom } from './random.js';

@@ -1,5 +1,5 @@
 // The stdio transport's fault hook, joined to the observer: lines are handed over whole, each with its marks.
-import type { StdioObserver } from '../observer/stdio/forwarding-thread.js';
+import type { StdioObserver } from '../observer/stdio/stdio-handle.js';
 import type { StdioFaultHook } from '../transports/stdio.js';
 import { createFaultMatcher } from './matcher.js';
 import { seededRandom } from './random.js';

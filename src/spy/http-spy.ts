@@ -1,5 +1,5 @@
-import { startHttpObserver, type HttpObserver } from '../observer/http/forwarding-thread.js';
-import type { HttpObserverConfig } from '../observer/http/messages.js';
+import { startHttpObserver, type HttpObserver } from '../observer/http/http-handle.js';
+import type { HttpObserverConfig } from '../observer/http/http-messages.js';
 import { appendLastWords } from '../sinks/last-words.js';
 import type { StderrOut } from '../sinks/stderr-out.js';
 import { startHttpProxy, type ClientTimeouts } from '../transports/http-proxy.js';

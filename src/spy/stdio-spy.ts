@@ -1,7 +1,7 @@
 import { randomBytes } from 'node:crypto';
 import { constants } from 'node:os';
 import { startStdioProxy, type StdioOutcome, type StdioProxy } from '../transports/stdio.js';
-import { startStdioObserver } from '../observer/stdio/forwarding-thread.js';
+import { startStdioObserver } from '../observer/stdio/stdio-handle.js';
 import type { ObserverOutputs } from '../observer/observer-outputs.js';
 import { appendLastWords } from '../sinks/last-words.js';
 import type { StderrOut } from '../sinks/stderr-out.js';

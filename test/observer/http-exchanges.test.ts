@@ -1,8 +1,8 @@
 // The HTTP observer on this thread, fed the messages the forwarding side sends: what an exchange leaves behind.
 import { STATUS_CODES } from 'node:http';
 import { describe, expect, it } from 'vitest';
-import type { HttpMessage } from '../../src/observer/http/messages.js';
-import { observeHttp } from '../../src/observer/http/observer-thread.js';
+import type { HttpMessage } from '../../src/observer/http/http-messages.js';
+import { observeHttp } from '../../src/observer/http/observe-http.js';
 import { createRecorder, type Recorder } from '../../src/observer/recorder.js';
 import type { RecordEntry } from '../../src/record/schema.js';
 import { createExchangeSessions } from '../../src/wire/http/exchange-sessions.js';

@@ -2,8 +2,8 @@
 // what the record gets, and when the exchange's session ends.
 import { STATUS_CODES } from 'node:http';
 import { describe, expect, it } from 'vitest';
-import type { HttpMessage } from '../../src/observer/http/messages.js';
-import { observeHttp } from '../../src/observer/http/observer-thread.js';
+import type { HttpMessage } from '../../src/observer/http/http-messages.js';
+import { observeHttp } from '../../src/observer/http/observe-http.js';
 import { createRecorder, type Recorder } from '../../src/observer/recorder.js';
 import type { RecordEntry } from '../../src/record/schema.js';
 

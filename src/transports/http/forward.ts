@@ -6,7 +6,7 @@ import { createEndpointRewriter } from './endpoint-rewrite.js';
 import { createMetadataHolder, isHeldForm, rewriteForm, withContentLength } from './held-body.js';
 import { forwardableHeaders, headerText, streamConnection } from './headers.js';
 import { gatewayError } from './gateway-error.js';
-import { pathOf, type ExchangeFailure, type ExchangeMarks, type ExchangeObserver, type ExchangeStart } from '../../wire/http/exchange-observer.js';
+import { pathOf, type ExchangeFailure, type ExchangeMarks, type ExchangeObserver, type ExchangeStart } from '../../wire/http/exchange-tap.js';
 
 export { pathOf, type ExchangeFailure, type ExchangeMarks, type ExchangeObserver, type ExchangeStart };
 

@@ -1,5 +1,5 @@
 import { isStatelessRevision } from '../../protocol/revisions.js';
-import { pathOf } from './exchange-observer.js';
+import { pathOf } from './exchange-tap.js';
 import type { ExchangeRecords } from './exchange-records.js';
 import { headerValue, type HeaderBag } from './mcp-headers.js';
 import { nowMs } from '../framing/now.js';

@@ -1,4 +1,4 @@
-import type { AuthRewrite, ExchangeStart } from './exchange-observer.js';
+import type { AuthRewrite, ExchangeStart } from './exchange-tap.js';
 import type { EntryFields } from './exchange-records.js';
 import { maskUrl, type Learn } from './http-bodies.js';
 import { summarizeExchange, type ExchangeFacts, type StatusTexts } from './http-summary.js';

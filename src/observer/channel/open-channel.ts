@@ -2,7 +2,7 @@ import { Worker } from 'node:worker_threads';
 import { createGcPacer } from '../gc-pacer.js';
 import { createLagMeter } from './lag.js';
 import type { ThreadConfig } from '../thread-config.js';
-import { controlLength, controlSlots, recordedStreams, type FinishMessage, type ObserverReply } from './messages.js';
+import { controlLength, controlSlots, recordedStreams, type FinishMessage, type ObserverReply } from './channel-messages.js';
 import { readProgress, whileWritingOut } from './record-progress.js';
 import type { TailEntry } from '../../sinks/last-words.js';
 import { unrecordedTail, type HandedEvent } from './unrecorded-tail.js';

@@ -1,5 +1,5 @@
 import type { RecordEntry } from '../../record/schema.js';
-import type { AuthRewrite, EndpointRewrite, ExchangeFailure, ExchangeMarks } from '../../wire/http/exchange-observer.js';
+import type { AuthRewrite, EndpointRewrite, ExchangeFailure, ExchangeMarks } from '../../wire/http/exchange-tap.js';
 import type { HeaderBag } from '../../wire/http/mcp-headers.js';
 import type { ObserverOutputs } from '../observer-outputs.js';
 

@@ -2,7 +2,7 @@ import { isUtf8 } from 'node:buffer';
 import type { RecordEntry } from '../../record/schema.js';
 import { createLineFramer, type LineFrame } from '../../wire/framing/line-framer.js';
 import type { Recorder } from '../recorder.js';
-import type { StdioMessage, StdioObserverConfig, StdioStream } from './messages.js';
+import type { StdioMessage, StdioObserverConfig, StdioStream } from './stdio-messages.js';
 
 const streams = ['c2s', 's2c', 'stderr'] as const;
 /** Lines observed between two looks at the time left: a chunk of 3-byte lines holds thousands. */

@@ -1,10 +1,10 @@
 import type { RecordEntry } from '../../record/schema.js';
 import { isObserved } from '../../sinks/open-sinks.js';
 import { roomForObserver } from '../address-space.js';
-import { ignoreExchange, type ExchangeObserver, type ExchangeStart } from '../../wire/http/exchange-observer.js';
+import { ignoreExchange, type ExchangeObserver, type ExchangeStart } from '../../wire/http/exchange-tap.js';
 import { nowMs } from '../../wire/framing/now.js';
-import { openObserverChannel, type ChannelOptions, type FinishOutcome } from '../channel/forwarding-thread.js';
-import type { HttpMessage, HttpObserverConfig } from './messages.js';
+import { openObserverChannel, type ChannelOptions, type FinishOutcome } from '../channel/open-channel.js';
+import type { HttpMessage, HttpObserverConfig } from './http-messages.js';
 
 /** The HTTP spy's observer: each exchange is announced to it, and the spy's own events. */
 export interface HttpObserver {

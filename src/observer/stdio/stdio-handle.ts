@@ -2,8 +2,8 @@ import type { RecordEntry } from '../../record/schema.js';
 import { isObserved } from '../../sinks/open-sinks.js';
 import { roomForObserver } from '../address-space.js';
 import { nowMs } from '../../wire/framing/now.js';
-import { largeFrameBytes, openObserverChannel, type ChannelOptions, type FinishOutcome } from '../channel/forwarding-thread.js';
-import type { StdioMessage, StdioObserverConfig, StdioStream } from './messages.js';
+import { largeFrameBytes, openObserverChannel, type ChannelOptions, type FinishOutcome } from '../channel/open-channel.js';
+import type { StdioMessage, StdioObserverConfig, StdioStream } from './stdio-messages.js';
 
 /** The streams in the order the record's progress counts them (see `controlSlots`). */
 const stdioStreams: readonly StdioStream[] = ['c2s', 's2c', 'stderr'];

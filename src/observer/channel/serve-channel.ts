@@ -1,7 +1,7 @@
 import { setPriority } from 'node:os';
 import type { MessagePort } from 'node:worker_threads';
 import { createGcPacer } from '../gc-pacer.js';
-import { controlSlots, type ChannelMessage, type FinishMessage, type ObserverReply } from './messages.js';
+import { controlSlots, type ChannelMessage, type FinishMessage, type ObserverReply } from './channel-messages.js';
 
 /** What observes the messages of one spy (stdio or HTTP) on this thread. */
 export interface ObservingSide<M> {

@@ -3,7 +3,7 @@ import { observeExchange, type ObservedExchange } from '../../wire/http/http-exc
 import type { StatusTexts } from '../../wire/http/http-summary.js';
 import { createHeaderRedactor } from '../../wire/http/redact-headers.js';
 import type { Recorder } from '../recorder.js';
-import type { HttpMessage, HttpObserverConfig } from './messages.js';
+import type { HttpMessage, HttpObserverConfig } from './http-messages.js';
 
 const bufferOf = (data: Uint8Array) => Buffer.from(data.buffer, data.byteOffset, data.byteLength);
 
