@@ -1,7 +1,7 @@
 import { Box, Text, useApp, useInput } from 'ink';
 import { createElement as h, useEffect, useReducer, type ReactElement } from 'react';
 import { createPalette } from '../render/styles.js';
-import type { Action, Effect } from './actions.js';
+import type { Action, Effect } from './console-actions.js';
 import { reduce } from './reducer.js';
 import { serverLabel } from './sessions.js';
 import { FramesScreen, HelpScreen, InspectorScreen, SessionsScreen, ToolsScreen, type ScreenProps } from './screens.js';

@@ -1,5 +1,5 @@
 import type { Key } from 'ink';
-import type { Action, Effect } from './actions.js';
+import type { Action, Effect } from './console-actions.js';
 import type { ViewState } from './state.js';
 
 export type KeyResult = { action: Action } | { effect: Effect } | undefined;

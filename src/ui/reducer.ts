@@ -1,6 +1,6 @@
 import { parseFilter } from '../review/filter-expression.js';
 import type { Key } from 'ink';
-import type { Action } from './actions.js';
+import type { Action } from './console-actions.js';
 import { goneSessions } from './sessions.js';
 import { inspectorLines } from './inspector-lines.js';
 import { keyAction, keyHelp } from './keys.js';
