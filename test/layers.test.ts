@@ -1,7 +1,7 @@
 import { readdirSync, readFileSync } from 'node:fs';
 import { join, relative } from 'node:path';
 import { describe, expect, it } from 'vitest';
-import { importCircles, layerProblems, modulesOf } from './helpers/layers.js';
+import { exportedTypeNames, importCircles, layerProblems, modulesOf, sharedNames } from './helpers/layers.js';
 import { root } from './helpers/spy.js';
 
 function sourceFiles(dir: string): string[] {
@@ -24,6 +24,19 @@ describe('layers', () => {
 
   it('has no import circles (a type both sides need lives where both can import it)', () => {
     expect(importCircles(files).map((circle) => [...circle, circle[0]].join(' -> '))).toEqual([]);
+  });
+
+  // One word, one meaning, on the spy's path: the transport's tap, the handle on the observer thread
+  // and the thread's own modules each have a name of their own.
+  const spyPath = files.filter(({ file }) => ['observer', 'transports', 'wire', 'spy'].includes(file.split('/')[0]!));
+
+  it('gives no two exported types one name in observer/, transports/, wire/ and spy/', () => {
+    expect(spyPath.length).toBeGreaterThan(50);
+    expect(sharedNames(spyPath.map(({ file, text }) => ({ file, names: exportedTypeNames(text) })))).toEqual({});
+  });
+
+  it('gives no two files one name in observer/, transports/, wire/ and spy/', () => {
+    expect(sharedNames(spyPath.map(({ file }) => ({ file, names: [file.split('/').at(-1)!] })))).toEqual({});
   });
 });
 
@@ -92,6 +105,12 @@ describe('the layout checker', () => {
       { file: 'x/b.ts', text: "import { c } from './c.js';" },
       { file: 'x/c.ts', text: '' },
     ])).toEqual([]);
+  });
+
+  it('reads the names of the types a module exports', () => {
+    const text = "export interface A {}\nexport type B = 1;\nexport class C {}\nexport abstract class D {}\nexport function e() {}\nexport const f = 1;\ninterface G {}\n  export type H = 2;";
+    expect(exportedTypeNames(text)).toEqual(['A', 'B', 'C', 'D']);
+    expect(sharedNames([{ file: 'x/a.ts', names: ['A', 'B'] }, { file: 'y/a.ts', names: ['A'] }, { file: 'z.ts', names: ['C', 'C'] }])).toEqual({ A: ['x/a.ts', 'y/a.ts'] });
   });
 
   it('reads every way a module is loaded', () => {

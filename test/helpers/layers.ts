@@ -149,3 +149,15 @@ export function importCircles(files: readonly { file: string; text: string }[]):
   for (const file of [...known].sort()) if (!done.has(file)) visit(file);
   return [...circles.values()];
 }
+
+/** The names of the types a module exports (interfaces, type aliases, classes, enums). */
+export function exportedTypeNames(text: string): string[] {
+  return [...text.matchAll(/^export\s+(?:declare\s+)?(?:abstract\s+)?(?:interface|type|class|enum)\s+([A-Za-z_$][\w$]*)/gm)].map((match) => match[1]!);
+}
+
+/** Each name given to more than one thing, with the files that give it: `names` lists each file's names. */
+export function sharedNames(names: readonly { file: string; names: readonly string[] }[]): Record<string, string[]> {
+  const owners = new Map<string, string[]>();
+  for (const { file, names: given } of names) for (const name of new Set(given)) owners.set(name, [...(owners.get(name) ?? []), file]);
+  return Object.fromEntries([...owners].filter(([, files]) => files.length > 1));
+}

@@ -1,14 +1,14 @@
 import type { RecordEntry } from '../../record/schema.js';
 import { isObserved } from '../../sinks/open-sinks.js';
 import { roomForObserver } from '../address-space.js';
-import { ignoreExchange, type ExchangeObserver, type ExchangeStart } from '../../wire/http/exchange-tap.js';
+import { ignoreExchange, type ExchangeTap, type ExchangeStart } from '../../wire/http/exchange-tap.js';
 import { nowMs } from '../../wire/framing/now.js';
 import { openObserverChannel, type ChannelOptions, type FinishOutcome } from '../channel/open-channel.js';
 import type { HttpMessage, HttpObserverConfig } from './http-messages.js';
 
-/** The HTTP spy's observer: each exchange is announced to it, and the spy's own events. */
-export interface HttpObserver {
-  observe(start: ExchangeStart): ExchangeObserver;
+/** The HTTP spy's handle on the observer thread: each exchange is announced through it (its tap comes back), and the spy's own events. */
+export interface HttpObserverHandle {
+  observe(start: ExchangeStart): ExchangeTap;
   /** An event of the spy itself, outside any session. */
   event(kind: 'http' | 'spawn' | 'exit' | 'fault', fields: Partial<RecordEntry>): void;
   /** The proxy stopped: every open session ends. */
@@ -22,7 +22,7 @@ export interface HttpObserver {
 }
 
 /** Nothing records, logs or shows: no thread, no copy; finishing has nothing to wait for. */
-const idleHttpObserver: HttpObserver = {
+const idleHttpHandle: HttpObserverHandle = {
   observe: () => ignoreExchange,
   event: () => {},
   stopped: () => {},
@@ -33,8 +33,8 @@ const idleHttpObserver: HttpObserver = {
 };
 
 /** The HTTP spy's side of the observer thread, or an idle one when nothing would come of observing. */
-export function startHttpObserver(config: HttpObserverConfig, options: ChannelOptions): HttpObserver {
-  return isObserved(config) && roomForObserver(options.warn) ? openHttpObserver(config, options) : idleHttpObserver;
+export function startHttpObserver(config: HttpObserverConfig, options: ChannelOptions): HttpObserverHandle {
+  return isObserved(config) && roomForObserver(options.warn) ? openHttpObserver(config, options) : idleHttpHandle;
 }
 
 /**
@@ -42,12 +42,12 @@ export function startHttpObserver(config: HttpObserverConfig, options: ChannelOp
  * they pass, stamped with the time the spy forwarded them. When the observer is too far behind,
  * the rest of that exchange is counted, not handed over, and it becomes one `gap` in the record.
  */
-function openHttpObserver(config: HttpObserverConfig, options: ChannelOptions): HttpObserver {
+function openHttpObserver(config: HttpObserverConfig, options: ChannelOptions): HttpObserverHandle {
   const channel = openObserverChannel<HttpMessage>({ kind: 'http', ...config }, { ...options, streams: [undefined] });
   const { push } = channel;
   let exchanges = 0;
 
-  function observe(start: ExchangeStart): ExchangeObserver {
+  function observe(start: ExchangeStart): ExchangeTap {
     const x = ++exchanges;
     let lost = 0;
     /** This exchange's last message: an end rides on it while it is the last of the batch. */

@@ -8,8 +8,8 @@ import type { StdioMessage, StdioObserverConfig, StdioStream } from './stdio-mes
 /** The streams in the order the record's progress counts them (see `controlSlots`). */
 const stdioStreams: readonly StdioStream[] = ['c2s', 's2c', 'stderr'];
 
-/** The stdio spy's observer: every chunk, stream end and event of the session goes through it. */
-export interface StdioObserver {
+/** The stdio spy's handle on the observer thread: every chunk, stream end and event of the session goes over through it. */
+export interface StdioObserverHandle {
   /** Bytes handed over and not yet observed. */
   readonly behind: number;
   chunk(stream: StdioStream, chunk: Buffer): void;
@@ -25,7 +25,7 @@ export interface StdioObserver {
 }
 
 /** Nothing records, logs or shows: no thread, no copy; finishing has nothing to wait for. */
-const idleStdioObserver: StdioObserver = {
+const idleStdioHandle: StdioObserverHandle = {
   behind: 0,
   chunk: () => {},
   end: () => {},
@@ -38,15 +38,15 @@ const idleStdioObserver: StdioObserver = {
 };
 
 /** The stdio spy's side of the observer, or an idle one when nothing would come of observing. */
-export function startStdioObserver(config: StdioObserverConfig, options: ChannelOptions): StdioObserver {
-  return isObserved(config) && roomForObserver(options.warn) ? openStdioObserver(config, options) : idleStdioObserver;
+export function startStdioObserver(config: StdioObserverConfig, options: ChannelOptions): StdioObserverHandle {
+  return isObserved(config) && roomForObserver(options.warn) ? openStdioObserver(config, options) : idleStdioHandle;
 }
 
 /**
  * Hands each chunk over to the observer thread, and never waits. When the observer is too far
  * behind, bytes are counted, not queued; past the parse limit, only lengths go over.
  */
-function openStdioObserver(config: StdioObserverConfig, options: ChannelOptions): StdioObserver {
+function openStdioObserver(config: StdioObserverConfig, options: ChannelOptions): StdioObserverHandle {
   const channel = openObserverChannel<StdioMessage>({ kind: 'stdio', ...config }, { ...options, streams: stdioStreams });
   const { push } = channel;
   const lost: Record<StdioStream, number> = { c2s: 0, s2c: 0, stderr: 0 };

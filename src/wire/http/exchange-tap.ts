@@ -39,10 +39,11 @@ export interface AuthRewrite {
 }
 
 /**
- * The observing side of one exchange: sees copies of the bytes after they were forwarded. `timeMs`
+ * The HTTP transport's tap on one exchange: the calls that tell of its bytes after they were
+ * forwarded, its head, its end or failure, and what the spy rewrote on the way. `timeMs`
  * (ms since the epoch) is when the spy forwarded them, which may be a moment before the call.
  */
-export interface ExchangeObserver {
+export interface ExchangeTap {
   requestChunk(chunk: Buffer, timeMs?: number): void;
   requestEnd(timeMs?: number): void;
   response(status: number, headers: HeaderBag, timeMs?: number): void;
@@ -55,8 +56,8 @@ export interface ExchangeObserver {
   failed(failure: ExchangeFailure, timeMs?: number): void;
 }
 
-/** An exchange nobody observes: each call does nothing. */
-export const ignoreExchange: ExchangeObserver = {
+/** A tap on an exchange nobody records: each call does nothing. */
+export const ignoreExchange: ExchangeTap = {
   requestChunk: () => {},
   requestEnd: () => {},
   response: () => {},

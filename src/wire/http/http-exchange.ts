@@ -1,7 +1,7 @@
 import { describeChallenge, readChallenge, withdrawRefused } from './auth-challenge.js';
 import { crossAppStep } from './cross-app-access.js';
 import { BodyCollector } from '../framing/body-collector.js';
-import { pathOnly, type AuthRewrite, type EndpointRewrite, type ExchangeFailure, type ExchangeObserver, type ExchangeStart } from './exchange-tap.js';
+import { pathOnly, type AuthRewrite, type EndpointRewrite, type ExchangeFailure, type ExchangeTap, type ExchangeStart } from './exchange-tap.js';
 import type { EntryFields, ExchangeRecords, FrameEntry } from './exchange-records.js';
 import type { ExchangeSessions, SessionChoice } from './exchange-sessions.js';
 import { wholeRequest, type RequestState, type ResponseState } from './exchange-state.js';
@@ -45,7 +45,7 @@ export function observeExchange(start: ExchangeStart, deps: ExchangeDeps): Obser
  * Its lifecycle is the state of each side, request and response, each one field: the two run apart
  * (a server may answer before the request ends, and the request waits for the session the answer names).
  */
-export class ObservedExchange implements ExchangeObserver {
+export class ObservedExchange implements ExchangeTap {
   private readonly facts: ExchangeFacts;
   private choice: SessionChoice | undefined;
   /** Not the MCP-Protocol-Version header: clients send it on their OAuth discovery requests too. */
