@@ -33,3 +33,18 @@ export function wholeRequest(body: FrameBytes | undefined, mcp: boolean, content
   const read = readBody(body.bytes, contentType);
   return !body.truncated && looksLikeJsonRpc(read.json) ? { step: 'whole', endMs, frame: body } : { step: 'whole', endMs, other: read };
 }
+
+/** Whether a request (of an exchange not sent to the MCP path) proved a frame: once whole, it reads as JSON-RPC. */
+export function requestIsFrame(request: RequestState): boolean {
+  return request.step !== 'arriving' && request.frame !== undefined;
+}
+
+/** The request's body when it is not a frame: described in the http event. */
+export function otherRequestOf(request: RequestState): OtherBody | undefined {
+  return request.step === 'arriving' ? undefined : request.other;
+}
+
+/** The entries the request's frame became, once recorded. */
+export function requestEntriesOf(request: RequestState): FrameEntry[] {
+  return (request.step === 'recorded' && request.entries) || [];
+}

@@ -4,7 +4,7 @@ import { BodyCollector } from '../framing/body-collector.js';
 import { pathOnly, type AuthRewrite, type EndpointRewrite, type ExchangeFailure, type ExchangeTap, type ExchangeStart } from './exchange-tap.js';
 import type { EntryFields, ExchangeRecords, FrameEntry } from './exchange-records.js';
 import type { ExchangeSessions, SessionChoice } from './exchange-sessions.js';
-import { wholeRequest, type RequestState, type ResponseState } from './exchange-state.js';
+import { otherRequestOf, requestEntriesOf, requestIsFrame, wholeRequest, type RequestState, type ResponseState } from './exchange-state.js';
 import { keepBodies, maskUrl, mediaTypeOf, readBody, type OtherBody } from './http-bodies.js';
 import { httpEventFields, type HttpEventDeps } from './http-event.js';
 import { isNotable, type ExchangeFacts } from './http-summary.js';
@@ -87,7 +87,7 @@ export class ObservedExchange implements ExchangeTap {
     facts.response = headers;
     deps.redact.learn(headers);
     const type = headerValue(headers, 'content-type') ?? '';
-    const asked = this.mcp || this.requestIsFrame();
+    const asked = this.mcp || requestIsFrame(this.requestState);
     const frames = asked && readChallenge(status, headers) === undefined;
     // JSON-RPC sent elsewhere reads like MCP; anything else is described by what it carries.
     if (!asked) facts.mediaType = mediaTypeOf(type);
@@ -127,7 +127,7 @@ export class ObservedExchange implements ExchangeTap {
     const refused = this.refusedRequests();
     const fields = refused.length > 0 ? { ...this.challengeFields, requests: refused.map(({ seq, id, method }) => ({ seq, dir: 'c2s', id: id ?? null, method: method ?? '' })) } : this.challengeFields;
     // A stream said its http event when it opened (or at its first event).
-    if (response.step !== 'stream' && response.step !== 'legacy-stream') this.recordHttp(other || this.otherRequest() ? { ...this.describeBodies(other), ...fields } : fields);
+    if (response.step !== 'stream' && response.step !== 'legacy-stream') this.recordHttp(other || otherRequestOf(this.requestState) ? { ...this.describeBodies(other), ...fields } : fields);
     if (framed) this.deps.records.frame(choice.session, 's2c', frame, timeMs, this.tagged(undefined, 'response'));
     if (refused.length > 0) withdrawRefused(refused, this.deps.records.correlator(choice.session));
     this.finish(timeMs);
@@ -154,16 +154,6 @@ export class ObservedExchange implements ExchangeTap {
     // A 408 has no body: only a body is a frame.
     if (failure.answered && failure.answered.body.length > 0) this.deps.records.frame(choice.session, 's2c', { bytes: failure.answered.body }, timeMs, { origin: 'spy', ...this.tag });
     this.finish(timeMs);
-  }
-
-  /** Whether the request is a frame: an MCP exchange's always; another's once its whole body reads as JSON-RPC. */
-  private requestIsFrame(): boolean {
-    return this.mcp || (this.requestState.step !== 'arriving' && this.requestState.frame !== undefined);
-  }
-
-  /** The request's body when it is not a frame: described in the http event. */
-  private otherRequest(): OtherBody | undefined {
-    return this.requestState.step === 'arriving' ? undefined : this.requestState.other;
   }
 
   /** The request, once it is whole: a frame, or a body that is not MCP to describe. */
@@ -196,17 +186,12 @@ export class ObservedExchange implements ExchangeTap {
     records.event(session, 'note', { notes: ['header-mismatch'], text: `header and body disagree: ${mismatches.join('; ')}`, related });
   }
 
-  /** The entries the request's frame became, once recorded. */
-  private requestEntries(): FrameEntry[] {
-    return (this.requestState.step === 'recorded' && this.requestState.entries) || [];
-  }
-
   /** A request refused with an auth challenge was never taken: it is not pending, and its retry is the real one. */
   private withdrawChallenged() {
     const { facts, choice } = this;
     const challenge = readChallenge(facts.status, facts.response);
     if (!challenge || !choice) return undefined;
-    const requests = withdrawRefused(this.requestEntries(), this.deps.records.correlator(choice.session));
+    const requests = withdrawRefused(requestEntriesOf(this.requestState), this.deps.records.correlator(choice.session));
     facts.challenge = describeChallenge(challenge, requests.map((request) => `${request.method} #${JSON.stringify(request.id)}`));
     return requests.length > 0 ? { challenge, requests } : { challenge };
   }
@@ -220,13 +205,13 @@ export class ObservedExchange implements ExchangeTap {
     const { facts, choice } = this;
     if (!choice || facts.status === undefined || facts.status < 400 || this.challengeFields !== noFields) return [];
     const correlator = this.deps.records.correlator(choice.session);
-    return this.requestEntries().filter((entry) => entry.kind === 'request' && entry.dir === 'c2s' && correlator.pendingRequest('c2s', entry.id ?? null)?.seq === entry.seq);
+    return requestEntriesOf(this.requestState).filter((entry) => entry.kind === 'request' && entry.dir === 'c2s' && correlator.pendingRequest('c2s', entry.id ?? null)?.seq === entry.seq);
   }
 
   /** What the record keeps of bodies that are not frames: an excerpt, secrets masked, and what they are. */
   private describeBodies(response: OtherBody | undefined): EntryFields {
     const { learn } = this.deps;
-    const request = this.otherRequest();
+    const request = otherRequestOf(this.requestState);
     const { fields, said } = keepBodies(response, request, { learn, scrub: (text) => this.scrub(text), sized: !this.mcp });
     const crossApp = crossAppStep(request?.form, this.facts.status, response?.json, headerValue(this.start.headers, 'host'), this.deps.warn);
     const told = [said, crossApp].filter((phrase) => phrase !== '' && phrase !== undefined).join('; ');
