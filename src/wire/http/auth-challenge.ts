@@ -1,6 +1,6 @@
 import { tableOf } from '../../protocol/own-table.js';
 import type { Correlator } from '../correlate/correlate.js';
-import type { FrameEntry } from './exchange-records.js';
+import type { FrameReceipt } from './exchange-records.js';
 import type { HeaderBag } from './mcp-headers.js';
 
 /** An HTTP auth challenge as the record keeps it: the scheme and its parameters as sent. */
@@ -37,7 +37,7 @@ export function describeChallenge(challenge: AuthChallenge, requests: string[]):
 }
 
 /** The client's requests among `entries` (a challenged exchange's), taken back from the correlator: none of them was taken. */
-export function withdrawRefused(entries: FrameEntry[], correlator: Pick<Correlator, 'withdraw'>) {
+export function withdrawRefused(entries: FrameReceipt[], correlator: Pick<Correlator, 'withdraw'>) {
   return entries
     .filter((entry) => entry.kind === 'request' && entry.dir === 'c2s')
     .flatMap((entry) => (correlator.withdraw('c2s', entry.id ?? null) ? [{ seq: entry.seq, dir: 'c2s' as const, id: entry.id ?? null, method: entry.method ?? '' }] : []));

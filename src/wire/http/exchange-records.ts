@@ -8,7 +8,7 @@ import type { Secrets } from '../redact/redact-frame.js';
 export type EntryFields = { [field: string]: unknown };
 
 /** What the exchange stage reads back of a frame it handed on: its place in the record and what it is. */
-export interface FrameEntry {
+export interface FrameReceipt {
   seq: number;
   kind: string;
   dir?: Direction;
@@ -21,7 +21,7 @@ export interface FrameEntry {
  * records them (on the observer thread). The stage itself writes nothing and keeps no record state.
  */
 export interface ExchangeRecords {
-  frame(session: string, dir: Direction, frame: FrameBytes, timeMs: number, fields?: EntryFields): FrameEntry[];
+  frame(session: string, dir: Direction, frame: FrameBytes, timeMs: number, fields?: EntryFields): FrameReceipt[];
   event(session: string | undefined, kind: 'http' | 'note', fields: EntryFields, timeMs?: number): unknown;
   correlator(session: string): Correlator;
   /** Ends a session: its pending requests are reported as unanswered. */

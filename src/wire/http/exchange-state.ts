@@ -1,7 +1,7 @@
 import type { BodyCollector } from '../framing/body-collector.js';
 import type { FrameBytes } from '../framing/frame-bytes.js';
 import type { SseFramer } from '../framing/sse-framer.js';
-import type { FrameEntry } from './exchange-records.js';
+import type { FrameReceipt } from './exchange-records.js';
 import { looksLikeJsonRpc, readBody, type OtherBody } from './http-bodies.js';
 
 /**
@@ -11,7 +11,7 @@ import { looksLikeJsonRpc, readBody, type OtherBody } from './http-bodies.js';
 export type RequestState =
   | { step: 'arriving'; body?: BodyCollector }
   | { step: 'whole'; endMs: number; frame?: FrameBytes; other?: OtherBody }
-  | { step: 'recorded'; frame?: FrameBytes; other?: OtherBody; entries?: FrameEntry[] };
+  | { step: 'recorded'; frame?: FrameBytes; other?: OtherBody; entries?: FrameReceipt[] };
 
 /**
  * Where the response stands: awaited (no head yet); a body, collected to its end (`framed` when it
@@ -45,6 +45,6 @@ export function otherRequestOf(request: RequestState): OtherBody | undefined {
 }
 
 /** The entries the request's frame became, once recorded. */
-export function requestEntriesOf(request: RequestState): FrameEntry[] {
+export function requestEntriesOf(request: RequestState): FrameReceipt[] {
   return (request.step === 'recorded' && request.entries) || [];
 }

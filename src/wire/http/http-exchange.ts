@@ -2,7 +2,7 @@ import { describeChallenge, readChallenge, withdrawRefused } from './auth-challe
 import { crossAppStep } from './cross-app-access.js';
 import { BodyCollector } from '../framing/body-collector.js';
 import { pathOnly, type AuthRewrite, type EndpointRewrite, type ExchangeFailure, type ExchangeTap, type ExchangeStart } from './exchange-tap.js';
-import type { EntryFields, ExchangeRecords, FrameEntry } from './exchange-records.js';
+import type { EntryFields, ExchangeRecords, FrameReceipt } from './exchange-records.js';
 import type { ExchangeSessions, SessionChoice } from './exchange-sessions.js';
 import { otherRequestOf, requestEntriesOf, requestIsFrame, wholeRequest, type RequestState, type ResponseState } from './exchange-state.js';
 import { keepBodies, maskUrl, mediaTypeOf, readBody, type OtherBody } from './http-bodies.js';
@@ -201,7 +201,7 @@ export class ObservedExchange implements ExchangeTap {
    * DELETE or an expiry; a 400): the status is their answer, whatever id its body carries, so they are
    * not owed another. Listed in the http event; taken back once the body had its chance to answer them.
    */
-  private refusedRequests(): FrameEntry[] {
+  private refusedRequests(): FrameReceipt[] {
     const { facts, choice } = this;
     if (!choice || facts.status === undefined || facts.status < 400 || this.challengeFields !== noFields) return [];
     const correlator = this.deps.records.correlator(choice.session);
