@@ -11,11 +11,11 @@ import { mkdtempSync, rmSync } from 'node:fs';
 import { STATUS_CODES } from 'node:http';
 import { loadavg, tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { observeHttp } from '../dist/observer/http/observer-thread.js';
+import { observeHttp } from '../dist/observer/http/observe-http.js';
 import { createRecorder } from '../dist/observer/recorder.js';
 import { sinksFor } from '../dist/sinks/open-sinks.js';
 import { createStderrOut } from '../dist/sinks/stderr-out.js';
-import { createLineFramer } from '../dist/wire/line-framer.js';
+import { createLineFramer } from '../dist/wire/framing/line-framer.js';
 
 const reps = Number(process.env.BENCH_REPS ?? 5);
 const http = process.argv.includes('--http');

@@ -2,7 +2,7 @@
 // gaps it admits to (with the bytes they lost).
 import { readRecording } from '../dist/record/open-recording.js';
 import { isFrameEntry } from '../dist/record/frame-message.js';
-import { frameKinds } from '../dist/wire/kinds.js';
+import { frameKinds } from '../dist/wire/classify/kinds.js';
 
 const frameKind = new Set(frameKinds);
 

@@ -1,8 +1,8 @@
 /** mcp-spy as a library: the record's types, the pipeline and the renderer. */
 export type { RecordEntry } from './record/schema.js';
 export { RECORD_VERSION } from './record/schema.js';
-export type { FrameKind, Direction } from './wire/kinds.js';
-export { frameKinds } from './wire/kinds.js';
+export type { FrameKind, Direction } from './wire/classify/kinds.js';
+export { frameKinds } from './wire/classify/kinds.js';
 export { renderLine } from './render/render-line.js';
 export { readRecording } from './record/open-recording.js';
 export { parseFilter } from './review/filter-expression.js';

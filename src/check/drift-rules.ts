@@ -1,7 +1,7 @@
 import { isObject, pick, type JsonObject } from '../protocol/jsonrpc.js';
 import { valueDiff } from '../protocol/value-diff.js';
-import { createToolWatch, toolChangeMessage } from '../wire/tool-watch.js';
-import { pinDrift, pinGoneMessage, toolHash, unnamedServer, type BaselineTools } from '../wire/tool-pin.js';
+import { createToolWatch, toolChangeMessage } from '../wire/correlate/tool-watch.js';
+import { pinDrift, pinGoneMessage, toolHash, unnamedServer, type BaselineTools } from '../wire/correlate/tool-pin.js';
 import { c2s, handshake, lines, s2c } from './examples.js';
 import type { EntryContext, RuleFamily, SessionState } from './types.js';
 

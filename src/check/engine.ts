@@ -1,7 +1,7 @@
 import { messageOf, isFrameEntry } from '../record/frame-message.js';
 import type { RecordEntry } from '../record/schema.js';
 import type { JsonObject } from '../protocol/jsonrpc.js';
-import { isExchangeSession } from '../wire/exchange-sessions.js';
+import { isExchangeSession } from '../wire/http/exchange-sessions.js';
 import { createOwedAnswers } from '../record/owed-answers.js';
 import { learnFromFrame, newSessionFacts } from '../record/session-facts.js';
 import { ruleById, ruleFamilies } from './rules.js';

@@ -2,8 +2,8 @@ import { noteTexts } from '../protocol/notes.js';
 import { isObject, pick, pickString } from '../protocol/jsonrpc.js';
 import { metaKeys } from '../protocol/revisions.js';
 import { meta2026, recordLine } from './examples.js';
-import { nameParamOf } from '../wire/mcp-headers.js';
-import { decodeHeaderValue, paramHeaderMismatches, paramHeadersOf } from '../wire/param-headers.js';
+import { nameParamOf } from '../wire/http/mcp-headers.js';
+import { decodeHeaderValue, paramHeaderMismatches, paramHeadersOf } from '../wire/correlate/param-headers.js';
 import type { RuleFamily } from './types.js';
 
 function httpExample(headerName: string): string {

@@ -1,5 +1,5 @@
 import { pick } from '../protocol/jsonrpc.js';
-import { unnamedServer } from '../wire/tool-pin.js';
+import { unnamedServer } from '../wire/correlate/tool-pin.js';
 import { c2s, handshake, lines, s2c } from './examples.js';
 import { asksForData, hiddenCharacters, instructionLike, secretReference } from './poison-patterns.js';
 import { listedItems, resultTexts, type Listed } from './poison-text.js';

@@ -2,7 +2,7 @@ import type { RecordEntry } from '../record/schema.js';
 import type { JsonObject } from '../protocol/jsonrpc.js';
 import type { OwedAnswers } from '../record/owed-answers.js';
 import type { SessionFacts } from '../record/session-facts.js';
-import type { BaselineTools } from '../wire/tool-pin.js';
+import type { BaselineTools } from '../wire/correlate/tool-pin.js';
 
 export type Severity = 'error' | 'warn';
 export type Level = Severity | 'off';

@@ -1,5 +1,5 @@
 import { BaselineError, readBaseline } from '../drift/baseline.js';
-import { pinsFromBaseline, type ToolPins } from '../wire/tool-pin.js';
+import { pinsFromBaseline, type ToolPins } from '../wire/correlate/tool-pin.js';
 
 /**
  * The pins of `--baseline FILE` for a spy, or none without the option. A file it cannot use costs

@@ -1,5 +1,5 @@
 import { InvalidArgumentError } from 'commander';
-import { formatSize } from '../wire/limits.js';
+import { formatSize } from '../wire/framing/limits.js';
 import { parseListen as parseListenAddress, type ListenAddress } from '../transports/http/target.js';
 
 const units = new Map([

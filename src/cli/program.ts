@@ -7,8 +7,8 @@ import { checkFormats, collectMaxDuration, collectRule } from './check-options.j
 import { withExportOptions } from './export-options.js';
 import { collectAllowHost, collectAllowOrigin, withTimeoutOptions } from './http-options.js';
 import { defaultMaxLine } from '../record/line-source.js';
-import { checkJsonPath } from '../wire/json-path.js';
-import { defaultMaxFrame, frameLimitBounds, lineLimitBounds } from '../wire/limits.js';
+import { checkJsonPath } from '../wire/redact/json-path.js';
+import { defaultMaxFrame, frameLimitBounds, lineLimitBounds } from '../wire/framing/limits.js';
 import { parseCount, parseListen, sizeParser } from './options.js';
 import { reportHelp, withReportOptions } from './report-options.js';
 import { collect, parseDuration, parseSpeed, replayFormatNames } from './replay-options.js';

@@ -6,7 +6,7 @@ import { printableJson, sanitize } from '../render/sanitize.js';
 import { alive } from '../record/sessions-dir.js';
 import { listSessionFiles, serverKey, sessionFileNames, type SessionFile } from '../review/session-files.js';
 import { choosePrune } from '../review/session-prune.js';
-import { formatSize } from '../wire/limits.js';
+import { formatSize } from '../wire/framing/limits.js';
 import { exitCodes, SpyError } from './errors.js';
 import { commandToRun, shellWord } from './invocation.js';
 

@@ -1,6 +1,6 @@
 import { checkNamedPath, resolveOutputPaths, type OutputPaths } from '../record/paths.js';
 import { sessionRecordPath } from '../record/sessions-dir.js';
-import type { ObserverOutputs } from '../observer/thread-config.js';
+import type { ObserverOutputs } from '../observer/observer-outputs.js';
 import { createStderrOut, warnOnce } from '../sinks/stderr-out.js';
 import { runStdioSpy } from '../spy/stdio-spy.js';
 import type { SessionPlace } from '../export/mcp-attributes.js';

@@ -7,7 +7,7 @@ import { printableJson, sanitize } from '../render/sanitize.js';
 import { readFailureWords } from '../record/reader.js';
 import { learnFromFrame, newSessionFacts } from '../record/session-facts.js';
 import type { Recording } from '../recording/load.js';
-import { toolHash, unnamedServer, type BaselineTools, type PinnedTool } from '../wire/tool-pin.js';
+import { toolHash, unnamedServer, type BaselineTools, type PinnedTool } from '../wire/correlate/tool-pin.js';
 
 /** The format of a baseline file, written in it so a later mcp-spy can tell what it reads. */
 export const baselineVersion = 1;

@@ -2,7 +2,7 @@ import { isObject, type JsonObject } from '../protocol/jsonrpc.js';
 import { learnFromFrame, newSessionFacts, type PeerInfo } from '../record/session-facts.js';
 import { buildExchanges, type RecordedExchange } from '../recording/exchanges.js';
 import type { Recording } from '../recording/load.js';
-import { unnamedServer } from '../wire/tool-pin.js';
+import { unnamedServer } from '../wire/correlate/tool-pin.js';
 
 /** What a recording says of its server: who, which revision, what it offers, and how it answered. */
 export interface Snapshot {

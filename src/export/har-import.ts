@@ -2,12 +2,12 @@ import { createParser } from 'eventsource-parser';
 import { cutDeep } from '../protocol/depth.js';
 import { entryOfObserved } from '../record/record-line.js';
 import { RECORD_VERSION, type RecordEntry } from '../record/schema.js';
-import { createCorrelator, type Correlator } from '../wire/correlate.js';
-import type { Direction } from '../wire/kinds.js';
-import { maskUrl } from '../wire/http-bodies.js';
-import { observeFrame, type ObserveContext } from '../wire/observe.js';
-import { createSecrets, redactMessage } from '../wire/redact-frame.js';
-import { createHeaderRedactor, type HeaderRedactor } from '../wire/redact-headers.js';
+import { createCorrelator, type Correlator } from '../wire/correlate/correlate.js';
+import type { Direction } from '../wire/classify/kinds.js';
+import { maskUrl } from '../wire/http/http-bodies.js';
+import { observeFrame, type ObserveContext } from '../wire/observe/observe-frame.js';
+import { createSecrets, redactMessage } from '../wire/redact/redact-frame.js';
+import { createHeaderRedactor, type HeaderRedactor } from '../wire/http/redact-headers.js';
 
 /** A frame or an exchange read from a HAR, before it is put in order. */
 type Item =

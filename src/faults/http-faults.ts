@@ -2,7 +2,7 @@
 // (at once or late) or answered here. Used only when rules exist: without them the proxy never calls it.
 import type { IncomingMessage, ServerResponse } from 'node:http';
 import type { RecordEntry } from '../record/schema.js';
-import type { ExchangeMarks, ExchangeObserver, ExchangeStart } from '../wire/exchange-observer.js';
+import type { ExchangeMarks, ExchangeTap, ExchangeStart } from '../wire/http/exchange-tap.js';
 import { errorAnswer, idKey, readFrame, toolErrorAnswer, type JsonRpcId } from './frame-edits.js';
 import { createFaultMatcher } from './matcher.js';
 import { seededRandom } from './random.js';
@@ -10,7 +10,7 @@ import type { FaultRule } from './rule-types.js';
 import type { FrameFacts } from './matcher.js';
 
 /** The proxy's side: the exchange, how to forward it (with the body already read), how to observe it. */
-export type HttpFaultHook = (req: IncomingMessage, res: ServerResponse, forward: (held?: Buffer, marks?: ExchangeMarks) => void, observe: (start: ExchangeStart) => ExchangeObserver) => void;
+export type HttpFaultHook = (req: IncomingMessage, res: ServerResponse, forward: (held?: Buffer, marks?: ExchangeMarks) => void, observe: (start: ExchangeStart) => ExchangeTap) => void;
 
 const json = { 'content-type': 'application/json' };
 

@@ -1,5 +1,5 @@
 import { idKey, isObject, pick, type JsonObject, type JsonRpcId } from '../protocol/jsonrpc.js';
-import { classifyMessage } from '../wire/classify.js';
+import { classifyMessage } from '../wire/classify/classify.js';
 import { createDeferred, sleep, within, type Deferred } from '../recording/deferred.js';
 import { buildExchanges, type RecordedExchange } from '../recording/exchanges.js';
 import { withId } from '../recording/json.js';

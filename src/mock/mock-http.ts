@@ -3,10 +3,10 @@ import { createServer, type IncomingMessage, type Server, type ServerResponse } 
 import type { AddressInfo } from 'node:net';
 import { isObject, type JsonObject } from '../protocol/jsonrpc.js';
 import { lookup } from '../protocol/own-table.js';
-import { classifyMessage } from '../wire/classify.js';
+import { classifyMessage } from '../wire/classify/classify.js';
 import type { MockChannel, MockEngine } from './mock-engine.js';
 import type { HttpFaultHook } from '../faults/http-faults.js';
-import { ignoreExchange } from '../wire/exchange-observer.js';
+import { ignoreExchange } from '../wire/http/exchange-tap.js';
 import { parseCut } from '../protocol/depth.js';
 
 /** One HTTP session of the mock: its own engine (matches are used per session) and its standalone stream. */

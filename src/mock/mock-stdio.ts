@@ -1,7 +1,7 @@
 import type { Readable, Writable } from 'node:stream';
 import type { JsonObject } from '../protocol/jsonrpc.js';
-import { decodeFrame } from '../wire/decode.js';
-import { createLineFramer } from '../wire/line-framer.js';
+import { decodeFrame } from '../wire/classify/decode.js';
+import { createLineFramer } from '../wire/framing/line-framer.js';
 import type { MockChannel, MockEngine } from './mock-engine.js';
 
 export interface MockStdioIo {

@@ -1,16 +1,17 @@
 import { createRevisionMarks } from '../record/record-line.js';
 import { RECORD_VERSION, type EventKind, type RecordEntry } from '../record/schema.js';
 import type { Sink, SinkContext } from '../sinks/sink.js';
-import { createCorrelator, relatedOf, type Correlator } from '../wire/correlate.js';
-import type { Notice } from '../wire/session-watch.js';
-import { isExchangeSession } from '../wire/exchange-sessions.js';
-import type { Direction } from '../wire/kinds.js';
+import { createCorrelator, relatedOf, type Correlator } from '../wire/correlate/correlate.js';
+import type { Notice } from '../wire/correlate/session-watch.js';
+import { isExchangeSession } from '../wire/http/exchange-sessions.js';
+import type { Direction } from '../wire/classify/kinds.js';
 import type { JsonRpcId } from '../protocol/jsonrpc.js';
-import { nowMs } from '../wire/now.js';
-import type { ParamHeader } from '../wire/param-headers.js';
-import type { ToolPins } from '../wire/tool-pin.js';
-import { observeFrame, type FrameBytes, type FrameObservation } from '../wire/observe.js';
-import { createSecrets, redactMessage } from '../wire/redact-frame.js';
+import { nowMs } from '../wire/framing/now.js';
+import type { ParamHeader } from '../wire/correlate/param-headers.js';
+import type { ToolPins } from '../wire/correlate/tool-pin.js';
+import type { FrameBytes } from '../wire/framing/frame-bytes.js';
+import { observeFrame, type FrameObservation } from '../wire/observe/observe-frame.js';
+import { createSecrets, redactMessage } from '../wire/redact/redact-frame.js';
 
 export interface RecorderOptions {
   /** Open where the entries go (the record, the log, the live view, exporters), in the order each entry reaches them. */
@@ -22,7 +23,7 @@ export interface RecorderOptions {
   redactPaths?: string[];
   /** Pinned tool definitions (--baseline), handed to each session's correlator. */
   pins?: ToolPins;
-  /** Whether members with a secret's name (see wire/secret-names) are masked: true unless --no-default-redact. */
+  /** Whether members with a secret's name (see wire/redact/secret-names) are masked: true unless --no-default-redact. */
   redactNames?: boolean;
   /** The stdio spy's one session: the spy's own entries (a file's gap, an exporter's note) belong to it too. */
   session?: string;

@@ -3,11 +3,11 @@ import { setPriority } from 'node:os';
 import { parentPort, workerData } from 'node:worker_threads';
 import { sinksFor } from '../sinks/open-sinks.js';
 import { createStderrOut, warnOnce } from '../sinks/stderr-out.js';
-import { serveObserverChannel, type ObservingSide } from './channel/observer-thread.js';
-import type { ChannelMessage } from './channel/messages.js';
-import { observeHttp } from './http/observer-thread.js';
+import { serveObserverChannel, type ObservingSide } from './channel/serve-channel.js';
+import type { ChannelMessage } from './channel/channel-messages.js';
+import { observeHttp } from './http/observe-http.js';
 import { createRecorder } from './recorder.js';
-import { observeStdio } from './stdio/observer-thread.js';
+import { observeStdio } from './stdio/observe-stdio.js';
 import type { ThreadConfig } from './thread-config.js';
 
 // The observing side of a spy, on a thread of its own: framing, parsing, correlating and writing

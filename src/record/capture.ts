@@ -1,5 +1,5 @@
-import { createCorrelator } from '../wire/correlate.js';
-import { observeFrame } from '../wire/observe.js';
+import { createCorrelator } from '../wire/correlate/correlate.js';
+import { observeFrame } from '../wire/observe/observe-frame.js';
 import { createRevisionMarks, entryOfObserved } from './record-line.js';
 import type { ReadItem } from './reader.js';
 import { RECORD_VERSION, type RecordEntry } from './schema.js';

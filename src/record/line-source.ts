@@ -2,7 +2,7 @@ import { read } from 'node:fs';
 import { open } from 'node:fs/promises';
 import { promisify } from 'node:util';
 import { setTimeout as sleep } from 'node:timers/promises';
-import { defaultMaxFrame } from '../wire/limits.js';
+import { defaultMaxFrame } from '../wire/framing/limits.js';
 import { openFailure } from './reader.js';
 
 /**

@@ -1,4 +1,4 @@
-import { formatSize } from '../wire/limits.js';
+import { formatSize } from '../wire/framing/limits.js';
 import { createCaptureReader, isCaptureLine } from './capture.js';
 import { defaultMaxLine, readLines, type LineSourceOptions } from './line-source.js';
 import { parseRecordLine, RecordReadError, type ReadItem } from './reader.js';

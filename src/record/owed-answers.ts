@@ -1,5 +1,5 @@
 import { pick } from '../protocol/jsonrpc.js';
-import { isExchangeSession } from '../wire/exchange-sessions.js';
+import { isExchangeSession } from '../wire/http/exchange-sessions.js';
 import type { RecordEntry } from './schema.js';
 
 /**

@@ -1,4 +1,4 @@
-import type { Observed } from '../wire/observe.js';
+import type { Observed } from '../wire/observe/observe-frame.js';
 import { frameText, rememberText } from './frame-message.js';
 import type { RecordEntry } from './schema.js';
 

@@ -1,7 +1,7 @@
 import { isObject } from '../protocol/jsonrpc.js';
 import { valueDiff, type DiffEntry } from '../protocol/value-diff.js';
-import { redactedValue } from '../wire/redact-frame.js';
-import { withSecretNamesMasked } from '../wire/secret-names.js';
+import { redactedValue } from '../wire/redact/redact-frame.js';
+import { withSecretNamesMasked } from '../wire/redact/secret-names.js';
 import { withoutIgnored } from './ignore.js';
 import { previewJson } from './json.js';
 

@@ -1,5 +1,5 @@
 import { idKey, isObject, type JsonRpcId } from '../protocol/jsonrpc.js';
-import { oppositeOf } from '../wire/kinds.js';
+import { oppositeOf } from '../wire/classify/kinds.js';
 import type { RecordedFrame, RecordedSession } from './load.js';
 
 /**

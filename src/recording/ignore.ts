@@ -1,6 +1,6 @@
 import { existsSync, readFileSync } from 'node:fs';
 import { JSONPath } from 'jsonpath-plus';
-import { checkJsonPath, normalizeJsonPath } from '../wire/json-path.js';
+import { checkJsonPath, normalizeJsonPath } from '../wire/redact/json-path.js';
 import { ReplayError } from './errors.js';
 import { cloneJson } from './json.js';
 
@@ -26,7 +26,7 @@ export function readIgnoreFile(recordPath: string): string[] {
 }
 
 // The path syntax is shared with --redact, which works on frames as they are recorded.
-export { checkJsonPath as checkIgnorePath, normalizeJsonPath as normalizeIgnorePath } from '../wire/json-path.js';
+export { checkJsonPath as checkIgnorePath, normalizeJsonPath as normalizeIgnorePath } from '../wire/redact/json-path.js';
 
 /** Paths the user gave, checked once: a typo is bad use, not a silent no-op. */
 export function checkedPaths(paths: readonly string[], what: string, where = ''): readonly string[] {

@@ -5,8 +5,8 @@ import { frameText, messageOf } from '../record/frame-message.js';
 import { unfaultedEntries } from './faulted-frames.js';
 import { RecordReadError } from '../record/reader.js';
 import type { RecordEntry } from '../record/schema.js';
-import { classifyMessage } from '../wire/classify.js';
-import type { Direction, FrameKind } from '../wire/kinds.js';
+import { classifyMessage } from '../wire/classify/classify.js';
+import type { Direction, FrameKind } from '../wire/classify/kinds.js';
 import { ReplayError } from './errors.js';
 
 /** One JSON-RPC message of a recording, parsed, with where it stood. */

@@ -4,8 +4,8 @@ import diff from 'microdiff';
 import type { RecordedExchange } from './exchanges.js';
 import { isObject } from '../protocol/jsonrpc.js';
 import { withoutPrototypes } from '../protocol/own-table.js';
-import { redactedValue } from '../wire/redact-frame.js';
-import { withSecretNamesMasked } from '../wire/secret-names.js';
+import { redactedValue } from '../wire/redact/redact-frame.js';
+import { withSecretNamesMasked } from '../wire/redact/secret-names.js';
 
 export interface MatcherOptions {
   /** Message-rooted paths left out of the comparison of params (`$.._meta` by default). */

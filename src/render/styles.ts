@@ -1,7 +1,7 @@
 import { Chalk, type ChalkInstance } from 'chalk';
 import { lookup } from '../protocol/own-table.js';
 import type { EventKind } from '../record/schema.js';
-import type { FrameKind } from '../wire/kinds.js';
+import type { FrameKind } from '../wire/classify/kinds.js';
 
 export type Paint = (text: string) => string;
 

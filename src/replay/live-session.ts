@@ -1,5 +1,5 @@
 import { idKey, isObject, type JsonObject, type JsonRpcId } from '../protocol/jsonrpc.js';
-import { classifyMessage } from '../wire/classify.js';
+import { classifyMessage } from '../wire/classify/classify.js';
 import { createDeferred, type Deferred } from '../recording/deferred.js';
 import type { RecordedExchange } from '../recording/exchanges.js';
 import { withId } from '../recording/json.js';

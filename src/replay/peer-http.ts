@@ -1,6 +1,6 @@
 import { pickString, type JsonObject } from '../protocol/jsonrpc.js';
 import { isStatelessRevision, metaKeys } from '../protocol/revisions.js';
-import { nameParamOf } from '../wire/mcp-headers.js';
+import { nameParamOf } from '../wire/http/mcp-headers.js';
 import { previewJson } from '../recording/json.js';
 import type { Peer, PeerHandlers } from './peer.js';
 import { openLegacyStream, type LegacyStream } from './legacy-sse.js';

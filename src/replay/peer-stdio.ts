@@ -1,6 +1,6 @@
 import { spawnServer } from '../transports/spawn-server.js';
-import { decodeFrame } from '../wire/decode.js';
-import { createLineFramer } from '../wire/line-framer.js';
+import { decodeFrame } from '../wire/classify/decode.js';
+import { createLineFramer } from '../wire/framing/line-framer.js';
 import { ReplayError } from '../recording/errors.js';
 import type { Peer, PeerHandlers } from './peer.js';
 

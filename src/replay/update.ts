@@ -5,7 +5,7 @@ import { basename, dirname, join } from 'node:path';
 import type { Writable } from 'node:stream';
 import { msgTextOf, splicedLine } from '../record/record-line.js';
 import { RECORD_VERSION } from '../record/schema.js';
-import { classifyMessage } from '../wire/classify.js';
+import { classifyMessage } from '../wire/classify/classify.js';
 import { errorCodeName } from '../protocol/error-codes.js';
 import { ReplayError } from '../recording/errors.js';
 import { withId } from '../recording/json.js';

@@ -1,7 +1,7 @@
 import { tableOf, lookup } from '../protocol/own-table.js';
 import { eventKinds } from '../record/schema.js';
 import { kindStyles } from '../render/styles.js';
-import { frameKinds } from '../wire/kinds.js';
+import { frameKinds } from '../wire/classify/kinds.js';
 
 /** Every kind an entry may have: the frame kinds, then the event kinds. */
 export const knownKinds: readonly string[] = [...frameKinds, ...eventKinds];

@@ -1,6 +1,6 @@
 import { frameText } from '../record/frame-message.js';
 import type { RecordEntry } from '../record/schema.js';
-import { multiRoundMethods } from '../wire/round-trips.js';
+import { multiRoundMethods } from '../wire/correlate/round-trips.js';
 
 /** A 2026-07-28 call that took several rounds (input_required, then retries): the whole and each round. */
 export interface MultiRoundCall {

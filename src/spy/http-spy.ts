@@ -1,5 +1,5 @@
-import { startHttpObserver, type HttpObserver } from '../observer/http/forwarding-thread.js';
-import type { HttpObserverConfig } from '../observer/http/messages.js';
+import { startHttpObserver, type HttpObserverHandle } from '../observer/http/http-handle.js';
+import type { HttpObserverConfig } from '../observer/http/http-messages.js';
 import { appendLastWords } from '../sinks/last-words.js';
 import type { StderrOut } from '../sinks/stderr-out.js';
 import { startHttpProxy, type ClientTimeouts } from '../transports/http-proxy.js';
@@ -48,7 +48,7 @@ export function targetAddressOf(target: URL): { address: string; port: number } 
  * Starts the reverse proxy, its exchanges observed on another thread into the record, one session
  * per Mcp-Session-Id, legacy endpoint, or stateless exchange. Rejects when it cannot listen.
  */
-async function startObservedProxy(options: HttpSpyOptions, observer: HttpObserver) {
+async function startObservedProxy(options: HttpSpyOptions, observer: HttpObserverHandle) {
   const { target, listen, timeouts, allowHosts, allowOrigins } = options;
   // Loaded only with fault rules: without them the proxy forwards as it always has.
   const faults = options.faults ? { faults: (await import('../faults/http-faults.js')).httpFaultHook(options.faults, (fields) => observer.event('fault', fields)) } : {};

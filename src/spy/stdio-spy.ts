@@ -1,11 +1,11 @@
 import { randomBytes } from 'node:crypto';
 import { constants } from 'node:os';
 import { startStdioProxy, type StdioOutcome, type StdioProxy } from '../transports/stdio.js';
-import { startStdioObserver } from '../observer/stdio/forwarding-thread.js';
-import type { ObserverOutputs } from '../observer/thread-config.js';
+import { startStdioObserver } from '../observer/stdio/stdio-handle.js';
+import type { ObserverOutputs } from '../observer/observer-outputs.js';
 import { appendLastWords } from '../sinks/last-words.js';
 import type { StderrOut } from '../sinks/stderr-out.js';
-import { nowMs } from '../wire/now.js';
+import { nowMs } from '../wire/framing/now.js';
 import { onStopSignals } from './signals.js';
 import { orderStderr } from './stderr-order.js';
 import type { FaultRule } from '../faults/rule-types.js';

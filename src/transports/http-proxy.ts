@@ -2,13 +2,13 @@ import { Agent, createServer, type IncomingMessage, type Server, type ServerResp
 import { Agent as HttpsAgent } from 'node:https';
 import type { AddressInfo, Socket } from 'node:net';
 import { clientErrorAnswer, defaultClientTimeouts, requestTimeoutReason, serverTimeoutOptions, type ClientTimeouts } from './http/client-timeouts.js';
-import { forwardExchange, type ExchangeMarks, type ExchangeObserver, type ExchangeStart, type SpyClosed } from './http/forward.js';
+import { forwardExchange, type ExchangeMarks, type ExchangeTap, type ExchangeStart, type SpyClosed } from './http/forward.js';
 import { hostPolicy, refusalOf, type HostPolicy } from './http/host-guard.js';
 import { refuseExchange } from './http/refuse.js';
 import { connectionCapacity } from './http/file-limit.js';
 import { hostPort, type ListenAddress } from './http/target.js';
 
-export type { ExchangeObserver, ExchangeStart, ExchangeFailure, ExchangeMarks } from './http/forward.js';
+export type { ExchangeTap, ExchangeStart, ExchangeFailure, ExchangeMarks } from './http/forward.js';
 export type { EndpointRewrite } from './http/endpoint-rewrite.js';
 export type { AuthRewrite } from './http/auth-rewrite.js';
 export type { ClientTimeouts } from './http/client-timeouts.js';
@@ -16,7 +16,7 @@ export type { ClientTimeouts } from './http/client-timeouts.js';
 export interface HttpProxyOptions {
   target: URL;
   listen: ListenAddress;
-  observe: (start: ExchangeStart) => ExchangeObserver;
+  observe: (start: ExchangeStart) => ExchangeTap;
   /** How long a client may take to send its request, or stay idle between requests (default: Node's). */
   timeouts?: ClientTimeouts;
   /** Host values accepted beyond the spy's own address (`host` for any port, or `host:port`). */

@@ -4,7 +4,11 @@ import { spawnServer, type SpawnFailure } from './spawn-server.js';
 import { waitForQuiet } from './quiet.js';
 import { openServerPipes } from './server-pipes.js';
 
-export interface StdioObserver {
+/**
+ * The stdio transport's tap: told of each chunk once it was forwarded, and of each stream's end.
+ * It only reads; what it does with a copy (the spy hands it to the observer thread) never holds the bytes up.
+ */
+export interface StdioTap {
   clientChunk(chunk: Buffer): void;
   clientEnd(): void;
   serverChunk(chunk: Buffer): void;
@@ -26,7 +30,7 @@ export type StdioFaultHook = (io: { write(dir: 'c2s' | 's2c', bytes: Buffer): vo
 export interface StdioProxyOptions {
   command: string;
   args: string[];
-  observer: StdioObserver;
+  observer: StdioTap;
   /** Where the server's stderr goes; false asks the server to wait, as a full pipe would. */
   passStderr: (chunk: Buffer) => boolean;
   stderrDrained: () => Promise<void>;

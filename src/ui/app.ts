@@ -1,8 +1,8 @@
 import { Box, Text, useApp, useInput } from 'ink';
 import { createElement as h, useEffect, useReducer, type ReactElement } from 'react';
 import { createPalette } from '../render/styles.js';
-import type { Effect } from './keys.js';
-import { reduce, type Action } from './reducer.js';
+import type { Action, Effect } from './console-actions.js';
+import { reduce } from './reducer.js';
 import { serverLabel } from './sessions.js';
 import { FramesScreen, HelpScreen, InspectorScreen, SessionsScreen, ToolsScreen, type ScreenProps } from './screens.js';
 import type { Screen, ViewState } from './state.js';

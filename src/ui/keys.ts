@@ -1,9 +1,6 @@
 import type { Key } from 'ink';
-import type { Action } from './reducer.js';
+import type { Action, Effect } from './console-actions.js';
 import type { ViewState } from './state.js';
-
-/** What the console does outside its state: leave, copy a frame, export the stream, stop for Ctrl-Z. */
-export type Effect = 'quit' | 'copy' | 'export' | 'export-har' | 'export-report' | 'suspend';
 
 export type KeyResult = { action: Action } | { effect: Effect } | undefined;
 

@@ -1,38 +1,12 @@
 import { parseFilter } from '../review/filter-expression.js';
 import type { Key } from 'ink';
+import type { Action } from './console-actions.js';
 import { goneSessions } from './sessions.js';
 import { inspectorLines } from './inspector-lines.js';
 import { keyAction, keyHelp } from './keys.js';
 import { toolsSummary } from './tools-summary.js';
-import type { Row, SourceEntry } from './rows.js';
+import type { Row } from './rows.js';
 import { bodyHeight, compileFilter, extendVisible, ingest, rebuildVisible, selectedRow, answerKinds, type Pane, type Screen, type ViewState } from './state.js';
-
-/** What can happen to the console: entries arriving, the terminal changing size, a key's meaning. */
-export type Action =
-  | { type: 'entries'; items: readonly SourceEntry[] }
-  | { type: 'resize'; width: number; height: number }
-  | { type: 'move'; by: number }
-  | { type: 'page'; by: 1 | -1 }
-  | { type: 'top' }
-  | { type: 'bottom' }
-  | { type: 'open' }
-  | { type: 'back' }
-  | { type: 'filter-start' }
-  | { type: 'filter-edit'; text: string }
-  | { type: 'filter-apply' }
-  | { type: 'filter-cancel' }
-  | { type: 'match'; by: 1 | -1 }
-  | { type: 'follow' }
-  | { type: 'pause' }
-  | { type: 'tab' }
-  | { type: 'unfold' }
-  /** Looks whether each live session's writer still runs (the shell sends it every second). */
-  | { type: 'liveness'; alive: (pid: number) => boolean }
-  | { type: 'help' }
-  | { type: 'status'; text: string | undefined }
-  /** A key pressed: read against the state it arrives in (keys typed fast must not see an old one). */
-  | { type: 'key'; input: string; key: Key }
-  | { type: 'effect-done'; text?: string };
 
 /** The inspector opens a frame on its own side: an answer on the answer's. */
 const paneOf = (row: Row): Pane => (answerKinds.has(row.entry.kind) ? 'answer' : 'request');

@@ -4,7 +4,7 @@ import { alive } from '../record/sessions-dir.js';
 import { sanitize } from '../render/sanitize.js';
 import { App } from './app.js';
 import { copyFrame, exportHarShown, exportReportShown, exportShown } from './effects.js';
-import type { Action } from './reducer.js';
+import type { Action } from './console-actions.js';
 import { createFileLoader, followSources } from './sources.js';
 import { initialState } from './state.js';
 

@@ -1,5 +1,5 @@
 import type { RecordEntry } from '../record/schema.js';
-import type { Effect } from './keys.js';
+import type { Effect } from './console-actions.js';
 import { parseFilter } from '../review/filter-expression.js';
 import { IndexList } from './index-list.js';
 import { EntryLog, indexedFields } from './log.js';

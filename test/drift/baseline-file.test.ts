@@ -1,7 +1,7 @@
 import { afterAll, describe, expect, it } from 'vitest';
 import { baselineText, readBaseline } from '../../src/drift/baseline.js';
 import { tempDir } from '../helpers/spy.js';
-import { pinsFromBaseline, toolHash } from '../../src/wire/tool-pin.js';
+import { pinsFromBaseline, toolHash } from '../../src/wire/correlate/tool-pin.js';
 
 const temp = tempDir('mcp-spy-baseline-');
 afterAll(() => temp.remove());

@@ -30,6 +30,38 @@ export const layerFloors: readonly (readonly string[])[] = [
 /** The floor a room stands on, -1 for a folder that is not a room of the layout. */
 const floorOf = (room: string) => layerFloors.findIndex((floor) => floor.includes(room));
 
+/**
+ * The stages of wire/, each a folder, and the stages each may import besides itself: a frame is
+ * framed, then decoded and classified, then correlated; redaction masks values and knows no frame
+ * state (correlation and redaction stand side by side); observe/ joins them into an observation;
+ * http/ maps an HTTP exchange onto frames and events. Anything else runs up or sideways.
+ */
+export const wireStages: Record<string, readonly string[]> = {
+  framing: [],
+  classify: ['framing'],
+  correlate: ['framing', 'classify'],
+  redact: ['framing', 'classify'],
+  observe: ['framing', 'classify', 'correlate', 'redact'],
+  http: ['framing', 'classify', 'correlate', 'redact', 'observe'],
+};
+
+/** The stage of wire/ a path (relative to src/) lies in; undefined for a file at wire/'s top. */
+function stageOf(path: string): string | undefined {
+  const parts = path.split('/');
+  return parts[0] === 'wire' && parts.length > 2 ? parts[1] : undefined;
+}
+
+/** What an import from one file of wire/ to another does against the stages: a problem, or undefined. */
+function stageProblem(file: string, specifier: string, how: string): string | undefined {
+  const resolved = posix.normalize(posix.join(posix.dirname(file), specifier));
+  if (!resolved.startsWith('wire/')) return undefined;
+  const from = stageOf(file)!;
+  const to = stageOf(resolved);
+  if (to === undefined || !Object.hasOwn(wireStages, to)) return `${file} loads ${specifier} (${how}): wire/ holds its modules in the folders of its stages`;
+  if (to === from || wireStages[from]!.includes(to)) return undefined;
+  return `${file} loads ${specifier} (${how}): wire/${from}/ may not import wire/${to}/ (it may import ${[from, ...wireStages[from]!].join(', ')})`;
+}
+
 /** The pure stages: they compute, and never read, write, listen, connect or spawn. */
 const pureLayers = ['protocol', 'wire', 'render'];
 
@@ -76,6 +108,8 @@ export function layerProblems(file: string, text: string): string[] {
   if (!file.includes('/')) return [];
   const layer = file.split('/')[0]!;
   if (floorOf(layer) < 0) return [`${file}: ${layer}/ is not a room of the layout (docs/architecture.md, Rooms)`];
+  const stage = stageOf(file);
+  if (layer === 'wire' && (stage === undefined || !Object.hasOwn(wireStages, stage))) return [`${file}: wire/ holds its modules in the folders of its stages (${Object.keys(wireStages).join(', ')})`];
   const { uses, problems } = modulesOf(text);
   const found = problems.map((problem) => `${file}: ${problem}`);
   for (const { specifier, how } of uses) {
@@ -84,6 +118,9 @@ export function layerProblems(file: string, text: string): string[] {
     else if (target !== undefined && floorOf(target) > floorOf(layer)) found.push(`${file} loads ${specifier} (${how}): ${target}/ stands above ${layer}/ in the layout`);
     else if (target !== undefined && target !== layer && floorOf(target) === floorOf(layer)) {
       found.push(`${file} loads ${specifier} (${how}): ${target}/ stands beside ${layer}/ in the layout, neither imports the other`);
+    } else if (layer === 'wire' && target === 'wire') {
+      const problem = stageProblem(file, specifier, how);
+      if (problem) found.push(problem);
     }
     const bare = specifier.replace(/^node:/, '');
     if (pureLayers.includes(layer) && nodeIo.some((name) => bare === name || bare.startsWith(`${name}/`))) {
@@ -94,4 +131,57 @@ export function layerProblems(file: string, text: string): string[] {
     }
   }
   return found;
+}
+
+/**
+ * Import circles among source files (paths relative to src/, with their text), as a depth-first walk
+ * meets them: none exactly when the imports have no circle, else at least one through each knot of
+ * files that import one another round. Each is given once, as the files around it from its first
+ * file in path order. Type-only imports count: a
+ * circle of types still ties two modules together so neither can be read or moved alone.
+ */
+export function importCircles(files: readonly { file: string; text: string }[]): string[][] {
+  const known = new Set(files.map(({ file }) => file));
+  const edges = new Map<string, string[]>();
+  for (const { file, text } of files) {
+    const targets = modulesOf(text)
+      .uses.filter(({ specifier }) => specifier.startsWith('.'))
+      .map(({ specifier }) => posix.normalize(posix.join(posix.dirname(file), specifier)).replace(/\.js$/, '.ts'))
+      .filter((target) => known.has(target));
+    edges.set(file, [...new Set(targets)].sort());
+  }
+  const circles = new Map<string, string[]>();
+  const done = new Set<string>();
+  const path: string[] = [];
+  const onPath = new Set<string>();
+  const visit = (file: string) => {
+    path.push(file);
+    onPath.add(file);
+    for (const next of edges.get(file) ?? []) {
+      if (onPath.has(next)) {
+        const circle = path.slice(path.indexOf(next));
+        // The same circle met from another of its files is one circle: keyed from its least file.
+        const start = circle.indexOf([...circle].sort()[0]!);
+        const turned = [...circle.slice(start), ...circle.slice(0, start)];
+        circles.set(turned.join(' -> '), turned);
+      } else if (!done.has(next)) visit(next);
+    }
+    path.pop();
+    onPath.delete(file);
+    done.add(file);
+  };
+  for (const file of [...known].sort()) if (!done.has(file)) visit(file);
+  return [...circles.values()];
+}
+
+/** The names of the types a module exports (interfaces, type aliases, classes, enums). */
+export function exportedTypeNames(text: string): string[] {
+  return [...text.matchAll(/^export\s+(?:declare\s+)?(?:abstract\s+)?(?:interface|type|class|enum)\s+([A-Za-z_$][\w$]*)/gm)].map((match) => match[1]!);
+}
+
+/** Each name given to more than one thing, with the files that give it: `names` lists each file's names. */
+export function sharedNames(names: readonly { file: string; names: readonly string[] }[]): Record<string, string[]> {
+  const owners = new Map<string, string[]>();
+  for (const { file, names: given } of names) for (const name of new Set(given)) owners.set(name, [...(owners.get(name) ?? []), file]);
+  return Object.fromEntries([...owners].filter(([, files]) => files.length > 1));
 }

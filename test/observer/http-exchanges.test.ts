@@ -1,13 +1,13 @@
 // The HTTP observer on this thread, fed the messages the forwarding side sends: what an exchange leaves behind.
 import { STATUS_CODES } from 'node:http';
 import { describe, expect, it } from 'vitest';
-import type { HttpMessage } from '../../src/observer/http/messages.js';
-import { observeHttp } from '../../src/observer/http/observer-thread.js';
+import type { HttpMessage } from '../../src/observer/http/http-messages.js';
+import { observeHttp } from '../../src/observer/http/observe-http.js';
 import { createRecorder, type Recorder } from '../../src/observer/recorder.js';
 import type { RecordEntry } from '../../src/record/schema.js';
-import { createExchangeSessions } from '../../src/wire/exchange-sessions.js';
-import { observeExchange } from '../../src/wire/http-exchange.js';
-import { createHeaderRedactor } from '../../src/wire/redact-headers.js';
+import { createExchangeSessions } from '../../src/wire/http/exchange-sessions.js';
+import { observeExchange } from '../../src/wire/http/http-exchange.js';
+import { createHeaderRedactor } from '../../src/wire/http/redact-headers.js';
 
 const config = { redactHeaders: [], redact: true, mcpPath: '/mcp', maxFrame: 1 << 20, live: false, color: false };
 const t = Date.UTC(2025, 0, 1);

@@ -1,7 +1,7 @@
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
 // The observer runs on a worker thread loaded from the build, so this test uses the build too.
-import { startHttpObserver } from '../../dist/observer/http/forwarding-thread.js';
+import { startHttpObserver } from '../../dist/observer/http/http-handle.js';
 import { readEntries, tempDir } from '../helpers/spy.js';
 
 const headers = { 'content-type': 'application/json', 'mcp-protocol-version': '2026-07-28' };

@@ -1,7 +1,7 @@
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
 // The observer runs on a worker thread loaded from the build, so this test uses the build too.
-import { startStdioObserver } from '../../dist/observer/stdio/forwarding-thread.js';
+import { startStdioObserver } from '../../dist/observer/stdio/stdio-handle.js';
 import { readEntries, tempDir } from '../helpers/spy.js';
 
 const line = (id: number) => Buffer.from(`${JSON.stringify({ jsonrpc: '2.0', id, method: 'ping' })}\n`);

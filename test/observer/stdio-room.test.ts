@@ -4,7 +4,7 @@
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
 // The observer runs on a worker thread loaded from the build, so this test uses the build too.
-import { startStdioObserver } from '../../dist/observer/stdio/forwarding-thread.js';
+import { startStdioObserver } from '../../dist/observer/stdio/stdio-handle.js';
 import { readEntries, tempDir } from '../helpers/spy.js';
 
 const MiB = 1024 * 1024;

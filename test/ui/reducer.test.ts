@@ -1,5 +1,6 @@
 import { describe, expect, it } from 'vitest';
-import { reduce, type Action } from '../../src/ui/reducer.js';
+import type { Action } from '../../src/ui/console-actions.js';
+import { reduce } from '../../src/ui/reducer.js';
 import { clientLabel, serverLabel } from '../../src/ui/sessions.js';
 import { initialState, selectedRow, type ViewState } from '../../src/ui/state.js';
 import { inspectorLines } from '../../src/ui/inspector-lines.js';

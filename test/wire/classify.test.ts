@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
-import { classifyMessage } from '../../src/wire/classify.js';
-import { decodeFrame } from '../../src/wire/decode.js';
+import { classifyMessage } from '../../src/wire/classify/classify.js';
+import { decodeFrame } from '../../src/wire/classify/decode.js';
 
 describe('classifyMessage', () => {
   it.each([

@@ -2,9 +2,9 @@
 import { setFlagsFromString } from 'node:v8';
 import { runInNewContext } from 'node:vm';
 import { describe, expect, it } from 'vitest';
-import { classifyMessage } from '../../src/wire/classify.js';
-import { createCorrelator, rememberedIds, type Correlator } from '../../src/wire/correlate.js';
-import type { Direction } from '../../src/wire/kinds.js';
+import { classifyMessage } from '../../src/wire/classify/classify.js';
+import { createCorrelator, rememberedIds, type Correlator } from '../../src/wire/correlate/correlate.js';
+import type { Direction } from '../../src/wire/classify/kinds.js';
 
 let seq = 0;
 function send(correlator: Correlator, dir: Direction, body: object) {

@@ -1,8 +1,8 @@
 // One definition of an unanswered request: what the correlator reports at the end of a session.
 import { describe, expect, it } from 'vitest';
-import { classifyMessage } from '../../src/wire/classify.js';
-import { createCorrelator } from '../../src/wire/correlate.js';
-import type { Direction } from '../../src/wire/kinds.js';
+import { classifyMessage } from '../../src/wire/classify/classify.js';
+import { createCorrelator } from '../../src/wire/correlate/correlate.js';
+import type { Direction } from '../../src/wire/classify/kinds.js';
 
 function feed(frames: [Direction, object][], closeClientAfter?: number) {
   const correlator = createCorrelator();

@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { crossAppGrantOf, crossAppRefusal } from '../../src/wire/cross-app-access.js';
+import { crossAppGrantOf, crossAppRefusal } from '../../src/wire/http/cross-app-access.js';
 
 const part = (value: unknown) => Buffer.from(JSON.stringify(value)).toString('base64url');
 const jwt = (header: object, claims: object) => `${part(header)}.${part(claims)}.signature`;

@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { scanEnvelope } from '../../src/wire/envelope-scan.js';
+import { scanEnvelope } from '../../src/wire/classify/envelope-scan.js';
 
 const big = 'x'.repeat(5000);
 

@@ -1,8 +1,8 @@
 // The small parts an HTTP exchange is observed with, made once per exchange: each keeps only what it was given.
 import { describe, expect, it } from 'vitest';
-import { BodyCollector } from '../../src/wire/body-collector.js';
-import { RecentIds } from '../../src/wire/recent-ids.js';
-import { createHeaderRedactor, redactedValue } from '../../src/wire/redact-headers.js';
+import { BodyCollector } from '../../src/wire/framing/body-collector.js';
+import { RecentIds } from '../../src/wire/correlate/recent-ids.js';
+import { createHeaderRedactor, redactedValue } from '../../src/wire/http/redact-headers.js';
 
 describe('the recent ids of a session', () => {
   it('tells an id from the same id as text, before and after it outgrows its few first ids', () => {

@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import { STATUS_CODES } from 'node:http';
-import { isNotable, summarizeExchange, type ExchangeFacts } from '../../src/wire/http-summary.js';
+import { isNotable, summarizeExchange, type ExchangeFacts } from '../../src/wire/http/http-summary.js';
 
 const post = (facts: Partial<ExchangeFacts>): ExchangeFacts => ({ method: 'POST', request: {}, ...facts });
 

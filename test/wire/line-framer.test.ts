@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { createLineFramer } from '../../src/wire/line-framer.js';
+import { createLineFramer } from '../../src/wire/framing/line-framer.js';
 
 function frame(chunks: (string | Buffer)[], max = 1024) {
   const framer = createLineFramer(max);

@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { headerMismatches, mcpHeadersOf } from '../../src/wire/mcp-headers.js';
+import { headerMismatches, mcpHeadersOf } from '../../src/wire/http/mcp-headers.js';
 
 const meta = { 'io.modelcontextprotocol/protocolVersion': '2026-07-28' };
 const call = { jsonrpc: '2.0', id: 1, method: 'tools/call', params: { name: 'add', _meta: meta } };

@@ -1,7 +1,7 @@
 import { describe, expect, it } from 'vitest';
-import { createCorrelator } from '../../src/wire/correlate.js';
-import type { Direction } from '../../src/wire/kinds.js';
-import { observeFrame, type FrameObservation } from '../../src/wire/observe.js';
+import { createCorrelator } from '../../src/wire/correlate/correlate.js';
+import type { Direction } from '../../src/wire/classify/kinds.js';
+import { observeFrame, type FrameObservation } from '../../src/wire/observe/observe-frame.js';
 
 /** Runs a conversation through the pipeline: each step is a direction and a line (object or text). */
 function run(steps: [Direction, unknown, number?][], transport: 'stdio' | 'http' = 'stdio') {

@@ -1,8 +1,8 @@
 import { describe, expect, it } from 'vitest';
-import { classifyMessage } from '../../src/wire/classify.js';
-import { createCorrelator } from '../../src/wire/correlate.js';
-import type { Direction } from '../../src/wire/kinds.js';
-import { toolHash, type ToolPins } from '../../src/wire/tool-pin.js';
+import { classifyMessage } from '../../src/wire/classify/classify.js';
+import { createCorrelator } from '../../src/wire/correlate/correlate.js';
+import type { Direction } from '../../src/wire/classify/kinds.js';
+import { toolHash, type ToolPins } from '../../src/wire/correlate/tool-pin.js';
 
 function session(pins?: ToolPins) {
   const correlator = createCorrelator(pins ? { pins } : {});

@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { createSseFramer } from '../../src/wire/sse-framer.js';
+import { createSseFramer } from '../../src/wire/framing/sse-framer.js';
 
 const feed = (chunks: string[], max = 1024) => {
   const framer = createSseFramer(max);

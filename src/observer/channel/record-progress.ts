@@ -1,4 +1,4 @@
-import { controlSlots, recordedStreams, type RecordProgress } from './messages.js';
+import { controlSlots, recordedStreams, type RecordProgress } from './channel-messages.js';
 
 /** How much longer than its grace the observer may take while it still writes out what it had made. */
 const writeOutMs = 10_000;

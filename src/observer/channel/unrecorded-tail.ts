@@ -1,6 +1,6 @@
 import type { RecordEntry } from '../../record/schema.js';
 import type { TailEntry } from '../../sinks/last-words.js';
-import type { RecordProgress } from './messages.js';
+import type { RecordProgress } from './channel-messages.js';
 
 /** An event the forwarding side handed over: its message's number (from 1), and the bytes forwarded by then. */
 export interface HandedEvent {

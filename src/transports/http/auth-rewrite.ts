@@ -6,7 +6,7 @@
  * as the server's own URL. These pure functions move such URLs between the two origins.
  */
 
-import type { AuthRewrite } from '../../wire/exchange-observer.js';
+import type { AuthRewrite } from '../../wire/http/exchange-tap.js';
 import { nestsDeeper } from '../../protocol/depth.js';
 
 export type { AuthRewrite };

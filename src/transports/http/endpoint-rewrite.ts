@@ -1,4 +1,4 @@
-import type { EndpointRewrite } from '../../wire/exchange-observer.js';
+import type { EndpointRewrite } from '../../wire/http/exchange-tap.js';
 
 const limit = 64 * 1024;
 const blankLine = /\r\n\r\n|\n\n|\r\r/;

@@ -6,9 +6,9 @@ import { createEndpointRewriter } from './endpoint-rewrite.js';
 import { createMetadataHolder, isHeldForm, rewriteForm, withContentLength } from './held-body.js';
 import { forwardableHeaders, headerText, streamConnection } from './headers.js';
 import { gatewayError } from './gateway-error.js';
-import { pathOf, type ExchangeFailure, type ExchangeMarks, type ExchangeObserver, type ExchangeStart } from '../../wire/exchange-observer.js';
+import { pathOf, type ExchangeFailure, type ExchangeMarks, type ExchangeTap, type ExchangeStart } from '../../wire/http/exchange-tap.js';
 
-export { pathOf, type ExchangeFailure, type ExchangeMarks, type ExchangeObserver, type ExchangeStart };
+export { pathOf, type ExchangeFailure, type ExchangeMarks, type ExchangeTap, type ExchangeStart };
 
 /** Why the spy itself closed the client's connection (it is stopping, a timeout), and what it answered. */
 export type SpyClosed = Pick<ExchangeFailure, 'message' | 'answered'>;
@@ -16,7 +16,7 @@ export type SpyClosed = Pick<ExchangeFailure, 'message' | 'answered'>;
 export interface ForwardOptions {
   target: URL;
   agent: Agent;
-  observe: (start: ExchangeStart) => ExchangeObserver;
+  observe: (start: ExchangeStart) => ExchangeTap;
   /** Set once the spy closes the connection itself: what ends then is not the client's doing. */
   closedBySpy: () => SpyClosed | undefined;
   /** What the spy learns of the server's authorization, shared by all exchanges. */
@@ -41,7 +41,7 @@ function relay(chunk: Buffer, from: IncomingMessage, to: NodeJS.WritableStream) 
 interface ExchangeContext {
   path: string;
   method: string;
-  observer: ExchangeObserver;
+  observer: ExchangeTap;
   origins: Origins;
   note: (rewrite: AuthRewrite) => void;
 }

@@ -1,5 +1,5 @@
 import type { IncomingMessage, ServerResponse } from 'node:http';
-import type { ExchangeObserver, ExchangeStart } from './forward.js';
+import type { ExchangeTap, ExchangeStart } from './forward.js';
 import { pathOf } from './forward.js';
 import { spyErrorBody } from './gateway-error.js';
 
@@ -10,7 +10,7 @@ const keep = 65536;
  * Answers a request the spy will not forward with 403 and a JSON-RPC error saying why (the code the
  * SDK's own DNS rebinding check uses), once the request is in; the server never hears of it.
  */
-export function refuseExchange(req: IncomingMessage, res: ServerResponse, observe: (start: ExchangeStart) => ExchangeObserver, reason: string): void {
+export function refuseExchange(req: IncomingMessage, res: ServerResponse, observe: (start: ExchangeStart) => ExchangeTap, reason: string): void {
   const observer = observe({ method: req.method ?? 'GET', path: pathOf(req.url), headers: req.headers });
   const head: Buffer[] = [];
   let length = 0;

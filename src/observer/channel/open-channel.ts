@@ -1,0 +1,255 @@
+import { Worker } from 'node:worker_threads';
+import { createGcPacer } from '../gc-pacer.js';
+import { createLagMeter } from './lag.js';
+import type { ThreadConfig } from '../thread-config.js';
+import { controlLength, controlSlots, recordedStreams, type FinishMessage, type ObserverReply } from './channel-messages.js';
+import { readProgress, whileWritingOut } from './record-progress.js';
+import type { TailEntry } from '../../sinks/last-words.js';
+import { unrecordedTail, type HandedEvent } from './unrecorded-tail.js';
+
+export interface ChannelOptions {
+  /** Bytes handed to the observer and not yet observed, beyond which new bytes go unrecorded. */
+  maxBehind?: number;
+  /** How long the oldest byte handed over may wait to be observed before new bytes go unrecorded. */
+  maxLagMs?: number;
+  /** Said once when the observer itself fails. */
+  warn: (message: string) => void;
+}
+
+/** The streams whose bytes the record accounts for, by index (stdio: c2s, s2c, stderr; HTTP: one, unnamed). */
+export interface ChannelStreams {
+  streams: readonly (string | undefined)[];
+}
+
+/** Bytes are copied into blocks of at least this size; each batch hands its blocks over whole. */
+const blockSize = 16 * 1024;
+const batchMs = 2;
+/**
+ * The backlog is bounded in time as well as in bytes: a burst the observer cannot keep up with
+ * becomes a gap at once, instead of keeping it busy for seconds after the traffic stopped. A small
+ * backlog is never cut for its age: an observer starved of CPU for a while by a busy machine
+ * still records a quiet session whole.
+ */
+const defaultMaxLagMs = 2000;
+const lagFloorBytes = 1024 * 1024;
+/** The room of the bytes of small frames (see `copy`), and from what size a frame counts as large. */
+const smallRoom = 8 * 1024 * 1024;
+export const largeFrameBytes = 256 * 1024;
+/** How long past its deadline the observer may take to close the files before it is stopped. */
+const closeGraceMs = 1000;
+/**
+ * How long finishing waits for an observer thread that has not started yet (loading its modules on
+ * a busy machine) before its time to finish starts: a short session's record is not lost to the
+ * thread's start-up.
+ */
+const startupWaitMs = 5000;
+
+/**
+ * How a finish ended: the observer closed the files, or it was stopped; then `tail` is what the
+ * record lacks (the events it does not hold, gaps for the bytes it does not), to follow `lastSeq`.
+ */
+export type FinishOutcome = { closed: true } | { closed: false; lastSeq: number; tail: TailEntry[] };
+
+/** The observer thread's entry: it runs the pipeline into the sinks. */
+const threadEntry = new URL('../thread-entry.js', import.meta.url);
+
+/**
+ * The forwarding thread's side of the observer thread, for either spy: messages go over in one
+ * batch every few ms, the bytes they carry copied once into blocks that the batch transfers; it never
+ * waits. The observer acknowledges the bytes it has observed; while too many are unacknowledged,
+ * `copy` refuses, and the caller counts what it could not hand over. `config` is the thread's start-up data.
+ */
+export function openObserverChannel<M>(config: ThreadConfig, options: ChannelOptions & ChannelStreams) {
+  // Room for a frame at the parse limit in each direction at once (a server echoing a large
+  // request), and then some.
+  const maxBehind = options.maxBehind ?? 2 * config.maxFrame + 4 * 1024 * 1024;
+  const paceGc = createGcPacer();
+  const control = new BigInt64Array(new SharedArrayBuffer(8 * controlLength));
+  const worker = new Worker(threadEntry, {
+    workerData: { ...config, control: control.buffer },
+    // Young objects die young here (a few per frame): a nursery of 16 MiB lets most die before a
+    // collection (6 MiB spent a fifth more CPU on collecting) and keeps the RSS within ~30 MiB of it.
+    // A code range of 16 MiB (the default reserves 128 MiB of address space up front): under an
+    // address-space limit that reservation was what failed, aborting the whole process.
+    resourceLimits: { maxYoungGenerationSizeMb: 16, codeRangeSizeMb: 16 },
+  });
+  const maxLagMs = options.maxLagMs ?? defaultMaxLagMs;
+  const lag = createLagMeter();
+  let running = false;
+  let batch: (M | FinishMessage)[] = [];
+  let transfer: ArrayBuffer[] = [];
+  let block: Buffer | undefined;
+  let used = 0;
+  let scheduled = false;
+  let behind = 0;
+  let failed = false;
+  let finished = false;
+  let onClosed: () => void = () => {};
+  const closed = new Promise<void>((resolve) => (onClosed = resolve));
+  /** The observer said it closed the files, or its thread ended (`closed` also resolves when it is given up on). */
+  let onEnded: () => void = () => {};
+  const ended = new Promise<void>((resolve) => (onEnded = resolve));
+  let onReady: () => void = () => {};
+  const ready = new Promise<void>((resolve) => (onReady = resolve));
+  let onHurried: () => void = () => {};
+  const hurried = new Promise<void>((resolve) => (onHurried = resolve));
+  /** Messages pushed (a finish aside), and how many of them the live view has written out. */
+  let pushed = 0;
+  let shown = 0;
+  /** Bytes of each stream forwarded (handed over or not), and the events handed over: the record's end, should the observer not write it. */
+  const forwarded: number[] = new Array<number>(recordedStreams).fill(0);
+  const events: HandedEvent[] = [];
+  const shownWaiters = new Map<number, (() => void)[]>();
+  const wakeShown = (all: boolean) => {
+    for (const [mark, waiters] of shownWaiters) {
+      if (!all && mark > shown) continue;
+      shownWaiters.delete(mark);
+      for (const resolve of waiters) resolve();
+    }
+  };
+
+  worker.on('message', (reply: ObserverReply) => {
+    if (reply.type === 'ready') onReady();
+    else if (reply.type === 'ack') {
+      running = true;
+      behind -= reply.bytes;
+      lag.acked(reply.bytes);
+    } else if (reply.type === 'shown') {
+      shown = reply.messages;
+      wakeShown(false);
+    } else {
+      finished = true;
+      onClosed();
+      onEnded();
+    }
+  });
+  void closed.then(() => wakeShown(true));
+  worker.on('error', (error) => {
+    failed = true;
+    options.warn(`the observer stopped (${error.message}); the traffic keeps flowing, unrecorded`);
+    onClosed();
+  });
+  let gone = false;
+  worker.on('exit', () => {
+    gone = true;
+    onClosed();
+    onEnded();
+  });
+
+  /** Moves the observer's deadline to `atMs`, unless it already has an earlier one. */
+  function deadline(atMs: number) {
+    const current = Atomics.load(control, controlSlots.deadline);
+    if (current === 0n || BigInt(atMs) < current) Atomics.store(control, controlSlots.deadline, BigInt(Math.floor(atMs)));
+  }
+
+  function send() {
+    scheduled = false;
+    block = undefined;
+    if (batch.length === 0 || failed) return;
+    worker.postMessage(batch, transfer);
+    batch = [];
+    transfer = [];
+  }
+
+  function push(message: M | FinishMessage) {
+    if ((message as { type: string }).type !== 'finish') pushed++;
+    const event = message as { type: string; kind?: string; t?: number; fields?: HandedEvent['fields'] };
+    if (event.type === 'event') events.push({ number: pushed, forwarded: [...forwarded], t: event.t!, kind: event.kind!, fields: event.fields! });
+    batch.push(message);
+    if (!scheduled) {
+      scheduled = true;
+      // A few ms of traffic per batch: each batch wakes the observer thread once.
+      setTimeout(send, batchMs);
+    }
+  }
+
+  return {
+    push,
+    /** `bytes` of stream `index` were forwarded: counted whether they are handed over or not. */
+    count(index: number, bytes: number) {
+      forwarded[index]! += bytes;
+    },
+    /** How many messages have been pushed so far: a mark to wait for with `shownThrough`. */
+    mark: () => pushed,
+    /** Resolves once the live view has written out the lines of the first `mark` messages (or the observer is gone). */
+    shownThrough(mark: number): Promise<void> {
+      if (shown >= mark || failed || finished) return Promise.resolve();
+      return new Promise((resolve) => {
+        const waiters = shownWaiters.get(mark);
+        if (waiters) waiters.push(resolve);
+        else shownWaiters.set(mark, [resolve]);
+      });
+    },
+    /** Settles once the observer thread has loaded and opened what it needs, or failed to. */
+    started: Promise.race([ready, closed]),
+    /** The last message of the batch not yet sent: a mark that follows it may ride on it. */
+    last(): M | FinishMessage | undefined {
+      return batch.at(-1);
+    },
+    /** Bytes handed over and not yet observed. */
+    get behind() {
+      return behind;
+    },
+    /** The observer failed: nothing more is handed over. */
+    get failed() {
+      return failed;
+    },
+    /** Bytes forwarded without a copy (past the parse limit): spent chunks are collected at the same pace. */
+    forwarded: (bytes: number) => paceGc(bytes),
+    /**
+     * A copy of the bytes to put in a message of this tick, or undefined when the observer is too far
+     * behind (beyond `share` of the room). The bytes of small frames get `smallRoom` of it at most:
+     * the whole room is there for the frames at the parse limit it is sized for, and filling it with
+     * thousands of small ones would only cost memory (a burst of them gaps a little sooner instead).
+     */
+    copy(chunk: Buffer, share = 1, large = true): Uint8Array | undefined {
+      paceGc(chunk.length);
+      const room = large ? maxBehind : Math.min(maxBehind, smallRoom);
+      if (failed || behind + chunk.length > room * share) return undefined;
+      const now = performance.now();
+      // Not before the observer has said it runs: its thread starting up is not falling behind.
+      if (running && behind > lagFloorBytes && lag.lagMs(now) > maxLagMs) return undefined;
+      behind += chunk.length;
+      lag.sent(chunk.length, now);
+      if (block === undefined || block.length - used < chunk.length) {
+        block = Buffer.allocUnsafeSlow(Math.max(blockSize, chunk.length));
+        used = 0;
+        transfer.push(block.buffer as ArrayBuffer);
+      }
+      chunk.copy(block, used);
+      const data = new Uint8Array(block.buffer, used, chunk.length);
+      used += chunk.length;
+      return data;
+    },
+    /**
+     * Lets the observer write out what it can within `timeoutMs` of its running (a thread still
+     * starting gets up to `startupWaitMs` first): what it has not observed by then becomes a gap in
+     * the record. Resolves once the files are closed, or, should the observer not answer even after
+     * a grace period, once it has been stopped.
+     */
+    async finish(timeoutMs = 10_000): Promise<FinishOutcome> {
+      // The time to finish starts once the thread runs (or could not start, or is hurried).
+      const startup = setTimeout(onReady, startupWaitMs);
+      await Promise.race([ready, closed, hurried]);
+      clearTimeout(startup);
+      deadline(Date.now() + timeoutMs);
+      push({ type: 'finish' });
+      send();
+      const timer = setTimeout(onClosed, timeoutMs + closeGraceMs);
+      await closed;
+      clearTimeout(timer);
+      if (!finished && !gone) await whileWritingOut(control, ended, closeGraceMs);
+      await worker.terminate();
+      if (finished) return { closed: true };
+      const held = readProgress(control);
+      return { closed: false, lastSeq: held.lastSeq, tail: unrecordedTail(events, forwarded, held, options.streams, Date.now()) };
+    },
+    /** Finish now (a signal while finishing): what is not yet observed becomes a gap. */
+    hurry() {
+      deadline(Date.now());
+      onHurried();
+    },
+  };
+}
+
+export type ObserverChannel<M> = ReturnType<typeof openObserverChannel<M>>;

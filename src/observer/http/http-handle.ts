@@ -1,0 +1,102 @@
+import type { RecordEntry } from '../../record/schema.js';
+import { isObserved } from '../../sinks/open-sinks.js';
+import { roomForObserver } from '../address-space.js';
+import { ignoreExchange, type ExchangeTap, type ExchangeStart } from '../../wire/http/exchange-tap.js';
+import { nowMs } from '../../wire/framing/now.js';
+import { openObserverChannel, type ChannelOptions, type FinishOutcome } from '../channel/open-channel.js';
+import type { HttpMessage, HttpObserverConfig } from './http-messages.js';
+
+/** The HTTP spy's handle on the observer thread: each exchange is announced through it (its tap comes back), and the spy's own events. */
+export interface HttpObserverHandle {
+  observe(start: ExchangeStart): ExchangeTap;
+  /** An event of the spy itself, outside any session. */
+  event(kind: 'http' | 'spawn' | 'exit' | 'fault', fields: Partial<RecordEntry>): void;
+  /** The proxy stopped: every open session ends. */
+  stopped(): void;
+  finish(timeoutMs?: number): Promise<FinishOutcome>;
+  hurry(): void;
+  /** Settles once the observer thread runs (its modules loaded, its files open), or failed to start. */
+  started: Promise<void>;
+  /** The bytes handed over that the observer has not read yet. */
+  readonly behind: number;
+}
+
+/** Nothing records, logs or shows: no thread, no copy; finishing has nothing to wait for. */
+const idleHttpHandle: HttpObserverHandle = {
+  observe: () => ignoreExchange,
+  event: () => {},
+  stopped: () => {},
+  finish: () => Promise.resolve({ closed: true }),
+  hurry: () => {},
+  started: Promise.resolve(),
+  behind: 0,
+};
+
+/** The HTTP spy's side of the observer thread, or an idle one when nothing would come of observing. */
+export function startHttpObserver(config: HttpObserverConfig, options: ChannelOptions): HttpObserverHandle {
+  return isObserved(config) && roomForObserver(options.warn) ? openHttpObserver(config, options) : idleHttpHandle;
+}
+
+/**
+ * The HTTP spy's side of the observer thread: each exchange's head, bytes and end go over as
+ * they pass, stamped with the time the spy forwarded them. When the observer is too far behind,
+ * the rest of that exchange is counted, not handed over, and it becomes one `gap` in the record.
+ */
+function openHttpObserver(config: HttpObserverConfig, options: ChannelOptions): HttpObserverHandle {
+  const channel = openObserverChannel<HttpMessage>({ kind: 'http', ...config }, { ...options, streams: [undefined] });
+  const { push } = channel;
+  let exchanges = 0;
+
+  function observe(start: ExchangeStart): ExchangeTap {
+    const x = ++exchanges;
+    let lost = 0;
+    /** This exchange's last message: an end rides on it while it is the last of the batch. */
+    let previous: HttpMessage = { type: 'open', x, method: start.method, path: start.path, headers: start.headers, ...(start.marks ? { marks: start.marks } : {}) };
+    const send = (message: HttpMessage) => {
+      previous = message;
+      push(message);
+    };
+    push(previous);
+    const bytes = (type: 'request-chunk' | 'response-chunk', chunk: Buffer, t: number) => {
+      if (chunk.length === 0) return;
+      channel.count(0, chunk.length);
+      const data = lost === 0 ? channel.copy(chunk) : undefined;
+      if (data) send({ type, x, t, data });
+      else lost += chunk.length;
+    };
+    /** What ends an exchange whose bytes outran the observer: one gap in the record. */
+    const lostMessage = (): HttpMessage => ({ type: 'lost', x, t: nowMs(), bytes: lost });
+    /** The end of the request (`open`, `request-chunk`) or of the response (`response`, `response-chunk`). */
+    const end = (type: 'request-end' | 'response-end', t: number) => {
+      const riding = channel.last() === previous && (type === 'request-end' ? previous.type === 'open' || previous.type === 'request-chunk' : previous.type === 'response' || previous.type === 'response-chunk');
+      if (riding) (previous as { end?: number }).end = t;
+      else send({ type, x, t });
+    };
+    return {
+      requestChunk: (chunk, t = nowMs()) => bytes('request-chunk', chunk, t),
+      requestEnd: (t = nowMs()) => lost === 0 && end('request-end', t),
+      response: (status, headers, t = nowMs()) => lost === 0 && send({ type: 'response', x, t, status, headers }),
+      responseChunk: (chunk, t = nowMs()) => bytes('response-chunk', chunk, t),
+      responseEnd: (t = nowMs()) => (lost > 0 ? push(lostMessage()) : end('response-end', t)),
+      endpointRewritten: (rewrite) => lost === 0 && send({ type: 'rewrite', x, rewrite }),
+      authRewritten: (rewrite) => lost === 0 && send({ type: 'auth-rewrite', x, rewrite }),
+      failed: (failure, t = nowMs()) => push(lost > 0 ? lostMessage() : { type: 'failed', x, t, failure }),
+    };
+  }
+
+  return {
+    observe,
+    event(kind: 'http' | 'spawn' | 'exit' | 'fault', fields: Partial<RecordEntry>) {
+      push({ type: 'event', kind, t: nowMs(), fields });
+    },
+    stopped() {
+      push({ type: 'stopped' });
+    },
+    finish: channel.finish,
+    hurry: channel.hurry,
+    started: channel.started,
+    get behind() {
+      return channel.behind;
+    },
+  };
+}

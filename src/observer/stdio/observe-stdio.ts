@@ -1,0 +1,123 @@
+import { isUtf8 } from 'node:buffer';
+import type { RecordEntry } from '../../record/schema.js';
+import { createLineFramer, type LineFrame } from '../../wire/framing/line-framer.js';
+import type { Recorder } from '../recorder.js';
+import type { StdioMessage, StdioObserverConfig, StdioStream } from './stdio-messages.js';
+
+const streams = ['c2s', 's2c', 'stderr'] as const;
+/** Lines observed between two looks at the time left: a chunk of 3-byte lines holds thousands. */
+const linesPerLook = 256;
+const exitingReason = (stream: StdioStream) => `the spy was exiting (--drain-timeout); ${stream} bytes were forwarded but not recorded`;
+
+function stderrEntry(line: LineFrame): Partial<RecordEntry> {
+  const entry: Partial<RecordEntry> = { bytes: line.size };
+  if (line.eol !== '\n') entry.eol = line.eol;
+  if (line.truncated) entry.truncated = true;
+  if (isUtf8(line.bytes)) entry.raw = line.bytes.toString('utf8');
+  else entry.rawBase64 = line.bytes.toString('base64');
+  return entry;
+}
+
+/** A loss not yet written: its gap waits until the stream is back at a line boundary, so it counts every byte. */
+interface PendingGap {
+  t: number;
+  lost: number;
+  reason: string;
+}
+
+/** The observer thread's side of the stdio spy: frames each stream into lines and records them. */
+export function observeStdio(config: StdioObserverConfig, recorder: Recorder) {
+  const { session } = config;
+  const framers = {
+    c2s: createLineFramer(config.maxFrame),
+    s2c: createLineFramer(config.maxFrame),
+    stderr: createLineFramer(config.maxFrame),
+  };
+  const gaps: Record<StdioStream, PendingGap | undefined> = { c2s: undefined, s2c: undefined, stderr: undefined };
+  /** Bytes of each stream given to the recorder, in lines or gaps: what the record will account for. */
+  const recorded = [0, 0, 0];
+  const streamIndex: Record<StdioStream, number> = { c2s: 0, s2c: 1, stderr: 2 };
+  /** A fault rule's marks for the next frame of each direction. */
+  const marks: Record<StdioStream, Partial<RecordEntry> | undefined> = { c2s: undefined, s2c: undefined, stderr: undefined };
+
+  function lose(stream: StdioStream, t: number, bytes: number, reason: string) {
+    const framer = framers[stream];
+    if (!framer.resyncing) framer.resync();
+    const gap = (gaps[stream] ??= { t, lost: 0, reason });
+    gap.lost += bytes + framer.takeDiscarded();
+  }
+
+  function writeGap(stream: StdioStream) {
+    const gap = gaps[stream];
+    if (!gap) return;
+    gaps[stream] = undefined;
+    const lost = gap.lost + framers[stream].takeDiscarded();
+    recorded[streamIndex[stream]]! += lost;
+    recorder.event(session, 'gap', { reason: gap.reason, stream, lost }, gap.t);
+  }
+
+  /**
+   * Records the lines a chunk completed. Once the time to finish has run out, the rest of them
+   * are counted in a gap instead: a chunk of tiny lines is thousands of entries.
+   */
+  function lines(stream: StdioStream, found: LineFrame[], t: number, overdue?: () => boolean) {
+    if (gaps[stream] && !framers[stream].resyncing) writeGap(stream);
+    const index = streamIndex[stream];
+    for (let at = 0; at < found.length; at++) {
+      if (overdue && at % linesPerLook === linesPerLook - 1 && overdue()) {
+        let rest = 0;
+        for (const line of found.slice(at)) rest += line.size + line.eol.length;
+        return lose(stream, t, rest, exitingReason(stream));
+      }
+      const line = found[at]!;
+      recorded[index]! += line.size + line.eol.length;
+      if (stream === 'stderr') recorder.event(session, 'stderr', stderrEntry(line), t);
+      else if (line.size > 0 || line.truncated) {
+        const mark = marks[stream];
+        marks[stream] = undefined;
+        recorder.frame(session, stream, line, t, mark);
+      }
+    }
+  }
+
+  const handlers: { [K in StdioMessage['type']]: (message: Extract<StdioMessage, { type: K }>, overdue: () => boolean) => void } = {
+    chunk: (m, overdue) => lines(m.stream, framers[m.stream].push(Buffer.from(m.data.buffer, m.data.byteOffset, m.data.byteLength)), m.t, overdue),
+    mark: (m) => {
+      marks[m.stream] = m.fields;
+    },
+    skip: (m) => framers[m.stream].skip(m.bytes, m.lastByte),
+    lost: (m) => lose(m.stream, m.t, m.bytes, `the observer fell behind; ${m.stream} bytes were forwarded but not recorded`),
+    end: (m) => {
+      writeGap(m.stream);
+      const last = framers[m.stream].end();
+      if (last) lines(m.stream, [last], m.t);
+      // From here on the server's requests have no one to answer them: the spy and `check` do not call them unanswered.
+      if (m.stream === 'c2s') recorder.clientClosed(session, m.t);
+    },
+    event: (m) => {
+      for (const stream of streams) writeGap(stream);
+      recorder.event(session, m.kind, m.fields, m.t);
+      // What was left pending is known at the exit: said after it, at its time, so time reads forward.
+      if (m.kind === 'exit') recorder.endSession(session, m.t);
+    },
+  };
+
+  return {
+    handle: (message: StdioMessage, overdue: () => boolean) => (handlers[message.type] as (m: StdioMessage, o: () => boolean) => void)(message, overdue),
+    recorded: () => recorded,
+    /** The spy is exiting: the bytes of a chunk are counted as not recorded instead of observed. */
+    drop(message: StdioMessage): boolean {
+      if (message.type !== 'chunk' && message.type !== 'skip') return false;
+      const bytes = message.type === 'chunk' ? message.data.byteLength : message.bytes;
+      lose(message.stream, Date.now(), bytes, exitingReason(message.stream));
+      return true;
+    },
+    dropped() {
+      for (const stream of streams) writeGap(stream);
+    },
+    end: () => {
+      for (const stream of streams) writeGap(stream);
+      recorder.endSession(session);
+    },
+  };
+}
