@@ -110,8 +110,9 @@ function frameLines(state: ViewState, row: Row): string[] {
   const bytes = fieldOf(entry, 'bytes');
   const size = typeof bytes === 'number' ? bytes : text === undefined ? 0 : Buffer.byteLength(text);
   const most = state.unfolded ? unfoldedBytes : shownBytes;
+  const base64 = fieldOf(entry, 'rawBase64');
   if (text !== undefined) lines.push(`exact bytes (${bytesText(size)}${text.length > most ? `, first ${most} characters shown` : ''}):`, wireText(text.slice(0, most), most));
-  else if (typeof fieldOf(entry, 'rawBase64') === 'string') lines.push(`exact bytes (${bytesText(size)}, not UTF-8, base64):`, fieldOf(entry, 'rawBase64')!.slice(0, most));
+  else if (typeof base64 === 'string') lines.push(`exact bytes (${bytesText(size)}, not UTF-8, base64):`, base64.slice(0, most));
   else if (row.offset === undefined) lines.push('(the frame is not kept: it cannot be read again from its file)');
   return lines;
 }
