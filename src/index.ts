@@ -1,6 +1,23 @@
 /** mcp-spy as a library: the record's types, the pipeline and the renderer. */
-export type { RecordEntry } from './record/schema.js';
-export { RECORD_VERSION } from './record/schema.js';
+/** One line of the record: a union by `kind` of a frame and the event kinds, as `readRecording` yields it. */
+export type {
+  RecordEntry,
+  FrameEntry,
+  EventEntry,
+  EntryOf,
+  EventKind,
+  SpawnEntry,
+  ExitEntry,
+  StderrEntry,
+  GapEntry,
+  UnansweredEntry,
+  HttpEntry,
+  NoteEntry,
+  FaultEntry,
+} from './record/schema.js';
+export { RECORD_VERSION, eventKinds } from './record/schema.js';
+export { isFrameEntry } from './record/frame-message.js';
+export { entryTime } from './record/entry-fields.js';
 export type { FrameKind, Direction } from './wire/classify/kinds.js';
 export { frameKinds } from './wire/classify/kinds.js';
 export { renderLine } from './render/render-line.js';

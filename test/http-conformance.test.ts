@@ -8,8 +8,7 @@ import { tmpdir } from 'node:os';
 import { dirname, join, relative } from 'node:path';
 import { pathToFileURL } from 'node:url';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import type { RecordEntry } from '../src/record/schema.js';
-import { fixture, node, readEntries, root } from './helpers/spy.js';
+import { fixture, node, readEntries, root, type TestEntry } from './helpers/spy.js';
 
 const suite = join(root, 'node_modules', '@modelcontextprotocol', 'conformance', 'dist', 'index.js');
 const shim = pathToFileURL(join(root, 'test', 'conformance', 'node20-fs-glob.mjs')).href;
@@ -48,7 +47,7 @@ describe('conformance client scenarios, direct and through the spy', () => {
   const dirs = { direct: '', spy: '', records: '' };
   let direct: Map<string, string[]>;
   let spied: Map<string, string[]>;
-  let records: RecordEntry[];
+  let records: TestEntry[];
 
   beforeAll(async () => {
     for (const key of Object.keys(dirs) as (keyof typeof dirs)[]) dirs[key] = mkdtempSync(join(tmpdir(), `mcp-spy-conformance-${key}-`));

@@ -2,9 +2,8 @@ import { Client } from '@modelcontextprotocol/sdk/client/index.js';
 import { StreamableHTTPClientTransport } from '@modelcontextprotocol/sdk/client/streamableHttp.js';
 import { CreateMessageRequestSchema, ElicitRequestSchema } from '@modelcontextprotocol/sdk/types.js';
 import { describe, expect, it } from 'vitest';
-import type { RecordEntry } from '../src/record/schema.js';
 import { eventually, everythingHttp, spyInFront } from './helpers/http-spy.js';
-import { framesOf } from './helpers/spy.js';
+import { framesOf, type TestEntry } from './helpers/spy.js';
 import { frameText } from '../src/record/frame-message.js';
 
 /** A client that can answer the server's sampling and elicitation requests. */
@@ -69,7 +68,7 @@ describe('mcp-spy http in front of server-everything (Streamable HTTP)', () => {
       return all.some((entry) => entry.httpMethod === 'DELETE' && entry.session === session) ? all : undefined;
     });
     const frames = framesOf(entries).filter((entry) => entry.session === session);
-    const line = (entry: RecordEntry) => `${entry.dir} ${entry.kind} ${entry.method ?? ''}`;
+    const line = (entry: TestEntry) => `${entry.dir} ${entry.kind} ${entry.method ?? ''}`;
     const seen = frames.map(line);
     for (const expected of [
       'c2s request initialize',

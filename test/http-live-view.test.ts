@@ -3,12 +3,11 @@
 import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { beforeAll, describe, expect, it } from 'vitest';
-import type { RecordEntry } from '../src/record/schema.js';
 import { everythingHttp, eventually, freePort, recordHttp, run } from './helpers/http-spy.js';
-import { bin, node, readEntries, runBinSync, tempDir } from './helpers/spy.js';
+import { bin, node, readEntries, runBinSync, tempDir, type TestEntry } from './helpers/spy.js';
 
 describe('an HTTP session in wire.log and the record', () => {
-  const session = { entries: [] as RecordEntry[], record: '', logText: '' };
+  const session = { entries: [] as TestEntry[], record: '', logText: '' };
   beforeAll(async () => {
     const { dir } = tempDir();
     const { record, log } = await recordHttp(dir, '/mcp', everythingHttp('streamableHttp'), { script: 'everything-client.js', flag: '--url' });

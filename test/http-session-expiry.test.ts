@@ -3,7 +3,7 @@
 import { createServer, type Server } from 'node:http';
 import { Agent, request } from 'node:http';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import type { RecordEntry } from '../src/record/schema.js';
+import type { TestEntry } from './helpers/spy.js';
 import { eventually, startSpy, type Spy } from './helpers/http-spy.js';
 
 /** A server that gives every initialize a session of its own (`s-1`, `s-2` ...) and forgets nothing. */
@@ -50,7 +50,7 @@ describe('HTTP sessions never ended by DELETE', () => {
 
   it('are forgotten past 5,000 open, the least recently used first, each with a session-expired note', async () => {
     await openSessions(spy.url, 5_040);
-    const isExpiry = (entry: RecordEntry) => entry.kind === 'note' && Array.isArray(entry.notes) && entry.notes.includes('session-expired');
+    const isExpiry = (entry: TestEntry) => entry.kind === 'note' && Array.isArray(entry.notes) && entry.notes.includes('session-expired');
     // The record is written as it goes, a moment after the traffic; then the spy stops, so it is whole.
     await eventually(() => spy.entries().some(isExpiry) || undefined, 60_000);
     await spy.stop();

@@ -10,7 +10,7 @@ import { initializeAnswer, missAnswer } from '../src/mock/mock-answers.js';
 /** A recorded frame; a response names the seq of its request (`related`), as the spy records it. */
 function frame(seq: number, dir: 'c2s' | 's2c', message: Record<string, unknown>, related?: number): RecordedFrame {
   const kind = 'method' in message ? ('id' in message ? 'request' : 'notification') : 'response';
-  const entry: RecordedFrame['entry'] = { v: 2, seq, t: '', kind };
+  const entry: RecordedFrame['entry'] = { v: 2, seq, t: '', kind, dir, bytes: 0 };
   if (related !== undefined) entry.related = { seq: related, id: message.id as number, method: 'm' };
   return { lineNo: seq, seq, t: seq * 10, dir, kind, message, raw: JSON.stringify(message), entry, ...(typeof message.method === 'string' ? { method: message.method } : {}), ...('id' in message ? { id: message.id as number } : {}) };
 }
@@ -128,7 +128,7 @@ describe('buildExchanges', () => {
       // The answer to the first request, though the second shares its id.
       frame(3, 's2c', { jsonrpc: '2.0', id: 7, result: { tools: [] } }, 1),
       // A response the spy paired with nothing (an orphan): it answers neither.
-      { ...frame(4, 's2c', { jsonrpc: '2.0', id: 7, result: {} }), entry: { v: 2, seq: 4, t: '', kind: 'response', notes: ['orphan-response'] } satisfies RecordedFrame['entry'] },
+      { ...frame(4, 's2c', { jsonrpc: '2.0', id: 7, result: {} }), entry: { v: 2, seq: 4, t: '', kind: 'response', dir: 's2c', bytes: 0, notes: ['orphan-response'] } satisfies RecordedFrame['entry'] },
     ];
     const { client } = buildExchanges(session(frames));
     expect(client.map((exchange) => [exchange.request.seq, exchange.response?.seq])).toEqual([

@@ -1,6 +1,6 @@
 import { isObject } from '../protocol/jsonrpc.js';
 import { globToRegExp } from '../protocol/name-pattern.js';
-import { messageOf } from '../record/frame-message.js';
+import { isFrameEntry, messageOf } from '../record/frame-message.js';
 import type { RecordEntry } from '../record/schema.js';
 import type { Finding, RuleDefinition } from './types.js';
 
@@ -64,6 +64,7 @@ export function createAssertionChecker(assertions: Assertions) {
 
   return {
     add(entry: RecordEntry, lineNo: number) {
+      if (!isFrameEntry(entry)) return;
       if (entry.dir === 's2c' && entry.kind === 'response' && entry.method === 'tools/list') {
         lists++;
         for (const name of listedTools(entry)) {

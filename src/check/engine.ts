@@ -69,8 +69,7 @@ export function createChecker(overrides: ReadonlyMap<string, Level> = new Map(),
       const state = stateOf(session);
       const report = reporter(entry.session, entry.seq, lineNo);
       if (entry.kind === 'fault' && entry.stream === 'c2s') faultsAhead.add(`${entry.method}|${JSON.stringify(entry.id ?? null)}`);
-      const ahead = `${entry.method}|${JSON.stringify(entry.id ?? null)}`;
-      if (entry.dir === 'c2s' && entry.kind === 'request' && faultsAhead.delete(ahead)) faulted.add(`${session}|${entry.seq}`);
+      if (entry.kind === 'request' && entry.dir === 'c2s' && faultsAhead.delete(`${entry.method}|${JSON.stringify(entry.id ?? null)}`)) faulted.add(`${session}|${entry.seq}`);
       if (!isFrameEntry(entry)) {
         // An HTTP spy starting: its stateless exchanges reach the server behind this URL.
         if (entry.kind === 'http' && typeof entry.target === 'string') target = entry.target;

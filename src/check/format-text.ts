@@ -1,8 +1,8 @@
 import { printableJson, printableLines } from '../render/sanitize.js';
 import type { CheckSummary } from './engine.js';
 import type { CheckedFile } from './format-junit.js';
+import { plural } from '../protocol/plural.js';
 
-const plural = (count: number, word: string) => `${count} ${word}${count === 1 ? '' : 's'}`;
 
 /** One line per finding, `file:line: level rule: message`, and the file's verdict; what came from the wire made safe to print. */
 export function formatText(summary: CheckSummary, file: string): string {

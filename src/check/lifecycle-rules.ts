@@ -2,7 +2,7 @@ import { noteTexts } from '../protocol/notes.js';
 import { isKnownRevision, isStatelessRevision, methodsOf, type MethodFamily } from '../protocol/revisions.js';
 import { methodsByRevision } from '../protocol/methods.js';
 import { c2s, handshake, lines, ping, recordLine, s2c } from './examples.js';
-import type { RecordEntry } from '../record/schema.js';
+import type { GapEntry } from '../record/schema.js';
 import type { RuleFamily } from './types.js';
 
 const families = Object.keys(methodsByRevision['2024-11-05']) as MethodFamily[];
@@ -24,7 +24,7 @@ function isNotificationMethod(revision: string | undefined, method: string): boo
 const allowedEarly = new Set(['initialize', 'ping']);
 
 /** What a gap says it lost: bytes of a stream, or entries a file did not take. */
-function lostOf(gap: RecordEntry): string {
+function lostOf(gap: GapEntry): string {
   if (gap.lost === undefined) return '';
   if (gap.unit === 'entries') return ` (${String(gap.lost)} entries)`;
   return gap.stream === undefined ? ` (${String(gap.lost)} bytes)` : ` (${String(gap.lost)} bytes of ${gap.stream})`;

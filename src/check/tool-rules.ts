@@ -1,4 +1,5 @@
 import { isObject, pick, type JsonObject } from '../protocol/jsonrpc.js';
+import type { FrameEntry } from '../record/schema.js';
 import { c2s, lines, s2c } from './examples.js';
 import { compileSchema, describeSchemaErrors } from './json-schema.js';
 import type { EntryContext, RuleFamily } from './types.js';
@@ -35,7 +36,7 @@ function checkCall(context: EntryContext, tool: JsonObject) {
   }
 }
 
-function checkResult(context: EntryContext, tool: JsonObject | undefined) {
+function checkResult(context: EntryContext<FrameEntry>, tool: JsonObject | undefined) {
   const result = pick(context.message, 'result');
   if (!isObject(result)) return;
   if (typeof result.resultType === 'string' && result.resultType !== 'complete') return;

@@ -1,4 +1,4 @@
-import type { RecordEntry } from '../record/schema.js';
+import type { EventEntry, FrameEntry, RecordEntry } from '../record/schema.js';
 import type { JsonObject } from '../protocol/jsonrpc.js';
 import type { OwedAnswers } from '../record/owed-answers.js';
 import type { SessionFacts } from '../record/session-facts.js';
@@ -62,8 +62,8 @@ export interface SessionState {
 
 export type Report = (rule: string, message: string, at?: { seq?: number; lineNo?: number }) => void;
 
-export interface EntryContext {
-  entry: RecordEntry;
+export interface EntryContext<E extends RecordEntry = RecordEntry> {
+  entry: E;
   lineNo: number;
   /** The frame's JSON-RPC message, parsed from raw (undefined for events and frames that are not JSON). */
   message: unknown;
@@ -80,9 +80,9 @@ export interface EndContext {
 export interface RuleFamily {
   rules: RuleDefinition[];
   /** Called for each frame, after the session's facts have learnt from it. */
-  frame?: (context: EntryContext) => void;
+  frame?: (context: EntryContext<FrameEntry>) => void;
   /** Called for each entry that is not a frame. */
-  event?: (context: EntryContext) => void;
+  event?: (context: EntryContext<EventEntry>) => void;
   /** Called once per session at the end of the recording. */
   end?: (context: EndContext) => void;
 }

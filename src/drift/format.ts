@@ -6,11 +6,11 @@ import { printableJson, printableLines, sanitize } from '../render/sanitize.js';
 import { formatTable } from '../review/table.js';
 import { changeClasses, failsOn, type Change, type ChangeClass, type FailOn } from './change.js';
 import type { DiffReport } from './diff.js';
+import { plural } from '../protocol/plural.js';
 
 export const diffFormats = ['text', 'json', 'junit', 'sarif', 'markdown'] as const;
 export type DiffFormat = (typeof diffFormats)[number];
 
-const plural = (count: number, word: string) => `${count} ${word}${count === 1 ? '' : 's'}`;
 
 /** The classes as rules, so the formatters of `check` (JUnit, SARIF) report a diff as they report findings. */
 const classRules: Record<ChangeClass, RuleDefinition> = {

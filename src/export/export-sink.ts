@@ -1,6 +1,6 @@
 import { ExportResultCode } from '@opentelemetry/core';
 import { PeriodicExportingMetricReader, type IMetricReader } from '@opentelemetry/sdk-metrics';
-import type { RecordEntry } from '../record/schema.js';
+import type { NoteEntry, RecordEntry } from '../record/schema.js';
 import { sanitize } from '../render/sanitize.js';
 import type { SessionPlace } from './mcp-attributes.js';
 import { createMcpMetrics } from './mcp-metrics.js';
@@ -31,7 +31,7 @@ export interface ExportSinkDeps {
   /** Said once each on stderr. */
   warn: (message: string) => void;
   /** An event in the record (what the exporter dropped). */
-  note: (fields: Partial<RecordEntry>) => void;
+  note: (fields: Partial<NoteEntry>) => void;
 }
 
 /**

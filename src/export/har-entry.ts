@@ -1,4 +1,4 @@
-import type { RecordEntry } from '../record/schema.js';
+import type { HttpEntry } from '../record/schema.js';
 
 /** One message of an entry, in the form browsers write WebSocket messages (`time` in epoch seconds). */
 export interface HarMessage {
@@ -22,7 +22,7 @@ export interface HarExchange {
   /** The response: SSE events (priming ones have no data) or one JSON body. */
   stream: { fields?: Record<string, unknown>; data: string }[];
   messages: HarMessage[];
-  head?: RecordEntry;
+  head?: HttpEntry;
   headMs?: number;
   /** The MCP headers the client's frame carried: the request's headers when the record kept no head. */
   frameHeaders?: Record<string, string | string[]>;

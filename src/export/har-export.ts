@@ -1,5 +1,6 @@
 import { frameText, isFrameEntry } from '../record/frame-message.js';
-import type { RecordEntry } from '../record/schema.js';
+import { entryTime, fieldOf } from '../record/entry-fields.js';
+import type { FrameEntry, RecordEntry } from '../record/schema.js';
 import { harEntryOf, type HarExchange, type HarMessage } from './har-entry.js';
 
 /** A HAR 1.2 log, as browsers, mitmproxy and `export har` write it. */
@@ -7,9 +8,10 @@ export interface Har {
   log: { version: '1.2'; creator: { name: string; version: string }; entries: unknown[] };
 }
 
-const timeOf = (entry: RecordEntry) => Date.parse(entry.t ?? '') || 0;
+// HAR needs a date on every entry: an untimed one (a plain capture) is put at the epoch.
+const timeOf = (entry: RecordEntry) => entryTime(entry) ?? 0;
 
-function messageOf(entry: RecordEntry, data: string): HarMessage {
+function messageOf(entry: FrameEntry, data: string): HarMessage {
   return { type: entry.dir === 'c2s' ? 'send' : 'receive', time: timeOf(entry) / 1000, opcode: 1, data, _seq: entry.seq };
 }
 
@@ -72,8 +74,9 @@ export async function recordToHar(entries: AsyncIterable<{ entry: RecordEntry }>
     if (session === undefined) continue;
     const t = timeOf(entry);
     // The record names each HTTP entry's exchange: the entry goes there, nothing guessed.
-    if (entry.exchange !== undefined) {
-      const key = `${run}\u0000${entry.exchange}`;
+    const exchangeNo = fieldOf(entry, 'exchange');
+    if (exchangeNo !== undefined) {
+      const key = `${run}\u0000${exchangeNo}`;
       let exchange = numbered.get(key);
       if (!exchange) numbered.set(key, (exchange = open(session, t, 'http')));
       addToExchange(exchange, entry, t);

@@ -1,7 +1,7 @@
 import { createParser } from 'eventsource-parser';
 import { cutDeep } from '../protocol/depth.js';
 import { entryOfObserved } from '../record/record-line.js';
-import { RECORD_VERSION, type RecordEntry } from '../record/schema.js';
+import { RECORD_VERSION, type HttpEntry, type RecordEntry } from '../record/schema.js';
 import { createCorrelator, type Correlator } from '../wire/correlate/correlate.js';
 import type { Direction } from '../wire/classify/kinds.js';
 import { maskUrl } from '../wire/http/http-bodies.js';
@@ -12,7 +12,7 @@ import { createHeaderRedactor, type HeaderRedactor } from '../wire/http/redact-h
 /** A frame or an exchange read from a HAR, before it is put in order. */
 type Item =
   | { type: 'frame'; session: string; dir: Direction; timeMs: number; order: number; text: string; transport: 'stdio' | 'http'; exchange?: number }
-  | { type: 'http'; session: string; timeMs: number; order: number; fields: Partial<RecordEntry> };
+  | { type: 'http'; session: string; timeMs: number; order: number; fields: Partial<HttpEntry> };
 
 type Json = Record<string, unknown>;
 const isObject = (value: unknown): value is Json => typeof value === 'object' && value !== null && !Array.isArray(value);
@@ -90,7 +90,7 @@ function itemsOf(entry: Json, index: number, masks: Masks): Item[] {
   const head = (itemOrder: number): Item => {
     const status = typeof response.status === 'number' ? response.status : 0;
     const headers = { request: masks.headers.copy(requestHeaders), response: masks.headers.copy(responseHeaders) };
-    const fields: Partial<RecordEntry> = { httpMethod: str(request.method) ?? 'GET', path: masks.path(pathOf(url)), status, headers, summary: mime || 'no body', exchange };
+    const fields: Partial<HttpEntry> = { httpMethod: str(request.method) ?? 'GET', path: masks.path(pathOf(url)), status, headers, summary: mime || 'no body', exchange };
     return { type: 'http', session, timeMs: started, order: itemOrder, fields };
   };
   const transport = url.startsWith('stdio:') ? 'stdio' : 'http';

@@ -1,5 +1,5 @@
 import { isStatelessRevision } from '../protocol/revisions.js';
-import type { RecordEntry } from '../record/schema.js';
+import type { FrameEntry, RecordEntry } from '../record/schema.js';
 
 /** Span and metric attribute values as OpenTelemetry takes them. */
 export type Attributes = Record<string, string | number | boolean>;
@@ -43,7 +43,7 @@ export function sessionIdOf(session: string | undefined, rev: string | undefined
  * The attributes of one request, from its record entry: method, id (not when null), tool or
  * prompt, resource URI; `gen_ai.operation.name` is `execute_tool` for tools/call and set for nothing else.
  */
-export function requestAttributes(entry: RecordEntry): Attributes {
+export function requestAttributes(entry: FrameEntry): Attributes {
   const out: Attributes = { 'mcp.method.name': entry.method ?? '' };
   if (typeof entry.id === 'string' || typeof entry.id === 'number') out['jsonrpc.request.id'] = String(entry.id);
   if (entry.method === 'tools/call' && entry.tool !== undefined) out['gen_ai.tool.name'] = entry.tool;
@@ -54,7 +54,7 @@ export function requestAttributes(entry: RecordEntry): Attributes {
 }
 
 /** `{mcp.method.name} {target}`, the target a tool or prompt name; the method alone otherwise (never the URI). */
-export function spanNameOf(entry: RecordEntry): string {
+export function spanNameOf(entry: FrameEntry): string {
   const target = entry.method === 'tools/call' ? entry.tool : entry.method === 'prompts/get' ? entry.prompt : undefined;
   return target === undefined ? (entry.method ?? 'unknown') : `${entry.method} ${target}`;
 }

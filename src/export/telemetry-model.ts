@@ -1,7 +1,8 @@
 import { tableOf } from '../protocol/own-table.js';
-import { messageOf } from '../record/frame-message.js';
+import { entryTime, fieldOf } from '../record/entry-fields.js';
+import { isFrameEntry, messageOf } from '../record/frame-message.js';
 import { releasedSeqs } from '../record/owed-answers.js';
-import type { RecordEntry } from '../record/schema.js';
+import type { FrameEntry, RecordEntry } from '../record/schema.js';
 import { failureOf, operationMetricKeys, pick, serverOperationMetricKeys, requestAttributes, sessionAttributes, sessionIdOf, sessionMetricKeys, spanNameOf, type Attributes, type Failure, type SessionPlace } from './mcp-attributes.js';
 import { remoteParentOf, spanIdOf, traceIdOf } from './trace-ids.js';
 import type { ListedAttribute } from './label-values.js';
@@ -76,10 +77,8 @@ interface SessionState {
   events: SpanEvent[];
 }
 
-const timeOf = (entry: RecordEntry, fallback: number) => {
-  const ms = entry.t === undefined ? NaN : Date.parse(entry.t);
-  return Number.isFinite(ms) ? ms : fallback;
-};
+// An untimed entry takes the last time seen rather than 0, so that a span never ends before it starts.
+const timeOf = (entry: RecordEntry, fallback: number) => entryTime(entry) ?? fallback;
 
 /** The target URL of an HTTP spy's first event: the server behind it. */
 function serverOf(target: unknown): SessionPlace['server'] {
@@ -123,7 +122,7 @@ export function createTelemetryModel(options: ModelOptions = {}) {
     return out;
   };
 
-  const startSpan = (state: SessionState, entry: RecordEntry, message: unknown, timeMs: number) => {
+  const startSpan = (state: SessionState, entry: FrameEntry, message: unknown, timeMs: number) => {
     const side = entry.dir === 'c2s' ? 'client' : 'server';
     const parent = entry.dir === 'c2s' ? remoteParentOf(message ?? messageOf(entry)) : undefined;
     const span: SpanData = {
@@ -195,9 +194,9 @@ export function createTelemetryModel(options: ModelOptions = {}) {
     return endSpan(open, timeMs, failure);
   };
 
-  const onFrame = (state: SessionState, entry: RecordEntry, message: unknown, timeMs: number): Telemetry[] => {
+  const onFrame = (state: SessionState, entry: FrameEntry, message: unknown, timeMs: number): Telemetry[] => {
     if (entry.rev !== undefined) state.rev = entry.rev;
-    const out: Telemetry[] = [{ type: 'frame', kind: entry.kind, dir: entry.dir ?? '' }];
+    const out: Telemetry[] = [{ type: 'frame', kind: entry.kind, dir: entry.dir }];
     const listing = entry.kind === 'response' && entry.method !== undefined ? listings[entry.method] : undefined;
     if (listing) {
       const items = pickMember(message ?? messageOf(entry), 'result', listing.member);
@@ -236,13 +235,13 @@ export function createTelemetryModel(options: ModelOptions = {}) {
       const timeMs = timeOf(entry, lastMs);
       lastMs = Math.max(lastMs, timeMs);
       if (options.place === undefined && (entry.kind === 'spawn' || entry.kind === 'http') && entry.transport !== undefined) {
-        place = { transport: entry.transport, server: serverOf(entry.target) ?? place.server };
+        place = { transport: entry.transport, server: serverOf(fieldOf(entry, 'target')) ?? place.server };
       }
       if (entry.kind === 'gap') return [{ type: 'gap' }];
       if (entry.session === undefined) return [];
       // A stdio session begins when its server is started.
       if (entry.kind === 'spawn') sessionOf(entry.session, timeMs);
-      if (entry.dir === 'c2s' || entry.dir === 's2c') {
+      if (isFrameEntry(entry)) {
         const state = sessionOf(entry.session, timeMs);
         state.lastMs = timeMs;
         return onFrame(state, entry, message, timeMs);

@@ -1,7 +1,7 @@
 // Faults on the HTTP spy: a POST's body is read whole, matched against the rules, then forwarded
 // (at once or late) or answered here. Used only when rules exist: without them the proxy never calls it.
 import type { IncomingMessage, ServerResponse } from 'node:http';
-import type { RecordEntry } from '../record/schema.js';
+import type { FaultEntry } from '../record/schema.js';
 import type { ExchangeMarks, ExchangeTap, ExchangeStart } from '../wire/http/exchange-tap.js';
 import { errorAnswer, idKey, readFrame, toolErrorAnswer, type JsonRpcId } from './frame-edits.js';
 import { createFaultMatcher } from './matcher.js';
@@ -14,7 +14,7 @@ export type HttpFaultHook = (req: IncomingMessage, res: ServerResponse, forward:
 
 const json = { 'content-type': 'application/json' };
 
-export function httpFaultHook(plan: { rules: FaultRule[]; seed: number }, fault: (fields: Partial<RecordEntry>) => void): HttpFaultHook {
+export function httpFaultHook(plan: { rules: FaultRule[]; seed: number }, fault: (fields: Partial<FaultEntry>) => void): HttpFaultHook {
   const random = seededRandom(plan.seed);
   const matcher = createFaultMatcher(plan.rules, random);
   /** Requests held by timeout (by id), with their rule: their cancellation is not forwarded either. */

@@ -1,7 +1,7 @@
 // Faults on a stdio session: each line of either side is read whole, matched against the rules, and
 // passed on, held, answered in the peer's place or spoiled. Used only when rules exist: without them the
 // transport forwards chunks untouched and this file is never loaded into the path.
-import type { RecordEntry } from '../record/schema.js';
+import type { FaultEntry, FrameEntry } from '../record/schema.js';
 import { corruptLine, errorAnswer, idKey, readFrame, toolErrorAnswer, type JsonRpcId } from './frame-edits.js';
 import type { FaultMatcher, FrameFacts } from './matcher.js';
 import type { CorruptMode, FaultRule } from './rule-types.js';
@@ -19,8 +19,8 @@ export interface FaultIo {
 
 /** What the record is told: whole lines with their marks, and fault events. */
 export interface FaultRecorder {
-  line(dir: Side, bytes: Buffer, mark?: Partial<RecordEntry>): void;
-  fault(fields: Partial<RecordEntry>): void;
+  line(dir: Side, bytes: Buffer, mark?: Partial<FrameEntry>): void;
+  fault(fields: Partial<FaultEntry>): void;
   stderr(bytes: Buffer): void;
 }
 
@@ -32,8 +32,8 @@ export interface StdioFaults {
   stop(): void;
 }
 
-function describe(rule: FaultRule, facts: FrameFacts, text: string): Partial<RecordEntry> {
-  const fields: Partial<RecordEntry> = { rule: rule.text, action: rule.action.name, stream: facts.dir, method: facts.method!, text };
+function describe(rule: FaultRule, facts: FrameFacts, text: string): Partial<FaultEntry> {
+  const fields: Partial<FaultEntry> = { rule: rule.text, action: rule.action.name, stream: facts.dir, method: facts.method!, text };
   if (facts.isRequest) fields.id = facts.id ?? null;
   if (facts.tool !== undefined) fields.tool = facts.tool;
   return fields;
@@ -49,7 +49,7 @@ export function createStdioFaults(matcher: FaultMatcher, random: () => number, i
   const waiting: Record<Side, (() => void) | undefined> = { c2s: undefined, s2c: undefined };
   let gone = false;
 
-  const pass = (dir: Side, bytes: Buffer, mark?: Partial<RecordEntry>) => {
+  const pass = (dir: Side, bytes: Buffer, mark?: Partial<FrameEntry>) => {
     if (gone) return;
     io.write(dir, bytes);
     record.line(dir, bytes, mark);

@@ -1,5 +1,6 @@
+import { isFrameEntry } from '../record/frame-message.js';
 import { createRevisionMarks } from '../record/record-line.js';
-import { RECORD_VERSION, type EventKind, type RecordEntry } from '../record/schema.js';
+import { RECORD_VERSION, type EntryOf, type Envelope, type EventKind, type FrameEntry, type GapEntry, type NoteEntry, type RecordEntry } from '../record/schema.js';
 import type { Sink, SinkContext } from '../sinks/sink.js';
 import { createCorrelator, relatedOf, type Correlator } from '../wire/correlate/correlate.js';
 import type { Notice } from '../wire/correlate/session-watch.js';
@@ -43,17 +44,17 @@ function isoOf(timeMs: number): string {
 }
 
 /** An entry with transport facts: they go after the annotations, before the bytes. */
-function withFields(base: object, observation: FrameObservation, fields: Partial<RecordEntry>): RecordEntry {
+function withFields(base: object, observation: FrameObservation, fields: Partial<FrameEntry>): FrameEntry {
   const { raw, rawBase64, ...annotations } = observation;
-  const entry = Object.assign(base, annotations, fields) as RecordEntry;
+  const entry = Object.assign(base, annotations, fields) as FrameEntry;
   if (raw !== undefined) entry.raw = raw;
   if (rawBase64 !== undefined) entry.rawBase64 = rawBase64;
   return entry;
 }
 
 /** A notice as a note event, related to the frame whose note it explains. */
-function noticeFields(notice: Notice, entries: RecordEntry[]): Partial<RecordEntry> {
-  const fields: Partial<RecordEntry> = { notes: [notice.note], text: notice.text };
+function noticeFields(notice: Notice, entries: FrameEntry[]): Partial<NoteEntry> {
+  const fields: Partial<NoteEntry> = { notes: [notice.note], text: notice.text };
   const frame = entries.find((entry) => entry.notes?.includes(notice.note));
   if (frame) fields.related = { seq: frame.seq, id: frame.id ?? null, method: frame.method ?? '' };
   return fields;
@@ -75,13 +76,13 @@ export function createRecorder(options: RecorderOptions) {
   const redact = (message: unknown, raw: string) => redactMessage(message, raw, redactPaths, secrets, redactNames);
   const scrub = (text: string) => (secrets.size > 0 ? secrets.scrub(text) : text);
 
-  const envelope = (session: string | undefined, timeMs: number): Pick<RecordEntry, 'v' | 'seq' | 't' | 'session'> =>
+  const envelope = (session: string | undefined, timeMs: number): Envelope =>
     session === undefined
       ? { v: RECORD_VERSION, seq: 0, t: isoOf(timeMs) }
       : { v: RECORD_VERSION, seq: 0, t: isoOf(timeMs), session };
 
   const gapLine = (session: string | undefined, reason: string, lost?: number) => {
-    const gap: RecordEntry = { ...envelope(session, nowMs()), seq: ++seq, kind: 'gap', reason };
+    const gap: GapEntry = { ...envelope(session, nowMs()), seq: ++seq, kind: 'gap', reason };
     if (lost !== undefined) gap.lost = lost;
     return gap;
   };
@@ -90,7 +91,7 @@ export function createRecorder(options: RecorderOptions) {
   const context: SinkContext = {
     warn: options.warn,
     gap: (reason, lost) => ({ ...gapLine(options.session, reason, lost), ...(lost === undefined ? {} : { unit: 'entries' as const }) }),
-    own: (kind, fields) => ({ ...envelope(options.session, nowMs()), seq: ++seq, kind, ...fields }) as RecordEntry,
+    own: (kind, fields) => ({ ...envelope(options.session, nowMs()), seq: ++seq, kind, ...fields }) as EntryOf<typeof kind>,
     failed(from, gap) {
       for (const sink of sinks) if (sink !== from) sink.failed?.(gap);
     },
@@ -102,7 +103,7 @@ export function createRecorder(options: RecorderOptions) {
   function emit(entry: RecordEntry, message?: unknown, json?: Buffer | string) {
     for (const sink of sinks) sink.entry(entry, message, json);
     // In memory a frame's entry reads as it will from the record: its message as `msg`.
-    if (json !== undefined) entry.msg = message;
+    if (json !== undefined && isFrameEntry(entry)) entry.msg = message;
   }
 
   /** A request pending in another stateless exchange (its cancellation came in an exchange of its own). */
@@ -131,7 +132,7 @@ export function createRecorder(options: RecorderOptions) {
      * Observes one frame, complete at `timeMs`; returns its entries (several for a batch).
      * `fields` adds what the transport knows of it (HTTP: the MCP headers, the SSE event id).
      */
-    frame(session: string, dir: Direction, frame: FrameBytes, timeMs = nowMs(), fields?: Partial<RecordEntry>): RecordEntry[] {
+    frame(session: string, dir: Direction, frame: FrameBytes, timeMs = nowMs(), fields?: Partial<FrameEntry>): FrameEntry[] {
       const correlator = correlatorOf(session);
       const results = observeFrame(frame, {
         dir,
@@ -142,7 +143,7 @@ export function createRecorder(options: RecorderOptions) {
         ...(redactNames || redactPaths.length > 0 || secrets.size > 0 ? { redact, scrub } : {}),
       });
       const entries = results.map(({ seq: entrySeq, observation, message, json }) => {
-        const entry = (fields ? withFields(envelope(session, timeMs), observation, fields) : Object.assign(envelope(session, timeMs), observation)) as RecordEntry;
+        const entry = (fields ? withFields(envelope(session, timeMs), observation, fields) : Object.assign(envelope(session, timeMs), observation)) as FrameEntry;
         entry.seq = entrySeq;
         revisions.mark(entry);
         emit(entry, message, json);
@@ -153,15 +154,15 @@ export function createRecorder(options: RecorderOptions) {
       return entries;
     },
     /** Records an event that is not a frame. */
-    event(session: string | undefined, kind: EventKind, fields: Partial<RecordEntry> = {}, timeMs = nowMs()): RecordEntry {
-      const entry: RecordEntry = { ...envelope(session, timeMs), seq: ++seq, kind, ...fields };
+    event<K extends EventKind>(session: string | undefined, kind: K, fields: Partial<EntryOf<K>> = {}, timeMs = nowMs()): EntryOf<K> {
+      const entry = { ...envelope(session, timeMs), seq: ++seq, kind, ...fields } as RecordEntry;
       // A server may log what it was given (a key passed as a tool argument) on stderr.
-      if (typeof entry.raw === 'string' && scrub(entry.raw) !== entry.raw) {
+      if (entry.kind === 'stderr' && typeof entry.raw === 'string' && scrub(entry.raw) !== entry.raw) {
         entry.raw = scrub(entry.raw);
         entry.redacted = ['$'];
       }
       emit(entry);
-      return entry;
+      return entry as EntryOf<K>;
     },
     correlator: correlatorOf,
     /**

@@ -2,7 +2,7 @@ import { createCorrelator } from '../wire/correlate/correlate.js';
 import { observeFrame } from '../wire/observe/observe-frame.js';
 import { createRevisionMarks, entryOfObserved } from './record-line.js';
 import type { ReadItem } from './reader.js';
-import { RECORD_VERSION, type RecordEntry } from './schema.js';
+import { RECORD_VERSION } from './schema.js';
 
 /** A line of a plain capture: an arrow, a space, and the frame as it crossed the wire. */
 const captureLine = /^(->|<-) ?(.*)$/;
@@ -30,7 +30,7 @@ export function createCaptureReader(session = 'capture') {
       { dir, correlator, nextSeq: () => ++seq, timeMs: 0, transport: 'stdio' },
     );
     return results.map((observed) => {
-      const entry = entryOfObserved({ v: RECORD_VERSION, seq: observed.seq, session } as RecordEntry, observed, match[2]!);
+      const entry = entryOfObserved({ v: RECORD_VERSION, seq: observed.seq, session }, observed, match[2]!);
       // A capture has no times: no latency either.
       delete entry.latencyMs;
       revisions.mark(entry);

@@ -1,4 +1,5 @@
 import { z } from 'zod';
+import { frameKinds } from '../wire/classify/kinds.js';
 
 // The record as a contract: every entry kind and its fields, in one definition. The TypeScript
 // types of the record (schema.ts) are inferred from it, docs/record.schema.json is generated from it
@@ -37,8 +38,6 @@ const related = z
 
 /** HTTP facts a frame may carry. */
 const httpHeaders = z.record(z.string(), z.union([z.string(), z.array(z.string())])).describe('HTTP headers, secrets masked');
-
-export const frameKinds = ['request', 'notification', 'response', 'tool-error', 'protocol-error', 'invalid'] as const;
 
 export const frameEntry = z
   .strictObject({

@@ -1,22 +1,24 @@
-import type { RecordEntry } from './schema.js';
+import { isFrameKind } from '../wire/classify/kinds.js';
+import type { FrameEntry, RecordEntry } from './schema.js';
 
-export function isFrameEntry(entry: RecordEntry): boolean {
-  return entry.dir === 'c2s' || entry.dir === 's2c';
+/** Is this entry a frame (and not an event)? The one test, by `kind`: the reader made sure a frame has its direction. */
+export function isFrameEntry(entry: RecordEntry): entry is FrameEntry {
+  return isFrameKind(entry.kind);
 }
 
 /**
  * Where a frame's exact text lives once its line is parsed: the record line it was spliced into
  * (found again on demand, so readers keep no second copy), or the text itself (a v1 `raw`, a capture).
  */
-const wireTexts = new WeakMap<RecordEntry, { line: string } | { text: string }>();
+const wireTexts = new WeakMap<object, { line: string } | { text: string }>();
 
 /** Remembers the record line a v2 frame entry was parsed from, so its exact text can be cut out of it. */
 export function rememberLine(entry: RecordEntry, line: string): void {
-  if (entry.msg !== undefined && entry.raw === undefined) wireTexts.set(entry, { line });
+  if (isFrameEntry(entry) && entry.msg !== undefined && entry.raw === undefined) wireTexts.set(entry, { line });
 }
 
 /** Remembers a frame's exact text (read from an older record or a capture). */
-export function rememberText(entry: RecordEntry, text: string): void {
+export function rememberText(entry: object, text: string): void {
   wireTexts.set(entry, { text });
 }
 
@@ -55,7 +57,7 @@ export function messageOf(entry: RecordEntry): unknown {
 
 /** The text of an entry: a frame's (see `frameText`), or a stderr line's; what `view --text` searches. */
 export function textOf(entry: RecordEntry): string | undefined {
-  return isFrameEntry(entry) ? frameText(entry) : typeof entry.raw === 'string' ? entry.raw : undefined;
+  return isFrameEntry(entry) ? frameText(entry) : entry.kind === 'stderr' && typeof entry.raw === 'string' ? entry.raw : undefined;
 }
 
 /**

@@ -1,16 +1,27 @@
 import { parseCut } from '../protocol/depth.js';
-import { isFrameEntry, rememberText } from './frame-message.js';
-import { RECORD_VERSION, type RecordEntry } from './schema.js';
+import { isFrameKind } from '../wire/classify/kinds.js';
+import { rememberText } from './frame-message.js';
+import { RECORD_VERSION } from './schema.js';
+
+/**
+ * A line as the file holds it, before it is brought up to this build's version and narrowed by
+ * `kind` (reader.ts): an object with a version and a kind, and anything else.
+ */
+export interface LooseEntry {
+  v: number;
+  kind: string;
+  [field: string]: unknown;
+}
 
 /**
  * Version 1 held every frame's text as the string `raw`; version 2 holds a frame that is JSON as
  * the object `msg` (its bytes spliced into the line). The text stays readable through `frameText`.
  */
-function v1ToV2(entry: RecordEntry): RecordEntry {
-  if (isFrameEntry(entry) && typeof entry.raw === 'string' && !entry.truncated) {
+function v1ToV2(entry: LooseEntry): LooseEntry {
+  if (isFrameKind(entry.kind) && typeof entry.raw === 'string' && !entry.truncated) {
     try {
       const { value: msg, cut } = parseCut(entry.raw);
-      if (cut) entry.notes = [...(entry.notes ?? []), 'nested-too-deep'];
+      if (cut) entry.notes = [...((entry.notes as string[] | undefined) ?? []), 'nested-too-deep'];
       else rememberText(entry, entry.raw);
       delete entry.raw;
       entry.msg = msg;
@@ -27,13 +38,13 @@ function v1ToV2(entry: RecordEntry): RecordEntry {
  * Every reader (view, stats, check, replay, mock, the library) reads through these steps, so it
  * sees entries of the version this build writes whatever version the file holds.
  */
-export const migrations: Readonly<Record<number, (entry: RecordEntry) => RecordEntry>> = { 1: v1ToV2 };
+export const migrations: Readonly<Record<number, (entry: LooseEntry) => LooseEntry>> = { 1: v1ToV2 };
 
 /** A version no step leads from: reading on would misread the entry. */
 export class MissingMigrationError extends Error {}
 
 /** Brings an entry of an older version up to the version this build writes. */
-export function migrateEntry(entry: RecordEntry, steps = migrations): RecordEntry {
+export function migrateEntry(entry: LooseEntry, steps = migrations): LooseEntry {
   let current = entry;
   while (current.v < RECORD_VERSION) {
     const step = steps[current.v];

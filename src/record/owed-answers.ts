@@ -1,5 +1,7 @@
 import { pick } from '../protocol/jsonrpc.js';
 import { isExchangeSession } from '../wire/http/exchange-sessions.js';
+import { notesOf } from './entry-fields.js';
+import { isFrameEntry } from './frame-message.js';
 import type { RecordEntry } from './schema.js';
 
 /**
@@ -26,7 +28,6 @@ export interface OpenRequest {
 }
 
 const isAnswer = (kind: string) => kind === 'response' || kind === 'tool-error' || kind === 'protocol-error';
-const notesOf = (entry: RecordEntry): string[] => (Array.isArray(entry.notes) ? entry.notes : []);
 
 /** The requests an event says are owed no answer: withdrawn (`http` with `requests`) or left by a client that closed. */
 export function releasedSeqs(entry: RecordEntry): number[] {
@@ -67,7 +68,7 @@ export function createOwedAnswers() {
   return {
     add(entry: RecordEntry, message: unknown, lineNo?: number) {
       const session = String(entry.session ?? '');
-      if (entry.dir !== 'c2s' && entry.dir !== 's2c') {
+      if (!isFrameEntry(entry)) {
         for (const seq of releasedSeqs(entry)) find(session, seq)?.[0].delete(seq);
         return;
       }

@@ -1,7 +1,8 @@
 import { cutDeep, maxDepth, tooShortToNest } from '../protocol/depth.js';
-import { isFrameEntry, rememberLine } from './frame-message.js';
-import { MissingMigrationError, migrateEntry } from './migrate.js';
-import { RECORD_VERSION, type RecordEntry } from './schema.js';
+import { isFrameKind } from '../wire/classify/kinds.js';
+import { rememberLine } from './frame-message.js';
+import { type LooseEntry, MissingMigrationError, migrateEntry } from './migrate.js';
+import { eventKinds, RECORD_VERSION, type RecordEntry } from './schema.js';
 
 /** A record that cannot be read at all (missing, unreadable, from a newer mcp-spy). */
 export class RecordReadError extends Error {
@@ -40,8 +41,8 @@ export function parseRecordLine(line: string, lineNo: number, source = 'record')
     return { ok: false, lineNo, reason: 'not JSON', line };
   }
   if (typeof value !== 'object' || value === null || Array.isArray(value)) return { ok: false, lineNo, reason: 'not a record entry', line };
-  const deep = !tooShortToNest(line) && cutEntry(value as RecordEntry);
-  const entry = (deep || value) as RecordEntry;
+  const deep = !tooShortToNest(line) && cutEntry(value as LooseEntry);
+  const entry = (deep || value) as LooseEntry;
   if (typeof entry.v !== 'number' || typeof entry.kind !== 'string') return { ok: false, lineNo, reason: 'not a record entry (no v or kind)', line };
   if (entry.v > RECORD_VERSION) {
     throw new RecordReadError(
@@ -49,16 +50,33 @@ export function parseRecordLine(line: string, lineNo: number, source = 'record')
     );
   }
   const written = entry.v;
-  let current: RecordEntry;
+  let migrated: LooseEntry;
   try {
-    current = migrateEntry(entry);
+    migrated = migrateEntry(entry);
   } catch (error) {
     if (error instanceof MissingMigrationError) throw new RecordReadError(`${source}:${lineNo}: ${error.message}`);
     throw error;
   }
+  const current = narrowEntry(migrated);
+  if (typeof current === 'string') return { ok: false, lineNo, reason: `not a record entry (${current})`, line };
   // A cut frame's text is its cut message: the line's would crash whoever walks it.
   if (written === RECORD_VERSION && !deep) rememberLine(current, line);
   return { ok: true, lineNo, entry: current };
+}
+
+const eventKindSet: ReadonlySet<string> = new Set(eventKinds);
+
+/**
+ * The line as the one kind of entry it says it is, or why it is none: the only place a reader's
+ * entry gets its type. Only `kind` (and a frame's direction, which says which side spoke) is looked
+ * at; the other fields are taken as written, so readers still look before they use a field a
+ * hand-written line may hold in another shape.
+ */
+export function narrowEntry(entry: LooseEntry): RecordEntry | string {
+  if (isFrameKind(entry.kind)) {
+    return entry.dir === 'c2s' || entry.dir === 's2c' ? (entry as unknown as RecordEntry) : `a ${entry.kind} without dir`;
+  }
+  return eventKindSet.has(entry.kind) ? (entry as unknown as RecordEntry) : `unknown kind ${JSON.stringify(entry.kind)}`;
 }
 
 /**
@@ -66,10 +84,11 @@ export function parseRecordLine(line: string, lineNo: number, source = 'record')
  * mcp-spy or written by hand), cut at the depth the live spy records (see protocol/depth), with the
  * note it would have had; false when it is not that deep.
  */
-function cutEntry(entry: RecordEntry): RecordEntry | false {
+function cutEntry(entry: LooseEntry): LooseEntry | false {
   // The entry is one level above its `msg`.
-  const cut = cutDeep(entry, maxDepth + 1) as RecordEntry;
+  const cut = cutDeep(entry, maxDepth + 1) as LooseEntry;
   if (cut === entry) return false;
-  if (isFrameEntry(cut) && !cut.notes?.includes('nested-too-deep')) cut.notes = [...(cut.notes ?? []), 'nested-too-deep'];
+  const notes = cut.notes as string[] | undefined;
+  if (isFrameKind(cut.kind) && !notes?.includes('nested-too-deep')) cut.notes = [...(notes ?? []), 'nested-too-deep'];
   return cut;
 }

@@ -1,6 +1,6 @@
 import type { Observed } from '../wire/observe/observe-frame.js';
-import { frameText, rememberText } from './frame-message.js';
-import type { RecordEntry } from './schema.js';
+import { frameText, isFrameEntry, rememberText } from './frame-message.js';
+import type { Envelope, FrameEntry, RecordEntry } from './schema.js';
 
 /**
  * A frame's record line: the entry's fields, then its JSON as `msg`, spliced in as the frame's own
@@ -22,7 +22,7 @@ export function msgTextOf(text: string, message: unknown): { json: string; keepR
  * in from its exact text when it is known and fits on one line, else the entry as JSON.
  */
 export function recordLineOf(entry: RecordEntry): string {
-  if (entry.msg === undefined) return `${JSON.stringify(entry)}\n`;
+  if (!isFrameEntry(entry) || entry.msg === undefined) return `${JSON.stringify(entry)}\n`;
   const text = frameText(entry);
   if (text === undefined || entry.raw !== undefined || text.includes('\n')) return `${JSON.stringify(entry)}\n`;
   const { msg: _msg, ...fields } = entry;
@@ -36,7 +36,7 @@ export function recordLineOf(entry: RecordEntry): string {
 export function createRevisionMarks() {
   const last = new Map<string | undefined, string>();
   return {
-    mark(entry: RecordEntry) {
+    mark(entry: FrameEntry) {
       if (entry.rev === undefined || last.get(entry.session) === entry.rev) return;
       last.set(entry.session, entry.rev);
       entry.revChanged = true;
@@ -50,9 +50,9 @@ export function createRevisionMarks() {
  * Turns what the pipeline made of one frame into a record entry: the envelope, the annotations, the
  * frame's text (`raw`/`rawBase64` when it is not JSON; `msg` when it is, its exact text remembered).
  */
-export function entryOfObserved(envelope: Pick<RecordEntry, 'v' | 'seq' | 't' | 'session'>, observed: Observed, text: string): RecordEntry {
+export function entryOfObserved(envelope: Envelope, observed: Observed, text: string): FrameEntry {
   const { raw, rawBase64, ...annotations } = observed.observation;
-  const entry = { ...envelope, ...annotations } as RecordEntry;
+  const entry = { ...envelope, ...annotations } as FrameEntry;
   if (raw !== undefined) entry.raw = raw;
   if (rawBase64 !== undefined) entry.rawBase64 = rawBase64;
   if (observed.json !== undefined) {

@@ -1,6 +1,7 @@
 import { isObject, pick, pickString, type JsonObject } from '../protocol/jsonrpc.js';
 import { metaKeys } from '../protocol/revisions.js';
-import type { RecordEntry } from './schema.js';
+import { isFrameEntry } from './frame-message.js';
+import type { FrameEntry, RecordEntry } from './schema.js';
 
 /** Who a peer said it was. */
 export interface PeerInfo {
@@ -45,13 +46,13 @@ function hasMcpMeta(message: unknown): boolean {
 
 /** Whether an entry may add to the facts (so a reader parses only the frames that matter). */
 export function mayTell(entry: RecordEntry, facts: SessionFacts): boolean {
-  if (entry.dir !== 'c2s' && entry.dir !== 's2c') return false;
+  if (!isFrameEntry(entry)) return false;
   if (typeof entry.method === 'string' && telling.has(entry.method)) return true;
   return (!facts.client || !facts.server) && hasMcpMeta(entry.msg);
 }
 
 /** Adds what one frame says to its session's facts. Total: a frame of the wrong shape adds nothing. */
-export function learnFromFrame(facts: SessionFacts, entry: RecordEntry, message: unknown): void {
+export function learnFromFrame(facts: SessionFacts, entry: FrameEntry, message: unknown): void {
   if (typeof entry.rev === 'string') facts.revision = entry.rev;
   const params = pick(message, 'params');
   const result = pick(message, 'result');

@@ -1,5 +1,6 @@
 import { idKey, isObject, type JsonRpcId } from '../protocol/jsonrpc.js';
 import { oppositeOf } from '../wire/classify/kinds.js';
+import { notesOf } from '../record/entry-fields.js';
 import type { RecordedFrame, RecordedSession } from './load.js';
 
 /**
@@ -27,7 +28,7 @@ function relatedSeq(frame: RecordedFrame): number | undefined {
   return isObject(related) && typeof related.seq === 'number' ? related.seq : undefined;
 }
 
-const isOrphan = (frame: RecordedFrame) => Array.isArray(frame.entry.notes) && frame.entry.notes.includes('orphan-response');
+const isOrphan = (frame: RecordedFrame) => notesOf(frame.entry).includes('orphan-response');
 
 const isMessageWithMethod = (frame: RecordedFrame) => frame.kind === 'request' || frame.kind === 'notification';
 

@@ -1,10 +1,11 @@
 import { isObject, type JsonObject, type JsonRpcId } from '../protocol/jsonrpc.js';
 import { isStatelessRevision } from '../protocol/revisions.js';
 import { readRecording, type SkippedLine } from '../record/open-recording.js';
-import { frameText, messageOf } from '../record/frame-message.js';
+import { entryTime, fieldOf, notesOf } from '../record/entry-fields.js';
+import { frameText, isFrameEntry, messageOf } from '../record/frame-message.js';
 import { unfaultedEntries } from './faulted-frames.js';
 import { RecordReadError } from '../record/reader.js';
-import type { RecordEntry } from '../record/schema.js';
+import type { FrameEntry, RecordEntry } from '../record/schema.js';
 import { classifyMessage } from '../wire/classify/classify.js';
 import type { Direction, FrameKind } from '../wire/classify/kinds.js';
 import { ReplayError } from './errors.js';
@@ -23,7 +24,7 @@ export interface RecordedFrame {
   id?: JsonRpcId;
   /** The text to send again: the recorded bytes, or for a batch member its own JSON. */
   raw: string;
-  entry: RecordEntry;
+  entry: FrameEntry;
 }
 
 /** One session of a recording: a stdio spy run, an HTTP session, or a run of stateless HTTP exchanges. */
@@ -60,7 +61,7 @@ interface SessionDraft {
   entries: { lineNo: number; entry: RecordEntry }[];
 }
 
-function messagesOf(entry: RecordEntry): { message: JsonObject; raw: string } | undefined {
+function messagesOf(entry: FrameEntry): { message: JsonObject; raw: string } | undefined {
   if (entry.truncated || entry.kind === 'invalid') return undefined;
   const value = messageOf(entry);
   if (!isObject(value)) return undefined;
@@ -69,7 +70,7 @@ function messagesOf(entry: RecordEntry): { message: JsonObject; raw: string } | 
 }
 
 function toFrame(lineNo: number, entry: RecordEntry): RecordedFrame | undefined {
-  if (entry.dir !== 'c2s' && entry.dir !== 's2c') return undefined;
+  if (!isFrameEntry(entry)) return undefined;
   const parsed = messagesOf(entry);
   if (!parsed) return undefined;
   const classified = classifyMessage(parsed.message);
@@ -77,7 +78,8 @@ function toFrame(lineNo: number, entry: RecordEntry): RecordedFrame | undefined 
   return {
     lineNo,
     seq: entry.seq,
-    t: Date.parse(entry.t) || 0,
+    // An untimed frame (a plain capture) is at 0: replay and mock then send it without waiting.
+    t: entryTime(entry) ?? 0,
     dir: entry.dir,
     kind: classified.kind,
     message: parsed.message,
@@ -94,10 +96,10 @@ function finishSession(draft: SessionDraft, counter: { skipped: number }): Recor
     const frame = toFrame(lineNo, entry);
     if (frame) frames.push(frame);
     // The server's noise on stdout is neither sent nor compared: not a frame the replay skipped.
-    else if (entry.dir === 'c2s' || (entry.dir === 's2c' && entry.kind !== 'invalid')) counter.skipped++;
+    else if (isFrameEntry(entry) && (entry.dir === 'c2s' || entry.kind !== 'invalid')) counter.skipped++;
   }
   if (frames.length === 0) return undefined;
-  const revision = frames.find((frame) => typeof frame.entry.rev === 'string')?.entry.rev as string | undefined;
+  const revision = frames.find((frame) => typeof frame.entry.rev === 'string')?.entry.rev;
   const requests = frames.filter((frame) => frame.dir === 'c2s' && frame.kind === 'request');
   return {
     id: draft.id,
@@ -142,7 +144,7 @@ function mergeHttpParts(sessions: RecordedSession[]): RecordedSession[] {
  * 2026 exchange has none, but its request frame carries the MCP headers it was posted with.
  */
 function isHttpEntry(entry: RecordEntry): boolean {
-  return entry.kind === 'http' || entry.transport === 'http' || (entry.dir === 'c2s' && isObject(entry.headers));
+  return entry.kind === 'http' || fieldOf(entry, 'transport') === 'http' || (isFrameEntry(entry) && entry.dir === 'c2s' && isObject(entry.headers));
 }
 
 /**
@@ -164,7 +166,7 @@ export async function loadRecording(path: string, options: LoadOptions = {}): Pr
       if (!draft) drafts.set(id, (draft = { id, http: false, entries: [] }));
       if (isHttpEntry(entry)) draft.http = true;
       if (entry.kind === 'spawn' && Array.isArray(entry.command)) draft.command = entry.command;
-      if (entry.notes?.includes('nested-too-deep')) options.onCut?.(lineNo);
+      if (notesOf(entry).includes('nested-too-deep')) options.onCut?.(lineNo);
       draft.entries.push({ lineNo, entry });
     }
   } catch (error) {

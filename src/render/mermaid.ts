@@ -1,4 +1,5 @@
-import type { RecordEntry } from '../record/schema.js';
+import { isFrameEntry } from '../record/frame-message.js';
+import type { FrameEntry, RecordEntry } from '../record/schema.js';
 import { renderLine } from './render-line.js';
 import { truncate } from './sanitize.js';
 
@@ -27,7 +28,7 @@ export function mermaidText(text: string, max = 80): string {
   return [...truncate(text, max)].map((char) => (/[A-Za-z0-9 _./@()[\]=,+*?!$:'-]/.test(char) ? char : `#${char.codePointAt(0)};`)).join('');
 }
 
-function frameLabel(entry: RecordEntry): string {
+function frameLabel(entry: FrameEntry): string {
   const parts: string[] = [typeof entry.method === 'string' ? entry.method : entry.kind === 'invalid' ? `invalid${Array.isArray(entry.notes) ? ` (${entry.notes.join(', ')})` : ''}` : String(entry.kind)];
   const subject = entry.tool ?? entry.prompt ?? entry.uri;
   if (typeof subject === 'string') parts.push(subject);
@@ -52,7 +53,7 @@ export function createMermaidWriter() {
         if (session !== undefined || entry.kind !== 'spawn') out += `    Note over C,S: session ${mermaidText(entry.session)}\n`;
         session = entry.session;
       }
-      if (entry.dir === 'c2s' || entry.dir === 's2c') {
+      if (isFrameEntry(entry)) {
         const [from, to] = entry.dir === 'c2s' ? ['C', 'S'] : ['S', 'C'];
         return `${out}    ${from}${arrows[entry.kind] ?? '->>'}${to}: ${mermaidText(frameLabel(entry))}\n`;
       }

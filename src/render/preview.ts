@@ -1,5 +1,5 @@
 import { isObject } from '../protocol/jsonrpc.js';
-import type { RecordEntry } from '../record/schema.js';
+import type { FrameEntry } from '../record/schema.js';
 import { boundedJson, emptyBut } from './bounded-json.js';
 import { truncate } from './sanitize.js';
 import { summarize } from './summaries.js';
@@ -13,7 +13,7 @@ const omitMetaUri: ReadonlySet<string> = new Set(['_meta', 'uri']);
  * The keys a preview leaves out of a frame's params or result: `_meta`, and the tool, prompt or
  * resource of a request, which the line names already.
  */
-function omittedOf(entry: RecordEntry, body: object): ReadonlySet<string> {
+function omittedOf(entry: FrameEntry, body: object): ReadonlySet<string> {
   if (entry.kind !== 'request') return omitMeta;
   if ((entry.tool !== undefined || entry.prompt !== undefined) && 'name' in body) return omitMetaName;
   if (entry.uri !== undefined && 'uri' in body) return omitMetaUri;
@@ -26,7 +26,7 @@ function omittedOf(entry: RecordEntry, body: object): ReadonlySet<string> {
  * response, raw text otherwise. `message` is the frame already parsed, when the caller
  * has it; without it the raw text is parsed here.
  */
-export function previewOf(entry: RecordEntry, max: number, message?: unknown): string {
+export function previewOf(entry: FrameEntry, max: number, message?: unknown): string {
   message ??= entry.msg;
   if (message === undefined) {
     if (typeof entry.raw === 'string') return truncate(entry.raw, max);

@@ -1,5 +1,7 @@
 import { lookup } from '../protocol/own-table.js';
-import type { RecordEntry } from '../record/schema.js';
+import { notesOf } from '../record/entry-fields.js';
+import { isFrameEntry } from '../record/frame-message.js';
+import type { EntryOf, EventKind, FrameEntry, RecordEntry } from '../record/schema.js';
 import { cutToWidth, displayWidth } from './display-width.js';
 import { cuttable, fitParts, joinParts, type Part } from './fit-parts.js';
 import { previewOf } from './preview.js';
@@ -37,7 +39,7 @@ function unreadText(unread: unknown): string {
   return Array.isArray(unread) && unread.length > 0 ? `; ${unread.map(String).map(sanitize).join(', ')} not in the kept part` : '';
 }
 
-function frameDetails(entry: RecordEntry, p: Palette): Part[] {
+function frameDetails(entry: FrameEntry, p: Palette): Part[] {
   const parts: Part[] = [];
   if (typeof entry.method === 'string') parts.push(cuttable(sanitize(entry.method), p.bold));
   if ('id' in entry) parts.push(idText(entry.id));
@@ -64,7 +66,7 @@ function frameDetails(entry: RecordEntry, p: Palette): Part[] {
   return parts;
 }
 
-const eventDetails: Record<string, (entry: RecordEntry) => Part[]> = {
+const eventDetails: { [K in EventKind]: (entry: EntryOf<K>) => Part[] } = {
   spawn: (e) => [
     cuttable(Array.isArray(e.command) ? e.command.map((arg) => sanitize(String(arg))).join(' ') : ''),
     e.pid !== undefined ? `pid=${e.pid}` : '',
@@ -94,10 +96,6 @@ const eventDetails: Record<string, (entry: RecordEntry) => Part[]> = {
   ],
 };
 
-function isFrame(entry: RecordEntry): boolean {
-  return entry.dir === 'c2s' || entry.dir === 's2c';
-}
-
 /**
  * One entry of the record as one line for people: the live view, wire.log and `view` all print this.
  * Total on any input: an entry of the wrong shape still renders as something readable.
@@ -115,16 +113,17 @@ function renderEntry(entry: RecordEntry, options: RenderOptions): string {
   const p = options.color ? palettes.color : palettes.plain;
   const kind = typeof entry.kind === 'string' ? entry.kind : 'unknown';
   const label = (lookup(kindStyles, kind)?.label ?? sanitize(kind)).padEnd(labelWidth);
-  const arrow = entry.kind === 'stderr' ? '~~' : isFrame(entry) ? arrows[entry.dir as 'c2s' | 's2c'] : arrows.none;
+  const arrow = entry.kind === 'stderr' ? '~~' : isFrameEntry(entry) ? arrows[entry.dir] : arrows.none;
   const head = `${p.dim(timeOf(entry))} ${arrow} ${p.kind(kind)(label)}`;
-  const details = isFrame(entry)
+  const details = isFrameEntry(entry)
     ? frameDetails(entry, p)
-    : (lookup(eventDetails, kind) ?? ((e: RecordEntry) => [cuttable(sanitize(JSON.stringify(e)))]))(entry);
-  const notes = Array.isArray(entry.notes) && entry.notes.length > 0 ? [p.warn(`!${entry.notes.map(String).map(sanitize).join(',')}`)] : [];
+    : ((lookup(eventDetails, kind) as ((e: RecordEntry) => Part[]) | undefined) ?? ((e: RecordEntry) => [cuttable(sanitize(JSON.stringify(e)))]))(entry);
+  const noted = notesOf(entry);
+  const notes = noted.length > 0 ? [p.warn(`!${noted.map(String).map(sanitize).join(',')}`)] : [];
   const parts = [head, ...details, ...notes];
   if (options.width === undefined) {
     const line = joinParts(parts);
-    if (!isFrame(entry)) return line;
+    if (!isFrameEntry(entry)) return line;
     const preview = sanitize(previewOf(entry, options.preview ?? defaultPreview, options.message));
     return preview === '' ? line : `${line} ${preview}`;
   }
@@ -139,7 +138,7 @@ function fitLine(entry: RecordEntry, parts: Part[], width: number, message: unkn
   const columns = width - 1;
   const { line, whole } = fitParts(parts, columns);
   // A line cut short has no room for a preview.
-  if (!isFrame(entry) || !whole) return line;
+  if (!isFrameEntry(entry) || !whole) return line;
   const room = columns - displayWidth(line) - 1;
   if (room < 1) return line;
   // The preview is asked for in characters; a wide character takes two columns: cut again by width.

@@ -2,12 +2,12 @@ import { isObject, type JsonObject } from '../protocol/jsonrpc.js';
 import { lookup } from '../protocol/own-table.js';
 import { boundedJson } from './bounded-json.js';
 import { truncate } from './sanitize.js';
+import { plural } from '../protocol/plural.js';
 
 /** Turns a frame's params (request, notification) or result (response) into words; undefined: no summary fits it. */
 type Summarize = (body: unknown, max: number) => string | undefined;
 
 const text = (value: unknown): string | undefined => (typeof value === 'string' ? value : undefined);
-const plural = (count: number, noun: string) => `${count} ${noun}${count === 1 ? '' : 's'}`;
 
 /** A name cut short still says something from this many characters; shorter, it is left out. */
 const minName = 6;

@@ -1,6 +1,6 @@
 import { createChecker } from '../check/engine.js';
-import { frameText } from '../record/frame-message.js';
-import type { RecordEntry } from '../record/schema.js';
+import { frameText, isFrameEntry } from '../record/frame-message.js';
+import type { FrameEntry, RecordEntry } from '../record/schema.js';
 import { renderLine } from '../render/render-line.js';
 import { isRoutine } from '../render/visibility.js';
 import { createStatsCollector } from '../review/stats.js';
@@ -12,7 +12,7 @@ import { createSpanTracker } from './spans.js';
 const copied = ['method', 'tool', 'prompt', 'uri', 'latencyMs', 'rev', 'bytes'] as const;
 
 /** The annotations of a frame entry the page needs, plus its exact text while the budget lasts. */
-function frameOf(entry: RecordEntry, lineNo: number, text: string | undefined): ReportFrame {
+function frameOf(entry: FrameEntry, lineNo: number, text: string | undefined): ReportFrame {
   const frame = { v: 1, seq: entry.seq, line: lineNo, session: String(entry.session ?? ''), dir: entry.dir, kind: entry.kind } as ReportFrame;
   if (typeof entry.t === 'string') frame.t = entry.t;
   for (const field of copied) if (entry[field] !== undefined) (frame as unknown as Record<string, unknown>)[field] = entry[field];
@@ -67,7 +67,7 @@ export async function collectRecording(file: string, entries: AsyncIterable<{ en
       left.framesLeftOut++;
       continue;
     }
-    if (entry.dir !== 'c2s' && entry.dir !== 's2c') {
+    if (!isFrameEntry(entry)) {
       events.push(eventOf(entry, lineNo));
       continue;
     }

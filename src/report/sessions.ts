@@ -1,5 +1,5 @@
 import { isObject } from '../protocol/jsonrpc.js';
-import { messageOf } from '../record/frame-message.js';
+import { isFrameEntry, messageOf } from '../record/frame-message.js';
 import type { RecordEntry } from '../record/schema.js';
 import { learnFromFrame, mayTell, newSessionFacts, type SessionFacts } from '../record/session-facts.js';
 import type { ReportSession, ReportTool } from './report-types.js';
@@ -22,8 +22,8 @@ export function createSessionTracker() {
     add(entry: RecordEntry) {
       const draft = draftOf(typeof entry.session === 'string' ? entry.session : '');
       if (entry.kind === 'spawn' && typeof entry.transport === 'string') draft.transport ??= entry.transport;
-      if (entry.kind === 'http' || (entry.dir === 'c2s' && isObject(entry.headers))) draft.transport = 'http';
-      if (entry.dir !== 'c2s' && entry.dir !== 's2c') return;
+      if (entry.kind === 'http' || (isFrameEntry(entry) && entry.dir === 'c2s' && isObject(entry.headers))) draft.transport = 'http';
+      if (!isFrameEntry(entry)) return;
       draft.frames++;
       if (mayTell(entry, draft.facts)) learnFromFrame(draft.facts, entry, messageOf(entry));
       else if (typeof entry.rev === 'string') draft.facts.revision = entry.rev;

@@ -1,4 +1,4 @@
-import type { RecordEntry } from '../record/schema.js';
+import type { FrameEntry } from '../record/schema.js';
 import type { ReportSpan } from './report-types.js';
 
 const outcomes = { response: 'response', 'tool-error': 'tool-error', 'protocol-error': 'protocol-error' } as const;
@@ -9,8 +9,7 @@ const keyOf = (session: unknown, seq: number) => `${String(session ?? '')}|${seq
 export function createSpanTracker() {
   const spans = new Map<string, ReportSpan>();
   return {
-    add(entry: RecordEntry) {
-      if (entry.dir !== 'c2s' && entry.dir !== 's2c') return;
+    add(entry: FrameEntry) {
       const session = typeof entry.session === 'string' ? entry.session : '';
       if (entry.kind === 'request') {
         spans.set(keyOf(session, entry.seq), {

@@ -1,3 +1,4 @@
+import { fieldOf } from '../record/entry-fields.js';
 import { textOf } from '../record/frame-message.js';
 import type { RecordEntry } from '../record/schema.js';
 
@@ -10,21 +11,27 @@ const number = (value: unknown): number | undefined => (typeof value === 'number
 /** The fields a filter expression may name, each with where it lives in the record. */
 export const filterFields: Record<string, (entry: RecordEntry) => FieldValue> = {
   kind: (e) => text(e.kind),
-  dir: (e) => text(e.dir),
-  method: (e) => text(e.method),
-  tool: (e) => text(e.tool),
-  prompt: (e) => text(e.prompt),
-  uri: (e) => text(e.uri),
-  id: (e) => (typeof e.id === 'string' || typeof e.id === 'number' ? String(e.id) : undefined),
+  dir: (e) => text(fieldOf(e, 'dir')),
+  method: (e) => text(fieldOf(e, 'method')),
+  tool: (e) => text(fieldOf(e, 'tool')),
+  prompt: (e) => text(fieldOf(e, 'prompt')),
+  uri: (e) => text(fieldOf(e, 'uri')),
+  id: (e) => {
+    const id = fieldOf(e, 'id');
+    return typeof id === 'string' || typeof id === 'number' ? String(id) : undefined;
+  },
   session: (e) => text(e.session),
   seq: (e) => number(e.seq),
-  latency: (e) => number(e.latencyMs),
-  code: (e) => number((e.error as { code?: unknown } | undefined)?.code),
-  error: (e) => text((e.error as { message?: unknown } | undefined)?.message),
-  rev: (e) => text(e.rev),
-  bytes: (e) => number(e.bytes),
+  latency: (e) => number(fieldOf(e, 'latencyMs')),
+  code: (e) => number((fieldOf(e, 'error') as { code?: unknown } | undefined)?.code),
+  error: (e) => text((fieldOf(e, 'error') as { message?: unknown } | undefined)?.message),
+  rev: (e) => text(fieldOf(e, 'rev')),
+  bytes: (e) => number(fieldOf(e, 'bytes')),
   time: (e) => text(e.t),
-  note: (e) => (Array.isArray(e.notes) ? e.notes.map(String) : undefined),
+  note: (e) => {
+    const notes = fieldOf(e, 'notes');
+    return Array.isArray(notes) ? notes.map(String) : undefined;
+  },
   text: (e) => textOf(e),
 };
 

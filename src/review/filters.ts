@@ -1,3 +1,4 @@
+import { fieldOf } from '../record/entry-fields.js';
 import { textOf } from '../record/frame-message.js';
 import type { RecordEntry } from '../record/schema.js';
 import { parseFilter } from './filter-expression.js';
@@ -30,7 +31,7 @@ const oneOf = (values: string[] | undefined, read: (entry: RecordEntry) => unkno
 function idMatch(ids: string[] | undefined): EntryTest | undefined {
   if (!ids || ids.length === 0) return undefined;
   const has = (value: unknown) => (typeof value === 'string' || typeof value === 'number') && ids.includes(String(value));
-  return (entry) => has(entry.id) || has(entry.related?.id);
+  return (entry) => has(fieldOf(entry, 'id')) || has(fieldOf(entry, 'related')?.id);
 }
 
 /** Builds one test from the options; a bad option is a value with the message to show. */
@@ -42,9 +43,9 @@ export function buildFilter(options: FilterOptions): BuiltFilter {
   if (options.dir !== undefined && options.dir !== 'c2s' && options.dir !== 's2c') return { ok: false, message: `--dir ${options.dir}: expected c2s or s2c` };
   for (const test of [
     oneOf(kinds, (e) => e.kind),
-    options.dir ? (e: RecordEntry) => e.dir === options.dir : undefined,
-    oneOf(options.method, (e) => e.method),
-    oneOf(options.tool, (e) => e.tool),
+    options.dir ? (e: RecordEntry) => fieldOf(e, 'dir') === options.dir : undefined,
+    oneOf(options.method, (e) => fieldOf(e, 'method')),
+    oneOf(options.tool, (e) => fieldOf(e, 'tool')),
     idMatch(options.id),
     oneOf(options.session, (e) => e.session),
   ]) {

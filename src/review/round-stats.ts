@@ -1,4 +1,5 @@
-import { frameText } from '../record/frame-message.js';
+import { entryTime } from '../record/entry-fields.js';
+import { frameText, isFrameEntry } from '../record/frame-message.js';
 import type { RecordEntry } from '../record/schema.js';
 import { multiRoundMethods } from '../wire/correlate/round-trips.js';
 
@@ -28,7 +29,8 @@ interface Started {
   timeMs: number;
 }
 
-const timeOf = (entry: RecordEntry) => Date.parse(String(entry.t)) || 0;
+// An untimed entry (a plain capture) counts as time 0: its rounds then take no time, as they did.
+const timeOf = (entry: RecordEntry) => entryTime(entry) ?? 0;
 const asksInput = (entry: RecordEntry) => entry.kind === 'response' && (frameText(entry)?.includes('"input_required"') ?? false);
 
 /** Follows the rounds of multi-round-trip calls through a recording, as `related` links them. */
@@ -49,13 +51,13 @@ export function createRoundStats() {
 
   return {
     add(entry: RecordEntry) {
-      if (entry.dir === 'c2s' && entry.kind === 'request' && typeof entry.method === 'string' && multiRoundMethods.has(entry.method)) {
+      if (entry.kind === 'request' && entry.dir === 'c2s' && typeof entry.method === 'string' && multiRoundMethods.has(entry.method)) {
         const round = (entry.related as { round?: unknown } | undefined)?.round;
         if (typeof round === 'number' && entry.related) retries.set(keyOf(entry, entry.seq), keyOf(entry, entry.related.seq));
         else started.set(keyOf(entry, entry.seq), { session: entry.session, seq: entry.seq, id: entry.id, method: entry.method, tool: entry.tool, timeMs: timeOf(entry) });
         return;
       }
-      if (entry.dir !== 's2c' || !entry.related || entry.kind === 'notification') return;
+      if (!isFrameEntry(entry) || entry.dir !== 's2c' || !entry.related || entry.kind === 'notification') return;
       const requestKey = keyOf(entry, entry.related.seq);
       const latency = typeof entry.latencyMs === 'number' ? entry.latencyMs : 0;
       const first = started.get(requestKey);

@@ -1,5 +1,6 @@
 import { lstatSync, readdirSync, statSync } from 'node:fs';
 import { join } from 'node:path';
+import { isFrameEntry } from '../record/frame-message.js';
 import { readRecording } from '../record/open-recording.js';
 import { alive, parseSessionFileName } from '../record/sessions-dir.js';
 
@@ -27,7 +28,6 @@ export interface SessionFile {
   unreadable?: string;
 }
 
-const frameKinds = new Set(['request', 'notification', 'response', 'tool-error', 'protocol-error', 'invalid']);
 const errorKinds = new Set(['tool-error', 'protocol-error']);
 
 /**
@@ -83,7 +83,7 @@ async function readSessionFile(file: string, parts: NonNullable<ReturnType<typeo
   let httpSpy = false;
   try {
     for await (const { entry } of readRecording(file)) {
-      if (frameKinds.has(entry.kind)) session.frames += 1;
+      if (isFrameEntry(entry)) session.frames += 1;
       if (errorKinds.has(entry.kind)) session.errors += 1;
       // The stdio spy names itself on its spawn entry, the HTTP spy on its first http entry.
       if (entry.kind === 'http' && entry.transport === 'http') httpSpy = true;

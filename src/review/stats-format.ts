@@ -1,12 +1,12 @@
 import { printableJson, sanitize } from '../render/sanitize.js';
 import type { CallStats, RecordingStats } from './stats.js';
 import { formatTable } from './table.js';
+import { plural } from '../protocol/plural.js';
 
 export const statsFormats = ['text', 'json', 'markdown'] as const;
 export type StatsFormat = (typeof statsFormats)[number];
 
 const ms = (value: number | undefined) => (value === undefined ? '-' : `${value}`);
-const plural = (count: number, word: string) => `${count} ${word}${count === 1 ? '' : 's'}`;
 
 function callTable(title: string, table: Record<string, CallStats>, markdown: boolean): string {
   const rows = Object.entries(table).map(([name, s]) => [

@@ -1,7 +1,7 @@
 import { tableOf } from '../protocol/own-table.js';
-import { messageOf } from '../record/frame-message.js';
+import { isFrameEntry, messageOf } from '../record/frame-message.js';
 import { createOwedAnswers } from '../record/owed-answers.js';
-import type { RecordEntry } from '../record/schema.js';
+import type { FrameEntry, RecordEntry } from '../record/schema.js';
 import { learnFromFrame, mayTell, newSessionFacts, type SessionFacts } from '../record/session-facts.js';
 import { summarizeLatency, type LatencySummary } from './percentiles.js';
 import { createRoundStats, type MultiRoundCall } from './round-stats.js';
@@ -75,7 +75,7 @@ export function createStatsCollector() {
   let frames = 0;
   let invalidFrames = 0;
 
-  function onAnswer(entry: RecordEntry) {
+  function onAnswer(entry: FrameEntry) {
     const targets = [typeof entry.method === 'string' ? tallyOf(methods, entry.method) : undefined, typeof entry.tool === 'string' ? tallyOf(tools, entry.tool) : undefined];
     for (const tally of targets) {
       if (!tally) continue;
@@ -90,7 +90,7 @@ export function createStatsCollector() {
       entries++;
       count(kinds, String(entry.kind));
       if (entry.kind === 'fault') count(faultRules, String(entry.rule));
-      if (entry.dir !== 'c2s' && entry.dir !== 's2c') {
+      if (!isFrameEntry(entry)) {
         answers.add(entry, undefined);
         return;
       }

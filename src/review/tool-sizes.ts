@@ -1,7 +1,7 @@
 import { isObject } from '../protocol/jsonrpc.js';
 import { tableOf } from '../protocol/own-table.js';
 import { messageOf } from '../record/frame-message.js';
-import type { RecordEntry } from '../record/schema.js';
+import type { FrameEntry } from '../record/schema.js';
 
 /**
  * What a tool costs a model's context, in bytes of JSON (UTF-8): its definition, which every
@@ -29,7 +29,7 @@ export function createToolSizes() {
     return size;
   };
   return {
-    add(entry: RecordEntry) {
+    add(entry: FrameEntry) {
       if (entry.dir !== 's2c' || (entry.kind !== 'response' && entry.kind !== 'tool-error')) return;
       const message = messageOf(entry);
       const result = isObject(message) ? message.result : undefined;

@@ -1,4 +1,6 @@
-import type { RecordEntry } from '../record/schema.js';
+import { entryTime } from '../record/entry-fields.js';
+import { isFrameEntry } from '../record/frame-message.js';
+import type { FrameEntry, RecordEntry } from '../record/schema.js';
 import { createMermaidWriter } from '../render/mermaid.js';
 import { renderLine } from '../render/render-line.js';
 import { printableJson, sanitize } from '../render/sanitize.js';
@@ -22,7 +24,7 @@ export interface ViewOptions {
 const indent = '    ';
 
 /** A frame's content for people: JSON pretty-printed, anything else as sanitised text. */
-export function fullFrame(entry: RecordEntry): string {
+export function fullFrame(entry: FrameEntry): string {
   let text: string;
   if (entry.msg !== undefined) text = printableJson(entry.msg, 2);
   else if (typeof entry.raw === 'string') text = sanitize(entry.raw);
@@ -35,12 +37,10 @@ export function fullFrame(entry: RecordEntry): string {
  * part of `t` as it stands, and wire.log stays UTC.
  */
 function inLocalTime(entry: RecordEntry): RecordEntry {
-  const at = typeof entry.t === 'string' ? Date.parse(entry.t) : Number.NaN;
-  if (Number.isNaN(at)) return entry;
+  const at = entryTime(entry);
+  if (at === undefined) return entry;
   return { ...entry, t: new Date(at - new Date(at).getTimezoneOffset() * 60_000).toISOString() };
 }
-
-const isFrame = (entry: RecordEntry) => entry.dir === 'c2s' || entry.dir === 's2c';
 
 /**
  * Prints entries as they come. Text is exactly `renderLine(entry) + "\n"`, what wire.log holds;
@@ -54,7 +54,7 @@ export function createViewWriter(output: Output, options: ViewOptions) {
     text: (entry) =>
       !options.full && isRoutine(entry)
         ? ''
-        : `${renderLine(options.local ? inLocalTime(entry) : entry, { color: options.color, width: options.full ? undefined : options.width })}\n${options.full && isFrame(entry) ? fullFrame(entry) : ''}`,
+        : `${renderLine(options.local ? inLocalTime(entry) : entry, { color: options.color, width: options.full ? undefined : options.width })}\n${options.full && isFrameEntry(entry) ? fullFrame(entry) : ''}`,
     json: (entry) => `${count === 1 ? '[\n' : ',\n'}${printableJson(entry)}`,
     jsonl: (entry) => `${printableJson(entry)}\n`,
     mermaid: (entry) => `${count === 1 ? mermaid.header : ''}${mermaid.entry(entry)}`,

@@ -1,10 +1,10 @@
 import { closeSync } from 'node:fs';
 import { openOutputFile } from '../record/open-output.js';
-import { RECORD_VERSION, type RecordEntry } from '../record/schema.js';
+import { RECORD_VERSION, type EventKind } from '../record/schema.js';
 import { writeLinesSync } from './whole-lines.js';
 
 /** One entry of the record's end written by the forwarding side (numbered and stamped as it is written; `t` in epoch ms). */
-export type TailEntry = Omit<Partial<RecordEntry>, 't' | 'kind'> & { kind: RecordEntry['kind']; t: number };
+export type TailEntry = { kind: EventKind; t: number; [field: string]: unknown };
 
 export interface LastWords {
   named: boolean;
@@ -27,7 +27,7 @@ export function appendLastWords(path: string, words: LastWords): void {
   if (words.tail.length === 0) return;
   const lines = words.tail.map((item, index) => {
     const { kind, t, ...fields } = item;
-    const entry: RecordEntry = { v: RECORD_VERSION, seq: words.lastSeq + 1 + index, t: new Date(t).toISOString(), ...(words.session === undefined ? {} : { session: words.session }), kind, ...fields };
+    const entry = { v: RECORD_VERSION, seq: words.lastSeq + 1 + index, t: new Date(t).toISOString(), ...(words.session === undefined ? {} : { session: words.session }), kind, ...fields };
     return `${JSON.stringify(entry)}\n`;
   });
   const opened = openOutputFile(path, { named: words.named, allowReadable: words.allowReadable ?? false });

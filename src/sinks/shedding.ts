@@ -1,8 +1,10 @@
-import { RECORD_VERSION, type RecordEntry } from '../record/schema.js';
+import { notesOf } from '../record/entry-fields.js';
+import { isFrameEntry } from '../record/frame-message.js';
+import { RECORD_VERSION, type NoteEntry, type RecordEntry } from '../record/schema.js';
 
 /** A frame that says something is wrong: shown even while the observer is behind. */
 function isTrouble(entry: RecordEntry): boolean {
-  return entry.kind === 'invalid' || entry.kind === 'protocol-error' || entry.kind === 'tool-error' || (entry.notes !== undefined && entry.notes.length > 0);
+  return entry.kind === 'invalid' || entry.kind === 'protocol-error' || entry.kind === 'tool-error' || notesOf(entry).length > 0;
 }
 
 /**
@@ -14,21 +16,21 @@ function isTrouble(entry: RecordEntry): boolean {
 export function createShedding(where: string, record: string | undefined) {
   let shedding = false;
   let leftOut = 0;
-  const note = (): RecordEntry | undefined => {
+  const note = (): NoteEntry | undefined => {
     if (leftOut === 0) return undefined;
     const text = `the observer was behind the traffic: ${leftOut} ordinary frame(s) left out of ${where}; the record has them all (mcp-spy view ${record})`;
     leftOut = 0;
-    return { v: RECORD_VERSION, seq: 0, t: new Date().toISOString(), kind: 'note', text };
+    return { v: RECORD_VERSION, seq: 0, t: new Date().toISOString(), kind: 'note', notes: [], text };
   };
   return {
     /** Whether to leave `entry` out now (it is then counted). */
     leavesOut(entry: RecordEntry): boolean {
-      if (!shedding || entry.dir === undefined || isTrouble(entry)) return false;
+      if (!shedding || !isFrameEntry(entry) || isTrouble(entry)) return false;
       leftOut++;
       return true;
     },
     /** The observer is behind, or caught up: the note to show when it says what was left out. */
-    behind(behind: boolean): RecordEntry | undefined {
+    behind(behind: boolean): NoteEntry | undefined {
       // Without a record, what this sink shows is all there is: it leaves nothing out.
       shedding = behind && record !== undefined;
       return behind ? undefined : note();

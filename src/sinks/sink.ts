@@ -1,5 +1,5 @@
 import type { ExportConfig } from '../export/export-sink.js';
-import type { EventKind, RecordEntry } from '../record/schema.js';
+import type { EntryOf, EventKind, GapEntry, NoteEntry, RecordEntry } from '../record/schema.js';
 import type { StderrOut } from './stderr-out.js';
 
 /**
@@ -14,7 +14,7 @@ export interface Sink {
    */
   entry(entry: RecordEntry, message?: unknown, json?: Buffer | string): void;
   /** Another sink failed: a sink that keeps a lasting copy writes down the gap it left. */
-  failed?(gap: RecordEntry): void;
+  failed?(gap: GapEntry): void;
   /**
    * The observing is over: a sink that sends elsewhere finishes sending, and may still put in the
    * record what it could not send (the other sinks are open until every sink has ended).
@@ -49,13 +49,13 @@ export interface SinkContext {
   /** Problems of the spy itself, said once each on stderr. */
   warn: (message: string) => void;
   /** A new `gap` entry, numbered in the record's sequence, in the stdio spy's session (in none on HTTP); `lost` counts entries. */
-  gap(reason: string, lost?: number): RecordEntry;
+  gap(reason: string, lost?: number): GapEntry;
   /** `from` failed: the other sinks that keep a lasting copy write down `gap`. */
-  failed(from: Sink, gap: RecordEntry): void;
+  failed(from: Sink, gap: GapEntry): void;
   /** An entry numbered in the record's sequence for one sink's file alone (that file's own story), handed to no sink. */
-  own(kind: EventKind, fields: Partial<RecordEntry>): RecordEntry;
+  own<K extends EventKind>(kind: K, fields: Partial<EntryOf<K>>): EntryOf<K>;
   /** A `note` of the spy itself in the record (what an exporter dropped), in the stdio spy's session (in none on HTTP). */
-  note(fields: Partial<RecordEntry>): void;
+  note(fields: Partial<NoteEntry>): void;
 }
 
 /** Where and how the entries are kept and shown: the record, the log, the live view on stderr. */

@@ -1,7 +1,9 @@
 import { lookup } from '../protocol/own-table.js';
+import { fieldOf, notesOf } from '../record/entry-fields.js';
+import { isFrameEntry } from '../record/frame-message.js';
 import type { RecordEntry } from '../record/schema.js';
 import { arrows, kindStyles, labelWidth, type Palette } from '../render/styles.js';
-import { isFrame, type Row } from './rows.js';
+import { type Row } from './rows.js';
 import { clock, fit, wireText } from './text.js';
 
 function idText(id: unknown): string {
@@ -11,12 +13,16 @@ function idText(id: unknown): string {
 /** What a row says after its kind: method, tool, id, latency, error, notes (each cut short). */
 function details(entry: RecordEntry): string[] {
   const parts: string[] = [];
-  if (typeof entry.method === 'string') parts.push(wireText(entry.method, 60));
-  if (typeof entry.tool === 'string') parts.push(`tool=${wireText(entry.tool, 40)}`);
-  if ('id' in entry && isFrame(entry)) parts.push(idText(entry.id));
-  if (entry.related && entry.kind === 'notification') parts.push(`for ${idText(entry.related.id)}`);
-  if (typeof entry.latencyMs === 'number') parts.push(`${entry.latencyMs}ms`);
-  if (entry.error && typeof entry.error === 'object') parts.push(`${String((entry.error as { code?: unknown }).code)} ${wireText((entry.error as { message?: unknown }).message, 60)}`);
+  const method = fieldOf(entry, 'method');
+  const tool = fieldOf(entry, 'tool');
+  if (typeof method === 'string') parts.push(wireText(method, 60));
+  if (typeof tool === 'string') parts.push(`tool=${wireText(tool, 40)}`);
+  if (isFrameEntry(entry)) {
+    if ('id' in entry) parts.push(idText(entry.id));
+    if (entry.related && entry.kind === 'notification') parts.push(`for ${idText(entry.related.id)}`);
+    if (typeof entry.latencyMs === 'number') parts.push(`${entry.latencyMs}ms`);
+    if (entry.error && typeof entry.error === 'object') parts.push(`${String((entry.error as { code?: unknown }).code)} ${wireText((entry.error as { message?: unknown }).message, 60)}`);
+  }
   if (entry.kind === 'stderr') parts.push(wireText(entry.raw, 120));
   if (entry.kind === 'exit') parts.push(entry.signal ? `signal=${wireText(entry.signal, 20)}` : `code=${String(entry.code)}`);
   if (entry.kind === 'spawn' && Array.isArray(entry.command)) parts.push(wireText(entry.command.join(' '), 80));
@@ -44,10 +50,11 @@ export function frameLine(row: Row, options: FrameLineOptions): string {
   const p = options.palette;
   const kind = typeof entry.kind === 'string' ? entry.kind : 'unknown';
   const label = (lookup(kindStyles, kind)?.label ?? wireText(kind, labelWidth)).padEnd(labelWidth);
-  const arrow = entry.kind === 'stderr' ? '~~' : isFrame(entry) ? arrows[entry.dir as 'c2s' | 's2c'] : arrows.none;
+  const arrow = entry.kind === 'stderr' ? '~~' : isFrameEntry(entry) ? arrows[entry.dir] : arrows.none;
   const session = options.sessionLabel === undefined ? '' : `${fit(wireText(options.sessionLabel, 40), 12)} `;
   const head = `${options.mark} ${clock(entry.t)} ${session}${arrow} `;
-  const notes = Array.isArray(entry.notes) && entry.notes.length > 0 ? ` !${entry.notes.map((note) => wireText(note, 40)).join(',')}` : '';
+  const noted = notesOf(entry);
+  const notes = noted.length > 0 ? ` !${noted.map((note) => wireText(note, 40)).join(',')}` : '';
   const rest = ` ${details(entry).join(' ')}`;
   const room = Math.max(0, options.width - head.length - label.length);
   const tail = fit(`${rest}${notes}`, room).trimEnd();

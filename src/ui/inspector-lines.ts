@@ -1,9 +1,10 @@
 import { noteTexts } from '../protocol/notes.js';
 import { lookup } from '../protocol/own-table.js';
-import { frameText, messageOf } from '../record/frame-message.js';
+import { fieldOf, notesOf } from '../record/entry-fields.js';
+import { frameText, isFrameEntry, messageOf } from '../record/frame-message.js';
 import type { RecordEntry } from '../record/schema.js';
 import { printableJson } from '../render/sanitize.js';
-import { isFrame, type Row } from './rows.js';
+import { type Row } from './rows.js';
 import { serverLabel } from './sessions.js';
 import { selectedRow, type ViewState } from './state.js';
 import { bytesText, clock, wireText } from './text.js';
@@ -39,16 +40,19 @@ export function wrapLines(lines: readonly string[], width: number): string[] {
 
 function headerLines(row: Row, entry: RecordEntry, state: ViewState): string[] {
   const session = state.sessionIndex.get(row.session);
-  const what = [entry.kind, entry.method, entry.tool ? `tool=${entry.tool}` : undefined, 'id' in entry ? `#${JSON.stringify(entry.id)}` : undefined]
+  const tool = fieldOf(entry, 'tool');
+  const what = [entry.kind, fieldOf(entry, 'method'), tool ? `tool=${tool}` : undefined, 'id' in entry ? `#${JSON.stringify(entry.id)}` : undefined]
     .filter((part) => part !== undefined)
     .map((part) => wireText(part, 80));
-  const latency = typeof entry.latencyMs === 'number' ? ` ${entry.latencyMs}ms` : '';
-  return [`${what.join(' ')}  seq ${entry.seq} at ${clock(entry.t)}${latency}  ${entry.dir ?? ''}  ${session ? wireText(serverLabel(session), 40) : ''}`];
+  const latencyMs = fieldOf(entry, 'latencyMs');
+  const latency = typeof latencyMs === 'number' ? ` ${latencyMs}ms` : '';
+  return [`${what.join(' ')}  seq ${entry.seq} at ${clock(entry.t)}${latency}  ${fieldOf(entry, 'dir') ?? ''}  ${session ? wireText(serverLabel(session), 40) : ''}`];
 }
 
 function noteLines(entry: RecordEntry): string[] {
-  if (!Array.isArray(entry.notes) || entry.notes.length === 0) return [];
-  return ['notes:', ...entry.notes.map((note) => `  ${wireText(note, 60)}: ${lookup<string>(noteTexts, note) ?? 'see docs/rules.md'}`)];
+  const notes = notesOf(entry);
+  if (notes.length === 0) return [];
+  return ['notes:', ...notes.map((note) => `  ${wireText(note, 60)}: ${lookup<string>(noteTexts, note) ?? 'see docs/rules.md'}`)];
 }
 
 /** How far from a frame the inspector looks for the entries linked to it (the log can hold millions). */
@@ -71,19 +75,22 @@ function nearby(state: ViewState, session: string, kind: string, from: number, t
 function linkedLines(state: ViewState, request: Row | undefined): string[] {
   if (!request) return [];
   const end = request.pair ?? request.index + linkedReach;
-  const linked = nearby(state, request.session, 'notification', request.index + 1, Math.min(end, request.index + linkedReach), (entry) => entry.related?.seq === request.entry.seq, 20);
+  const linked = nearby(state, request.session, 'notification', request.index + 1, Math.min(end, request.index + linkedReach), (entry) => fieldOf(entry, 'related')?.seq === request.entry.seq, 20);
   if (linked.length === 0) return [];
-  return ['linked:', ...linked.map((row) => `  ${clock(row.entry.t)} ${wireText(row.entry.method, 60)} (seq ${row.entry.seq})`)];
+  return ['linked:', ...linked.map((row) => `  ${clock(row.entry.t)} ${wireText(fieldOf(row.entry, 'method'), 60)} (seq ${row.entry.seq})`)];
 }
 
 /** HTTP: the frame's headers, and the status and headers of the exchange that carried it (near it in the log). */
 function httpLines(state: ViewState, row: Row, entry: RecordEntry): string[] {
   const lines: string[] = [];
   const header = (name: string, value: unknown) => `  ${wireText(name, 60)}: ${wireText(Array.isArray(value) ? value.join(', ') : value, 160)}`;
-  if (entry.headers) lines.push('HTTP headers:', ...Object.entries(entry.headers).map(([name, value]) => header(name, value)));
-  if (typeof entry.exchange === 'number') {
-    const exchange = nearby(state, row.session, 'http', row.index - 500, row.index + 500, (other) => other.exchange === entry.exchange, 5);
+  const headers = fieldOf(entry, 'headers');
+  if (headers) lines.push('HTTP headers:', ...Object.entries(headers).map(([name, value]) => header(name, value)));
+  const exchangeNo = fieldOf(entry, 'exchange');
+  if (typeof exchangeNo === 'number') {
+    const exchange = nearby(state, row.session, 'http', row.index - 500, row.index + 500, (other) => fieldOf(other, 'exchange') === exchangeNo, 5);
     for (const { entry: full } of exchange) {
+      if (full.kind !== 'http') continue;
       lines.push(`HTTP ${[full.httpMethod, full.path, full.status, full.summary].filter((part) => part !== undefined).map((part) => wireText(part, 80)).join(' ')}`);
       for (const [side, headers] of Object.entries(full.headers ?? {})) {
         if (headers && typeof headers === 'object') lines.push(`  ${side}:`, ...Object.entries(headers).map(([name, value]) => `  ${header(name, value)}`));
@@ -99,11 +106,13 @@ function frameLines(state: ViewState, row: Row): string[] {
   const lines = [...headerLines(row, entry, state), ...noteLines(entry), ...httpLines(state, row, entry)];
   const message = messageOf(entry);
   if (message !== undefined) lines.push(`message${state.unfolded ? '' : ' (long strings and arrays folded: z unfolds)'}:`, ...printableJson(state.unfolded ? message : folded(message), 2).split('\n'));
-  const text = isFrame(entry) ? frameText(entry) : undefined;
-  const size = typeof entry.bytes === 'number' ? entry.bytes : text === undefined ? 0 : Buffer.byteLength(text);
+  const text = isFrameEntry(entry) ? frameText(entry) : undefined;
+  const bytes = fieldOf(entry, 'bytes');
+  const size = typeof bytes === 'number' ? bytes : text === undefined ? 0 : Buffer.byteLength(text);
   const most = state.unfolded ? unfoldedBytes : shownBytes;
+  const base64 = fieldOf(entry, 'rawBase64');
   if (text !== undefined) lines.push(`exact bytes (${bytesText(size)}${text.length > most ? `, first ${most} characters shown` : ''}):`, wireText(text.slice(0, most), most));
-  else if (typeof entry.rawBase64 === 'string') lines.push(`exact bytes (${bytesText(size)}, not UTF-8, base64):`, entry.rawBase64.slice(0, most));
+  else if (typeof base64 === 'string') lines.push(`exact bytes (${bytesText(size)}, not UTF-8, base64):`, base64.slice(0, most));
   else if (row.offset === undefined) lines.push('(the frame is not kept: it cannot be read again from its file)');
   return lines;
 }

@@ -1,3 +1,4 @@
+import { entryTime, fieldOf } from '../record/entry-fields.js';
 import type { RecordEntry } from '../record/schema.js';
 import { isRoutine } from '../render/visibility.js';
 import { Chunk, chunkBits, chunkSize, none, partial, relatedRequest, routine } from './log-chunk.js';
@@ -103,21 +104,21 @@ export class EntryLog {
     } else keep = true;
     fit(entry.seq, 1, chunk.seq);
     const owner = this.sessions[session]!;
-    const time = typeof entry.t === 'string' ? Date.parse(entry.t) : NaN;
-    if (!Number.isNaN(time)) owner.base ??= time;
+    const time = entryTime(entry);
+    if (time !== undefined) owner.base ??= time;
     // A time kept only if it reads back as it was written (the spy writes ISO times in milliseconds).
-    if (entry.t !== undefined && (Number.isNaN(time) || new Date(time).toISOString() !== entry.t)) exact = false;
-    else if (entry.t !== undefined) fit(time - owner.base!, 1, chunk.time);
-    fit(entry.latencyMs, 1000, chunk.latency);
-    fit(entry.bytes, 1, chunk.bytes);
+    if (entry.t !== undefined && (time === undefined || new Date(time).toISOString() !== entry.t)) exact = false;
+    else if (time !== undefined) fit(time - owner.base!, 1, chunk.time);
+    fit(fieldOf(entry, 'latencyMs'), 1000, chunk.latency);
+    fit(fieldOf(entry, 'bytes'), 1, chunk.bytes);
     chunk.session[at] = Math.min(session, 0xffff);
     if (session >= 0xffff) this.overflow.set(index, session);
-    const method = this.id(entry.method);
-    const tool = this.id(entry.tool);
+    const method = this.id(fieldOf(entry, 'method'));
+    const tool = this.id(fieldOf(entry, 'tool'));
     chunk.method[at] = method.id;
     chunk.tool[at] = tool.id;
     chunk.kind[at] = this.kindId(entry.kind);
-    const dir = dirs.indexOf(entry.dir ?? '');
+    const dir = dirs.indexOf(fieldOf(entry, 'dir') ?? '');
     chunk.dir[at] = Math.max(0, dir);
     const sessionId = typeof entry.session === 'string' ? entry.session : undefined;
     if (!method.exact || !tool.exact || dir === -1 || chunk.kind[at] === 0 || sessionId !== owner.id) exact = false;

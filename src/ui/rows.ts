@@ -71,10 +71,6 @@ export function sessionKey(file: string, entry: RecordEntry): string {
   return `${file}\u0000${typeof entry.session === 'string' ? entry.session : ''}`;
 }
 
-export function isFrame(entry: RecordEntry): boolean {
-  return entry.dir === 'c2s' || entry.dir === 's2c';
-}
-
 /** The UTF-8 size of a value as JSON: what it costs a model's context. */
 export function jsonBytes(value: unknown): number {
   return Buffer.byteLength(JSON.stringify(value) ?? '', 'utf8');

@@ -1,8 +1,8 @@
 import { isObject, pick } from '../protocol/jsonrpc.js';
-import { messageOf } from '../record/frame-message.js';
+import { isFrameEntry, messageOf } from '../record/frame-message.js';
 import { learnFromFrame, mayTell, newSessionFacts, type PeerInfo, type SessionFacts } from '../record/session-facts.js';
 import { parseSessionFileName } from '../record/sessions-dir.js';
-import { isFrame, jsonBytes, type SourceEntry } from './rows.js';
+import { jsonBytes, type SourceEntry } from './rows.js';
 
 /** What the sessions list shows of one session. */
 export interface SessionInfo {
@@ -75,7 +75,7 @@ export function learnSession(session: SessionInfo, item: SourceEntry): void {
   }
   if (entry.kind === 'http' && entry.transport === 'http') session.transport = 'http';
   if (entry.kind === 'exit') session.ended = true;
-  if (!isFrame(entry)) return;
+  if (!isFrameEntry(entry)) return;
   session.frames++;
   if (errorKinds.has(entry.kind)) session.errors++;
   if (!mayTell(entry, session.facts)) return;

@@ -1,9 +1,10 @@
 import type { RecordEntry } from '../record/schema.js';
+import { isFrameEntry } from '../record/frame-message.js';
 import type { Effect } from './console-actions.js';
 import { parseFilter } from '../review/filter-expression.js';
 import { IndexList } from './index-list.js';
 import { EntryLog, indexedFields } from './log.js';
-import { answerKinds, isFrame, sessionKey, type Row, type SourceEntry } from './rows.js';
+import { answerKinds, sessionKey, type Row, type SourceEntry } from './rows.js';
 import { learnSession, newSession, type SessionInfo } from './sessions.js';
 
 export type Screen = 'sessions' | 'frames' | 'inspector' | 'tools' | 'help';
@@ -167,7 +168,7 @@ export function ingest(state: ViewState, items: readonly SourceEntry[]): ViewSta
 
 /** Pairs an answer with its request, by the `related` of the whole entry (the log keeps no answer's link). */
 function pair(state: ViewState, session: string, index: number, entry: RecordEntry): void {
-  if (!isFrame(entry)) return;
+  if (!isFrameEntry(entry)) return;
   let pending = state.requests.get(session);
   if (!pending) state.requests.set(session, (pending = new Map()));
   if (entry.kind === 'request' && entry.related === undefined) pending.set(entry.seq, index);

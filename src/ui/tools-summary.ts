@@ -1,3 +1,4 @@
+import { fieldOf } from '../record/entry-fields.js';
 import { summarizeLatency } from '../review/percentiles.js';
 import type { ViewState } from './state.js';
 
@@ -35,16 +36,19 @@ export function toolsSummary(state: ViewState): ToolFigures[] {
   const { log } = state;
   for (const index of state.visible) {
     const entry = log.isExact(index) ? log.brief(index, scratch) : log.row(index, state.load).entry;
-    if (entry.method !== 'tools/call' || typeof entry.tool !== 'string') continue;
-    const tool = figures(entry.tool);
+    const name = fieldOf(entry, 'tool');
+    if (fieldOf(entry, 'method') !== 'tools/call' || typeof name !== 'string') continue;
+    const tool = figures(name);
     if (log.isCall(index)) tool.calls++;
     if (entry.kind === 'tool-error' || entry.kind === 'protocol-error') tool.errors++;
     if (entry.kind === 'response' || entry.kind === 'tool-error') {
-      const bytes = typeof entry.bytes === 'number' ? entry.bytes : 0;
+      const size = fieldOf(entry, 'bytes');
+      const bytes = typeof size === 'number' ? size : 0;
       tool.resultBytes += bytes;
       tool.largestResult = Math.max(tool.largestResult, bytes);
     }
-    if (typeof entry.latencyMs === 'number' && entry.kind !== 'request') tool.latencies.push(entry.latencyMs);
+    const latencyMs = fieldOf(entry, 'latencyMs');
+    if (typeof latencyMs === 'number' && entry.kind !== 'request') tool.latencies.push(latencyMs);
   }
   return [...tools.values()]
     .map(({ latencies, ...tool }) => {

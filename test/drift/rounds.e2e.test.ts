@@ -1,8 +1,7 @@
 import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import type { RecordEntry } from '../../src/record/schema.js';
-import { fixture, framesOf, node, readEntries, recordSession, runBinSync, tempDir } from '../helpers/spy.js';
+import { fixture, framesOf, node, readEntries, recordSession, runBinSync, tempDir, type TestEntry } from '../helpers/spy.js';
 
 const temp = tempDir('mcp-spy-rounds-');
 afterAll(() => temp.remove());
@@ -11,7 +10,7 @@ const server = [node, fixture('v2', 'rounds-server.js')];
 describe('a 2026-07-28 call with an elicitation round (the v2 SDK multi-round-trip flow)', () => {
   const record = join(temp.dir, 'rounds.jsonl');
   const log = join(temp.dir, 'rounds.log');
-  let session: RecordEntry[];
+  let session: TestEntry[];
   beforeAll(async () => {
     const results = (await recordSession('rounds-client.js', record, server, {}, log)) as { deploy: { content: { text: string }[] } };
     expect(results.deploy.content[0]!.text).toBe('deployed to prod');
@@ -26,7 +25,7 @@ describe('a 2026-07-28 call with an elicitation round (the v2 SDK multi-round-tr
       ['c2s', 'request', 1],
       ['s2c', 'response', 1],
     ]);
-    const [first, asked, retry, done] = session as [RecordEntry, RecordEntry, RecordEntry, RecordEntry];
+    const [first, asked, retry, done] = session as [TestEntry, TestEntry, TestEntry, TestEntry];
     expect(asked.related).toEqual({ seq: first.seq, id: 0, method: 'tools/call', tool: 'deploy' });
     expect(retry.related).toEqual({ seq: first.seq, id: 0, method: 'tools/call', tool: 'deploy', round: 2 });
     expect(done.related).toEqual({ seq: retry.seq, id: 1, method: 'tools/call', tool: 'deploy', round: 2 });

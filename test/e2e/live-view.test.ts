@@ -4,8 +4,7 @@ import { spawnSync } from 'node:child_process';
 import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
-import type { RecordEntry } from '../../src/record/schema.js';
-import { bin, everythingServer, fixture, framesOf, node, readEntries, recordSession, runBin, runBinSync, tempDir } from '../helpers/spy.js';
+import { bin, everythingServer, fixture, framesOf, node, readEntries, recordSession, runBin, runBinSync, tempDir, type TestEntry } from '../helpers/spy.js';
 
 const line = (message: object) => `${JSON.stringify(message)}\n`;
 const timeOfLine = (text: string) => text.slice(0, 12);
@@ -26,9 +25,9 @@ describe('time order', () => {
     expect(result.code).toBe(0);
     const entries = readEntries(join(dir, 'wire.jsonl'));
     expect(entries.map((entry) => entry.kind)).toEqual(['spawn', 'request', 'request', 'exit', 'unanswered']);
-    const [exit, unanswered] = entries.slice(-2) as [RecordEntry, RecordEntry];
+    const [exit, unanswered] = entries.slice(-2) as [TestEntry, TestEntry];
     expect(unanswered.t).toBe(exit.t);
-    expectForward(entries.map((entry) => entry.t));
+    expectForward(entries.map((entry) => entry.t ?? ''));
     const logLines = logOf(dir).trimEnd().split('\n');
     // (Whether the echo came before or after the end of input is up to the scheduler.)
     expect(logLines.at(-1)).toMatch(/\*\* unanswered +[12] request\(s\) never answered: #1 ping/);

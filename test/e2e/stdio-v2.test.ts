@@ -3,8 +3,7 @@ import { join } from 'node:path';
 import { Client } from '@modelcontextprotocol/client';
 import { StdioClientTransport } from '@modelcontextprotocol/client/stdio';
 import { describe, expect, it } from 'vitest';
-import type { RecordEntry } from '../../src/record/schema.js';
-import { bin, fixture, framesOf, readEntries, tempDir } from '../helpers/spy.js';
+import { bin, fixture, framesOf, readEntries, tempDir, type TestEntry } from '../helpers/spy.js';
 
 async function session(command: string, args: string[]) {
   const client = new Client({ name: 'v2-e2e-client', version: '1.0.0' }, { versionNegotiation: { mode: 'auto' } });
@@ -32,7 +31,7 @@ describe('a 2026-07-28 session (v2 client in auto mode, v2 server)', () => {
 
     // Both spies may still be writing their exit events; wait for two.
     const deadline = Date.now() + 10_000;
-    let entries: RecordEntry[] = readEntries(record);
+    let entries: TestEntry[] = readEntries(record);
     while (entries.filter((entry) => entry.kind === 'exit').length < 2 && Date.now() < deadline) {
       await new Promise((resolve) => setTimeout(resolve, 50));
       entries = readEntries(record);

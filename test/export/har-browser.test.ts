@@ -2,10 +2,9 @@
 // the browser's HAR writer) while a page talks Streamable HTTP to server-everything; import reads it.
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
-import type { RecordEntry } from '../../src/record/schema.js';
 import { chromiumPath, launchBrowser } from '../helpers/browser.js';
 import { everythingHttp, withServer } from '../helpers/http-spy.js';
-import { readEntries, runBin, tempDir } from '../helpers/spy.js';
+import { readEntries, runBin, tempDir, type TestEntry } from '../helpers/spy.js';
 
 /** What the page does: the handshake, a tool call and a prompt that does not exist, with fetch. */
 async function talkMcp() {
@@ -48,7 +47,7 @@ describe.skipIf(!chromiumPath)('a HAR saved by headless Chromium', () => {
       const imported = await runBin(['import', har, '-o', record]);
       expect(imported.stderr).toBe(`mcp-spy: 8 entries imported from ${har}\n`);
       const entries = readEntries(record);
-      expect(entries.map((entry: RecordEntry) => `${entry.kind} ${entry.method ?? entry.httpMethod}`)).toEqual([
+      expect(entries.map((entry: TestEntry) => `${entry.kind} ${entry.method ?? entry.httpMethod}`)).toEqual([
         'http GET',
         'request initialize',
         'response initialize',

@@ -1,6 +1,5 @@
 import { afterAll, describe, expect, it } from 'vitest';
-import type { RecordEntry } from '../../src/record/schema.js';
-import { runBin, tempDir } from '../helpers/spy.js';
+import { runBin, tempDir, type TestEntry } from '../helpers/spy.js';
 
 const started = '2026-01-05T10:00:00.000Z';
 const key = 'sk-live-0123456789abcdef';
@@ -49,7 +48,7 @@ describe('import masks what the spies mask by default', () => {
     const result = await runBin(['import', path]);
     expect(result.code).toBe(0);
     for (const secret of secrets) expect(result.text).not.toContain(secret);
-    const entries = result.text.trim().split('\n').map((line) => JSON.parse(line) as RecordEntry);
+    const entries = result.text.trim().split('\n').map((line) => JSON.parse(line) as TestEntry);
     expect(entries.map((entry) => [entry.kind, entry.redacted])).toEqual([
       ['request', ["$['params']['arguments']['password']"]],
       ['response', ["$['result']['content'][0]['text']"]],

@@ -4,10 +4,9 @@ import { join } from 'node:path';
 import AjvModule from 'ajv';
 import formatsModule from 'ajv-formats';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import type { RecordEntry } from '../../src/record/schema.js';
 import { everythingHttp, recordHttp } from '../helpers/http-spy.js';
 import { recordEverything } from '../helpers/recordings.js';
-import { readEntries, runBin, runBinSync, tempDir } from '../helpers/spy.js';
+import { readEntries, runBin, runBinSync, tempDir, type TestEntry } from '../helpers/spy.js';
 
 // ajv is CommonJS: under NodeNext its classes sit on `default` (as in src/check/json-schema.ts).
 const Ajv = AjvModule.default;
@@ -25,7 +24,7 @@ function harValidator() {
 }
 
 /** The frames of a record as they crossed the wire: direction, kind and text, in order. */
-const framesOf = (entries: RecordEntry[]) =>
+const framesOf = (entries: TestEntry[]) =>
   entries.filter((entry) => entry.dir !== undefined && !(entry.batch && entry.batch.index > 0)).map((entry) => `${entry.dir} ${entry.kind} ${String(entry.raw)}`);
 
 describe('HAR export and import', () => {
@@ -132,7 +131,7 @@ describe('HAR export and import', () => {
     const result = await runBin(['import', path]);
     expect(result.stderr).toBe(`mcp-spy: 3 entries imported from ${path}\n`);
     expect(result.code).toBe(0);
-    const entries = result.text.trim().split('\n').map((line) => JSON.parse(line) as RecordEntry);
+    const entries = result.text.trim().split('\n').map((line) => JSON.parse(line) as TestEntry);
     // The garbage the client sent stays, as the spy records it: an invalid frame, then the server's parse error.
     expect(entries.map((e) => `${e.dir} ${e.kind} ${e.session}`)).toEqual(['c2s request ws-2', 'c2s invalid __proto__', 's2c protocol-error __proto__']);
     expect(entries.map((e) => e.t)).toEqual(['1970-01-01T00:00:00.000Z', '2026-01-05T10:00:00.000Z', '2026-01-05T10:00:00.000Z']);
@@ -176,7 +175,7 @@ describe('HAR export and import', () => {
     writeFileSync(path, JSON.stringify(har));
     const result = await runBin(['import', path]);
     expect(result.code).toBe(0);
-    const entries = result.text.trim().split('\n').map((line) => JSON.parse(line) as RecordEntry);
+    const entries = result.text.trim().split('\n').map((line) => JSON.parse(line) as TestEntry);
     expect(entries.map((e) => `${e.kind} ${e.method ?? e.httpMethod} ${e.session}`)).toEqual([
       'http GET x-1',
       'request tools/call browser-session',

@@ -5,10 +5,10 @@ import { describe, expect, it } from 'vitest';
 import { withUnitSuffixes } from '../../src/export/metrics-endpoint.js';
 import { createMcpMetrics } from '../../src/export/mcp-metrics.js';
 import { createTelemetryModel } from '../../src/export/telemetry-model.js';
-import type { RecordEntry } from '../../src/record/schema.js';
+import type { TestEntry } from '../helpers/spy.js';
 
 const t = (ms: number) => new Date(Date.UTC(2026, 0, 1, 0, 0, 0, ms)).toISOString();
-const entry = (seq: number, fields: Partial<RecordEntry>) => ({ v: 2, seq, t: t(seq * 10), session: 's1', ...fields }) as RecordEntry;
+const entry = (seq: number, fields: Partial<TestEntry>) => ({ v: 2, seq, t: t(seq * 10), session: 's1', ...fields }) as TestEntry;
 
 /** What GET /metrics serves after a session with every kind of measurement: names and label names by family. */
 async function served(withGap: boolean): Promise<Map<string, Set<string>>> {

@@ -2,15 +2,15 @@ import { describe, expect, it } from 'vitest';
 import { createTelemetryModel, type SpanData, type Telemetry } from '../../src/export/telemetry-model.js';
 import { remoteParentOf } from '../../src/export/trace-ids.js';
 import { withUnitSuffixes } from '../../src/export/metrics-endpoint.js';
-import type { RecordEntry } from '../../src/record/schema.js';
+import type { TestEntry } from '../helpers/spy.js';
 
 const t = (ms: number) => new Date(Date.UTC(2026, 0, 1, 0, 0, 0, ms)).toISOString();
-const frame = (seq: number, ms: number, fields: Partial<RecordEntry>, message: object): [RecordEntry, unknown] => [
-  { v: 1, seq, t: t(ms), session: 's1', kind: 'request', raw: JSON.stringify(message), ...fields } as RecordEntry,
+const frame = (seq: number, ms: number, fields: Partial<TestEntry>, message: object): [TestEntry, unknown] => [
+  { v: 2, seq, t: t(ms), session: 's1', kind: 'request', raw: JSON.stringify(message), ...fields } as TestEntry,
   message,
 ];
 
-function run(entries: [RecordEntry, unknown][], options = {}) {
+function run(entries: [TestEntry, unknown][], options = {}) {
   const model = createTelemetryModel(options);
   const out: Telemetry[] = entries.flatMap(([entry, message]) => model.add(entry, message));
   out.push(...model.finish());
@@ -21,14 +21,14 @@ function run(entries: [RecordEntry, unknown][], options = {}) {
 describe('the telemetry model', () => {
   it('ends a span with its response, with the conventions\' names, attributes and errors', () => {
     const { spans, byName, out } = run([
-      [{ v: 1, seq: 1, t: t(0), session: 's1', kind: 'spawn', transport: 'stdio' } as RecordEntry, undefined],
+      [{ v: 2, seq: 1, t: t(0), session: 's1', kind: 'spawn', transport: 'stdio' } as TestEntry, undefined],
       frame(2, 10, { dir: 'c2s', method: 'tools/call', id: 7, tool: 'get_weather', rev: '2025-06-18' }, { jsonrpc: '2.0', id: 7, method: 'tools/call', params: { name: 'get_weather', arguments: { city: 'Oslo' } } }),
       frame(3, 20, { dir: 's2c', kind: 'notification', method: 'notifications/progress', related: { seq: 2, id: 7, method: 'tools/call' } }, {}),
       frame(4, 260, { dir: 's2c', kind: 'tool-error', method: 'tools/call', id: 7, related: { seq: 2, id: 7, method: 'tools/call' } }, { jsonrpc: '2.0', id: 7, result: { isError: true, content: [{ type: 'text', text: 'no such city' }] } }),
       frame(5, 300, { dir: 'c2s', method: 'prompts/get', id: 'p', prompt: 'review' }, {}),
       frame(6, 310, { dir: 's2c', kind: 'protocol-error', id: 'p', error: { code: -32602, message: 'unknown prompt' }, related: { seq: 5, id: 'p', method: 'prompts/get' } }, {}),
       frame(7, 320, { dir: 'c2s', method: 'ping', id: null }, {}),
-      [{ v: 1, seq: 8, t: t(400), session: 's1', kind: 'exit', code: 0 } as RecordEntry, undefined],
+      [{ v: 2, seq: 8, t: t(400), session: 's1', kind: 'exit', code: 0 } as TestEntry, undefined],
     ], { content: true });
     const call = byName('tools/call get_weather');
     expect(call).toMatchObject({ kind: 'client', startMs: Date.parse(t(10)), endMs: Date.parse(t(260)), status: { error: true, message: 'no such city' } });
@@ -53,9 +53,9 @@ describe('the telemetry model', () => {
       frame(1, 0, { dir: 'c2s', method: 'tools/call', id: 1, tool: 'slow' }, {}),
       frame(2, 5, { dir: 'c2s', kind: 'notification', method: 'notifications/cancelled', related: { seq: 1, id: 1, method: 'tools/call', tool: 'slow' } }, {}),
       frame(3, 10, { dir: 'c2s', method: 'tools/list', id: 2 }, {}),
-      [{ v: 1, seq: 4, t: t(12), session: 's1', kind: 'http', httpMethod: 'POST', status: 404, summary: 'Not Found; session unknown or expired', requests: [{ seq: 3, dir: 'c2s', id: 2, method: 'tools/list' }] } as RecordEntry, undefined],
+      [{ v: 2, seq: 4, t: t(12), session: 's1', kind: 'http', httpMethod: 'POST', status: 404, summary: 'Not Found; session unknown or expired', requests: [{ seq: 3, dir: 'c2s', id: 2, method: 'tools/list' }] } as TestEntry, undefined],
       frame(5, 20, { dir: 's2c', method: 'roots/list', id: 0 }, {}),
-      [{ v: 1, seq: 6, t: t(30), session: 's1', kind: 'note', notes: ['client-closed'], text: 'the client closed its input without answering roots/list #0', related: { seq: 5, id: 0, method: 'roots/list' } } as RecordEntry, undefined],
+      [{ v: 2, seq: 6, t: t(30), session: 's1', kind: 'note', notes: ['client-closed'], text: 'the client closed its input without answering roots/list #0', related: { seq: 5, id: 0, method: 'roots/list' } } as TestEntry, undefined],
     ]);
     expect(byName('tools/call slow').attributes['error.type']).toBe('cancelled');
     expect(byName('tools/list')).toMatchObject({ endMs: Date.parse(t(12)), attributes: { 'error.type': '404' } });

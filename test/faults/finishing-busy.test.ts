@@ -3,10 +3,9 @@ import { createServer } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { join } from 'node:path';
 import { afterEach, describe, expect, it } from 'vitest';
-import type { RecordEntry } from '../../src/record/schema.js';
 import { accountedBytes, readRecord } from '../helpers/faults.js';
 import { startSpy } from '../helpers/http-spy.js';
-import { runBin, tempDir } from '../helpers/spy.js';
+import { runBin, tempDir, type TestEntry } from '../helpers/spy.js';
 
 // What the observer made is never thrown away when finishing runs out of time: on a machine so
 // busy that the observer thread (at a low priority) hardly runs, or with a drain timeout too short
@@ -16,7 +15,7 @@ import { runBin, tempDir } from '../helpers/spy.js';
 const tinyLines = Buffer.from('{}\n'.repeat(Math.floor((1024 * 1024) / 3)));
 
 /** The spawn first, seq 1, 2, 3 ... with no hole, every gap with its stream and count, every byte a frame or counted, the exit last. */
-function expectWhole(entries: RecordEntry[], bytes: number) {
+function expectWhole(entries: TestEntry[], bytes: number) {
   expect(entries[0]).toMatchObject({ seq: 1, kind: 'spawn' });
   expect(entries.map((entry) => entry.seq)).toEqual(entries.map((_, index) => index + 1));
   expect(entries.filter((entry) => entry.kind !== 'unanswered').at(-1)).toMatchObject({ kind: 'exit', code: 0 });
@@ -29,7 +28,7 @@ function expectWhole(entries: RecordEntry[], bytes: number) {
 }
 
 /** Runs 1 MiB of 3-byte lines through `cat` under the spy; returns the record's entries. */
-async function recordTinyLines(args: string[]): Promise<RecordEntry[]> {
+async function recordTinyLines(args: string[]): Promise<TestEntry[]> {
   const dir = tempDir().dir;
   const result = await runBin(['-q', '--record', 'w.jsonl', ...args, '--', 'cat'], { cwd: dir, input: tinyLines });
   expect(result.code).toBe(0);

@@ -1,8 +1,7 @@
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
-import type { RecordEntry } from '../../src/record/schema.js';
 import { accountedBytes, readRecord, request } from '../helpers/faults.js';
-import { fixture, node, runBin, tempDir } from '../helpers/spy.js';
+import { fixture, node, runBin, tempDir, type TestEntry } from '../helpers/spy.js';
 
 // Finishing the record must not keep the client waiting past --drain-timeout, must not lose a
 // byte without a gap saying so, and must end with the exit entry, whatever stops it.
@@ -13,7 +12,7 @@ import { fixture, node, runBin, tempDir } from '../helpers/spy.js';
  * answer in time, the forwarding side writes the end itself: the events the record lacks and a
  * gap with its count for each stream's bytes it does not hold.
  */
-function expectAccounted(entries: RecordEntry[], bytes: Partial<Record<'c2s' | 's2c', number>>) {
+function expectAccounted(entries: TestEntry[], bytes: Partial<Record<'c2s' | 's2c', number>>) {
   expect(entries.filter((entry) => entry.kind !== 'unanswered').at(-1)).toMatchObject({ kind: 'exit', code: 0 });
   expect(entries.map((entry) => entry.seq)).toEqual(entries.map((_, index) => index + 1));
   for (const [dir, size] of Object.entries(bytes)) expect(accountedBytes(entries, dir as 'c2s' | 's2c')).toBe(size);

@@ -1,10 +1,9 @@
 // For the fault-injection tests: what a record accounts for, whether a process lives, waiting for a condition.
 import { readFileSync } from 'node:fs';
-import type { RecordEntry } from '../../src/record/schema.js';
-import { readLine } from './spy.js';
+import { readLine, type TestEntry } from './spy.js';
 
 /** Every line of a record, each required to be one JSON object (a torn or mixed line fails the test). */
-export function readRecord(path: string): RecordEntry[] {
+export function readRecord(path: string): TestEntry[] {
   const text = readFileSync(path, 'utf8');
   if (text !== '' && !text.endsWith('\n')) throw new Error(`${path} does not end with a newline`);
   return text
@@ -20,7 +19,7 @@ export function readRecord(path: string): RecordEntry[] {
 }
 
 /** Bytes of one direction the record accounts for: each frame with its line ending, plus what gaps say was lost. */
-export function accountedBytes(entries: RecordEntry[], dir: 'c2s' | 's2c'): number {
+export function accountedBytes(entries: TestEntry[], dir: 'c2s' | 's2c'): number {
   let total = 0;
   for (const entry of entries) {
     // A batch is one line: its first member carries the line's size.

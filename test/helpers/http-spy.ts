@@ -5,9 +5,8 @@ import { createServer } from 'node:net';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, beforeAll } from 'vitest';
-import type { RecordEntry } from '../../src/record/schema.js';
 import { waitUntil } from './faults.js';
-import { bin, everythingServer, fixture, node, readEntries, runClient } from './spy.js';
+import { bin, everythingServer, fixture, node, readEntries, runClient, type TestEntry } from './spy.js';
 
 /** A port nobody listens on right now. */
 export function freePort(): Promise<number> {
@@ -89,7 +88,7 @@ export async function run(command: string, args: string[], ready: RegExp, option
 export interface Spy extends Running {
   dir: string;
   /** The record's entries so far. */
-  entries(): RecordEntry[];
+  entries(): TestEntry[];
   log(): string;
   /** Stops the spy and removes its directory. */
   dispose(): Promise<number>;

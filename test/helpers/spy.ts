@@ -4,7 +4,9 @@ import { mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
-import type { RecordEntry } from '../../src/record/schema.js';
+import type { EntryField } from '../../src/record/entry-fields.js';
+import type { FrameEntry, RecordEntry } from '../../src/record/schema.js';
+import { isFrameEntry } from '../../src/record/frame-message.js';
 import { Ajv2020, type ValidateFunction } from 'ajv/dist/2020.js';
 import { recordEntry } from '../../src/record/entry-schema.js';
 import { parseRecordLine } from '../../src/record/reader.js';
@@ -98,11 +100,19 @@ export function runBinSync(args: string[], options: Pick<RunOptions, 'input' | '
   return { code: result.status, signal: result.signal, stdout: result.stdout, text: result.stdout.toString('utf8'), stderr: result.stderr.toString('utf8'), durationMs: performance.now() - started };
 }
 
+type FieldOf<K extends PropertyKey> = RecordEntry extends infer E ? (E extends unknown ? (K extends keyof E ? E[K] : never) : never) : never;
+
+/**
+ * An entry as a test looks at it: the union (narrowing by kind works as in src/), with any field of
+ * any kind readable, typed as the kinds that have it type it: a test finds entries by any field.
+ */
+export type TestEntry = RecordEntry & { [K in EntryField]?: FieldOf<K> };
+
 /**
  * One line of a record the spy wrote, read as every reader reads it (so `frameText` works on it);
  * a line that is not a valid entry of the current version fails the test.
  */
-export function readLine(line: string, lineNo: number, path: string): RecordEntry {
+export function readLine(line: string, lineNo: number, path: string): TestEntry {
   const item = parseRecordLine(line, lineNo, path);
   if (!item.ok) throw new Error(`${path}:${lineNo}: ${item.reason}`);
   const written: unknown = JSON.parse(line);
@@ -127,7 +137,7 @@ function schemaErrors(value: unknown): string {
   return result.success ? 'valid for its kind, yet not for the whole schema' : result.error.issues.map((issue) => `${issue.path.join('.')}: ${issue.message}`).join('; ');
 }
 
-export function readEntries(path: string): RecordEntry[] {
+export function readEntries(path: string): TestEntry[] {
   return readFileSync(path, 'utf8')
     .split('\n')
     .filter((line) => line !== '')
@@ -135,7 +145,7 @@ export function readEntries(path: string): RecordEntry[] {
 }
 
 /** Frames only (entries with a direction). */
-export const framesOf = (entries: RecordEntry[]) => entries.filter((entry) => entry.dir === 'c2s' || entry.dir === 's2c');
+export const framesOf = <E extends RecordEntry>(entries: E[]) => entries.filter((entry): entry is E & FrameEntry => isFrameEntry(entry));
 
 /** Runs a client script from fixtures/clients (SCENARIO and more in `env`) and parses the JSON it prints. */
 export function runClient(script: string, args: string[], env: NodeJS.ProcessEnv = {}): Promise<unknown> {

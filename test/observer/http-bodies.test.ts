@@ -2,8 +2,7 @@ import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
 // The observer runs on a worker thread loaded from the build, so this test uses the build too.
 import { startHttpObserver } from '../../dist/observer/http/http-handle.js';
-import type { RecordEntry } from '../../src/record/schema.js';
-import { readEntries, tempDir } from '../helpers/spy.js';
+import { readEntries, tempDir, type TestEntry } from '../helpers/spy.js';
 import { frameText } from '../../src/record/frame-message.js';
 
 type Observer = ReturnType<typeof startHttpObserver>;
@@ -18,7 +17,7 @@ function exchange(observer: Observer, request: { method?: string; path: string; 
   x.responseEnd();
 }
 
-async function observe(options: { redact?: boolean; redactPaths?: string[] }, drive: (observer: Observer) => void): Promise<{ entries: RecordEntry[]; text: string }> {
+async function observe(options: { redact?: boolean; redactPaths?: string[] }, drive: (observer: Observer) => void): Promise<{ entries: TestEntry[]; text: string }> {
   const { dir, remove } = tempDir();
   const record = join(dir, 'r.jsonl');
   const observer = startHttpObserver(

@@ -4,7 +4,7 @@ import { describe, expect, it } from 'vitest';
 import type { HttpMessage } from '../../src/observer/http/http-messages.js';
 import { observeHttp } from '../../src/observer/http/observe-http.js';
 import { createRecorder, type Recorder } from '../../src/observer/recorder.js';
-import type { RecordEntry } from '../../src/record/schema.js';
+import type { TestEntry } from '../helpers/spy.js';
 import { createExchangeSessions } from '../../src/wire/http/exchange-sessions.js';
 import { observeExchange } from '../../src/wire/http/http-exchange.js';
 import { createHeaderRedactor } from '../../src/wire/http/redact-headers.js';
@@ -16,8 +16,8 @@ const json = { 'content-type': 'application/json' };
 
 /** A recorder whose entries are kept in memory, and which says which sessions it was asked to end. */
 function recording() {
-  const entries: RecordEntry[] = [];
-  const sink = { entry: (entry: RecordEntry) => entries.push(entry), backlog: () => 0, caughtUp: () => Promise.resolve(), flush: () => Promise.resolve(), closeNow: () => {} };
+  const entries: TestEntry[] = [];
+  const sink = { entry: (entry: TestEntry) => entries.push(entry), backlog: () => 0, caughtUp: () => Promise.resolve(), flush: () => Promise.resolve(), closeNow: () => {} };
   const recorder = createRecorder({ sinks: [() => sink], warn: () => {}, transport: 'http' });
   const ended: string[] = [];
   const records: Recorder = {

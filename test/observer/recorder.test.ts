@@ -1,12 +1,12 @@
 import { describe, expect, it } from 'vitest';
 import { createRecorder } from '../../src/observer/recorder.js';
-import type { RecordEntry } from '../../src/record/schema.js';
+import type { TestEntry } from '../helpers/spy.js';
 import type { Sink, SinkContext } from '../../src/sinks/sink.js';
 
 /** A sink that writes down what it is given, in order, and what the recorder asks of it. */
 function fakeSink(name: string, calls: string[], options: { keepsGaps?: boolean; backlog?: number } = {}) {
-  const entries: { entry: RecordEntry; message?: unknown; json?: Buffer | string; hadMsg: boolean }[] = [];
-  const gaps: RecordEntry[] = [];
+  const entries: { entry: TestEntry; message?: unknown; json?: Buffer | string; hadMsg: boolean }[] = [];
+  const gaps: TestEntry[] = [];
   let context: SinkContext | undefined;
   const sink: Sink = {
     entry: (entry, message, json) => entries.push({ entry, message, json, hadMsg: 'msg' in entry }),

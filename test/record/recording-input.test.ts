@@ -3,9 +3,8 @@ import { join } from 'node:path';
 import { afterAll, describe, expect, it } from 'vitest';
 import { readLines } from '../../src/record/line-source.js';
 import { frameText } from '../../src/record/frame-message.js';
-import { migrateEntry } from '../../src/record/migrate.js';
+import { migrateEntry, type LooseEntry } from '../../src/record/migrate.js';
 import { readRecording } from '../../src/record/open-recording.js';
-import type { RecordEntry } from '../../src/record/schema.js';
 import { tempDir } from '../helpers/spy.js';
 
 const temp = tempDir('mcp-spy-lines-');
@@ -34,18 +33,18 @@ describe('the line source', () => {
 
 describe('the record migration hook', () => {
   it('runs each step from an older version up to the current one', () => {
-    const old = { v: 0, seq: 1, t: '', kind: 'spawn', oldName: 'x' } as unknown as RecordEntry;
+    const old: LooseEntry = { v: 0, seq: 1, t: '', kind: 'spawn', oldName: 'x' };
     const steps = {
-      0: (entry: RecordEntry & { oldName?: string }) => ({ ...entry, v: 1, newName: entry.oldName }) as RecordEntry,
-      1: (entry: RecordEntry) => ({ ...entry, v: 2 }) as RecordEntry,
+      0: (entry: LooseEntry) => ({ ...entry, v: 1, newName: entry.oldName }),
+      1: (entry: LooseEntry) => ({ ...entry, v: 2 }),
     };
     expect(migrateEntry(old, steps)).toMatchObject({ v: 2, newName: 'x' });
-    const current = { v: 2, seq: 1, t: '', kind: 'spawn' } as RecordEntry;
+    const current: LooseEntry = { v: 2, seq: 1, t: '', kind: 'spawn' };
     expect(migrateEntry(current, steps)).toBe(current);
   });
 
   it('refuses a version no step leads from, instead of passing it through', () => {
-    const old = { v: 0, seq: 1, t: '', kind: 'spawn' } as unknown as RecordEntry;
+    const old: LooseEntry = { v: 0, seq: 1, t: '', kind: 'spawn' };
     expect(() => migrateEntry(old)).toThrow(/record version 0 cannot be read/);
     expect(() => migrateEntry({ ...old, v: 1.5 })).toThrow(/record version 1.5 cannot be read/);
   });
@@ -54,7 +53,7 @@ describe('the record migration hook', () => {
 describe('captures', () => {
   it('split a batch into its members, as live', async () => {
     const path = temp.file('batch.log', '-> [{"jsonrpc":"2.0","id":1,"method":"ping"},{"jsonrpc":"2.0","method":"notifications/initialized"}]\n');
-    const entries = (await collect(readRecording(path))).map(({ lineNo, entry }) => ({ lineNo, kind: entry.kind, batch: entry.batch, seq: entry.seq }));
+    const entries = (await collect(readRecording(path))).map(({ lineNo, entry }) => ({ lineNo, kind: entry.kind, batch: entry.kind === 'request' || entry.kind === 'notification' ? entry.batch : undefined, seq: entry.seq }));
     expect(entries).toEqual([
       { lineNo: 1, kind: 'request', batch: { index: 0, count: 2 }, seq: 1 },
       { lineNo: 1, kind: 'notification', batch: { index: 1, count: 2 }, seq: 2 },

@@ -1,12 +1,12 @@
 import { describe, expect, it } from 'vitest';
-import type { RecordEntry } from '../../src/record/schema.js';
+import type { TestEntry } from '../helpers/spy.js';
 import { renderLine } from '../../src/render/render-line.js';
 import { boundedJson } from '../../src/render/bounded-json.js';
 import { sanitize, truncate, visibleText } from '../../src/render/sanitize.js';
 import { wantsColor } from '../../src/cli/options.js';
 
 const base = { v: 1, seq: 1, t: '2026-11-29T10:20:30.456Z', session: 's' };
-const frame = (fields: Partial<RecordEntry>): RecordEntry => ({ ...base, kind: 'request', dir: 'c2s', ...fields }) as RecordEntry;
+const frame = (fields: Partial<TestEntry>): TestEntry => ({ ...base, kind: 'request', dir: 'c2s', ...fields }) as TestEntry;
 
 describe('renderLine', () => {
   it.each([
@@ -35,16 +35,16 @@ describe('renderLine', () => {
       frame({ dir: 's2c', kind: 'invalid', notes: ['not-utf8'], rawBase64: '/w==', bytes: 1 }),
       '10:20:30.456 <- INVALID     !not-utf8 <1 bytes, not UTF-8>',
     ],
-    ['a spawn event', { ...base, kind: 'spawn', command: ['node', 'server.js'], pid: 42 } as RecordEntry, '10:20:30.456 ** spawn       node server.js pid=42 session=s'],
-    ['an exit by signal', { ...base, kind: 'exit', code: null, signal: 'SIGTERM' } as RecordEntry, '10:20:30.456 ** exit        signal=SIGTERM'],
-    ['a stderr line', { ...base, kind: 'stderr', raw: 'warn: x' } as RecordEntry, '10:20:30.456 ~~ stderr      warn: x'],
+    ['a spawn event', { ...base, kind: 'spawn', command: ['node', 'server.js'], pid: 42 } as TestEntry, '10:20:30.456 ** spawn       node server.js pid=42 session=s'],
+    ['an exit by signal', { ...base, kind: 'exit', code: null, signal: 'SIGTERM' } as TestEntry, '10:20:30.456 ** exit        signal=SIGTERM'],
+    ['a stderr line', { ...base, kind: 'stderr', raw: 'warn: x' } as TestEntry, '10:20:30.456 ~~ stderr      warn: x'],
   ])('%s', (_name, entry, expected) => {
     expect(renderLine(entry)).toBe(expected);
   });
 
   it('never throws on entries of the wrong shape', () => {
     for (const odd of [{}, { kind: 5 }, { kind: 'request', dir: 'c2s', raw: '{not json' }, { kind: 'mystery', t: 'x' }, { kind: 'unanswered', requests: 'no' }]) {
-      expect(() => renderLine(odd as unknown as RecordEntry)).not.toThrow();
+      expect(() => renderLine(odd as unknown as TestEntry)).not.toThrow();
     }
   });
 

@@ -1,13 +1,14 @@
 import { describe, expect, it } from 'vitest';
-import type { RecordEntry } from '../../src/record/schema.js';
+import type { TestEntry } from '../helpers/spy.js';
+import type { FrameEntry } from '../../src/record/schema.js';
 import { renderLine } from '../../src/render/render-line.js';
 
 const base = { v: 1, seq: 1, t: '2026-11-29T10:20:30.456Z', session: 's' };
-const frame = (dir: 'c2s' | 's2c', kind: string, method: string, message: object): RecordEntry =>
+const frame = (dir: 'c2s' | 's2c', kind: string, method: string, message: object): TestEntry =>
   kind === 'notification'
-    ? ({ ...base, dir, kind, method, msg: { jsonrpc: '2.0', ...message } } as RecordEntry)
-    : ({ ...base, dir, kind, method, id: 1, msg: { jsonrpc: '2.0', id: 1, ...message } } as RecordEntry);
-const tail = (entry: RecordEntry, width?: number) => renderLine(entry, { width }).slice(28);
+    ? ({ ...base, dir, kind, method, msg: { jsonrpc: '2.0', ...message } } as TestEntry)
+    : ({ ...base, dir, kind, method, id: 1, msg: { jsonrpc: '2.0', id: 1, ...message } } as TestEntry);
+const tail = (entry: TestEntry, width?: number) => renderLine(entry, { width }).slice(28);
 
 describe('previews per method', () => {
   it.each([
@@ -52,11 +53,11 @@ describe('previews per method', () => {
 
 describe('events and marks', () => {
   it('shows why a server never started, and what the spy answered itself', () => {
-    expect(renderLine({ ...base, kind: 'exit', code: null, signal: null, reason: 'cannot start x: command not found (ENOENT)' } as RecordEntry)).toBe(
+    expect(renderLine({ ...base, kind: 'exit', code: null, signal: null, reason: 'cannot start x: command not found (ENOENT)' } as TestEntry)).toBe(
       '10:20:30.456 ** exit        code=null (cannot start x: command not found (ENOENT))',
     );
     const bad = frame('s2c', 'protocol-error', 'ping', { error: { code: -32603, message: 'Bad Gateway' } });
-    expect(renderLine({ ...bad, error: { code: -32603, message: 'Bad Gateway' }, errorName: 'Internal error', origin: 'spy' })).toBe(
+    expect(renderLine({ ...(bad as FrameEntry), error: { code: -32603, message: 'Bad Gateway' }, errorName: 'Internal error', origin: 'spy' })).toBe(
       '10:20:30.456 <- proto-error ping #1 -32603 Internal error: Bad Gateway (from mcp-spy)',
     );
   });

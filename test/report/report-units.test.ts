@@ -2,7 +2,7 @@
 import mermaid from 'mermaid';
 import { describe, expect, it } from 'vitest';
 import { createMermaidWriter, mermaidText } from '../../src/render/mermaid.js';
-import type { RecordEntry } from '../../src/record/schema.js';
+import type { TestEntry } from '../helpers/spy.js';
 import { embeddedJson } from '../../src/report/html.js';
 import { recordingNames } from '../../src/report/report.js';
 
@@ -49,10 +49,10 @@ describe('recordingNames', () => {
 describe('view --format mermaid', () => {
   it('writes one message per frame that Mermaid parses, whatever the names from the wire', async () => {
     const writer = createMermaidWriter();
-    const entries: RecordEntry[] = hostile.flatMap((name, index) => [
-      { v: 1, seq: index * 3 + 1, t: '', session: name, dir: 'c2s', kind: 'request', method: name, tool: name, id: name } as RecordEntry,
-      { v: 1, seq: index * 3 + 2, t: '', session: name, dir: 's2c', kind: 'protocol-error', method: name, id: name, error: { code: -32601, message: name } } as RecordEntry,
-      { v: 1, seq: index * 3 + 3, t: '', session: name, kind: 'stderr', raw: name, bytes: name.length } as RecordEntry,
+    const entries: TestEntry[] = hostile.flatMap((name, index) => [
+      { v: 2, seq: index * 3 + 1, t: '', session: name, dir: 'c2s', kind: 'request', method: name, tool: name, id: name } as TestEntry,
+      { v: 2, seq: index * 3 + 2, t: '', session: name, dir: 's2c', kind: 'protocol-error', method: name, id: name, error: { code: -32601, message: name } } as TestEntry,
+      { v: 2, seq: index * 3 + 3, t: '', session: name, kind: 'stderr', raw: name, bytes: name.length } as TestEntry,
     ]);
     const text = writer.header + entries.map((entry) => writer.entry(entry)).join('');
     await expect(mermaid.parse(text)).resolves.toMatchObject({ diagramType: 'sequence' });

@@ -1,15 +1,15 @@
 import { describe, expect, it } from 'vitest';
-import type { RecordEntry } from '../../src/record/schema.js';
+import type { TestEntry } from '../helpers/spy.js';
 import { parseFilter } from '../../src/review/filter-expression.js';
 import { buildFilter } from '../../src/review/filters.js';
 
-const entry = (fields: Partial<RecordEntry>): RecordEntry => ({ v: 1, seq: 1, t: '2026-07-28T14:05:30.250Z', kind: 'request', ...fields }) as RecordEntry;
+const entry = (fields: Partial<TestEntry>): TestEntry => ({ v: 1, seq: 1, t: '2026-07-28T14:05:30.250Z', kind: 'request', ...fields }) as TestEntry;
 
 const call = entry({ dir: 'c2s', kind: 'response', method: 'tools/call', tool: 'search', id: 7, latencyMs: 812.5, session: 'a1', rev: '2025-06-18', raw: '{"result":{"content":[{"type":"text","text":"Found It"}]}}' });
 const failure = entry({ dir: 's2c', kind: 'protocol-error', method: 'tools/call', id: 'x', error: { code: -32602, message: 'Invalid params' }, notes: ['orphan-response'] });
 const noise = entry({ dir: 's2c', kind: 'invalid', notes: ['stdout-noise', 'not-json'], raw: 'hello' });
 
-const cases: [string, RecordEntry, boolean][] = [
+const cases: [string, TestEntry, boolean][] = [
   ['tool = "search" and latency > 500', call, true],
   ['tool = search and latency > 1000', call, false],
   ['latency >= 812.5 && latency <= 812.5', call, true],
@@ -74,7 +74,7 @@ describe('filter expressions', () => {
 });
 
 describe('view options as a filter', () => {
-  const test = (options: Parameters<typeof buildFilter>[0], subject: RecordEntry) => {
+  const test = (options: Parameters<typeof buildFilter>[0], subject: TestEntry) => {
     const built = buildFilter(options);
     if (!built.ok) throw new Error(built.message);
     return built.test(subject);

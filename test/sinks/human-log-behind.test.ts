@@ -3,23 +3,23 @@
 import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
-import type { RecordEntry } from '../../src/record/schema.js';
 import { humanLog } from '../../src/sinks/human-log.js';
 import type { Sink, SinkContext } from '../../src/sinks/sink.js';
-import { tempDir } from '../helpers/spy.js';
+import { tempDir, type TestEntry } from '../helpers/spy.js';
+import type { EntryOf } from '../../src/record/schema.js';
 
 const context: SinkContext = {
   warn: (message) => {
     throw new Error(`unexpected warning: ${message}`);
   },
   gap: (reason) => ({ v: 2, seq: 0, t: '2026-01-01T00:00:00.000Z', kind: 'gap', reason }),
-  own: (kind, fields) => ({ v: 2, seq: 0, t: '2026-01-01T00:00:00.000Z', kind, ...fields }) as RecordEntry,
+  own: (kind, fields) => ({ v: 2, seq: 0, t: '2026-01-01T00:00:00.000Z', kind, ...fields }) as EntryOf<typeof kind>,
   failed: () => {},
   note: () => {},
 };
 
 let seq = 0;
-const frame = (fields: Partial<RecordEntry>): RecordEntry => ({ v: 2, seq: ++seq, t: '2026-01-01T00:00:00.000Z', session: 's', dir: 'c2s', kind: 'request', method: 'tools/call', id: seq, bytes: 10, ...fields }) as RecordEntry;
+const frame = (fields: Partial<TestEntry>): TestEntry => ({ v: 2, seq: ++seq, t: '2026-01-01T00:00:00.000Z', session: 's', dir: 'c2s', kind: 'request', method: 'tools/call', id: seq, bytes: 10, ...fields }) as TestEntry;
 
 async function logOf(record: string | undefined, drive: (sink: Sink) => void): Promise<string[]> {
   const { dir } = tempDir();
@@ -41,7 +41,7 @@ describe('the human log while the observer is behind', () => {
       for (let index = 0; index < 5; index++) sink.entry(frame({}));
       sink.entry(frame({ dir: 's2c', kind: 'protocol-error', id: 'broken', error: { code: -32603, message: 'boom' } }));
       sink.entry(frame({ id: 'noted', notes: ['duplicate-id'] }));
-      sink.entry({ v: 2, seq: ++seq, t: '2026-01-01T00:00:00.000Z', kind: 'stderr', raw: 'a server line' } as RecordEntry);
+      sink.entry({ v: 2, seq: ++seq, t: '2026-01-01T00:00:00.000Z', kind: 'stderr', raw: 'a server line' } as TestEntry);
       sink.behind!(false);
       sink.entry(frame({ id: 'after' }));
     });

@@ -7,8 +7,8 @@ import { readRecord } from '../helpers/faults.js';
 import { tempDir } from '../helpers/spy.js';
 
 const streams = ['c2s', 's2c', 'stderr'];
-const spawn = { number: 1, forwarded: [0, 0, 0], t: 1_000, kind: 'spawn', fields: { pid: 7 } };
-const exit = { number: 90, forwarded: [300, 200, 0], t: 2_000, kind: 'exit', fields: { code: 0, signal: null } };
+const spawn = { number: 1, forwarded: [0, 0, 0], t: 1_000, kind: 'spawn' as const, fields: { pid: 7 } };
+const exit = { number: 90, forwarded: [300, 200, 0], t: 2_000, kind: 'exit' as const, fields: { code: 0, signal: null } };
 
 describe('what a record lacks when its observer did not finish', () => {
   it('is nothing more than gaps for the bytes it does not hold, when it holds every event but the exit', () => {

@@ -4,6 +4,7 @@ import { reduce } from '../../src/ui/reducer.js';
 import { initialState } from '../../src/ui/state.js';
 import { memoryLoader, recordWriter, sourceEntries } from '../helpers/ui-records.js';
 import { parseRecordLine } from '../../src/record/reader.js';
+import { fieldOf } from '../../src/record/entry-fields.js';
 
 const entryOf = (line: string) => {
   const read = parseRecordLine(line, 1);
@@ -20,7 +21,7 @@ describe('the console log: an index of columns', () => {
     const entry = entryOf(w.lines[0]!);
     const index = log.append(slot, entry, { offset: 5 * 2 ** 32 + 7, length: 99 }, false);
     expect(log.isExact(index)).toBe(true);
-    expect({ ...log.brief(index) }).toEqual({ seq: 1, t: entry.t, kind: 'response', dir: 's2c', method: 'tools/call', tool: 'search', latencyMs: 2.6, bytes: entry.bytes, session: 's1' });
+    expect({ ...log.brief(index) }).toEqual({ seq: 1, t: entry.t, kind: 'response', dir: 's2c', method: 'tools/call', tool: 'search', latencyMs: 2.6, bytes: fieldOf(entry, 'bytes'), session: 's1' });
     expect(log.place(index)).toMatchObject({ file: 'f.jsonl', offset: 5 * 2 ** 32 + 7, length: 99 });
     expect(log.keptEntry(index)).toBeUndefined();
   });

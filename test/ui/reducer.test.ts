@@ -6,6 +6,7 @@ import { initialState, selectedRow, type ViewState } from '../../src/ui/state.js
 import { inspectorLines } from '../../src/ui/inspector-lines.js';
 import { keyHelp } from '../../src/ui/keys.js';
 import { memoryLoader, recordWriter, sampleSession, sourceEntries } from '../helpers/ui-records.js';
+import { fieldOf } from '../../src/record/entry-fields.js';
 
 const file = 'claude-code--my-everything--20261201T170000123Z-4242.jsonl';
 
@@ -18,7 +19,7 @@ const run = (state: ViewState, ...actions: Action[]) => actions.reduce(reduce, s
 /** Every row of the log, and the rows the stream shows, as the screens make them. */
 const rows = (state: ViewState) => Array.from({ length: state.log.length }, (_, index) => state.log.row(index, state.load));
 const shown = (state: ViewState) => Array.from(state.visible, (index) => state.log.row(index, state.load));
-const methods = (state: ViewState) => shown(state).map((row) => `${row.entry.kind} ${row.entry.method ?? ''}`.trim());
+const methods = (state: ViewState) => shown(state).map((row) => `${row.entry.kind} ${fieldOf(row.entry, 'method') ?? ''}`.trim());
 
 describe('the console state: sessions', () => {
   it('a session appears with its peers, revision, counts and names, from its entries', () => {
@@ -90,12 +91,12 @@ describe('the console state: moving', () => {
 describe('the console state: pairing and the inspector', () => {
   it('pairs each answer with its request, both ways; progress and orphans stay unpaired', () => {
     const state = loaded();
-    const call = rows(state).find((row) => row.entry.method === 'tools/call' && row.entry.kind === 'request')!;
+    const call = rows(state).find((row) => fieldOf(row.entry, 'method') === 'tools/call' && row.entry.kind === 'request')!;
     const answer = rows(state)[call.pair!]!;
     expect(answer.entry).toMatchObject({ kind: 'response', id: 3 });
     expect(answer.pair).toBe(call.index);
-    expect(rows(state).find((row) => row.entry.method === 'notifications/progress')!.pair).toBeUndefined();
-    expect(rows(state).find((row) => row.entry.id === 99)!.pair).toBeUndefined();
+    expect(rows(state).find((row) => fieldOf(row.entry, 'method') === 'notifications/progress')!.pair).toBeUndefined();
+    expect(rows(state).find((row) => fieldOf(row.entry, 'id') === 99)!.pair).toBeUndefined();
   });
 
   it('opens a frame in the inspector on its side, Tab goes to the other, n/N move between frames, Esc goes back', () => {
@@ -106,7 +107,7 @@ describe('the console state: pairing and the inspector', () => {
     state = run(state, { type: 'tab' });
     expect(state.pane).toBe('request');
     state = run(state, { type: 'match', by: 1 });
-    expect(selectedRow(state)!.entry.id).toBe(4);
+    expect(fieldOf(selectedRow(state)!.entry, 'id')).toBe(4);
     state = run(state, { type: 'back' });
     expect(state.screen).toBe('frames');
   });
@@ -123,10 +124,10 @@ describe('the console state: pairing and the inspector', () => {
 
   it('keeps no frame message in the log: the row is light, the loader reads the whole entry again', () => {
     const state = loaded();
-    expect(rows(state).every((row) => row.entry.msg === undefined)).toBe(true);
+    expect(rows(state).every((row) => fieldOf(row.entry, 'msg') === undefined)).toBe(true);
     // With a loader, the log keeps no entry at all: only its index.
     expect(Array.from({ length: state.log.length }, (_, index) => state.log.keptEntry(index)).every((entry) => entry === undefined)).toBe(true);
-    expect(state.load(state.log.place(1))!.msg).toMatchObject({ method: 'initialize' });
+    expect(fieldOf(state.load(state.log.place(1))!, 'msg')).toMatchObject({ method: 'initialize' });
   });
 });
 
@@ -136,9 +137,9 @@ describe('the console state: filtering', () => {
     expect(state.editing).toBeUndefined();
     expect(methods(state)).toEqual(['request tools/call', 'response tools/call']);
     state = run(state, { type: 'filter-start' }, { type: 'filter-edit', text: 'latency > 100' }, { type: 'filter-apply' });
-    expect(shown(state).map((row) => row.entry.id)).toEqual([3, 4]);
+    expect(shown(state).map((row) => fieldOf(row.entry, 'id'))).toEqual([3, 4]);
     state = run(state, { type: 'top' }, { type: 'match', by: 1 });
-    expect(selectedRow(state)!.entry.id).toBe(4);
+    expect(fieldOf(selectedRow(state)!.entry, 'id')).toBe(4);
   });
 
   it('shows a bad filter\'s error in place as it is typed, and does not apply it', () => {

@@ -5,6 +5,7 @@ import type { SourceEntry } from '../../src/ui/rows.js';
 import { createFileLoader, followSources } from '../../src/ui/sources.js';
 import { tempDir } from '../helpers/spy.js';
 import { sampleSession } from '../helpers/ui-records.js';
+import { fieldOf } from '../../src/record/entry-fields.js';
 
 function follow(paths: string[]) {
   const stop = new AbortController();
@@ -70,7 +71,7 @@ describe('the console\'s sources', () => {
     onTestFinished(files.close);
     const row = { index: 0, session: '', file: path, lineNo: items[8]!.lineNo, offset: items[8]!.offset, length: items[8]!.length, entry: items[8]!.entry };
     expect(files.line(row)).toBe(lines[8]);
-    expect(files.load(row)!.msg).toEqual(items[8]!.entry.msg);
+    expect(fieldOf(files.load(row)!, 'msg')).toEqual(fieldOf(items[8]!.entry, 'msg'));
   });
 
   it('say in a line what they cannot read, and go on with the rest', async () => {

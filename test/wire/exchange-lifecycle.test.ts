@@ -6,6 +6,7 @@ import type { HttpMessage } from '../../src/observer/http/http-messages.js';
 import { observeHttp } from '../../src/observer/http/observe-http.js';
 import { createRecorder, type Recorder } from '../../src/observer/recorder.js';
 import type { RecordEntry } from '../../src/record/schema.js';
+import type { TestEntry } from '../helpers/spy.js';
 
 const config = { redactHeaders: [], redact: true, mcpPath: '/mcp', maxFrame: 1 << 20, live: false, color: false };
 const t = Date.UTC(2025, 0, 1);
@@ -19,7 +20,7 @@ const answer = (id: number) => ({ jsonrpc: '2.0', id, result: { content: [] } })
 
 /** What each entry says, in short: its kind and session, and the fields this test is about. */
 function brief(entry: RecordEntry) {
-  const { kind, session, dir, id, status, reason, endpoint, notes, summary } = entry as RecordEntry & { endpoint?: string; reason?: string; summary?: string };
+  const { kind, session, dir, id, status, reason, endpoint, notes, summary } = entry as TestEntry & { endpoint?: string; reason?: string; summary?: string };
   return Object.fromEntries(Object.entries({ kind, session, dir, id, status, reason, endpoint, notes, summary }).filter(([, value]) => value !== undefined));
 }
 

@@ -153,7 +153,7 @@ export function openObserverChannel<M>(config: ThreadConfig, options: ChannelOpt
 
   function push(message: M | FinishMessage) {
     if ((message as { type: string }).type !== 'finish') pushed++;
-    const event = message as { type: string; kind?: string; t?: number; fields?: HandedEvent['fields'] };
+    const event = message as { type: string; kind?: HandedEvent['kind']; t?: number; fields?: HandedEvent['fields'] };
     if (event.type === 'event') events.push({ number: pushed, forwarded: [...forwarded], t: event.t!, kind: event.kind!, fields: event.fields! });
     batch.push(message);
     if (!scheduled) {

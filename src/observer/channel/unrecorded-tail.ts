@@ -1,4 +1,4 @@
-import type { RecordEntry } from '../../record/schema.js';
+import type { EventFields, EventKind } from '../../record/schema.js';
 import type { TailEntry } from '../../sinks/last-words.js';
 import type { RecordProgress } from './channel-messages.js';
 
@@ -7,8 +7,8 @@ export interface HandedEvent {
   number: number;
   forwarded: readonly number[];
   t: number;
-  kind: string;
-  fields: Partial<RecordEntry>;
+  kind: EventKind;
+  fields: EventFields<EventKind>;
 }
 
 const reason = 'the observer did not finish in time (--drain-timeout); these bytes were forwarded but not recorded';
@@ -26,13 +26,13 @@ export function unrecordedTail(events: readonly HandedEvent[], forwarded: readon
       const lost = (upTo[index] ?? 0) - (accounted[index] ?? 0);
       if (lost <= 0) return;
       accounted[index] = upTo[index]!;
-      tail.push({ kind: 'gap', t, reason, ...(stream === undefined ? {} : { stream: stream as RecordEntry['stream'] }), lost });
+      tail.push({ kind: 'gap', t, reason, ...(stream === undefined ? {} : { stream }), lost });
     });
   };
   for (const event of events) {
     if (event.number <= progress.handled) continue;
     gapsUpTo(event.forwarded, event.t);
-    tail.push({ ...event.fields, kind: event.kind as RecordEntry['kind'], t: event.t });
+    tail.push({ ...event.fields, kind: event.kind, t: event.t });
   }
   gapsUpTo(forwarded, nowMs);
   return tail;

@@ -1,4 +1,4 @@
-import type { RecordEntry } from '../../record/schema.js';
+import type { EventFields } from '../../record/schema.js';
 import { isObserved } from '../../sinks/open-sinks.js';
 import { roomForObserver } from '../address-space.js';
 import { ignoreExchange, type ExchangeTap, type ExchangeStart } from '../../wire/http/exchange-tap.js';
@@ -10,7 +10,7 @@ import type { HttpMessage, HttpObserverConfig } from './http-messages.js';
 export interface HttpObserverHandle {
   observe(start: ExchangeStart): ExchangeTap;
   /** An event of the spy itself, outside any session. */
-  event(kind: 'http' | 'spawn' | 'exit' | 'fault', fields: Partial<RecordEntry>): void;
+  event<K extends 'http' | 'spawn' | 'exit' | 'fault'>(kind: K, fields: EventFields<K>): void;
   /** The proxy stopped: every open session ends. */
   stopped(): void;
   finish(timeoutMs?: number): Promise<FinishOutcome>;
@@ -86,7 +86,7 @@ function openHttpObserver(config: HttpObserverConfig, options: ChannelOptions): 
 
   return {
     observe,
-    event(kind: 'http' | 'spawn' | 'exit' | 'fault', fields: Partial<RecordEntry>) {
+    event<K extends 'http' | 'spawn' | 'exit' | 'fault'>(kind: K, fields: EventFields<K>) {
       push({ type: 'event', kind, t: nowMs(), fields });
     },
     stopped() {

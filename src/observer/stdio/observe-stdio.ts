@@ -1,5 +1,5 @@
 import { isUtf8 } from 'node:buffer';
-import type { RecordEntry } from '../../record/schema.js';
+import type { FrameEntry, StderrEntry } from '../../record/schema.js';
 import { createLineFramer, type LineFrame } from '../../wire/framing/line-framer.js';
 import type { Recorder } from '../recorder.js';
 import type { StdioMessage, StdioObserverConfig, StdioStream } from './stdio-messages.js';
@@ -9,8 +9,8 @@ const streams = ['c2s', 's2c', 'stderr'] as const;
 const linesPerLook = 256;
 const exitingReason = (stream: StdioStream) => `the spy was exiting (--drain-timeout); ${stream} bytes were forwarded but not recorded`;
 
-function stderrEntry(line: LineFrame): Partial<RecordEntry> {
-  const entry: Partial<RecordEntry> = { bytes: line.size };
+function stderrEntry(line: LineFrame): Partial<StderrEntry> {
+  const entry: Partial<StderrEntry> = { bytes: line.size };
   if (line.eol !== '\n') entry.eol = line.eol;
   if (line.truncated) entry.truncated = true;
   if (isUtf8(line.bytes)) entry.raw = line.bytes.toString('utf8');
@@ -38,7 +38,7 @@ export function observeStdio(config: StdioObserverConfig, recorder: Recorder) {
   const recorded = [0, 0, 0];
   const streamIndex: Record<StdioStream, number> = { c2s: 0, s2c: 1, stderr: 2 };
   /** A fault rule's marks for the next frame of each direction. */
-  const marks: Record<StdioStream, Partial<RecordEntry> | undefined> = { c2s: undefined, s2c: undefined, stderr: undefined };
+  const marks: Record<StdioStream, Partial<FrameEntry> | undefined> = { c2s: undefined, s2c: undefined, stderr: undefined };
 
   function lose(stream: StdioStream, t: number, bytes: number, reason: string) {
     const framer = framers[stream];

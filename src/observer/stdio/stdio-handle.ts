@@ -1,4 +1,4 @@
-import type { RecordEntry } from '../../record/schema.js';
+import type { EventFields, FrameEntry } from '../../record/schema.js';
 import { isObserved } from '../../sinks/open-sinks.js';
 import { roomForObserver } from '../address-space.js';
 import { nowMs } from '../../wire/framing/now.js';
@@ -14,9 +14,9 @@ export interface StdioObserverHandle {
   readonly behind: number;
   chunk(stream: StdioStream, chunk: Buffer): void;
   end(stream: StdioStream): void;
-  event(kind: 'spawn' | 'exit' | 'note' | 'fault', fields: Partial<RecordEntry>): void;
+  event<K extends 'spawn' | 'exit' | 'note' | 'fault'>(kind: K, fields: EventFields<K>): void;
   /** Fields for the next frame of the stream: a fault rule hands each line over whole, so it is that line's. */
-  markNext(stream: 'c2s' | 's2c', fields: Partial<RecordEntry>): void;
+  markNext(stream: 'c2s' | 's2c', fields: Partial<FrameEntry>): void;
   finish(timeoutMs?: number): Promise<FinishOutcome>;
   hurry(): void;
   /** How many messages have gone over so far; `shownThrough` resolves once the live view has shown them. */
@@ -98,10 +98,10 @@ function openStdioObserver(config: StdioObserverConfig, options: ChannelOptions)
       lost[stream] = 0;
       push({ type: 'end', stream, t });
     },
-    event(kind: 'spawn' | 'exit' | 'note' | 'fault', fields: Partial<RecordEntry>) {
+    event<K extends 'spawn' | 'exit' | 'note' | 'fault'>(kind: K, fields: EventFields<K>) {
       push({ type: 'event', kind, t: nowMs(), fields });
     },
-    markNext(stream: 'c2s' | 's2c', fields: Partial<RecordEntry>) {
+    markNext(stream: 'c2s' | 's2c', fields: Partial<FrameEntry>) {
       if (!channel.failed) push({ type: 'mark', stream, fields });
     },
     finish: channel.finish,

@@ -1,4 +1,4 @@
-import type { RecordEntry } from '../../record/schema.js';
+import type { EventFields, FrameEntry } from '../../record/schema.js';
 import type { ObserverOutputs } from '../observer-outputs.js';
 
 /** The streams of a stdio spy the observer frames: the two directions and the server's stderr. */
@@ -15,6 +15,6 @@ export type StdioMessage =
   | { type: 'lost'; stream: StdioStream; t: number; bytes: number }
   | { type: 'skip'; stream: StdioStream; bytes: number; lastByte: number }
   | { type: 'end'; stream: StdioStream; t: number }
-  | { type: 'event'; kind: 'spawn' | 'exit' | 'note' | 'fault'; t: number; fields: Partial<RecordEntry> }
+  | { type: 'event'; kind: 'spawn' | 'exit' | 'note' | 'fault'; t: number; fields: EventFields<'spawn' | 'exit' | 'note' | 'fault'> }
   /** Fields for the next frame of the stream (a fault rule's marks): sent just before that frame's line. */
-  | { type: 'mark'; stream: 'c2s' | 's2c'; fields: Partial<RecordEntry> };
+  | { type: 'mark'; stream: 'c2s' | 's2c'; fields: Partial<FrameEntry> };

@@ -1,6 +1,7 @@
 import type { ReportComparison, ReportPair, ReportTool } from '../report-types.js';
 import { h, section } from './dom.js';
 import { payloadBlock, prettyText } from './payload.js';
+import { plural } from '../../protocol/plural.js';
 
 const json = (value: unknown) => (value === undefined ? '' : JSON.stringify(value, null, 2));
 
@@ -20,7 +21,6 @@ function diffTable(pair: ReportPair): HTMLElement | undefined {
   return h('table', { class: 'diff' }, h('thead', {}, h('tr', {}, ...['path', 'change', 'before', 'after'].map((name) => h('th', {}, name)))), h('tbody', {}, ...rows));
 }
 
-const plural = (count: number, noun: string) => `${count} ${noun}${count === 1 ? '' : 's'}`;
 const statusWords = { changed: 'changed', 'only-before': 'only in', 'only-after': 'only in' } as const;
 
 /** A value in a line of the summary: short JSON, cut. */

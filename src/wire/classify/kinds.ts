@@ -9,3 +9,9 @@ export type Direction = 'c2s' | 's2c';
 export function oppositeOf(dir: Direction): Direction {
   return dir === 'c2s' ? 's2c' : 'c2s';
 }
+
+const frameKindSet: ReadonlySet<string> = new Set(frameKinds);
+
+export function isFrameKind(kind: unknown): kind is FrameKind {
+  return typeof kind === 'string' && frameKindSet.has(kind);
+}

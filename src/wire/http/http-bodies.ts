@@ -2,6 +2,7 @@ import { isObject } from '../../protocol/jsonrpc.js';
 import { tableOf } from '../../protocol/own-table.js';
 import { redactedValue } from '../redact/redact-frame.js';
 import { parseCut } from '../../protocol/depth.js';
+import { plural } from '../../protocol/plural.js';
 
 /**
  * Members, form fields and query parameters whose values are secrets in OAuth exchanges (token,
@@ -103,7 +104,6 @@ export function bodyExcerpt(body: OtherBody, learn: Learn | undefined, scrub: (t
 }
 
 const str = (value: unknown) => (typeof value === 'string' ? value : undefined);
-const plural = (count: number, word: string) => `${count} ${word}${count === 1 ? '' : 's'}`;
 
 /** What an OAuth body is, by its members, first match wins. Secrets are never part of a description. */
 const describers: ((json: Record<string, unknown>) => string | undefined)[] = [
