@@ -48,6 +48,10 @@ export function readFaultOptions(options: FaultOptions, transport: FaultTranspor
   for (const rule of rules) {
     const spec = actionSpecs[rule.action.name];
     if (!(spec.transports as string[]).includes(transport)) problems.push(`'${rule.text}': ${rule.action.name} is for ${spec.transports.join(' and ')}, not ${transport}`);
+    else {
+      const refused = 'refuse' in spec ? spec.refuse(rule.action, transport) : undefined;
+      if (refused !== undefined) problems.push(`'${rule.text}': ${refused}`);
+    }
   }
   if (options.seed !== undefined && !/^-?\d+$/.test(options.seed)) problems.push(`--seed ${options.seed}: expected a whole number`);
   if (problems.length > 0) {

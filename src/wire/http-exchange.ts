@@ -1,7 +1,7 @@
 import { describeChallenge, readChallenge, withdrawRefused } from './auth-challenge.js';
 import { crossAppStep } from './cross-app-access.js';
 import { BodyCollector } from './body-collector.js';
-import { pathOnly, type AuthRewrite, type EndpointRewrite, type ExchangeFailure, type ExchangeObserver, type ExchangeStart } from './exchange-observer.js';
+import { pathOnly, type AuthRewrite, type EndpointRewrite, type ExchangeFailure, type ExchangeObserver, type ExchangeStart, type FrameMark } from './exchange-observer.js';
 import type { EntryFields, ExchangeRecords, FrameEntry } from './exchange-records.js';
 import type { ExchangeSessions, SessionChoice } from './exchange-sessions.js';
 import { keepBodies, looksLikeJsonRpc, maskUrl, mediaTypeOf, readBody, type OtherBody } from './http-bodies.js';
@@ -68,6 +68,8 @@ export class ObservedExchange implements ExchangeObserver {
   private authRewrites: AuthRewrite[] | undefined;
   private ownsLegacySession = false;
   private challengeFields: EntryFields = noFields;
+  /** A fault rule's mark for the response body's frame (a body spoiled or made noisy, as delivered). */
+  private bodyMark: FrameMark | undefined;
   /** `exchange` on every entry of this exchange, so readers know which frames one exchange carried. */
   private readonly tag: EntryFields;
 
@@ -117,9 +119,12 @@ export class ObservedExchange implements ExchangeObserver {
     if (this.framer && this.choice) this.recordHttp();
   }
 
-  responseChunk(chunk: Buffer, timeMs = nowMs()) {
-    if (this.framer) for (const event of this.framer.push(chunk)) this.onEvent(event, timeMs);
-    else (this.responseBody ??= new BodyCollector(this.deps.maxFrame)).push(chunk);
+  responseChunk(chunk: Buffer, timeMs = nowMs(), mark?: FrameMark) {
+    if (this.framer) for (const event of this.framer.push(chunk)) this.onEvent(event, timeMs, mark);
+    else {
+      (this.responseBody ??= new BodyCollector(this.deps.maxFrame)).push(chunk);
+      if (mark) this.bodyMark = mark;
+    }
   }
 
   responseEnd(timeMs = nowMs()) {
@@ -131,7 +136,7 @@ export class ObservedExchange implements ExchangeObserver {
     const refused = this.refusedRequests();
     const fields = refused.length > 0 ? { ...this.challengeFields, requests: refused.map(({ seq, id, method }) => ({ seq, dir: 'c2s', id: id ?? null, method: method ?? '' })) } : this.challengeFields;
     this.recordHttp(response || this.otherRequest ? { ...this.describeBodies(response), ...fields } : fields);
-    if (framed) this.deps.records.frame(choice.session, 's2c', frame, timeMs, this.tagged(undefined, 'response'));
+    if (framed) this.deps.records.frame(choice.session, 's2c', frame, timeMs, this.tagged(undefined, 'response', this.bodyMark));
     if (refused.length > 0) withdrawRefused(refused, this.deps.records.correlator(choice.session));
     this.finish(timeMs);
   }
@@ -249,7 +254,7 @@ export class ObservedExchange implements ExchangeObserver {
     else this.deps.sessions.release(choice.session, timeMs);
   }
 
-  private onEvent(event: SseEvent, timeMs: number) {
+  private onEvent(event: SseEvent, timeMs: number, mark?: FrameMark) {
     const { deps, start } = this;
     if (event.event === 'endpoint') {
       if (!this.choice) {
@@ -268,7 +273,7 @@ export class ObservedExchange implements ExchangeObserver {
     this.recordHttp();
     const fields = sseFieldsOf(event);
     if (event.truncated) {
-      deps.records.frame(session, 's2c', { bytes: Buffer.from(event.data, 'utf8'), truncated: true }, timeMs, this.tagged(fields, 'response'));
+      deps.records.frame(session, 's2c', { bytes: Buffer.from(event.data, 'utf8'), truncated: true }, timeMs, this.tagged(fields, 'response', mark));
       return;
     }
     if (event.data === '') {
@@ -276,13 +281,14 @@ export class ObservedExchange implements ExchangeObserver {
       if (fields) deps.records.event(session, 'http', { httpMethod: start.method, path: start.path, summary: event.id !== undefined ? `SSE priming event, id ${event.id}` : 'SSE event without data', ...fields, ...this.tag }, timeMs);
       return;
     }
-    deps.records.frame(session, 's2c', { bytes: Buffer.from(event.data, 'utf8') }, timeMs, this.tagged(fields, 'response'));
+    deps.records.frame(session, 's2c', { bytes: Buffer.from(event.data, 'utf8') }, timeMs, this.tagged(fields, 'response', mark));
   }
 
-  /** A frame's fields with the exchange's number and a fault rule's mark; undefined when there is nothing to add. */
-  private tagged(fields: EntryFields | undefined, side: 'request' | 'response'): EntryFields | undefined {
+  /** A frame's fields with the exchange's number and a fault rule's marks; undefined when there is nothing to add. */
+  private tagged(fields: EntryFields | undefined, side: 'request' | 'response', frameMark?: FrameMark): EntryFields | undefined {
     const mark = this.start.marks?.[side];
     if (mark) fields = { ...fields, ...mark };
+    if (frameMark) fields = { ...fields, ...frameMark };
     if (this.tag === noFields) return fields;
     return fields ? { ...fields, ...this.tag } : this.tag;
   }
