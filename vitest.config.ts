@@ -26,6 +26,7 @@ const unit = [
   'test/report/report-units.test.ts',
   'test/ui/{reducer,screens,effects,log}.test.ts',
   'test/faults/rules.test.ts',
+  'test/faults/sse-blocks.test.ts',
 ];
 
 export default defineConfig({

@@ -52,6 +52,8 @@ export function readFaultOptions(options: FaultOptions, transport: FaultTranspor
       const refused = 'refuse' in spec ? spec.refuse(rule.action, transport) : undefined;
       if (refused !== undefined) problems.push(`'${rule.text}': ${refused}`);
     }
+    // The HTTP spy reads the client's POSTs only: a rule for the server's frames would never fire there.
+    if (transport === 'http' && rule.match.dir === 's2c') problems.push(`'${rule.text}': on HTTP rules act on what the client posts; dir=s2c matches nothing there`);
   }
   if (options.seed !== undefined && !/^-?\d+$/.test(options.seed)) problems.push(`--seed ${options.seed}: expected a whole number`);
   if (problems.length > 0) {

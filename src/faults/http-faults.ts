@@ -83,7 +83,7 @@ export function httpFaultHook(plan: { rules: FaultRule[]; seed: number }, fault:
         held.set(idKey(id), rule);
         holdOpen('held unanswered until cancelled or the client gives up; not passed on');
       } else if (facts.isRequest) holdOpen('dropped: never passed on, never answered');
-      else answerHere(202, undefined, 'dropped: accepted, never passed on');
+      else answerHere(202, undefined, action.name === 'drop' ? 'dropped: accepted, never passed on' : `${action.name} has nothing to answer on a notification: accepted, dropped`);
 
       /** What a rule does with this exchange: its fault event, and the exchange recorded with its frames marked. */
       function faultExchange(rule: FaultRule, facts: FrameFacts) {
