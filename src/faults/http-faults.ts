@@ -88,7 +88,10 @@ export function httpFaultHook(plan: { rules: FaultRule[]; seed: number }, fault:
       /** What a rule does with this exchange: its fault event, and the exchange recorded with its frames marked. */
       function faultExchange(rule: FaultRule, facts: FrameFacts) {
         const id = facts.id as JsonRpcId;
-        const noted = (text: string) => fault({ rule: rule.text, action: rule.action.name, stream: 'c2s', method: facts.method!, ...(facts.isRequest ? { id } : {}), ...(facts.tool ? { tool: facts.tool } : {}), text });
+        // In the session the request names, beside its frames (replay and the console read them there).
+        const session = req.headers['mcp-session-id'];
+        const noted = (text: string) =>
+          fault({ rule: rule.text, action: rule.action.name, stream: 'c2s', method: facts.method!, ...(facts.isRequest ? { id } : {}), ...(facts.tool ? { tool: facts.tool } : {}), text, ...(typeof session === 'string' ? { session } : {}) });
         /** The request the rule matched carries `fault`; an answer the spy made carries `origin: "spy"` too. */
         const marks: ExchangeMarks = { request: { fault: rule.text }, response: { origin: 'spy', fault: rule.text } };
         const observed = () => {

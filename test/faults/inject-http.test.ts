@@ -24,7 +24,7 @@ type Entries = ReturnType<Spy['entries']>;
  * server): what the client got, what it reported on the way (`errors`, `progress`), the faulting spy's
  * record, what reached the server.
  */
-async function faulted(rule: string, until: (entries: Entries) => boolean = () => true, options: { call?: { name: string; arguments: object }; server?: Spy; timeoutMs?: number } = {}) {
+async function faulted(rule: string, until: (entries: Entries) => boolean = () => true, options: { call?: { name: string; arguments: object }; server?: Spy; timeoutMs?: number; replay?: boolean } = {}) {
   const { call, server = inner, timeoutMs = 1500 } = options;
   const outer = await startSpy(['--target', server.url, '--fault', rule]);
   const client = new Client({ name: `fault-client-${Math.random()}`, version: '1.0.0' });
@@ -48,12 +48,13 @@ async function faulted(rule: string, until: (entries: Entries) => boolean = () =
   for (const entry of entries) recordEntry.parse(entry);
   const check = await runBin(['check', join(outer.dir, 'wire.jsonl')]);
   const view = await runBin(['view', join(outer.dir, 'wire.jsonl')]);
+  const replay = options.replay ? await runBin(['replay', join(outer.dir, 'wire.jsonl'), '--target', server.url]) : undefined;
   await outer.dispose();
   // check does not blame the server for what the spy did on purpose.
   expect(check.stdout.toString() + check.stderr).toContain('clean');
   const reached = server.entries().some((entry) => entry.method === 'tools/call' && JSON.stringify(entry.msg ?? entry.raw).includes(call ? call.name : marker));
   const calls = entries.filter((entry) => entry.kind !== 'fault' && (entry.method === 'tools/call' || JSON.stringify(entry.msg ?? '').includes(marker) || entry.origin === 'spy'));
-  return { outcome, faults, reached, check, marker, entries, calls, view: view.stdout.toString(), ...seen };
+  return { outcome, faults, reached, check, marker, entries, calls, view: view.stdout.toString(), replay, ...seen };
 }
 
 describe('mcp-spy http --fault, the SDK client and server-everything', () => {
@@ -227,6 +228,23 @@ describe('mcp-spy http --fault on the answer of a call passed on (server-everyth
     expect(frames[1]).toMatchObject({ kind: 'response' });
     expect(frames[1]!.fault).toBeUndefined();
   });
+});
+
+describe('replay of an HTTP recording made with fault rules', () => {
+  // initialize, and the call unless the server's answer to it is not in the record (answered in its place, or cut).
+  it.each([
+    ['tools/call: error -32603 "down"', 1],
+    ['tools/call: cut-stream', 1],
+    ['tools/call: corrupt', 2],
+    ['tools/call: noise "n"', 2],
+  ])(
+    '%s: compares with what the server really said, leaving out what it never said',
+    async (rule, same) => {
+      const run = await faulted(rule, (entries) => entries.some((entry) => entry.kind === 'request' && entry.method === 'tools/call'), { replay: true });
+      expect(run.replay!.stdout.toString()).toContain(`replay passed: ${same} same, 0 changed, 0 missing, 0 extra`);
+      expect(run.replay!.code).toBe(0);
+    },
+  );
 });
 
 describe('mcp-spy http --fault on a JSON answer (the SDK server with JSON responses)', () => {
