@@ -5,19 +5,13 @@ import { Client } from '@modelcontextprotocol/sdk/client/index.js';
 import { StreamableHTTPClientTransport } from '@modelcontextprotocol/sdk/client/streamableHttp.js';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { answerFrames, faultedCall, type Entries } from '../helpers/http-faults.js';
-import { everythingHttp, freePort, startSpy, type Spy } from '../helpers/http-spy.js';
+import { everythingHttp, freePort, spyInFront, startSpy, type Spy } from '../helpers/http-spy.js';
 import { fixture, node } from '../helpers/spy.js';
 
-let inner: Spy;
-beforeAll(async () => {
-  const port = await freePort();
-  inner = await startSpy(['--target', `http://127.0.0.1:${port}/mcp`], everythingHttp('streamableHttp')(port));
-});
-afterAll(async () => {
-  await inner?.dispose();
-});
+// The plain spy in front of server-everything: its record is what really reached the server.
+const front = spyInFront('/mcp', everythingHttp('streamableHttp'));
 
-const faulted = (rule: string, until?: (entries: Entries) => boolean, options: Parameters<typeof faultedCall>[3] & { server?: Spy } = {}) => faultedCall(options.server ?? inner, rule, until, options);
+const faulted = (rule: string, until?: (entries: Entries) => boolean, options: Parameters<typeof faultedCall>[3] & { server?: Spy } = {}) => faultedCall(options.server ?? front.spy, rule, until, options);
 
 describe('mcp-spy http --fault on the answer of a call passed on (server-everything, SSE)', () => {
   it('slow-stream holds each event of the answer, its bytes unchanged', async () => {
@@ -34,7 +28,7 @@ describe('mcp-spy http --fault on the answer of a call passed on (server-everyth
     expect(frames[0]).toMatchObject({ kind: 'response', fault: rule });
     expect(frames[0]!.origin).toBeUndefined();
     expect(Date.parse(String(frames[0]!.t)) - Date.parse(String(request.t))).toBeGreaterThanOrEqual(2000);
-    const sent = inner.entries().find((entry) => entry.dir === 's2c' && JSON.stringify(entry.msg ?? '').includes(run.marker));
+    const sent = front.spy.entries().find((entry) => entry.dir === 's2c' && JSON.stringify(entry.msg ?? '').includes(run.marker));
     expect(frames[0]!.msg).toEqual(sent!.msg);
     expect(frames[0]!.sse).toEqual(sent!.sse);
   });
@@ -77,7 +71,7 @@ describe('mcp-spy http --fault on the answer of a call passed on (server-everyth
     const { frames } = answerFrames(run.entries);
     expect(frames).toHaveLength(1);
     expect(frames[0]).toMatchObject({ kind, origin: 'spy', fault: rule });
-    const sent = inner.entries().find((entry) => entry.dir === 's2c' && JSON.stringify(entry.msg ?? '').includes(run.marker));
+    const sent = front.spy.entries().find((entry) => entry.dir === 's2c' && JSON.stringify(entry.msg ?? '').includes(run.marker));
     expect(JSON.parse(String(frames[0]!.original))).toEqual(sent!.msg);
   });
 
@@ -96,7 +90,7 @@ describe('mcp-spy http --fault on the answer of a call passed on (server-everyth
 describe('--seed on HTTP', () => {
   /** Twelve echo calls through a spy with a rule that fires with p=0.5: which of them failed. */
   async function faultedCalls(seed: string) {
-    const outer = await startSpy(['--target', inner.url, '--fault', 'tools/call p=0.5: tool-error "x"', '--seed', seed]);
+    const outer = await startSpy(['--target', front.spy.url, '--fault', 'tools/call p=0.5: tool-error "x"', '--seed', seed]);
     const client = new Client({ name: 'seed-client', version: '1.0.0' });
     await client.connect(new StreamableHTTPClientTransport(new URL(outer.url)));
     const failed: number[] = [];

@@ -1,20 +1,14 @@
 // Fault injection on HTTP: the SDK client, `mcp-spy http --fault` in front of a plain spy in front of
 // server-everything (Streamable HTTP). The plain spy's record is what really reached the server.
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { everythingHttp, freePort, startSpy, eventually, type Spy } from '../helpers/http-spy.js';
+import { describe, expect, it } from 'vitest';
+import { everythingHttp, eventually, spyInFront, startSpy } from '../helpers/http-spy.js';
 import { faultedCall, type Entries } from '../helpers/http-faults.js';
 import { runBin } from '../helpers/spy.js';
 
-let inner: Spy;
-beforeAll(async () => {
-  const port = await freePort();
-  inner = await startSpy(['--target', `http://127.0.0.1:${port}/mcp`], everythingHttp('streamableHttp')(port));
-});
-afterAll(async () => {
-  await inner?.dispose();
-});
+// The plain spy in front of server-everything: its record is what really reached the server.
+const front = spyInFront('/mcp', everythingHttp('streamableHttp'));
 
-const faulted = (rule: string, until?: (entries: Entries) => boolean) => faultedCall(inner, rule, until);
+const faulted = (rule: string, until?: (entries: Entries) => boolean) => faultedCall(front.spy, rule, until);
 
 describe('mcp-spy http --fault, the SDK client and server-everything', () => {
   it('tool-error answers in the server\'s place; the call never reaches the server', async () => {
@@ -85,7 +79,7 @@ describe('mcp-spy http --fault, the SDK client and server-everything', () => {
 
   it('timeout: the cancellation of the held call is answered 202, swallowed and marked; the spy lives on', async () => {
     const rule = 'tools/call: timeout';
-    const outer = await startSpy(['--target', inner.url, '--fault', rule]);
+    const outer = await startSpy(['--target', front.spy.url, '--fault', rule]);
     const post = (body: object, signal?: AbortSignal) => fetch(outer.url, { method: 'POST', headers: { 'content-type': 'application/json', accept: 'application/json, text/event-stream' }, body: JSON.stringify({ jsonrpc: '2.0', ...body }), ...(signal ? { signal } : {}) });
     const abort = new AbortController();
     const heldCall = post({ id: 5, method: 'tools/call', params: { name: 'echo', arguments: { message: 'held' } } }, abort.signal).catch(() => undefined);
@@ -103,7 +97,7 @@ describe('mcp-spy http --fault, the SDK client and server-everything', () => {
   });
 
   it('refuses what has no meaning on HTTP with one line, exit 2', async () => {
-    const run = await runBin(['http', '--target', inner.url, '--fault', 'tools/call: noise stderr "x"']);
+    const run = await runBin(['http', '--target', front.spy.url, '--fault', 'tools/call: noise stderr "x"']);
     expect(run.code).toBe(2);
     expect(run.stderr.trim()).toBe(`mcp-spy: 'tools/call: noise stderr "x"': noise stderr is for stdio: on HTTP noise goes into the answer (write noise "text")`);
   });
