@@ -139,8 +139,11 @@ export function createStdioFaults(matcher: FaultMatcher, random: () => number, i
     noted(owed || action.name === 'drop' ? 'dropped; not passed on' : `${action.name} has nothing to answer on a notification: dropped`);
   }
 
-  /** Whether a line can concern a rule: it names a method, or answers a request whose answer is to be spoiled. */
-  const mayConcern = (dir: Side, whole: Buffer) => whole.includes(methodKey) || spoil[dir].size > 0;
+  /**
+   * Whether a line can concern a rule: it names a method a rule may match (or a cancellation of a held
+   * request), or answers a request whose answer is to be spoiled. Only such a line is parsed.
+   */
+  const mayConcern = (dir: Side, whole: Buffer) => spoil[dir].size > 0 || (whole.includes(methodKey) && (held[dir].size > 0 || matcher.mayMatch(whole)));
 
   /**
    * One whole line: false when it passes untouched (the caller passes such lines on in runs, one

@@ -153,6 +153,15 @@ describe('matching', () => {
     expect(matcher.decide({ dir: 'c2s', method: 'notifications/initialized', isRequest: false })).toBeUndefined();
     expect(matcher.decide({ dir: 'c2s', isRequest: false })).toBeUndefined();
   });
+  it('tells which lines no rule can match, so that they need not be parsed', () => {
+    const literal = createFaultMatcher(rulesOf('tools/call tool=a: drop', 'resources/read: drop'), seededRandom(1));
+    const line = (text: string) => Buffer.from(text);
+    expect(literal.mayMatch(line('{"jsonrpc":"2.0","id":1,"method":"resources/read"}'))).toBe(true);
+    expect(literal.mayMatch(line('{"jsonrpc":"2.0","id":1,"method":"ping"}'))).toBe(false);
+    // A method spelt with escapes may be one a rule names.
+    expect(literal.mayMatch(line('{"jsonrpc":"2.0","id":1,"method":"tools\\/call"}'))).toBe(true);
+    expect(createFaultMatcher(rulesOf('notifications/*: drop'), seededRandom(1)).mayMatch(line('{"method":"ping"}'))).toBe(true);
+  });
   it('repeats the same faults on the same frames with the same seed, and others with another', () => {
     const frames = Array.from({ length: 200 }, () => call('a'));
     const first = fired(['tools/call p=0.2: drop'], frames, 7);
