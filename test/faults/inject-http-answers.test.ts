@@ -5,7 +5,7 @@ import { Client } from '@modelcontextprotocol/sdk/client/index.js';
 import { StreamableHTTPClientTransport } from '@modelcontextprotocol/sdk/client/streamableHttp.js';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { answerFrames, faultedCall, type Entries } from '../helpers/http-faults.js';
-import { everythingHttp, freePort, spyInFront, startSpy, type Spy } from '../helpers/http-spy.js';
+import { eventually, everythingHttp, freePort, spyInFront, startSpy, type Spy } from '../helpers/http-spy.js';
 import { fixture, node } from '../helpers/spy.js';
 
 // The plain spy in front of server-everything: its record is what really reached the server.
@@ -84,6 +84,22 @@ describe('mcp-spy http --fault on the answer of a call passed on (server-everyth
     expect(frames[0]).toMatchObject({ kind: 'invalid', raw: 'warming up', origin: 'spy', fault: rule });
     expect(frames[1]).toMatchObject({ kind: 'response' });
     expect(frames[1]!.fault).toBeUndefined();
+  });
+});
+
+describe('corrupt on a notification posted over HTTP', () => {
+  it('spoils the posted body itself: the server gets the spoiled bytes, the record has the original beside them', async () => {
+    const rule = 'notifications/initialized: corrupt';
+    const outer = await startSpy(['--target', front.spy.url, '--fault', rule]);
+    const sent = JSON.stringify({ jsonrpc: '2.0', method: 'notifications/initialized', params: { marker: String(Math.random()) } });
+    const answer = await fetch(outer.url, { method: 'POST', headers: { 'content-type': 'application/json', accept: 'application/json, text/event-stream' }, body: sent });
+    // The server's own answer to a body that is not JSON.
+    expect(answer.status).toBe(400);
+    const posted = await eventually(() => outer.entries().find((entry) => entry.dir === 'c2s' && entry.origin === 'spy'));
+    expect(posted).toMatchObject({ kind: 'invalid', fault: rule, original: sent, raw: sent.replace('{', '{{') });
+    expect(outer.entries().find((entry) => entry.kind === 'fault')).toMatchObject({ action: 'corrupt', text: 'spoiled (invalid-json), then passed on' });
+    await eventually(() => front.spy.entries().find((entry) => entry.dir === 'c2s' && entry.raw === sent.replace('{', '{{')));
+    await outer.dispose();
   });
 });
 
