@@ -3,7 +3,7 @@
 // in front of a plain spy in front of server-everything (SSE answers) or the SDK server answering JSON.
 import { Client } from '@modelcontextprotocol/sdk/client/index.js';
 import { StreamableHTTPClientTransport } from '@modelcontextprotocol/sdk/client/streamableHttp.js';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { afterAll, beforeAll, describe, expect, it, onTestFinished } from 'vitest';
 import { answerFrames, faultedCall, type Entries } from '../helpers/http-faults.js';
 import { eventually, everythingHttp, freePort, spyInFront, startSpy, type Spy } from '../helpers/http-spy.js';
 import { fixture, node } from '../helpers/spy.js';
@@ -91,6 +91,7 @@ describe('corrupt on a notification posted over HTTP', () => {
   it('spoils the posted body itself: the server gets the spoiled bytes, the record has the original beside them', async () => {
     const rule = 'notifications/initialized: corrupt';
     const outer = await startSpy(['--target', front.spy.url, '--fault', rule]);
+    onTestFinished(() => outer.dispose().then(() => {}));
     const sent = JSON.stringify({ jsonrpc: '2.0', method: 'notifications/initialized', params: { marker: String(Math.random()) } });
     const answer = await fetch(outer.url, { method: 'POST', headers: { 'content-type': 'application/json', accept: 'application/json, text/event-stream' }, body: sent });
     // The server's own answer to a body that is not JSON.
@@ -99,7 +100,6 @@ describe('corrupt on a notification posted over HTTP', () => {
     expect(posted).toMatchObject({ kind: 'invalid', fault: rule, original: sent, raw: sent.replace('{', '{{') });
     expect(outer.entries().find((entry) => entry.kind === 'fault')).toMatchObject({ action: 'corrupt', text: 'spoiled (invalid-json), then passed on' });
     await eventually(() => front.spy.entries().find((entry) => entry.dir === 'c2s' && entry.raw === sent.replace('{', '{{')));
-    await outer.dispose();
   });
 });
 
@@ -107,16 +107,19 @@ describe('--seed on HTTP', () => {
   /** Twelve echo calls through a spy with a rule that fires with p=0.5: which of them failed. */
   async function faultedCalls(seed: string) {
     const outer = await startSpy(['--target', front.spy.url, '--fault', 'tools/call p=0.5: tool-error "x"', '--seed', seed]);
-    const client = new Client({ name: 'seed-client', version: '1.0.0' });
-    await client.connect(new StreamableHTTPClientTransport(new URL(outer.url)));
-    const failed: number[] = [];
-    for (let call = 1; call <= 12; call++) {
-      const result = await client.callTool({ name: 'echo', arguments: { message: String(call) } });
-      if (result.isError) failed.push(call);
+    try {
+      const client = new Client({ name: 'seed-client', version: '1.0.0' });
+      await client.connect(new StreamableHTTPClientTransport(new URL(outer.url)));
+      const failed: number[] = [];
+      for (let call = 1; call <= 12; call++) {
+        const result = await client.callTool({ name: 'echo', arguments: { message: String(call) } });
+        if (result.isError) failed.push(call);
+      }
+      await client.close().catch(() => {});
+      return failed;
+    } finally {
+      await outer.dispose();
     }
-    await client.close().catch(() => {});
-    await outer.dispose();
-    return failed;
   }
   it('repeats the same faults on the same calls twice in a row', async () => {
     const first = await faultedCalls('7');

@@ -18,34 +18,38 @@ export type Entries = ReturnType<Spy['entries']>;
 export async function faultedCall(server: Spy, rule: string, until: (entries: Entries) => boolean = () => true, options: { call?: { name: string; arguments: object }; timeoutMs?: number; replay?: boolean } = {}) {
   const { call, timeoutMs = 1500 } = options;
   const outer = await startSpy(['--target', server.url, '--fault', rule]);
-  const client = new Client({ name: `fault-client-${Math.random()}`, version: '1.0.0' });
-  const errors: string[] = [];
-  client.onerror = (error) => errors.push(error.message);
-  const transport = new StreamableHTTPClientTransport(new URL(outer.url));
-  await client.connect(transport);
-  const marker = `hello ${Math.random()}`;
-  const progress: number[] = [];
-  const outcome = await client
-    .callTool(call ?? { name: 'echo', arguments: { message: marker } }, undefined, { timeout: timeoutMs, onprogress: ({ progress: step }) => progress.push(step) })
-    .then((result) => ({ result }), (error: Error & { code?: number }) => ({ thrown: error.message, code: error.code }));
-  // What the client saw of the call's own stream, before it gave up or resumed elsewhere.
-  const seen = { errors: [...errors], progress: [...progress] };
-  await client.close().catch(() => {});
-  const faults = await eventually(() => {
-    const found = outer.entries().filter((entry) => entry.kind === 'fault');
-    return found.length > 0 && until(outer.entries()) ? found : undefined;
-  });
-  const entries = outer.entries();
-  for (const entry of entries) recordEntry.parse(entry);
-  const check = await runBin(['check', join(outer.dir, 'wire.jsonl')]);
-  const view = await runBin(['view', join(outer.dir, 'wire.jsonl')]);
-  const replay = options.replay ? await runBin(['replay', join(outer.dir, 'wire.jsonl'), '--target', server.url]) : undefined;
-  await outer.dispose();
-  // check does not blame the server for what the spy did on purpose.
-  expect(check.stdout.toString() + check.stderr).toContain('clean');
-  const reached = server.entries().some((entry) => entry.method === 'tools/call' && JSON.stringify(entry.msg ?? entry.raw).includes(call ? call.name : marker));
-  const calls = entries.filter((entry) => entry.kind !== 'fault' && (entry.method === 'tools/call' || JSON.stringify(entry.msg ?? '').includes(marker) || entry.origin === 'spy'));
-  return { outcome, faults, reached, check, marker, entries, calls, view: view.stdout.toString(), replay, ...seen };
+  // Stopped even when the test fails on the way: a spy left running would outlive the suite.
+  try {
+    const client = new Client({ name: `fault-client-${Math.random()}`, version: '1.0.0' });
+    const errors: string[] = [];
+    client.onerror = (error) => errors.push(error.message);
+    const transport = new StreamableHTTPClientTransport(new URL(outer.url));
+    await client.connect(transport);
+    const marker = `hello ${Math.random()}`;
+    const progress: number[] = [];
+    const outcome = await client
+      .callTool(call ?? { name: 'echo', arguments: { message: marker } }, undefined, { timeout: timeoutMs, onprogress: ({ progress: step }) => progress.push(step) })
+      .then((result) => ({ result }), (error: Error & { code?: number }) => ({ thrown: error.message, code: error.code }));
+    // What the client saw of the call's own stream, before it gave up or resumed elsewhere.
+    const seen = { errors: [...errors], progress: [...progress] };
+    await client.close().catch(() => {});
+    const faults = await eventually(() => {
+      const found = outer.entries().filter((entry) => entry.kind === 'fault');
+      return found.length > 0 && until(outer.entries()) ? found : undefined;
+    });
+    const entries = outer.entries();
+    for (const entry of entries) recordEntry.parse(entry);
+    const check = await runBin(['check', join(outer.dir, 'wire.jsonl')]);
+    const view = await runBin(['view', join(outer.dir, 'wire.jsonl')]);
+    const replay = options.replay ? await runBin(['replay', join(outer.dir, 'wire.jsonl'), '--target', server.url]) : undefined;
+    // check does not blame the server for what the spy did on purpose.
+    expect(check.stdout.toString() + check.stderr).toContain('clean');
+    const reached = server.entries().some((entry) => entry.method === 'tools/call' && JSON.stringify(entry.msg ?? entry.raw).includes(call ? call.name : marker));
+    const calls = entries.filter((entry) => entry.kind !== 'fault' && (entry.method === 'tools/call' || JSON.stringify(entry.msg ?? '').includes(marker) || entry.origin === 'spy'));
+    return { outcome, faults, reached, check, marker, entries, calls, view: view.stdout.toString(), replay, ...seen };
+  } finally {
+    await outer.dispose();
+  }
 }
 
 /** The request of the faulted call, and the frames its exchange carried back. */
