@@ -27,6 +27,8 @@ const unit = [
   'test/report/report-units.test.ts',
   'test/ui/{reducer,screens,effects,log}.test.ts',
   'test/faults/rules.test.ts',
+  'test/faults/sse-blocks.test.ts',
+  'test/faults/byte-fuzz-units.test.ts',
 ];
 
 export default defineConfig({

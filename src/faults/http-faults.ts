@@ -3,14 +3,30 @@
 import type { IncomingMessage, ServerResponse } from 'node:http';
 import type { FaultEntry } from '../record/schema.js';
 import type { ExchangeMarks, ExchangeTap, ExchangeStart } from '../wire/http/exchange-tap.js';
-import { errorAnswer, idKey, readFrame, toolErrorAnswer, type JsonRpcId } from './frame-edits.js';
+import type { AnswerAction } from './answer-shaper.js';
+import { corruptLine, errorAnswer, idKey, readFrame, toolErrorAnswer, type JsonRpcId } from './frame-edits.js';
 import { createFaultMatcher } from './matcher.js';
 import { seededRandom } from './random.js';
 import type { FaultRule } from './rule-types.js';
 import type { FrameFacts } from './matcher.js';
+import { reshapeResponse } from './shaped-response.js';
+
+/** The actions that pass a request on and reshape its answer, and what each says it does. */
+const reshaping: { [name in AnswerAction['name']]: (action: Extract<AnswerAction, { name: name }>) => string } = {
+  'slow-stream': (action) => `passed on; each event of its answer held ${action.ms}ms after the one before`,
+  'cut-stream': (action) => `passed on; the connection closes before its answer${action.messages > 0 ? `, after at most ${action.messages} message(s)` : ''}`,
+  corrupt: (action) => `passed on; its answer spoiled (${action.mode})`,
+  noise: (action) => `passed on; ${JSON.stringify(action.text)} put before its answer`,
+};
+const reshapes = (rule: FaultRule): rule is FaultRule & { action: AnswerAction } => rule.action.name in reshaping;
 
 /** The proxy's side: the exchange, how to forward it (with the body already read), how to observe it. */
-export type HttpFaultHook = (req: IncomingMessage, res: ServerResponse, forward: (held?: Buffer, marks?: ExchangeMarks) => void, observe: (start: ExchangeStart) => ExchangeTap) => void;
+export type HttpFaultHook = (
+  req: IncomingMessage,
+  res: ServerResponse,
+  forward: (held?: Buffer, marks?: ExchangeMarks, wrap?: (observer: ExchangeTap) => ExchangeTap) => void,
+  observe: (start: ExchangeStart) => ExchangeTap,
+) => void;
 
 const json = { 'content-type': 'application/json' };
 
@@ -38,7 +54,18 @@ export function httpFaultHook(plan: { rules: FaultRule[]; seed: number }, fault:
       const id = facts.id as JsonRpcId;
       const { noted, answerHere, holdOpen, marks } = faultExchange(rule, facts);
       const { action } = rule;
-      if (action.name === 'delay') {
+      if (reshapes(rule) && facts.isRequest) {
+        noted((reshaping[rule.action.name] as (action: AnswerAction) => string)(rule.action));
+        forward(body, { request: marks.request }, reshapeResponse(res, rule, id, noted));
+      } else if (action.name === 'corrupt') {
+        // A notification has no answer: the frame itself is spoiled on its way to the server.
+        const original = body.toString('utf8');
+        noted(`spoiled (${action.mode}), then passed on`);
+        forward(Buffer.from(corruptLine(original, action.mode)), { request: { origin: 'spy', fault: rule.text, original } });
+      } else if (reshapes(rule)) {
+        noted(`${action.name} has no answer to act on: a notification is answered 202 without a body; passed on unchanged`);
+        forward(body, { request: marks.request });
+      } else if (action.name === 'delay') {
         const ms = Math.max(0, action.ms + (action.jitterMs > 0 ? (random() * 2 - 1) * action.jitterMs : 0));
         noted(`held ${Math.round(ms)}ms, then passed on`);
         setTimeout(() => forward(body, { request: marks.request }), ms);
@@ -56,12 +83,15 @@ export function httpFaultHook(plan: { rules: FaultRule[]; seed: number }, fault:
         held.set(idKey(id), rule);
         holdOpen('held unanswered until cancelled or the client gives up; not passed on');
       } else if (facts.isRequest) holdOpen('dropped: never passed on, never answered');
-      else answerHere(202, undefined, 'dropped: accepted, never passed on');
+      else answerHere(202, undefined, action.name === 'drop' ? 'dropped: accepted, never passed on' : `${action.name} has nothing to answer on a notification: accepted, dropped`);
 
       /** What a rule does with this exchange: its fault event, and the exchange recorded with its frames marked. */
       function faultExchange(rule: FaultRule, facts: FrameFacts) {
         const id = facts.id as JsonRpcId;
-        const noted = (text: string) => fault({ rule: rule.text, action: rule.action.name, stream: 'c2s', method: facts.method!, ...(facts.isRequest ? { id } : {}), ...(facts.tool ? { tool: facts.tool } : {}), text });
+        // In the session the request names, beside its frames (replay and the console read them there).
+        const session = req.headers['mcp-session-id'];
+        const noted = (text: string) =>
+          fault({ rule: rule.text, action: rule.action.name, stream: 'c2s', method: facts.method!, ...(facts.isRequest ? { id } : {}), ...(facts.tool ? { tool: facts.tool } : {}), text, ...(typeof session === 'string' ? { session } : {}) });
         /** The request the rule matched carries `fault`; an answer the spy made carries `origin: "spy"` too. */
         const marks: ExchangeMarks = { request: { fault: rule.text }, response: { origin: 'spy', fault: rule.text } };
         const observed = () => {

@@ -32,12 +32,21 @@ function matches(rule: FaultRule, frame: FrameFacts): boolean {
 export interface FaultMatcher {
   /** The rule that faults this frame, and its index; counts move on every frame a rule's match agrees with. */
   decide(frame: FrameFacts): { rule: FaultRule; index: number } | undefined;
+  /**
+   * Whether a line's bytes may hold a method some rule names (false: no rule can match it, it need not
+   * be parsed). A line with a backslash may spell a method with escapes (`tools\/call`): it may.
+   */
+  mayMatch(line: Buffer): boolean;
 }
+
+const backslash = 0x5c;
 
 /** A matcher over the rules in order; `random` is drawn only when a rule with p= is otherwise due. */
 export function createFaultMatcher(rules: FaultRule[], random: () => number): FaultMatcher {
   const counts = rules.map(() => 0);
+  const methods = rules.some((rule) => rule.match.method.includes('*')) ? undefined : [...new Set(rules.map((rule) => rule.match.method))].map((method) => Buffer.from(method));
   return {
+    mayMatch: (line) => methods === undefined || line.includes(backslash) || methods.some((method) => line.includes(method)),
     decide(frame) {
       let chosen: { rule: FaultRule; index: number } | undefined;
       // Every rule whose match agrees counts the frame, so nth=2 is the second such frame whatever other rules did.

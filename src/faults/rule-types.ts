@@ -22,7 +22,10 @@ export interface FaultWhen {
 export type CorruptMode = 'invalid-json' | 'cut' | 'wrong-id';
 export type NoiseStream = 'stdout' | 'stderr';
 
-/** What a rule does. The spy answers in the server's (or client's) place for error, tool-error, drop and timeout. */
+/**
+ * What a rule does. The spy answers in the server's (or client's) place for error, tool-error, drop and
+ * timeout; on HTTP, slow-stream, cut-stream, corrupt and noise pass the request on and reshape its answer.
+ */
 export type FaultAction =
   | { name: 'delay'; ms: number; jitterMs: number }
   | { name: 'error'; code: number; message: string }
@@ -33,6 +36,8 @@ export type FaultAction =
   | { name: 'disconnect' }
   | { name: 'noise'; stream: NoiseStream; text: string }
   | { name: 'status'; status: number; retryAfter?: number }
+  | { name: 'slow-stream'; ms: number }
+  | { name: 'cut-stream'; messages: number }
   | { name: 'expire-session' };
 
 export type ActionName = FaultAction['name'];

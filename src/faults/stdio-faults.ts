@@ -7,6 +7,7 @@ import type { FaultMatcher, FrameFacts } from './matcher.js';
 import type { CorruptMode, FaultRule } from './rule-types.js';
 
 type Side = 'c2s' | 's2c';
+const methodKey = Buffer.from('"method"');
 const other = (dir: Side): Side => (dir === 'c2s' ? 's2c' : 'c2s');
 
 /** Where bytes can go: the transport's ends. */
@@ -138,41 +139,61 @@ export function createStdioFaults(matcher: FaultMatcher, random: () => number, i
     noted(owed || action.name === 'drop' ? 'dropped; not passed on' : `${action.name} has nothing to answer on a notification: dropped`);
   }
 
-  function onLine(dir: Side, whole: Buffer) {
+  /**
+   * Whether a line can concern a rule: it names a method a rule may match (or a cancellation of a held
+   * request), or answers a request whose answer is to be spoiled. Only such a line is parsed.
+   */
+  const mayConcern = (dir: Side, whole: Buffer) => spoil[dir].size > 0 || (whole.includes(methodKey) && (held[dir].size > 0 || matcher.mayMatch(whole)));
+
+  /**
+   * One whole line: false when it passes untouched (the caller passes such lines on in runs, one
+   * write for many); else it is acted on here, after `before()` has passed on the lines before it.
+   */
+  function onLine(dir: Side, whole: Buffer, before: () => void): boolean {
+    if (!mayConcern(dir, whole)) return false;
     const eolLength = whole.length >= 2 && whole[whole.length - 2] === 0x0d ? 2 : 1;
     const line = whole.subarray(0, whole.length - eolLength);
     const read = readFrame(line.toString('utf8'), dir);
     if (read.cancels !== undefined && held[dir].has(idKey(read.cancels))) {
+      before();
       const rule = held[dir].get(idKey(read.cancels))!;
       held[dir].delete(idKey(read.cancels));
       record.line(dir, whole, { fault: rule.text });
       record.fault(describe(rule, read.facts!, `the held request ${idKey(read.cancels)} was cancelled; the cancellation is not passed on either`));
-      return;
+      return true;
     }
     if (read.responseId !== undefined && spoil[dir].has(idKey(read.responseId))) {
+      before();
       const { rule, mode } = spoil[dir].get(idKey(read.responseId))!;
       spoil[dir].delete(idKey(read.responseId));
       const spoiled = Buffer.from(`${corruptLine(line.toString('utf8'), mode)}\n`);
-      if (gone) return;
+      if (gone) return true;
       io.write(dir, spoiled);
       record.line(dir, spoiled, { origin: 'spy', fault: rule.text, original: line.toString('utf8') });
-      return;
+      return true;
     }
     const decision = read.facts ? matcher.decide(read.facts) : undefined;
-    if (!decision) return pass(dir, whole);
+    if (!decision) return false;
+    before();
     faultLine(dir, whole, line, read.facts!, decision.rule);
+    return true;
   }
 
   return {
     chunk(dir, chunk) {
-      let data = rest[dir].length > 0 ? Buffer.concat([rest[dir], chunk]) : chunk;
-      let at = data.indexOf(0x0a);
-      while (at !== -1) {
-        onLine(dir, data.subarray(0, at + 1));
-        data = data.subarray(at + 1);
-        at = data.indexOf(0x0a);
+      const data = rest[dir].length > 0 ? Buffer.concat([rest[dir], chunk]) : chunk;
+      // Lines no rule acts on go on together, as they came: one write (and one hand-over) per run.
+      let run = 0;
+      let start = 0;
+      const passRun = () => {
+        if (start > run) pass(dir, data.subarray(run, start));
+      };
+      for (let at = data.indexOf(0x0a); at !== -1; at = data.indexOf(0x0a, start)) {
+        if (onLine(dir, data.subarray(start, at + 1), passRun)) run = at + 1;
+        start = at + 1;
       }
-      rest[dir] = Buffer.from(data);
+      passRun();
+      rest[dir] = Buffer.from(data.subarray(start));
     },
     end(dir, done) {
       if (rest[dir].length > 0) pass(dir, rest[dir]);

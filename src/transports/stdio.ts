@@ -96,10 +96,21 @@ export function startStdioProxy(options: StdioProxyOptions): StdioProxy {
     options.onClientGone?.(`the client closed its end of stdout (${error.code ?? error.message}); the server's stdout was closed too`);
   });
 
+  // With fault rules too, a full pipe pauses the side that fills it (once, until it drains).
+  let inputHeld = false;
+  let serverOutHeld = false;
   const faults = options.faults?.({
     write: (dir, bytes) => {
-      if (dir === 'c2s' && !serverIn.destroyed) serverIn.write(bytes);
-      if (dir === 's2c' && outputOpen) output.write(bytes);
+      if (dir === 'c2s' && !serverIn.destroyed && !serverIn.write(bytes) && !inputHeld) {
+        inputHeld = true;
+        input.pause();
+        serverIn.once('drain', () => ((inputHeld = false), input.resume()));
+      }
+      if (dir === 's2c' && outputOpen && !output.write(bytes) && !serverOutHeld) {
+        serverOutHeld = true;
+        serverOut.pause();
+        output.once('drain', () => ((serverOutHeld = false), serverOut.resume()));
+      }
     },
     // As a crash would: the server's pipes close, the client sees its stdout end.
     disconnect: () => {

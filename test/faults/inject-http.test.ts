@@ -1,48 +1,14 @@
 // Fault injection on HTTP: the SDK client, `mcp-spy http --fault` in front of a plain spy in front of
 // server-everything (Streamable HTTP). The plain spy's record is what really reached the server.
-import { Client } from '@modelcontextprotocol/sdk/client/index.js';
-import { StreamableHTTPClientTransport } from '@modelcontextprotocol/sdk/client/streamableHttp.js';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { everythingHttp, freePort, startSpy, eventually, type Spy } from '../helpers/http-spy.js';
+import { describe, expect, it } from 'vitest';
+import { everythingHttp, eventually, spyInFront, startSpy } from '../helpers/http-spy.js';
+import { faultedCall, type Entries } from '../helpers/http-faults.js';
 import { runBin } from '../helpers/spy.js';
-import { recordEntry } from '../../src/record/entry-schema.js';
-import { join } from 'node:path';
 
-let inner: Spy;
-beforeAll(async () => {
-  const port = await freePort();
-  inner = await startSpy(['--target', `http://127.0.0.1:${port}/mcp`], everythingHttp('streamableHttp')(port));
-});
-afterAll(async () => {
-  await inner?.dispose();
-});
+// The plain spy in front of server-everything: its record is what really reached the server.
+const front = spyInFront('/mcp', everythingHttp('streamableHttp'));
 
-/** One echo call through a faulting spy: what the client got, the faulting spy's record, what reached the server. */
-async function faulted(rule: string, until: (entries: ReturnType<Spy['entries']>) => boolean = () => true) {
-  const outer = await startSpy(['--target', inner.url, '--fault', rule]);
-  const client = new Client({ name: `fault-client-${Math.random()}`, version: '1.0.0' });
-  const transport = new StreamableHTTPClientTransport(new URL(outer.url));
-  await client.connect(transport);
-  const marker = `hello ${Math.random()}`;
-  const outcome = await client
-    .callTool({ name: 'echo', arguments: { message: marker } }, undefined, { timeout: 1500 })
-    .then((result) => ({ result }), (error: Error & { code?: number }) => ({ thrown: error.message, code: error.code }));
-  await client.close().catch(() => {});
-  const faults = await eventually(() => {
-    const found = outer.entries().filter((entry) => entry.kind === 'fault');
-    return found.length > 0 && until(outer.entries()) ? found : undefined;
-  });
-  const entries = outer.entries();
-  for (const entry of entries) recordEntry.parse(entry);
-  const check = await runBin(['check', join(outer.dir, 'wire.jsonl')]);
-  const view = await runBin(['view', join(outer.dir, 'wire.jsonl')]);
-  await outer.dispose();
-  // check does not blame the server for what the spy did on purpose.
-  expect(check.stdout.toString() + check.stderr).toContain('clean');
-  const reached = inner.entries().some((entry) => entry.method === 'tools/call' && JSON.stringify(entry.msg ?? entry.raw).includes(marker));
-  const calls = entries.filter((entry) => entry.kind !== 'fault' && (entry.method === 'tools/call' || JSON.stringify(entry.msg ?? '').includes(marker) || entry.origin === 'spy'));
-  return { outcome, faults, reached, check, marker, entries, calls, view: view.stdout.toString() };
-}
+const faulted = (rule: string, until?: (entries: Entries) => boolean) => faultedCall(front.spy, rule, until);
 
 describe('mcp-spy http --fault, the SDK client and server-everything', () => {
   it('tool-error answers in the server\'s place; the call never reaches the server', async () => {
@@ -113,7 +79,7 @@ describe('mcp-spy http --fault, the SDK client and server-everything', () => {
 
   it('timeout: the cancellation of the held call is answered 202, swallowed and marked; the spy lives on', async () => {
     const rule = 'tools/call: timeout';
-    const outer = await startSpy(['--target', inner.url, '--fault', rule]);
+    const outer = await startSpy(['--target', front.spy.url, '--fault', rule]);
     const post = (body: object, signal?: AbortSignal) => fetch(outer.url, { method: 'POST', headers: { 'content-type': 'application/json', accept: 'application/json, text/event-stream' }, body: JSON.stringify({ jsonrpc: '2.0', ...body }), ...(signal ? { signal } : {}) });
     const abort = new AbortController();
     const heldCall = post({ id: 5, method: 'tools/call', params: { name: 'echo', arguments: { message: 'held' } } }, abort.signal).catch(() => undefined);
@@ -130,9 +96,9 @@ describe('mcp-spy http --fault, the SDK client and server-everything', () => {
     await outer.dispose();
   });
 
-  it('refuses stdio-only actions with one line, exit 2', async () => {
-    const run = await runBin(['http', '--target', inner.url, '--fault', 'tools/call: noise']);
+  it('refuses what has no meaning on HTTP with one line, exit 2', async () => {
+    const run = await runBin(['http', '--target', front.spy.url, '--fault', 'tools/call: noise stderr "x"']);
     expect(run.code).toBe(2);
-    expect(run.stderr.trim()).toBe("mcp-spy: 'tools/call: noise': noise is for stdio, not http");
+    expect(run.stderr.trim()).toBe(`mcp-spy: 'tools/call: noise stderr "x"': noise stderr is for stdio: on HTTP noise goes into the answer (write noise "text")`);
   });
 });

@@ -188,19 +188,27 @@ describe('mock --fault', () => {
     const started = Date.now();
     expect(await overHttp(['--fault', 'tools/call: delay 1s'])).toEqual({ result: { content: [{ type: 'text', text: 'Echo: hello' }] } });
     expect(Date.now() - started).toBeGreaterThanOrEqual(1000);
-    // The stdio-only actions are refused with one line.
-    const noise = await runBin(['mock', record, '--listen', '127.0.0.1:0', '--fault', 'tools/call: noise']);
+    // The answer reshaped (here an SSE stream, the recorded messages before it): spoiled, after noise, cut before it, late.
+    expect(await overHttp(['--fault', 'tools/call: corrupt'])).toMatchObject({ code: -32001 });
+    expect(await overHttp(['--fault', 'tools/call: noise "banner"'])).toEqual({ result: { content: [{ type: 'text', text: 'Echo: hello' }] } });
+    expect(await overHttp(['--fault', 'tools/call: cut-stream'])).toMatchObject({ code: -32001 });
+    // Two events (the notification, the answer), each held a second: the client is given longer.
+    const slowStarted = Date.now();
+    expect(await withMock(record, (url) => mockedOverHttp(url, 30_000), ['--fault', 'tools/call: slow-stream 1s'])).toEqual({ result: { content: [{ type: 'text', text: 'Echo: hello' }] } });
+    expect(Date.now() - slowStarted).toBeGreaterThanOrEqual(2000);
+    // What has no meaning on HTTP is refused with one line.
+    const noise = await runBin(['mock', record, '--listen', '127.0.0.1:0', '--fault', 'tools/call: noise stderr "x"']);
     expect(noise.code).toBe(2);
-    expect(noise.stderr.trim()).toBe("mcp-spy: 'tools/call: noise': noise is for stdio, not http");
+    expect(noise.stderr.trim()).toBe(`mcp-spy: 'tools/call: noise stderr "x"': noise stderr is for stdio: on HTTP noise goes into the answer (write noise "text")`);
   });
 });
 
 /** One echo call against the mock at `url` over Streamable HTTP: what the client got. */
-async function mockedOverHttp(url: string) {
+async function mockedOverHttp(url: string, timeout = 1500) {
   const client = new Client({ name: 'fault-client', version: '1.0.0' });
   await client.connect(new StreamableHTTPClientTransport(new URL(url)));
   const outcome = await client
-    .callTool({ name: 'echo', arguments: { message: 'hello' } }, undefined, { timeout: 1500 })
+    .callTool({ name: 'echo', arguments: { message: 'hello' } }, undefined, { timeout })
     .then((result) => ({ result }), (error: Error & { code?: number }) => ({ thrown: error.message, code: error.code }));
   await client.close().catch(() => {});
   return outcome;

@@ -5,6 +5,8 @@ import { parseRule } from '../../src/faults/parse-rule.js';
 import { seededRandom } from '../../src/faults/random.js';
 import { readRulesFile } from '../../src/faults/rules-file.js';
 import type { FaultRule } from '../../src/faults/rule-types.js';
+import { actionSpecs, type FaultTransport } from '../../src/faults/actions.js';
+import { readFaultOptions } from '../../src/cli/fault-options.js';
 
 const good: [string, Partial<FaultRule>][] = [
   ['tools/call tool=search: delay 3s', { match: { method: 'tools/call', tool: 'search' }, when: {}, action: { name: 'delay', ms: 3000, jitterMs: 0 } }],
@@ -20,6 +22,9 @@ const good: [string, Partial<FaultRule>][] = [
   ['tools/call: noise', { action: { name: 'noise', stream: 'stdout', text: 'mcp-spy: injected noise' } }],
   ['initialize: disconnect', { action: { name: 'disconnect' } }],
   ['tools/call p=1: expire-session', { when: { p: 1 }, action: { name: 'expire-session' } }],
+  ['tools/call: slow-stream 500ms', { action: { name: 'slow-stream', ms: 500 } }],
+  ['tools/call: cut-stream', { action: { name: 'cut-stream', messages: 0 } }],
+  ['tools/call tool=long: cut-stream 2 p=0.5', { when: { p: 0.5 }, action: { name: 'cut-stream', messages: 2 } }],
   ['tools/call: error -32000 "say \\"no\\""', { action: { name: 'error', code: -32000, message: 'say "no"' } }],
 ];
 
@@ -44,6 +49,10 @@ const bad: [string, RegExp][] = [
   ['tools/call: corrupt badly', /corrupt takes one of/],
   ['tools/call: tool-error "a" "b"', /one quoted text/],
   ['tools/call: error -1 "open', /quote is not closed/],
+  ['tools/call: slow-stream', /slow-stream needs one duration/],
+  ['tools/call: slow-stream fast', /slow-stream needs one duration/],
+  ['tools/call: cut-stream -1', /cut-stream takes the number of messages/],
+  ['tools/call: cut-stream 1 2', /cut-stream takes the number of messages/],
 ];
 
 describe('the rule grammar', () => {
@@ -72,7 +81,7 @@ describe('chaos files', () => {
     const file = readRulesFile('chaos.yaml', 'seed: x\nfaults:\n  - "tools/call: explode"\n  - method: tools/call\n  - { action: drop, colour: red }\n  - 42\n');
     expect(file.problems).toEqual([
       'chaos.yaml: seed must be a whole number',
-      'chaos.yaml: faults[0]: unknown action explode (one of delay, error, tool-error, drop, timeout, corrupt, disconnect, noise, status, expire-session): tools/call: explode',
+      'chaos.yaml: faults[0]: unknown action explode (one of delay, error, tool-error, drop, timeout, corrupt, disconnect, noise, status, expire-session, slow-stream, cut-stream): tools/call: explode',
       'chaos.yaml: faults[1]: action is missing (a string such as "delay 3s")',
       'chaos.yaml: faults[2]: unknown field colour (use method, tool, prompt, uri, dir, nth, after, every, p, action)',
       'chaos.yaml: faults[3]: a rule is a line of text or an object with method and action',
@@ -81,6 +90,41 @@ describe('chaos files', () => {
   it('refuse what is not YAML, or not a list', () => {
     expect(readRulesFile('c.yaml', 'faults: [unclosed').problems[0]).toMatch(/^c\.yaml: not YAML or JSON: /);
     expect(readRulesFile('c.yaml', 'hello: 1').problems).toEqual(['c.yaml: expected a list of rules, or an object with faults: [ ... ] (and seed: N)']);
+  });
+});
+
+/** Each action as a rule names it, with the transports it is for. */
+const everyAction: [string, FaultTransport[]][] = [
+  ['delay 1s', ['stdio', 'http']],
+  ['error -32603 "down"', ['stdio', 'http']],
+  ['tool-error "full"', ['stdio', 'http']],
+  ['drop', ['stdio', 'http']],
+  ['timeout', ['stdio', 'http']],
+  ['corrupt wrong-id', ['stdio', 'http']],
+  ['disconnect', ['stdio', 'http']],
+  ['noise "banner"', ['stdio', 'http']],
+  ['noise stderr "warming up"', ['stdio']],
+  ['status 503', ['http']],
+  ['expire-session', ['http']],
+  ['slow-stream 1s', ['http']],
+  ['cut-stream 1', ['http']],
+];
+
+describe('actions and transports', () => {
+  it('names every action in the table above', () => {
+    expect(new Set(everyAction.map(([text]) => text.split(' ')[0]))).toEqual(new Set(Object.keys(actionSpecs)));
+  });
+  it.each(everyAction.flatMap(([action, on]) => (['stdio', 'http'] as const).map((transport) => [action, transport, on.includes(transport)] as const)))(
+    '%s on %s: valid %s, else one line',
+    (action, transport, valid) => {
+      const read = () => readFaultOptions({ fault: [`tools/call: ${action}`] }, transport);
+      if (valid) expect(read()?.rules).toHaveLength(1);
+      else expect(read).toThrow(new RegExp(`^'tools/call: ${action.replace(/[".]/g, '.')}': [^\n]+$`));
+    },
+  );
+  it('refuses on HTTP a rule for the server\'s frames, which the HTTP spy never matches', () => {
+    expect(() => readFaultOptions({ fault: ['sampling/createMessage dir=s2c: error -1 "no"'] }, 'http')).toThrow(/dir=s2c matches nothing there/);
+    expect(readFaultOptions({ fault: ['sampling/createMessage dir=s2c: error -1 "no"'] }, 'stdio')?.rules).toHaveLength(1);
   });
 });
 
@@ -108,6 +152,15 @@ describe('matching', () => {
     expect(matcher.decide({ dir: 's2c', method: 'notifications/message', isRequest: false })?.index).toBe(1);
     expect(matcher.decide({ dir: 'c2s', method: 'notifications/initialized', isRequest: false })).toBeUndefined();
     expect(matcher.decide({ dir: 'c2s', isRequest: false })).toBeUndefined();
+  });
+  it('tells which lines no rule can match, so that they need not be parsed', () => {
+    const literal = createFaultMatcher(rulesOf('tools/call tool=a: drop', 'resources/read: drop'), seededRandom(1));
+    const line = (text: string) => Buffer.from(text);
+    expect(literal.mayMatch(line('{"jsonrpc":"2.0","id":1,"method":"resources/read"}'))).toBe(true);
+    expect(literal.mayMatch(line('{"jsonrpc":"2.0","id":1,"method":"ping"}'))).toBe(false);
+    // A method spelt with escapes may be one a rule names.
+    expect(literal.mayMatch(line('{"jsonrpc":"2.0","id":1,"method":"tools\\/call"}'))).toBe(true);
+    expect(createFaultMatcher(rulesOf('notifications/*: drop'), seededRandom(1)).mayMatch(line('{"method":"ping"}'))).toBe(true);
   });
   it('repeats the same faults on the same frames with the same seed, and others with another', () => {
     const frames = Array.from({ length: 200 }, () => call('a'));

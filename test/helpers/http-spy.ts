@@ -56,16 +56,21 @@ export async function run(command: string, args: string[], ready: RegExp, option
   const seen = { out: '', err: '' };
   const exited = new Promise<number>((resolve) => child.once('exit', (code, signal) => resolve(code ?? (signal ? 128 + 15 : 1))));
   const match = await new Promise<RegExpMatchArray>((resolve, reject) => {
+    let notReady: NodeJS.Timeout | undefined;
     const watch = (stream: 'out' | 'err') => (chunk: Buffer) => {
       seen[stream] += chunk.toString('utf8');
       const found = ready.exec(seen[stream]);
-      if (found) resolve(found);
+      // Ready: the bound below is for starting only (a process a test keeps longer is not stopped at 30 s).
+      if (found) {
+        clearTimeout(notReady);
+        resolve(found);
+      }
     };
     child.stdout!.on('data', watch('out'));
     child.stderr!.on('data', watch('err'));
     void exited.then((code) => reject(new Error(`${command} ${args.join(' ')} exited with ${code} before it was ready:\n${seen.out}\n${seen.err}`)));
     // A loaded machine may take a while to start a server; one that never gets ready is not left behind.
-    setTimeout(() => {
+    notReady = setTimeout(() => {
       const tree = processTree(child.pid);
       child.kill('SIGTERM');
       reject(new Error(`${command} ${args.join(' ')} not ready after 30s:\n${seen.out}\n${seen.err}\nprocesses:\n${tree}`));

@@ -1,7 +1,7 @@
 import type { EventFields } from '../../record/schema.js';
 import { isObserved } from '../../sinks/open-sinks.js';
 import { roomForObserver } from '../address-space.js';
-import { ignoreExchange, type ExchangeTap, type ExchangeStart } from '../../wire/http/exchange-tap.js';
+import { ignoreExchange, type ExchangeTap, type ExchangeStart, type FrameMark } from '../../wire/http/exchange-tap.js';
 import { nowMs } from '../../wire/framing/now.js';
 import { openObserverChannel, type ChannelOptions, type FinishOutcome } from '../channel/open-channel.js';
 import type { HttpMessage, HttpObserverConfig } from './http-messages.js';
@@ -57,11 +57,11 @@ function openHttpObserver(config: HttpObserverConfig, options: ChannelOptions): 
       push(message);
     };
     push(previous);
-    const bytes = (type: 'request-chunk' | 'response-chunk', chunk: Buffer, t: number) => {
+    const bytes = (type: 'request-chunk' | 'response-chunk', chunk: Buffer, t: number, mark?: FrameMark) => {
       if (chunk.length === 0) return;
       channel.count(0, chunk.length);
       const data = lost === 0 ? channel.copy(chunk) : undefined;
-      if (data) send({ type, x, t, data });
+      if (data) send(mark ? { type: 'response-chunk', x, t, data, mark } : { type, x, t, data });
       else lost += chunk.length;
     };
     /** What ends an exchange whose bytes outran the observer: one gap in the record. */
@@ -76,7 +76,7 @@ function openHttpObserver(config: HttpObserverConfig, options: ChannelOptions): 
       requestChunk: (chunk, t = nowMs()) => bytes('request-chunk', chunk, t),
       requestEnd: (t = nowMs()) => lost === 0 && end('request-end', t),
       response: (status, headers, t = nowMs()) => lost === 0 && send({ type: 'response', x, t, status, headers }),
-      responseChunk: (chunk, t = nowMs()) => bytes('response-chunk', chunk, t),
+      responseChunk: (chunk, t = nowMs(), mark) => bytes('response-chunk', chunk, t, mark),
       responseEnd: (t = nowMs()) => (lost > 0 ? push(lostMessage()) : end('response-end', t)),
       endpointRewritten: (rewrite) => lost === 0 && send({ type: 'rewrite', x, rewrite }),
       authRewritten: (rewrite) => lost === 0 && send({ type: 'auth-rewrite', x, rewrite }),

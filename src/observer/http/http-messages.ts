@@ -1,5 +1,5 @@
 import type { EventFields } from '../../record/schema.js';
-import type { AuthRewrite, EndpointRewrite, ExchangeFailure, ExchangeMarks } from '../../wire/http/exchange-tap.js';
+import type { AuthRewrite, EndpointRewrite, ExchangeFailure, ExchangeMarks, FrameMark } from '../../wire/http/exchange-tap.js';
 import type { HeaderBag } from '../../wire/http/mcp-headers.js';
 import type { ObserverOutputs } from '../observer-outputs.js';
 
@@ -25,7 +25,7 @@ export type HttpMessage =
   | { type: 'request-chunk'; x: number; t: number; data: Uint8Array; end?: number }
   | { type: 'request-end'; x: number; t: number }
   | { type: 'response'; x: number; t: number; status: number; headers: HeaderBag; end?: number }
-  | { type: 'response-chunk'; x: number; t: number; data: Uint8Array; end?: number }
+  | { type: 'response-chunk'; x: number; t: number; data: Uint8Array; end?: number; mark?: FrameMark }
   | { type: 'response-end'; x: number; t: number }
   | { type: 'rewrite'; x: number; rewrite: EndpointRewrite }
   | { type: 'auth-rewrite'; x: number; rewrite: AuthRewrite }

@@ -51,7 +51,7 @@ export function observeHttp(config: HttpObserverConfig, recorder: Recorder, stat
     },
     'response-chunk': (m) => {
       hold(m.x, m.data);
-      of(m.x)?.responseChunk(bufferOf(m.data), m.t);
+      of(m.x)?.responseChunk(bufferOf(m.data), m.t, m.mark);
       if (m.end !== undefined) responseEnd(m.x, m.end);
     },
     'response-end': (m) => responseEnd(m.x, m.t),

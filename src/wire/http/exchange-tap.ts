@@ -12,10 +12,15 @@ export interface ExchangeStart {
   marks?: ExchangeMarks;
 }
 
+/** Fields a fault rule writes on a frame (`fault`, `origin: "spy"`, `original`). */
+export interface FrameMark {
+  [field: string]: unknown;
+}
+
 /** What a fault rule did to an exchange, written on its frames as the stdio spy writes it on lines. */
 export interface ExchangeMarks {
-  request?: { [field: string]: unknown };
-  response?: { [field: string]: unknown };
+  request?: FrameMark;
+  response?: FrameMark;
 }
 
 /** Why an exchange did not complete. `answered` is what the spy itself sent the client instead. */
@@ -47,8 +52,11 @@ export interface ExchangeTap {
   requestChunk(chunk: Buffer, timeMs?: number): void;
   requestEnd(timeMs?: number): void;
   response(status: number, headers: HeaderBag, timeMs?: number): void;
-  /** The server's bytes, as the server sent them (before any endpoint rewrite). */
-  responseChunk(chunk: Buffer, timeMs?: number): void;
+  /**
+   * The server's bytes, as the server sent them (before any endpoint rewrite). `mark` (only from a
+   * fault rule that reshapes an answer): fields for the frames these bytes complete, as delivered.
+   */
+  responseChunk(chunk: Buffer, timeMs?: number, mark?: FrameMark): void;
   responseEnd(timeMs?: number): void;
   endpointRewritten(rewrite: EndpointRewrite): void;
   /** A URL moved between the server's origin and the spy's for authorization (before its bytes pass). */

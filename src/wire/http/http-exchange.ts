@@ -1,7 +1,7 @@
 import { describeChallenge, readChallenge, withdrawRefused } from './auth-challenge.js';
 import { crossAppStep } from './cross-app-access.js';
 import { BodyCollector } from '../framing/body-collector.js';
-import { pathOnly, type AuthRewrite, type EndpointRewrite, type ExchangeFailure, type ExchangeTap, type ExchangeStart } from './exchange-tap.js';
+import { pathOnly, type AuthRewrite, type EndpointRewrite, type ExchangeFailure, type ExchangeTap, type ExchangeStart, type FrameMark } from './exchange-tap.js';
 import type { EntryFields, ExchangeRecords, FrameReceipt } from './exchange-records.js';
 import type { ExchangeSessions, SessionChoice } from './exchange-sessions.js';
 import { otherRequestOf, requestEntriesOf, requestIsFrame, wholeRequest, type RequestState, type ResponseState } from './exchange-state.js';
@@ -58,6 +58,8 @@ export class ObservedExchange implements ExchangeTap {
   /** What the spy changed for authorization: the record keeps what each side said. */
   private authRewrites: AuthRewrite[] | undefined;
   private challengeFields: EntryFields = noFields;
+  /** A fault rule's mark for the response body's frame (a body spoiled or made noisy, as delivered). */
+  private bodyMark: FrameMark | undefined;
   /** `exchange` on every entry of this exchange, so readers know which frames one exchange carried. */
   private readonly tag: EntryFields;
 
@@ -109,12 +111,14 @@ export class ObservedExchange implements ExchangeTap {
     if (this.choice) this.recordHttp();
   }
 
-  responseChunk(chunk: Buffer, timeMs = nowMs()) {
+  responseChunk(chunk: Buffer, timeMs = nowMs(), mark?: FrameMark) {
     const { responseState: response } = this;
     // The forwarding side sends the response's head before any byte of its body.
     if (response.step === 'awaited') return;
-    if (response.step === 'body') (response.body ??= new BodyCollector(this.deps.maxFrame)).push(chunk);
-    else for (const event of response.framer.push(chunk)) this.onEvent(event, timeMs);
+    if (response.step === 'body') {
+      (response.body ??= new BodyCollector(this.deps.maxFrame)).push(chunk);
+      if (mark) this.bodyMark = mark;
+    } else for (const event of response.framer.push(chunk)) this.onEvent(event, timeMs, mark);
   }
 
   responseEnd(timeMs = nowMs()) {
@@ -128,7 +132,7 @@ export class ObservedExchange implements ExchangeTap {
     const fields = refused.length > 0 ? { ...this.challengeFields, requests: refused.map(({ seq, id, method }) => ({ seq, dir: 'c2s', id: id ?? null, method: method ?? '' })) } : this.challengeFields;
     // A stream said its http event when it opened (or at its first event).
     if (response.step !== 'stream' && response.step !== 'legacy-stream') this.recordHttp(other || otherRequestOf(this.requestState) ? { ...this.describeBodies(other), ...fields } : fields);
-    if (framed) this.deps.records.frame(choice.session, 's2c', frame, timeMs, this.tagged(undefined, 'response'));
+    if (framed) this.deps.records.frame(choice.session, 's2c', frame, timeMs, this.tagged(undefined, 'response', this.bodyMark));
     if (refused.length > 0) withdrawRefused(refused, this.deps.records.correlator(choice.session));
     this.finish(timeMs);
   }
@@ -241,7 +245,7 @@ export class ObservedExchange implements ExchangeTap {
     else this.deps.sessions.release(choice.session, timeMs);
   }
 
-  private onEvent(event: SseEvent, timeMs: number) {
+  private onEvent(event: SseEvent, timeMs: number, mark?: FrameMark) {
     const { deps, start, responseState: response } = this;
     if (response.step === 'awaited' || response.step === 'body') return;
     if (event.event === 'endpoint') {
@@ -265,7 +269,7 @@ export class ObservedExchange implements ExchangeTap {
     const { session } = this.choice!;
     const fields = sseFieldsOf(event);
     if (event.truncated) {
-      deps.records.frame(session, 's2c', { bytes: Buffer.from(event.data, 'utf8'), truncated: true }, timeMs, this.tagged(fields, 'response'));
+      deps.records.frame(session, 's2c', { bytes: Buffer.from(event.data, 'utf8'), truncated: true }, timeMs, this.tagged(fields, 'response', mark));
       return;
     }
     if (event.data === '') {
@@ -273,13 +277,14 @@ export class ObservedExchange implements ExchangeTap {
       if (fields) deps.records.event(session, 'http', { httpMethod: start.method, path: start.path, summary: event.id !== undefined ? `SSE priming event, id ${event.id}` : 'SSE event without data', ...fields, ...this.tag }, timeMs);
       return;
     }
-    deps.records.frame(session, 's2c', { bytes: Buffer.from(event.data, 'utf8') }, timeMs, this.tagged(fields, 'response'));
+    deps.records.frame(session, 's2c', { bytes: Buffer.from(event.data, 'utf8') }, timeMs, this.tagged(fields, 'response', mark));
   }
 
-  /** A frame's fields with the exchange's number and a fault rule's mark; undefined when there is nothing to add. */
-  private tagged(fields: EntryFields | undefined, side: 'request' | 'response'): EntryFields | undefined {
+  /** A frame's fields with the exchange's number and a fault rule's marks; undefined when there is nothing to add. */
+  private tagged(fields: EntryFields | undefined, side: 'request' | 'response', frameMark?: FrameMark): EntryFields | undefined {
     const mark = this.start.marks?.[side];
     if (mark) fields = { ...fields, ...mark };
+    if (frameMark) fields = { ...fields, ...frameMark };
     if (this.tag === noFields) return fields;
     return fields ? { ...fields, ...this.tag } : this.tag;
   }
