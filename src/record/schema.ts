@@ -1,11 +1,11 @@
 import type { z } from 'zod';
-import type { exitEntry, faultEntry, frameEntry, gapEntry, httpEntry, noteEntry, recordEntry, spawnEntry, stderrEntry, unansweredEntry } from './entry-schema.js';
+import type { exitEntry, faultEntry, frameEntry, interceptEntry, gapEntry, httpEntry, noteEntry, recordEntry, spawnEntry, stderrEntry, unansweredEntry } from './entry-schema.js';
 
 /** The record format version this build writes; readers accept this and older. */
 export const RECORD_VERSION = 2;
 
 /** Kinds of record entries that are not frames. */
-export const eventKinds = ['spawn', 'exit', 'stderr', 'gap', 'unanswered', 'http', 'note', 'fault'] as const;
+export const eventKinds = ['spawn', 'exit', 'stderr', 'gap', 'unanswered', 'http', 'note', 'fault', 'intercept'] as const;
 export type EventKind = (typeof eventKinds)[number];
 
 // One line of the record (wire.jsonl), a union by `kind`: the types come from the one definition
@@ -19,6 +19,7 @@ export type UnansweredEntry = z.infer<typeof unansweredEntry>;
 export type HttpEntry = z.infer<typeof httpEntry>;
 export type NoteEntry = z.infer<typeof noteEntry>;
 export type FaultEntry = z.infer<typeof faultEntry>;
+export type InterceptEntry = z.infer<typeof interceptEntry>;
 /** An entry as the spy writes it: exactly one of the kinds above. */
 export type WrittenEntry = z.infer<typeof recordEntry>;
 

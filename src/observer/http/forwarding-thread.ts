@@ -10,7 +10,7 @@ import type { HttpMessage, HttpObserverConfig } from './messages.js';
 export interface HttpObserver {
   observe(start: ExchangeStart): ExchangeObserver;
   /** An event of the spy itself, outside any session. */
-  event(kind: 'http' | 'spawn' | 'exit' | 'fault', fields: Partial<RecordEntry>): void;
+  event(kind: 'http' | 'spawn' | 'exit' | 'fault' | 'intercept', fields: Partial<RecordEntry>): void;
   /** The proxy stopped: every open session ends. */
   stopped(): void;
   finish(timeoutMs?: number): Promise<FinishOutcome>;
@@ -86,7 +86,7 @@ function openHttpObserver(config: HttpObserverConfig, options: ChannelOptions): 
 
   return {
     observe,
-    event(kind: 'http' | 'spawn' | 'exit' | 'fault', fields: Partial<RecordEntry>) {
+    event(kind: 'http' | 'spawn' | 'exit' | 'fault' | 'intercept', fields: Partial<RecordEntry>) {
       push({ type: 'event', kind, t: nowMs(), fields });
     },
     stopped() {

@@ -14,7 +14,7 @@ export interface StdioObserver {
   readonly behind: number;
   chunk(stream: StdioStream, chunk: Buffer): void;
   end(stream: StdioStream): void;
-  event(kind: 'spawn' | 'exit' | 'note' | 'fault', fields: Partial<RecordEntry>): void;
+  event(kind: 'spawn' | 'exit' | 'note' | 'fault' | 'intercept', fields: Partial<RecordEntry>): void;
   /** Fields for the next frame of the stream: a fault rule hands each line over whole, so it is that line's. */
   markNext(stream: 'c2s' | 's2c', fields: Partial<RecordEntry>): void;
   finish(timeoutMs?: number): Promise<FinishOutcome>;
@@ -98,7 +98,7 @@ function openStdioObserver(config: StdioObserverConfig, options: ChannelOptions)
       lost[stream] = 0;
       push({ type: 'end', stream, t });
     },
-    event(kind: 'spawn' | 'exit' | 'note' | 'fault', fields: Partial<RecordEntry>) {
+    event(kind: 'spawn' | 'exit' | 'note' | 'fault' | 'intercept', fields: Partial<RecordEntry>) {
       push({ type: 'event', kind, t: nowMs(), fields });
     },
     markNext(stream: 'c2s' | 's2c', fields: Partial<RecordEntry>) {
