@@ -1,9 +1,10 @@
 import type { Key } from 'ink';
 import type { Action } from './reducer.js';
 import type { ViewState } from './state.js';
+import { heldKeys, type HoldEffect } from './held.js';
 
 /** What the console does outside its state: leave, copy a frame, export the stream, stop for Ctrl-Z. */
-export type Effect = 'quit' | 'copy' | 'export' | 'export-har' | 'export-report' | 'suspend';
+export type Effect = 'quit' | 'copy' | 'export' | 'export-har' | 'export-report' | 'suspend' | HoldEffect;
 
 export type KeyResult = { action: Action } | { effect: Effect } | undefined;
 
@@ -24,6 +25,8 @@ export const keyHelp: readonly (readonly [string, string])[] = [
   ['e', 'export the frames shown as JSON Lines (a record)'],
   ['H', 'export the frames shown as HAR 1.2'],
   ['R', 'export the frames shown as a report page (HTML)'],
+  ['i', 'held: the frames spies started with --intercept hold'],
+  ...heldKeys.map(([key, what]) => [key, what] as const),
   ['?', 'this help'],
   ['q  Ctrl-C', 'quit'],
   ['Ctrl-Z', 'suspend (fg to come back)'],
@@ -56,6 +59,7 @@ const letters: Record<string, KeyResult> = {
   p: act({ type: 'pause' }),
   z: act({ type: 'unfold' }),
   '?': act({ type: 'help' }),
+  i: act({ type: 'held-open' }),
   q: { effect: 'quit' },
   y: { effect: 'copy' },
   e: { effect: 'export' },
@@ -78,6 +82,11 @@ export function keyAction(state: ViewState, input: string, key: Key): KeyResult 
   if (key.ctrl && input === 'c') return { effect: 'quit' };
   if (key.ctrl && input === 'z') return { effect: 'suspend' };
   if (state.editing) return editingKey(state.editing.text, input, key);
+  // On the held screen its letters let the frame under the cursor go (e edits there, not exports).
+  if (state.screen === 'held' && !key.ctrl && !key.meta) {
+    const held = heldKeys.find(([letter]) => letter === input) ?? (key.return ? heldKeys[0] : undefined);
+    if (held) return { effect: held[2] };
+  }
   for (const [name, result] of namedKeys) if (key[name]) return result;
   if (key.ctrl || key.meta) return undefined;
   return Object.hasOwn(letters, input) ? letters[input] : undefined;

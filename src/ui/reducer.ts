@@ -1,6 +1,7 @@
 import { parseFilter } from '../review/filter-expression.js';
 import type { Key } from 'ink';
 import { goneSessions } from './sessions.js';
+import { addHeld, heldProblem, releasedHeld, removeHeld, type HeldItem } from './held.js';
 import { inspectorLines } from './inspector-lines.js';
 import { keyAction, keyHelp } from './keys.js';
 import { toolsSummary } from './tools-summary.js';
@@ -32,7 +33,13 @@ export type Action =
   | { type: 'status'; text: string | undefined }
   /** A key pressed: read against the state it arrives in (keys typed fast must not see an old one). */
   | { type: 'key'; input: string; key: Key }
-  | { type: 'effect-done'; text?: string };
+  | { type: 'effect-done'; text?: string }
+  /** The held screen (i), and what the spies' control sockets say: a frame held, let go, a spy gone, a release refused. */
+  | { type: 'held-open' }
+  | { type: 'held'; item: HeldItem }
+  | { type: 'released'; socket: string; hold: number }
+  | { type: 'spy-gone'; socket: string }
+  | { type: 'held-problem'; socket: string; hold: number; text?: string };
 
 /** The inspector opens a frame on its own side: an answer on the answer's. */
 const paneOf = (row: Row): Pane => (answerKinds.has(row.entry.kind) ? 'answer' : 'request');
@@ -42,6 +49,7 @@ const clamp = (value: number, length: number) => Math.max(0, Math.min(length - 1
 /** Moves what the current screen moves: the session, the frame, or the scroll of a page. */
 function moveBy(state: ViewState, by: number): ViewState {
   if (state.screen === 'sessions') return { ...state, sessionCursor: clamp(state.sessionCursor + by, state.sessions.length + 1) };
+  if (state.screen === 'held') return { ...state, heldCursor: clamp(state.heldCursor + by, state.held.length) };
   if (state.screen === 'frames') {
     const cursor = clamp(state.cursor + by, state.visible.length);
     // Moving by hand stops following, unless it lands on the newest frame going down.
@@ -66,7 +74,7 @@ function toEnd(state: ViewState, end: 'top' | 'bottom'): ViewState {
   return { ...state, scroll: end === 'top' ? 0 : lastScroll(state) };
 }
 
-const nextScreen: Record<Screen, Screen> = { sessions: 'frames', frames: 'tools', tools: 'sessions', inspector: 'inspector', help: 'help' };
+const nextScreen: Record<Screen, Screen> = { sessions: 'frames', frames: 'tools', tools: 'sessions', inspector: 'inspector', help: 'help', held: 'held' };
 
 function open(state: ViewState): ViewState {
   if (state.screen === 'sessions') {
@@ -85,6 +93,7 @@ const backFrom: Record<Screen, (state: ViewState) => Screen> = {
   frames: () => 'sessions',
   tools: () => 'frames',
   help: (state) => state.previous,
+  held: (state) => (state.previous === 'held' || state.previous === 'help' ? 'frames' : state.previous),
   sessions: () => 'sessions',
 };
 
@@ -149,6 +158,11 @@ const reducers: { [K in Action['type']]: (state: ViewState, action: Extract<Acti
     return [...action.input].reduce((next, char) => pressKey(next, char, plain), state);
   },
   'effect-done': (state, action) => ({ ...state, effect: undefined, status: action.text ?? state.status }),
+  'held-open': (state) => (state.screen === 'held' ? state : { ...state, screen: 'held', previous: state.screen, status: undefined }),
+  held: (state, action) => addHeld(state, action.item),
+  released: (state, action) => releasedHeld(state, action.socket, action.hold),
+  'spy-gone': (state, action) => removeHeld(state, (item) => item.socket === action.socket),
+  'held-problem': (state, action) => heldProblem(state, action.socket, action.hold, action.text),
 };
 
 /** The console's one reducer: pure but for the log and the sessions, which it appends to (see ViewState). */
