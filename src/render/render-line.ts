@@ -38,7 +38,7 @@ function unreadText(unread: unknown): string {
 }
 
 /** A frame --intercept held: edited there, made there (an error answer), or held and let go as it was. */
-function interceptMark(entry: RecordEntry): string {
+export function interceptMark(entry: RecordEntry): string {
   if (entry.origin !== 'spy') return '(intercepted)';
   return typeof entry.original === 'string' ? '(edited at the intercept)' : '(answered at the intercept)';
 }
