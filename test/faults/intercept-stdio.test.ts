@@ -1,5 +1,6 @@
 // --intercept on stdio, driven over its control socket as the console drives it: the SDK client and
 // server-everything through the spy, a byte tap before the server showing what it was really given.
+import { spawn } from 'node:child_process';
 import { existsSync, readdirSync, readFileSync, statSync } from 'node:fs';
 import { join } from 'node:path';
 import { Client } from '@modelcontextprotocol/sdk/client/index.js';
@@ -111,6 +112,9 @@ describe('--intercept on stdio, released over the control socket', () => {
     // With a console attached, stderr says nothing of each hold.
     expect(run.stderr()).not.toContain('holding #');
     expect((await runBin(['view', run.record(), '--kind', 'intercept'])).text).toMatch(/INTERCEPT +edit #1 tools\/call tool=echo/);
+    // check does not blame the server for what was done at the console: the dropped call, the made answer, the edit.
+    const check = await runBin(['check', run.record()]);
+    expect(check.text + check.stderr).toContain('clean');
   });
 
   it('lets a frame nobody releases go on as it was at its bound, says on stderr what it holds, and the session completes', async () => {
@@ -141,6 +145,35 @@ describe('--intercept on stdio, released over the control socket', () => {
     expect(await control.send({ op: 'forward', hold: 2 })).toMatchObject({ ok: true });
     expect(await second).toEqual({ result: { content: [{ type: 'text', text: 'Echo: second' }] } });
     await run.finish();
+  });
+});
+
+describe('--intercept and check', () => {
+  it('does not blame the server for a request dropped at the console and never cancelled', async () => {
+    const temp = tempDir('mcp-spy-intercept-');
+    onTestFinished(temp.remove);
+    const record = join(temp.dir, 'wire.jsonl');
+    const sessions = join(temp.dir, 'sessions');
+    const child = spawn(process.execPath, [bin, '--record', record, '--no-log', '-q', '--intercept', 'method = "tools/call"', '--', process.execPath, everythingServer, 'stdio'], {
+      stdio: ['pipe', 'pipe', 'ignore'],
+      env: { ...process.env, MCP_SPY_DIR: sessions },
+    });
+    const send = (message: object) => child.stdin.write(`${JSON.stringify({ jsonrpc: '2.0', ...message })}\n`);
+    let out = '';
+    child.stdout.on('data', (chunk: Buffer) => (out += chunk.toString()));
+    const control = await controlClient(await controlSocketIn(sessions));
+    onTestFinished(control.close);
+    send({ id: 1, method: 'initialize', params: { protocolVersion: '2025-06-18', capabilities: {}, clientInfo: { name: 'raw', version: '1' } } });
+    await expect.poll(() => out).toContain('"id":1');
+    send({ method: 'notifications/initialized' });
+    send({ id: 2, method: 'tools/call', params: { name: 'echo', arguments: { message: 'never sent' } } });
+    const held = await control.held('c2s');
+    expect(await control.send({ op: 'drop', hold: held.hold })).toMatchObject({ ok: true });
+    child.stdin.end();
+    await new Promise((resolve) => child.once('close', resolve));
+    const check = await runBin(['check', record]);
+    expect(check.text + check.stderr).toContain('clean');
+    expect(check.code).toBe(0);
   });
 });
 
