@@ -12,7 +12,7 @@ const quote = (text: string) => `'${text.replace(/'/g, `'\\''`)}'`;
  * The console over a sessions directory of its own, its editor a script: the first edit after a file
  * `bad` is made spoils the frame, any other puts "edited in the console" for "hello from the test".
  */
-async function consoleWithEditor() {
+async function consoleWithEditor(size = { width: 120, height: 40 }) {
   const temp = tempDir('mcp-spy-ui-intercept-');
   onTestFinished(temp.remove);
   const sessions = join(temp.dir, 'sessions');
@@ -21,7 +21,7 @@ async function consoleWithEditor() {
     `#!/bin/sh\nif [ -f ${quote(join(temp.dir, 'bad'))} ]; then rm ${quote(join(temp.dir, 'bad'))}; printf '}}' >> "$1"; else sed -i -e '/^}}$/d' -e 's/hello from the test/edited in the console/' "$1"; fi\n`,
   );
   chmodSync(editor, 0o755);
-  const terminal = startTerminal(`EDITOR=${quote(editor)} MCP_SPY_DIR=${quote(sessions)} ${quote(node)} ${quote(bin)} ui; echo "EXIT=$?"; exec sleep 600`, { width: 120, height: 40 });
+  const terminal = startTerminal(`EDITOR=${quote(editor)} MCP_SPY_DIR=${quote(sessions)} ${quote(node)} ${quote(bin)} ui; echo "EXIT=$?"; exec sleep 600`, size);
   onTestFinished(terminal.kill);
   await terminal.shows(/no sessions yet/);
   /** A spy in front of server-everything with these options, started as wrap starts it; the client calls echo with each message. */
@@ -70,12 +70,13 @@ describe('mcp-spy ui and --intercept', () => {
     await terminal.shows(/EXIT=0/);
   });
 
-  it('drops one held call and answers another with an error, from the keys', async () => {
-    const { terminal, spied } = await consoleWithEditor();
+  it('drops one held call and answers another with an error, from the keys, in an 80x24 terminal', async () => {
+    const { terminal, spied } = await consoleWithEditor({ width: 80, height: 24 });
     const client = spied(['--intercept', 'tool = "echo" and dir = c2s'], ['drop me', 'refuse me'], { CALL_TIMEOUT_MS: '3000' });
     await terminal.shows(/ · HELD 1 \(i\)/);
     terminal.keys('i');
-    await terminal.shows(/"message": "drop me"/);
+    const held = await terminal.shows(/"message": "drop me"/);
+    expect(held.split('\n').every((line) => line.length <= 80)).toBe(true);
     terminal.keys('d');
     await terminal.shows(/#1 dropped at the console/);
     await terminal.shows(/"message": "refuse me"/);
