@@ -134,3 +134,13 @@ describe('the console\'s held screen', () => {
     expect(reduce(state, key('', { escape: true })).screen).toBe('sessions');
   });
 });
+
+describe('the report page', () => {
+  it('marks a frame held by --intercept apart, and one edited or answered at the console as made there', async () => {
+    const { faultMark } = await import('../../src/report/page/frames.js');
+    const frame = { v: 1, seq: 1, line: 1, session: 's', dir: 'c2s', kind: 'request', intercept: 'tool = "echo"' } as Parameters<typeof faultMark>[0];
+    expect(faultMark(frame)).toMatchObject({ class: 'faulted', label: 'intercepted' });
+    expect(faultMark({ ...frame, origin: 'spy', edited: true })).toMatchObject({ class: 'injected', label: 'edited at the intercept' });
+    expect(faultMark({ ...frame, origin: 'spy' })).toMatchObject({ class: 'injected', label: 'answered at the intercept' });
+  });
+});
