@@ -184,6 +184,12 @@ describe('--intercept refused, and absent', () => {
     expect(result.stderr).toBe("mcp-spy: --intercept 'tool = ': expected a value after '=' at column 8\n");
   });
 
+  it('refuses --intercept beside fault rules, with one line and exit 2', async () => {
+    const result = await runBin(['--intercept', 'tool = "echo"', '--fault', 'tools/call: drop', '--', process.execPath, everythingServer, 'stdio']);
+    expect(result.code).toBe(2);
+    expect(result.stderr).toBe('mcp-spy: --intercept and --fault (or --faults) cannot be used together: run with one or the other\n');
+  });
+
   it('makes no socket without --intercept', async () => {
     const run = await intercepted([]);
     expect(await echo(run.client, 'plain')).toEqual({ result: { content: [{ type: 'text', text: 'Echo: plain' }] } });

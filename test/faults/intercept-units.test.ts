@@ -144,3 +144,27 @@ describe('the report page', () => {
     expect(faultMark({ ...frame, origin: 'spy' })).toMatchObject({ class: 'injected', label: 'answered at the intercept' });
   });
 });
+
+describe('a held frame on stdio', () => {
+  it('holds the lines behind it in its direction, in order, while the other direction flows', async () => {
+    const { createStdioIntercept } = await import('../../src/faults/intercept-stdio.js');
+    const holds = createHolds({ filter: 'tool = "echo"', test: (parseFilter('tool = "echo" and dir = c2s') as { test: (entry: RecordEntry) => boolean }).test, holdMs: 60_000, maxHeld: 10 }, { event: () => {}, say: () => {} });
+    const written: string[] = [];
+    const recorded: { dir: string; text: string; mark?: Partial<RecordEntry> }[] = [];
+    const io = { write: (dir: 'c2s' | 's2c', bytes: Buffer) => void written.push(`${dir} ${bytes.toString().trim()}`), disconnect: () => {} };
+    const stream = createStdioIntercept(holds, 's', io, { line: (dir, bytes, mark) => void recorded.push({ dir, text: bytes.toString().trim(), ...(mark ? { mark } : {}) }) });
+    const ping = '{"jsonrpc":"2.0","id":8,"method":"ping"}';
+    const note = '{"jsonrpc":"2.0","method":"notifications/message","params":{}}';
+    stream.chunk('c2s', Buffer.from(`${call}\n${ping}\n`));
+    stream.chunk('s2c', Buffer.from(`${note}\n`));
+    expect(written).toEqual([`s2c ${note}`]);
+    let ended = false;
+    stream.end('c2s', () => (ended = true));
+    expect(ended).toBe(false);
+    expect(holds.release(1, { action: 'edit', frame: call.replace('"hi"', '"edited"') })).toMatchObject({ ok: true });
+    expect(written).toEqual([`s2c ${note}`, `c2s ${call.replace('"hi"', '"edited"')}`, `c2s ${ping}`]);
+    expect(ended).toBe(true);
+    expect(recorded[1]).toEqual({ dir: 'c2s', text: call.replace('"hi"', '"edited"'), mark: { intercept: 'tool = "echo"', origin: 'spy', original: call } });
+    expect(recorded[2]).toEqual({ dir: 'c2s', text: ping });
+  });
+});
