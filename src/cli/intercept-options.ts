@@ -6,7 +6,7 @@ import type { InterceptPlan } from '../faults/intercept-hook.js';
 import { SpyError } from './errors.js';
 import type { FaultOptions } from './fault-options.js';
 
-export interface InterceptOptions {
+export interface InterceptCommandOptions {
   intercept?: string;
   /** ms a frame is held at most. */
   holdTimeout: number;
@@ -27,7 +27,7 @@ export function parseMaxHeld(value: string): number {
  * The intercept the options ask for, undefined without --intercept. A bad filter, or --intercept
  * beside fault rules, stops the run (exit 2) before the server starts.
  */
-export async function interceptPlanOf(options: InterceptOptions & FaultOptions, record: string | undefined, hello: Record<string, unknown>): Promise<InterceptPlan | undefined> {
+export async function interceptPlanOf(options: InterceptCommandOptions & FaultOptions, record: string | undefined, hello: Record<string, unknown>): Promise<InterceptPlan | undefined> {
   if (options.intercept === undefined) return undefined;
   if ((options.fault ?? []).length > 0 || options.faults !== undefined) throw new SpyError('--intercept and --fault (or --faults) cannot be used together: run with one or the other');
   const { parseFilter } = await import('../review/filter-expression.js');

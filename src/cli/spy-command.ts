@@ -12,10 +12,10 @@ import { loadPins } from './baseline-option.js';
 import { wantsColor } from './options.js';
 import type { FaultOptions } from './fault-options.js';
 import { faultPlanOf } from './fault-plan.js';
-import { interceptPlanOf, type InterceptOptions } from './intercept-options.js';
+import { interceptPlanOf, type InterceptCommandOptions } from './intercept-options.js';
 import { version } from './version.js';
 
-export interface SpyOptions extends ExportOptions, FaultOptions, InterceptOptions {
+export interface SpyOptions extends ExportOptions, FaultOptions, InterceptCommandOptions {
   record: string | boolean;
   log: string | boolean;
   quiet?: boolean;

@@ -7,9 +7,9 @@ import { classifyMessage } from '../wire/classify.js';
 type Side = 'c2s' | 's2c';
 
 /** The requests seen, by the side that sent them and their id: an answer takes its request's method and tool. */
-export type SentRequests = Record<Side, Map<string, { method: string; tool?: string; at: number }>>;
+export type RequestsSeen = Record<Side, Map<string, { method: string; tool?: string; at: number }>>;
 
-export const newSentRequests = (): SentRequests => ({ c2s: new Map(), s2c: new Map() });
+export const newRequestsSeen = (): RequestsSeen => ({ c2s: new Map(), s2c: new Map() });
 
 const other = (dir: Side): Side => (dir === 'c2s' ? 's2c' : 'c2s');
 
@@ -18,7 +18,7 @@ const other = (dir: Side): Side => (dir === 'c2s' ? 's2c' : 'c2s');
  * text and session, as the record will have them (an answer with its request's method and tool,
  * and its latency). What only the observer learns (seq, notes, rev) is absent, so it matches nothing.
  */
-export function interceptEntry(line: string, dir: Side, session: string | undefined, sent: SentRequests, now = Date.now()): RecordEntry {
+export function interceptEntry(line: string, dir: Side, session: string | undefined, sent: RequestsSeen, now = Date.now()): RecordEntry {
   const entry: RecordEntry = { v: 2, seq: 0, t: new Date(now).toISOString(), kind: 'invalid', dir, bytes: Buffer.byteLength(line) };
   if (session !== undefined) entry.session = session;
   let message: unknown;

@@ -9,7 +9,7 @@ export type Release = { action: 'forward' } | { action: 'edit'; frame: string } 
 export type ReleasedBy = 'console' | 'bound' | 'end';
 
 /** What the transport is told to do with a frame it holds, the edit already checked. */
-export type Outcome = { action: 'forward' } | { action: 'edit'; line: string; original: string } | { action: 'drop' } | { action: 'error'; answer: string };
+export type HoldOutcome = { action: 'forward' } | { action: 'edit'; line: string; original: string } | { action: 'drop' } | { action: 'error'; answer: string };
 
 /** A frame held, as the console is shown it. */
 export interface HeldFrame extends HeldFacts {
@@ -30,13 +30,13 @@ export interface InterceptOptions {
 }
 
 /** What the control socket's clients are told: frames held, and frames let go. */
-export type HoldNews = { type: 'held'; frame: HeldFrame } | { type: 'released'; hold: number; action: Outcome['action']; by: ReleasedBy };
+export type HoldNews = { type: 'held'; frame: HeldFrame } | { type: 'released'; hold: number; action: HoldOutcome['action']; by: ReleasedBy };
 
 export const defaultErrorAnswer = { code: -32603, message: 'refused at the mcp-spy intercept' };
 
 const seconds = (ms: number) => `${Math.round(ms / 100) / 10} s`;
 
-const consoleTexts: Record<Outcome['action'], string> = {
+const consoleTexts: Record<HoldOutcome['action'], string> = {
   forward: 'passed on as it was, from the console',
   edit: 'edited at the console, then passed on (the frame as sent is its original)',
   drop: 'dropped at the console: never delivered',
@@ -46,7 +46,7 @@ const consoleTexts: Record<Outcome['action'], string> = {
 export interface Holds {
   readonly options: InterceptOptions;
   /** Holds a frame; `settle` is called once, with what to do with it. */
-  hold(entry: RecordEntry, frame: string, settle: (outcome: Outcome) => void, extra?: Partial<RecordEntry>): HeldFrame;
+  hold(entry: RecordEntry, frame: string, settle: (outcome: HoldOutcome) => void, extra?: Partial<RecordEntry>): HeldFrame;
   release(hold: number, release: Release, by?: ReleasedBy): { ok: true; text: string } | { ok: false; message: string };
   held(): HeldFrame[];
   /** The session is over: every frame still held goes on as it was. */
@@ -57,7 +57,7 @@ export interface Holds {
 
 export function createHolds(options: InterceptOptions, out: { event: (fields: Partial<RecordEntry>) => void; say: (line: string) => void; now?: () => number }): Holds {
   const now = out.now ?? Date.now;
-  const holds = new Map<number, { frame: HeldFrame; settle: (outcome: Outcome) => void; timer: NodeJS.Timeout; extra: Partial<RecordEntry> }>();
+  const holds = new Map<number, { frame: HeldFrame; settle: (outcome: HoldOutcome) => void; timer: NodeJS.Timeout; extra: Partial<RecordEntry> }>();
   const listeners = new Set<(news: HoldNews) => void>();
   let last = 0;
   const tell = (news: HoldNews) => {
@@ -73,7 +73,7 @@ export function createHolds(options: InterceptOptions, out: { event: (fields: Pa
     ...extra,
   });
 
-  function settleHold(hold: number, outcome: Outcome, by: ReleasedBy, text: string) {
+  function settleHold(hold: number, outcome: HoldOutcome, by: ReleasedBy, text: string) {
     const held = holds.get(hold)!;
     holds.delete(hold);
     clearTimeout(held.timer);
@@ -83,7 +83,7 @@ export function createHolds(options: InterceptOptions, out: { event: (fields: Pa
     held.settle(outcome);
   }
 
-  function outcomeOf(frame: HeldFrame, release: Release): Outcome | { problem: string } {
+  function outcomeOf(frame: HeldFrame, release: Release): HoldOutcome | { problem: string } {
     if (release.action === 'forward' || release.action === 'drop') return { action: release.action };
     if (release.action === 'edit') {
       const checked = checkEditedFrame(release.frame);

@@ -3,7 +3,7 @@
 // Exchanges are independent: holding one holds no other. What the server sends is not held.
 import type { IncomingMessage, ServerResponse } from 'node:http';
 import type { ExchangeMarks, ExchangeObserver, ExchangeStart } from '../wire/exchange-observer.js';
-import { interceptEntry, newSentRequests } from './intercept-frame.js';
+import { interceptEntry, newRequestsSeen } from './intercept-frame.js';
 import type { Holds } from './intercept-holds.js';
 
 type Forward = (held?: Buffer, marks?: ExchangeMarks) => void;
@@ -11,7 +11,7 @@ type Forward = (held?: Buffer, marks?: ExchangeMarks) => void;
 export function httpInterceptHook(holds: Holds) {
   const { filter, test } = holds.options;
   // Answers of the server are never held here: the requests seen serve only their latency, so none is kept.
-  const sent = newSentRequests();
+  const sent = newRequestsSeen();
   return (req: IncomingMessage, res: ServerResponse, forward: Forward, observe: (start: ExchangeStart) => ExchangeObserver): void => {
     if (req.method !== 'POST') return forward();
     const chunks: Buffer[] = [];

@@ -3,8 +3,8 @@
 // that matches there is held too), and go on, in order, once everything before them is let go.
 import type { RecordEntry } from '../record/schema.js';
 import type { FaultIo, FaultRecorder, StdioFaults } from './stdio-faults.js';
-import { interceptEntry, newSentRequests } from './intercept-frame.js';
-import type { Holds, Outcome } from './intercept-holds.js';
+import { interceptEntry, newRequestsSeen } from './intercept-frame.js';
+import type { Holds, HoldOutcome } from './intercept-holds.js';
 
 type Side = 'c2s' | 's2c';
 const other = (dir: Side): Side => (dir === 'c2s' ? 's2c' : 'c2s');
@@ -16,7 +16,7 @@ interface Queued {
   /** Its line ending as it came ("" for a last line without one). */
   eol: Buffer;
   held: boolean;
-  outcome?: Outcome;
+  outcome?: HoldOutcome;
   mark?: Partial<RecordEntry>;
 }
 
@@ -25,7 +25,7 @@ export function createStdioIntercept(holds: Holds, session: string | undefined, 
   const rest: Record<Side, Buffer> = { c2s: Buffer.alloc(0), s2c: Buffer.alloc(0) };
   const queue: Record<Side, Queued[]> = { c2s: [], s2c: [] };
   const waiting: Record<Side, (() => void) | undefined> = { c2s: undefined, s2c: undefined };
-  const sent = newSentRequests();
+  const sent = newRequestsSeen();
 
   const write = (dir: Side, bytes: Buffer, mark?: Partial<RecordEntry>) => {
     io.write(dir, bytes);

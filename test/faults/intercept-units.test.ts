@@ -2,8 +2,8 @@
 // socket's requests, the holds and their bounds (timers faked), and the console's held screen state.
 import { afterEach, describe, expect, it, vi } from 'vitest';
 import type { Key } from 'ink';
-import { checkEditedFrame, interceptEntry, newSentRequests } from '../../src/faults/intercept-frame.js';
-import { createHolds, type Outcome } from '../../src/faults/intercept-holds.js';
+import { checkEditedFrame, interceptEntry, newRequestsSeen } from '../../src/faults/intercept-frame.js';
+import { createHolds, type HoldOutcome } from '../../src/faults/intercept-holds.js';
 import { readControlRequest } from '../../src/faults/intercept-socket.js';
 import { parseFilter } from '../../src/review/filter-expression.js';
 import { reduce } from '../../src/ui/reducer.js';
@@ -15,7 +15,7 @@ const answer = '{"jsonrpc":"2.0","id":7,"result":{"content":[]}}';
 
 describe('what --intercept reads of a frame', () => {
   it('a request has its tool; its answer takes the request\'s method and tool, so `tool = "echo"` matches both', () => {
-    const sent = newSentRequests();
+    const sent = newRequestsSeen();
     const test = (parseFilter('tool = "echo"') as { test: (entry: RecordEntry) => boolean }).test;
     const request = interceptEntry(call, 'c2s', 's1', sent, 1000);
     expect(request).toMatchObject({ kind: 'request', dir: 'c2s', method: 'tools/call', tool: 'echo', id: 7, session: 's1' });
@@ -69,8 +69,8 @@ describe('the holds and their bounds', () => {
     const events: Partial<RecordEntry>[] = [];
     const said: string[] = [];
     const holds = createHolds({ filter: 'tool = "echo"', test: () => true, holdMs: 1000, maxHeld }, { event: (fields) => events.push(fields), say: (line) => said.push(line), now: () => Date.now() });
-    const outcomes: Outcome[] = [];
-    const hold = (text = call) => holds.hold(interceptEntry(text, 'c2s', undefined, newSentRequests()), text, (outcome) => outcomes.push(outcome));
+    const outcomes: HoldOutcome[] = [];
+    const hold = (text = call) => holds.hold(interceptEntry(text, 'c2s', undefined, newRequestsSeen()), text, (outcome) => outcomes.push(outcome));
     return { holds, events, said, outcomes, hold };
   }
 
