@@ -1,6 +1,6 @@
 import { render } from 'ink';
 import { createElement as h } from 'react';
-import { alive } from '../record/sessions-dir.js';
+import { alive, sessionsDirectory } from '../record/sessions-dir.js';
 import { sanitize } from '../render/sanitize.js';
 import { App } from './app.js';
 import { copyFrame, exportHarShown, exportReportShown, exportShown } from './effects.js';
@@ -67,8 +67,8 @@ export async function runShell(options: ShellOptions): Promise<number> {
         stdout.on('resize', resize);
         // A session is live while its writer runs: looked at every second, as `sessions` looks.
         const liveness = setInterval(() => send({ type: 'liveness', alive }), 1000);
-        // Spies started with --intercept make their control sockets in the directories watched.
-        link = linkIntercepts(options.paths, send);
+        // Spies started with --intercept make their control sockets in the sessions directory, whatever records are shown.
+        link = linkIntercepts([...new Set([...options.paths, sessionsDirectory(options.env)])], send);
         void followSources({
           paths: options.paths,
           signal: stop.signal,

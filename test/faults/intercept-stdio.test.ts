@@ -115,6 +115,9 @@ describe('--intercept on stdio, released over the control socket', () => {
     // check does not blame the server for what was done at the console: the dropped call, the made answer, the edit.
     const check = await runBin(['check', run.record()]);
     expect(check.text + check.stderr).toContain('clean');
+    // stats counts the answer made at the console as no error of the server's.
+    const stats = JSON.parse((await runBin(['stats', run.record(), '--format', 'json'])).text) as { methods: Record<string, { protocolErrors: number }> };
+    expect(stats.methods['tools/call']).toMatchObject({ protocolErrors: 0 });
   });
 
   it('lets a frame nobody releases go on as it was at its bound, says on stderr what it holds, and the session completes', async () => {
