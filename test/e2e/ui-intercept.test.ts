@@ -25,7 +25,7 @@ async function consoleWithEditor(size = { width: 120, height: 40 }) {
   onTestFinished(terminal.kill);
   await terminal.shows(/no sessions yet/);
   /** A spy in front of server-everything with these options, started as wrap starts it; the client calls echo with each message. */
-  const spied = (spyArgs: string[], messages: string[], env: NodeJS.ProcessEnv = {}) =>
+  const spied = (spyArgs: string[], messages: (string | { message: string; timeout: number })[], env: NodeJS.ProcessEnv = {}) =>
     runClient('echo-calls-client.js', ['--', node, bin, '--client', 'fixture-echo-client', '--name', 'everything', '-q', ...spyArgs, '--', node, everythingServer, 'stdio'], {
       MESSAGES: JSON.stringify(messages),
       MCP_SPY_DIR: sessions,
@@ -72,7 +72,8 @@ describe('mcp-spy ui and --intercept', () => {
 
   it('drops one held call and answers another with an error, from the keys, in an 80x24 terminal', async () => {
     const { terminal, spied } = await consoleWithEditor({ width: 80, height: 24 });
-    const client = spied(['--intercept', 'tool = "echo" and dir = c2s'], ['drop me', 'refuse me'], { CALL_TIMEOUT_MS: '3000' });
+    // The dropped call is given up after 3 s: what a client does when no answer comes.
+    const client = spied(['--intercept', 'tool = "echo" and dir = c2s'], [{ message: 'drop me', timeout: 3000 }, 'refuse me']);
     await terminal.shows(/ · HELD 1 \(i\)/);
     terminal.keys('i');
     const held = await terminal.shows(/"message": "drop me"/);

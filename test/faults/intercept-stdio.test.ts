@@ -80,7 +80,7 @@ describe('--intercept on stdio, released over the control socket', () => {
     expect(await control.send({ op: 'drop', hold: third.hold })).toMatchObject({ ok: true });
     expect(await dropped).toMatchObject({ code: -32001 });
     // Its cancellation is a notification the filter does not match: it goes on.
-    await expect.poll(() => run.serverIn()).toContain('notifications/cancelled');
+    await expect.poll(() => run.serverIn(), { timeout: 30_000 }).toContain('notifications/cancelled');
     expect(run.serverIn()).not.toContain('dropped at the intercept');
 
     // Answered with an error in the server's place: the client gets it, the server never the call.
@@ -167,7 +167,7 @@ describe('--intercept and check', () => {
     const control = await controlClient(await controlSocketIn(sessions));
     onTestFinished(control.close);
     send({ id: 1, method: 'initialize', params: { protocolVersion: '2025-06-18', capabilities: {}, clientInfo: { name: 'raw', version: '1' } } });
-    await expect.poll(() => out).toContain('"id":1');
+    await expect.poll(() => out, { timeout: 30_000 }).toContain('"id":1');
     send({ method: 'notifications/initialized' });
     send({ id: 2, method: 'tools/call', params: { name: 'echo', arguments: { message: 'never sent' } } });
     const held = await control.held('c2s');
