@@ -93,7 +93,8 @@ describe('mcp-spy ui and --intercept', () => {
 
   it('lets a hold nobody attends go at its bound: the session completes', async () => {
     const { terminal, spied } = await consoleWithEditor();
-    const client = spied(['--intercept', 'tool = "echo" and dir = c2s', '--hold-timeout', '2s'], ['nobody is at the keys']);
+    // Long enough for the console to show the hold on a busy machine, short enough for a test.
+    const client = spied(['--intercept', 'tool = "echo" and dir = c2s', '--hold-timeout', '5s'], ['nobody is at the keys']);
     await terminal.shows(/ · HELD 1 \(i\)/);
     expect(await client).toEqual([{ result: { content: [{ type: 'text', text: 'Echo: nobody is at the keys' }] } }]);
     await terminal.shows(/^sessions · all sessions \(1\) · frame/m);
