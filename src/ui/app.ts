@@ -6,7 +6,8 @@ import { reduce, type Action } from './reducer.js';
 import { serverLabel } from './sessions.js';
 import { FramesScreen, HelpScreen, InspectorScreen, SessionsScreen, ToolsScreen, type ScreenProps } from './screens.js';
 import type { Screen, ViewState } from './state.js';
-import { HeldScreen, heldKeys, type HoldEffect } from './held.js';
+import { HeldScreen } from './held.js';
+import { heldKeys, type HoldEffect } from './held-types.js';
 
 /** Each way of letting a held frame go, as an effect. */
 const holdEffects = (release: (how: HoldEffect) => string | Promise<string>) => Object.fromEntries(heldKeys.map(([, , how]) => [how, () => release(how)])) as Record<HoldEffect, () => string | Promise<string>>;

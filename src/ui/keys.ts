@@ -1,7 +1,7 @@
 import type { Key } from 'ink';
 import type { Action } from './reducer.js';
 import type { ViewState } from './state.js';
-import { heldKeys, type HoldEffect } from './held.js';
+import { heldKeys, type HoldEffect } from './held-types.js';
 
 /** What the console does outside its state: leave, copy a frame, export the stream, stop for Ctrl-Z. */
 export type Effect = 'quit' | 'copy' | 'export' | 'export-har' | 'export-report' | 'suspend' | HoldEffect;

@@ -1,7 +1,8 @@
 import { parseFilter } from '../review/filter-expression.js';
 import type { Key } from 'ink';
 import { goneSessions } from './sessions.js';
-import { addHeld, heldProblem, releasedHeld, removeHeld, type HeldItem } from './held.js';
+import { addHeld, heldProblem, releasedHeld, removeHeld } from './held.js';
+import type { HeldItem } from './held-types.js';
 import { inspectorLines } from './inspector-lines.js';
 import { keyAction, keyHelp } from './keys.js';
 import { toolsSummary } from './tools-summary.js';

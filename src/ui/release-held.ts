@@ -6,7 +6,8 @@ import { mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { checkEditedFrame } from '../faults/intercept-frame.js';
-import { prettyFrame, type HeldItem, type HoldEffect } from './held.js';
+import { prettyFrame } from './held.js';
+import type { HeldItem, HoldEffect } from './held-types.js';
 import type { InterceptLink } from './intercept-link.js';
 import type { ViewState } from './state.js';
 

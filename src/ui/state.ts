@@ -5,7 +5,7 @@ import { IndexList } from './index-list.js';
 import { EntryLog, indexedFields } from './log.js';
 import { answerKinds, isFrame, sessionKey, type Row, type SourceEntry } from './rows.js';
 import { learnSession, newSession, type SessionInfo } from './sessions.js';
-import type { HeldItem } from './held.js';
+import type { HeldItem } from './held-types.js';
 
 export type Screen = 'sessions' | 'frames' | 'inspector' | 'tools' | 'help' | 'held';
 export type Pane = 'request' | 'answer';
