@@ -1,5 +1,5 @@
 import { messageOf, isFrameEntry } from '../record/frame-message.js';
-import type { RecordEntry } from '../record/schema.js';
+import type { InterceptEntry, RecordEntry } from '../record/schema.js';
 import type { JsonObject } from '../protocol/jsonrpc.js';
 import { isExchangeSession } from '../wire/http/exchange-sessions.js';
 import { createOwedAnswers } from '../record/owed-answers.js';
@@ -20,6 +20,11 @@ export interface CheckSummary {
  * Runs every rule over a recording, entry by entry, following each session's facts (revision,
  * capabilities, tools); session-level rules speak at the end. Levels from --rule override defaults.
  */
+/** An intercept event after which the request it names was never passed on (dropped, or answered with an error at the console). */
+function heldBackAtIntercept(entry: RecordEntry): entry is InterceptEntry {
+  return entry.kind === 'intercept' && (entry.action === 'drop' || entry.action === 'error');
+}
+
 export function createChecker(overrides: ReadonlyMap<string, Level> = new Map(), options: CheckOptions = {}) {
   const sessions = new Map<string, SessionState>();
   const findings: Finding[] = [];
@@ -68,7 +73,7 @@ export function createChecker(overrides: ReadonlyMap<string, Level> = new Map(),
       const session = typeof entry.session === 'string' ? entry.session : '';
       const state = stateOf(session);
       const report = reporter(entry.session, entry.seq, lineNo);
-      if (entry.kind === 'fault' && entry.stream === 'c2s') faultsAhead.add(`${entry.method}|${JSON.stringify(entry.id ?? null)}`);
+      if ((entry.kind === 'fault' || heldBackAtIntercept(entry)) && entry.stream === 'c2s') faultsAhead.add(`${entry.method}|${JSON.stringify(entry.id ?? null)}`);
       if (entry.kind === 'request' && entry.dir === 'c2s' && faultsAhead.delete(`${entry.method}|${JSON.stringify(entry.id ?? null)}`)) faulted.add(`${session}|${entry.seq}`);
       if (!isFrameEntry(entry)) {
         // An HTTP spy starting: its stateless exchanges reach the server behind this URL.
@@ -77,7 +82,8 @@ export function createChecker(overrides: ReadonlyMap<string, Level> = new Map(),
         for (const family of ruleFamilies) family.event?.({ entry, lineNo, message: undefined, state, report });
         return;
       }
-      if (typeof entry.fault === 'string') faulted.add(`${session}|${entry.seq}`);
+      // A frame a fault rule acted on, or one the intercept console made or changed, is not the peer's doing.
+      if (typeof entry.fault === 'string' || (typeof entry.intercept === 'string' && entry.origin === 'spy')) faulted.add(`${session}|${entry.seq}`);
       const message = messageOf(entry);
       learnFromFrame(state.facts, entry, message);
       if (state.serverTools && entry.method === 'tools/list') for (const [name, tool] of state.facts.tools) state.serverTools.set(name, tool);

@@ -5,6 +5,7 @@ import { clientTimeoutsOf, type TimeoutOptions } from './http-options.js';
 import { checkMetricsAddress, listenFailure } from './listen-errors.js';
 import { openOutputs, sessionLabel, type SpyOptions } from './spy-command.js';
 import { faultPlanOf } from './fault-plan.js';
+import { interceptPlanOf } from './intercept-options.js';
 import { version } from './version.js';
 
 export interface HttpOptions extends SpyOptions, TimeoutOptions {
@@ -31,6 +32,7 @@ export async function runHttpCommand(server: string[] | undefined, options: Http
   const { outputs, stderrOut, warn } = openOutputs(options, { transport: 'http', server: targetAddressOf(target) });
   if (faults) warn(`injecting faults: ${faults.rules.length} rule(s), --seed ${faults.seed}`);
   await checkMetricsAddress(outputs.export?.metrics);
+  const intercept = await interceptPlanOf(options, outputs.recordPath, { transport: 'http', target: target.href, ...sessionLabel(options) });
   try {
     const serverExit = await runHttpSpy({
       target,
@@ -46,6 +48,7 @@ export async function runHttpCommand(server: string[] | undefined, options: Http
       drainTimeoutMs: options.drainTimeout,
       ...(sessionLabel(options) ? { label: sessionLabel(options)! } : {}),
       ...(faults ? { faults } : {}),
+      ...(intercept ? { intercept } : {}),
     });
     return serverExit ?? exitCodes.ok;
   } catch (error) {

@@ -12,6 +12,7 @@ import { defaultMaxFrame, frameLimitBounds, lineLimitBounds } from '../wire/fram
 import { parseCount, parseListen, sizeParser } from './options.js';
 import { reportHelp, withReportOptions } from './report-options.js';
 import { collect, parseDuration, parseSpeed, replayFormatNames } from './replay-options.js';
+import { defaultHoldMs, defaultMaxHeld, parseMaxHeld } from './intercept-options.js';
 import { version } from './version.js';
 import { checkExamples, examples, httpExamples, mockHelp, replayHelp, uiHelp, viewExamples } from './help-texts.js';
 import { addDriftCommands } from './drift-program.js';
@@ -266,6 +267,9 @@ function withSpyOptions(command: Command): Command {
     .option('--fault <rule>', "break it on purpose: 'METHOD [tool=NAME] [nth=N] [p=0.2]: ACTION ARGS', e.g. 'tools/call tool=search: delay 3s' (repeatable; see README, Break it on purpose)", collect, [])
     .option('--faults <file>', 'fault rules from a YAML or JSON file (a list, or { seed, faults: [...] })')
     .option('--seed <n>', 'the seed for rules with p=: the same seed repeats the same faults (default: random, said on stderr at the start)')
+    .option('--intercept <filter>', 'hold each frame this filter (the view filter language) matches until it is released from mcp-spy ui: forward, edit, drop or answer with an error (see README, Break it on purpose)')
+    .addOption(new Option('--hold-timeout <duration>', 'a held frame nobody releases goes on as it was after this long').argParser(parseDuration).default(defaultHoldMs, '30s'))
+    .addOption(new Option('--max-held <n>', 'at most this many frames held at once: past it the oldest goes on as it was').argParser(parseMaxHeld).default(defaultMaxHeld, '100'))
     .option('--debug', 'show stack traces of internal errors');
   return withExportOptions(command);
 }

@@ -12,9 +12,10 @@ import { loadPins } from './baseline-option.js';
 import { wantsColor } from './options.js';
 import type { FaultOptions } from './fault-options.js';
 import { faultPlanOf } from './fault-plan.js';
+import { interceptPlanOf, type InterceptCommandOptions } from './intercept-options.js';
 import { version } from './version.js';
 
-export interface SpyOptions extends ExportOptions, FaultOptions {
+export interface SpyOptions extends ExportOptions, FaultOptions, InterceptCommandOptions {
   record: string | boolean;
   log: string | boolean;
   quiet?: boolean;
@@ -117,6 +118,7 @@ export async function runSpy(server: string[] | undefined, options: SpyOptions):
   const { outputs, stderrOut, warn } = openOutputs(options);
   await checkMetricsAddress(outputs.export?.metrics);
   const [command, ...args] = server as [string, ...string[]];
+  const intercept = await interceptPlanOf(options, outputs.recordPath, { transport: 'stdio', command: server, ...sessionLabel(options) });
   if (faults) warn(`injecting faults: ${faults.rules.length} rule(s), --seed ${faults.seed}`);
   const outcome = await runStdioSpy({
     command,
@@ -128,6 +130,7 @@ export async function runSpy(server: string[] | undefined, options: SpyOptions):
     drainTimeoutMs: options.drainTimeout,
     earlySignal: takeEarlySignal,
     ...(faults ? { faults } : {}),
+    ...(intercept ? { intercept } : {}),
     ...(sessionLabel(options) ? { label: sessionLabel(options)! } : {}),
   });
   if (!outcome.started) {

@@ -1,6 +1,6 @@
 import type { z } from 'zod';
 import type { FrameKind } from '../wire/classify/kinds.js';
-import type { exitEntry, faultEntry, frameEntry, gapEntry, httpEntry, noteEntry, recordEntry, spawnEntry, stderrEntry, unansweredEntry } from './entry-schema.js';
+import type { exitEntry, faultEntry, frameEntry, gapEntry, httpEntry, interceptEntry, noteEntry, recordEntry, spawnEntry, stderrEntry, unansweredEntry } from './entry-schema.js';
 
 /** The record format version this build writes; readers accept this and older. */
 export const RECORD_VERSION = 2;
@@ -10,7 +10,7 @@ export const RECORD_VERSION = 2;
  * The schema (entry-schema.ts) is built from these two lists; `KindsAgree` below fails to compile
  * if its union and the lists ever part.
  */
-export const eventKinds = ['spawn', 'exit', 'stderr', 'gap', 'unanswered', 'http', 'note', 'fault'] as const;
+export const eventKinds = ['spawn', 'exit', 'stderr', 'gap', 'unanswered', 'http', 'note', 'fault', 'intercept'] as const;
 export type EventKind = (typeof eventKinds)[number];
 
 // One line of the record (wire.jsonl), a union by `kind`: the types come from the one definition
@@ -24,6 +24,7 @@ export type UnansweredEntry = z.infer<typeof unansweredEntry>;
 export type HttpEntry = z.infer<typeof httpEntry>;
 export type NoteEntry = z.infer<typeof noteEntry>;
 export type FaultEntry = z.infer<typeof faultEntry>;
+export type InterceptEntry = z.infer<typeof interceptEntry>;
 
 /**
  * One line of the record: exactly one of the kinds above, told apart by `kind`. The reader narrows

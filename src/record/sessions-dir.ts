@@ -57,6 +57,12 @@ export function parseSessionFileName(path: string): SessionFileName | undefined 
  * server then runs unrecorded, as the first law wants (docs/architecture.md).
  */
 export function sessionRecordPath(env: NodeJS.ProcessEnv, parts: SessionFileName): { path: string } | { unavailable: string } {
+  const dir = openSessionsDirectory(env);
+  return 'unavailable' in dir ? dir : { path: join(dir.path, sessionFileName(parts)) };
+}
+
+/** The sessions directory, made 0700 (or tightened to it when it is ours); or why it cannot be made. */
+function openSessionsDirectory(env: NodeJS.ProcessEnv): { path: string } | { unavailable: string } {
   const dir = sessionsDirectory(env);
   try {
     makeDirectory(dir);
@@ -67,7 +73,24 @@ export function sessionRecordPath(env: NodeJS.ProcessEnv, parts: SessionFileName
   } catch (error) {
     return { unavailable: `cannot make ${dir}: ${(error as NodeJS.ErrnoException).code ?? (error as Error).message}` };
   }
-  return { path: join(dir, sessionFileName(parts)) };
+  return { path: dir };
+}
+
+/** A Unix socket's path is at most 107 bytes on Linux (103 on macOS). */
+const socketPathBytes = 103;
+
+/**
+ * Where a spy with --intercept listens for the console: in the sessions directory, named after its
+ * record (`client--server--...-4242.sock` beside `.jsonl`), or `intercept--STAMP-PID.sock` for a
+ * record kept elsewhere; a short name when that is too long for a socket.
+ */
+export function controlSocketPath(env: NodeJS.ProcessEnv, record: string | undefined, started: Date, pid: number): { path: string } | { unavailable: string } {
+  const dir = openSessionsDirectory(env);
+  if ('unavailable' in dir) return dir;
+  const inDir = record !== undefined && resolve(record, '..') === dir.path && parseSessionFileName(record) !== undefined;
+  const names = [inDir ? basename(record).replace(/\.jsonl$/, '.sock') : `intercept--${stamp(started)}-${pid}.sock`, `${pid}.sock`];
+  const path = names.map((name) => join(dir.path, name)).find((candidate) => Buffer.byteLength(candidate) <= socketPathBytes);
+  return path ? { path } : { unavailable: `the sessions directory's path is too long for a socket (${dir.path})` };
 }
 
 /** Whether a process runs (or exists as another user's: EPERM): a session's writer, a lock's holder. */

@@ -34,7 +34,14 @@ export function unfaultedEntries<T extends { entry: RecordEntry }>(entries: T[])
   const kept: T[] = [];
   entries.forEach((item, index) => {
     const { entry } = item;
-    if (!isFrameEntry(entry) || typeof entry.fault !== 'string') return void kept.push(item);
+    if (!isFrameEntry(entry)) return void kept.push(item);
+    // A frame --intercept dropped or answered at the console never reached its peer: its event says so, just before it.
+    if (typeof entry.intercept === 'string' && entry.origin !== 'spy') {
+      const before = entries[index - 1]?.entry;
+      if (before?.kind === 'intercept' && before.hold !== undefined && (before.action === 'drop' || before.action === 'error') && before.stream === entry.dir) return;
+      return void kept.push(item);
+    }
+    if (typeof entry.fault !== 'string' && typeof entry.intercept !== 'string') return void kept.push(item);
     if (entry.origin === 'spy') {
       if (typeof entry.original !== 'string') return;
       const { raw: _raw, msg: _msg, original, ...rest } = entry;

@@ -39,6 +39,12 @@ function unreadText(unread: unknown): string {
   return Array.isArray(unread) && unread.length > 0 ? `; ${unread.map(String).map(sanitize).join(', ')} not in the kept part` : '';
 }
 
+/** A frame --intercept held: edited there, made there (an error answer), or held and let go as it was. */
+export function interceptMark(entry: FrameEntry): string {
+  if (entry.origin !== 'spy') return '(intercepted)';
+  return typeof entry.original === 'string' ? '(edited at the intercept)' : '(answered at the intercept)';
+}
+
 function frameDetails(entry: FrameEntry, p: Palette): Part[] {
   const parts: Part[] = [];
   if (typeof entry.method === 'string') parts.push(cuttable(sanitize(entry.method), p.bold));
@@ -60,7 +66,8 @@ function frameDetails(entry: FrameEntry, p: Palette): Part[] {
   if (entry.batch) parts.push(`batch ${entry.batch.index + 1}/${entry.batch.count}`);
   if (entry.truncated) parts.push(`(${entry.bytes} bytes, recorded in part${unreadText(entry.unread)})`);
   // The spy answered in the server's stead (a 502 when it could not reach it): not the server's words.
-  if (entry.origin === 'spy') parts.push(p.warn(typeof entry.fault === 'string' ? '(injected by mcp-spy)' : '(from mcp-spy)'));
+  if (typeof entry.intercept === 'string') parts.push(p.warn(interceptMark(entry)));
+  else if (entry.origin === 'spy') parts.push(p.warn(typeof entry.fault === 'string' ? '(injected by mcp-spy)' : '(from mcp-spy)'));
   else if (typeof entry.fault === 'string') parts.push(p.warn('(faulted)'));
   if (typeof entry.rev === 'string' && entry.revChanged === true) parts.push(p.dim(`rev=${sanitize(entry.rev)}`));
   return parts;
@@ -93,6 +100,14 @@ const eventDetails: { [K in EventKind]: (entry: EntryOf<K>) => Part[] } = {
     'id' in e ? idText(e.id) : '',
     cuttable(sanitize(String(e.text ?? ''))),
     cuttable(`[rule: ${sanitize(String(e.rule ?? ''))}]`),
+  ],
+  // A frame held by --intercept, and what became of it: who let it go, how, after how long.
+  intercept: (e) => [
+    `${sanitize(String(e.action ?? ''))} #${String(e.hold ?? '?')}`,
+    typeof e.method === 'string' ? cuttable(sanitize(e.method)) : '',
+    typeof e.tool === 'string' ? cuttable(`tool=${sanitize(e.tool)}`) : '',
+    'id' in e ? idText(e.id) : '',
+    cuttable(sanitize(String(e.text ?? ''))),
   ],
 };
 

@@ -21,6 +21,7 @@ export const kindStyles = {
   http: { label: 'http', paint: (c) => c.magenta },
   note: { label: 'note', paint: (c) => c.gray },
   fault: { label: 'FAULT', paint: (c) => c.bgMagenta.white },
+  intercept: { label: 'INTERCEPT', paint: (c) => c.bgBlue.white },
 } satisfies Record<FrameKind | EventKind, { label: string; paint: (c: ChalkInstance) => ChalkInstance }>;
 
 export const labelWidth = Math.max(...Object.values(kindStyles).map((style) => style.label.length));

@@ -22,6 +22,8 @@ function frameOf(entry: FrameEntry, lineNo: number, text: string | undefined): R
   if (entry.related && typeof entry.related.seq === 'number') frame.related = { seq: entry.related.seq, id: entry.related.id };
   if (text !== undefined) frame.raw = text;
   if (typeof entry.fault === 'string') frame.fault = entry.fault;
+  if (typeof entry.intercept === 'string') frame.intercept = entry.intercept;
+  if (typeof entry.intercept === 'string' && typeof entry.original === 'string') frame.edited = true;
   if (entry.origin === 'spy') frame.origin = 'spy';
   return frame;
 }

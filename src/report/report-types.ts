@@ -29,6 +29,10 @@ export interface ReportFrame {
   textLeftOut?: 'size-limit' | 'not-text';
   /** The fault rule that acted on the frame (`--fault`). */
   fault?: string;
+  /** The `--intercept` filter that held the frame (with `origin: "spy"`: edited, or answered, at the console). */
+  intercept?: string;
+  /** On a frame edited at the intercept: it has its sender's original beside it. */
+  edited?: true;
   /** `spy`: the spy made or spoiled this frame (a fault rule's answer); the peer never sent it. */
   origin?: 'spy';
 }

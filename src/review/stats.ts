@@ -95,8 +95,8 @@ export function createStatsCollector() {
         return;
       }
       frames++;
-      // A frame a fault rule made is not the server's: it answers its request, and counts nowhere else.
-      if (entry.origin === 'spy' && typeof entry.fault === 'string') {
+      // A frame a fault rule made, or an answer made at the intercept console, is not the server's: it answers its request, and counts nowhere else.
+      if (entry.origin === 'spy' && (typeof entry.fault === 'string' || (typeof entry.intercept === 'string' && typeof entry.original !== 'string'))) {
         answers.add(entry, messageOf(entry));
         return;
       }

@@ -7,6 +7,8 @@ import { startServerProcess, waitForPort } from '../transports/server-process.js
 import type { ListenAddress } from '../transports/http/target.js';
 import { onStopSignals, stopRequested } from './signals.js';
 import type { FaultRule } from '../faults/rule-types.js';
+import type { InterceptPlan } from '../faults/intercept-hook.js';
+import { sanitize } from '../render/sanitize.js';
 
 export interface HttpSpyOptions {
   target: URL;
@@ -29,6 +31,8 @@ export interface HttpSpyOptions {
   label?: { client: string; name: string };
   /** Fault rules (--fault): only then does the proxy hand exchanges to the fault hook. */
   faults?: { rules: FaultRule[]; seed: number };
+  /** --intercept: matching POST bodies are held until released from the console (or at their bound). */
+  intercept?: InterceptPlan;
 }
 
 /** The spy cannot listen where asked: `error` is why (EADDRINUSE, EACCES ...). The record is finished. */
@@ -52,6 +56,8 @@ async function startObservedProxy(options: HttpSpyOptions, observer: HttpObserve
   const { target, listen, timeouts, allowHosts, allowOrigins } = options;
   // Loaded only with fault rules: without them the proxy forwards as it always has.
   const faults = options.faults ? { faults: (await import('../faults/http-faults.js')).httpFaultHook(options.faults, (fields) => observer.event('fault', fields)) } : {};
+  // --intercept is refused beside fault rules (see the command): one hook at most sees the exchanges.
+  const intercept = options.intercept ? await interceptHook(options.intercept, observer, options.stderrOut) : undefined;
   let toldRefusal = false;
   const refused = (peer: string, why: string) => {
     observer.event('http', { summary: `connection from ${peer} refused: ${why}`, reason: why });
@@ -59,7 +65,7 @@ async function startObservedProxy(options: HttpSpyOptions, observer: HttpObserve
     toldRefusal = true;
     options.warn(`refusing connections: ${why}; their clients see the connection reset (each is in the record); raise the limit to let more in`);
   };
-  const proxy = await startHttpProxy({ target, listen, timeouts, allowHosts, allowOrigins, observe: observer.observe, refused, settled: observer.started, ...faults });
+  const proxy = await startHttpProxy({ target, listen, timeouts, allowHosts, allowOrigins, observe: observer.observe, refused, settled: observer.started, ...faults, ...(intercept ? { faults: intercept.hook } : {}) });
   return {
     url: proxy.url,
     /** Says where the spy listens, on stdout and in the record (the live view's line): once a client may come. */
@@ -77,6 +83,7 @@ async function startObservedProxy(options: HttpSpyOptions, observer: HttpObserve
     },
     /** Stops the proxy; every open session's pending requests are reported as unanswered. */
     async close() {
+      intercept?.close();
       await proxy.close();
       observer.stopped();
     },
@@ -148,4 +155,21 @@ export async function runHttpSpy(options: HttpSpyOptions): Promise<number | unde
   await finish();
   stopHurrying();
   return serverExit;
+}
+
+/** The hook of --intercept on HTTP: its holds and control socket, loaded only then. */
+async function interceptHook(plan: InterceptPlan, observer: HttpObserverHandle, stderrOut: StderrOut) {
+  const { startIntercept } = await import('../faults/intercept-hook.js');
+  const { httpInterceptHook } = await import('../faults/intercept-http.js');
+  // Never dropped, as the live view's lines may be: a held frame's line says how to let it go.
+  const say = (line: string) => void stderrOut.pass(Buffer.from(`mcp-spy: ${sanitize(line)}\n`));
+  const intercept = await startIntercept(plan, (fields) => observer.event('intercept', fields), say);
+  return {
+    hook: httpInterceptHook(intercept.holds),
+    close: () => {
+      // What is still held goes on as it was before the proxy stops.
+      intercept.holds.releaseAll();
+      intercept.close();
+    },
+  };
 }

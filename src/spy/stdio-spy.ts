@@ -1,14 +1,16 @@
 import { randomBytes } from 'node:crypto';
 import { constants } from 'node:os';
-import { startStdioProxy, type StdioOutcome, type StdioProxy } from '../transports/stdio.js';
+import { startStdioProxy, type StdioFaultHook, type StdioOutcome, type StdioProxy } from '../transports/stdio.js';
 import { startStdioObserver } from '../observer/stdio/stdio-handle.js';
 import type { ObserverOutputs } from '../observer/observer-outputs.js';
 import { appendLastWords } from '../sinks/last-words.js';
 import type { StderrOut } from '../sinks/stderr-out.js';
 import { nowMs } from '../wire/framing/now.js';
+import { sanitize } from '../render/sanitize.js';
 import { onStopSignals } from './signals.js';
 import { orderStderr } from './stderr-order.js';
 import type { FaultRule } from '../faults/rule-types.js';
+import type { InterceptPlan } from '../faults/intercept-hook.js';
 
 export interface StdioSpyOptions {
   command: string;
@@ -25,6 +27,8 @@ export interface StdioSpyOptions {
   label?: { client: string; name: string };
   /** Fault rules (--fault): only then does anything but plain forwarding sit in the path. */
   faults?: { rules: FaultRule[]; seed: number };
+  /** --intercept: matching frames are held until released from the console (or at their bound). */
+  intercept?: InterceptPlan;
 }
 
 /** A short id that tells this run's entries apart from those of other spies sharing the record. */
@@ -62,7 +66,9 @@ export async function runStdioSpy(options: StdioSpyOptions): Promise<StdioOutcom
     observer.event('exit', { code: null, signal: early, reason });
   } else {
     // Loaded only with fault rules: without them not one module of it is in the path.
-    const faultHook = options.faults ? (await import('../faults/stdio-hook.js')).stdioFaultHook(options.faults, observer, (bytes) => options.stderrOut.pass(bytes)) : undefined;
+    // --intercept is refused beside fault rules (see the command), so one hook at most sits in the path.
+    const intercept = options.intercept ? await interceptHook(options.intercept, observer, session, options.stderrOut) : undefined;
+    const faultHook = options.faults ? (await import('../faults/stdio-hook.js')).stdioFaultHook(options.faults, observer, (bytes) => options.stderrOut.pass(bytes)) : intercept?.hook;
     // With a live view on the same stderr, the server's stderr follows the frames seen before it.
     const ordered = options.observer.live ? orderStderr(options.stderrOut, observer.mark, observer.shownThrough) : undefined;
     const stderr = ordered ?? options.stderrOut;
@@ -90,6 +96,7 @@ export async function runStdioSpy(options: StdioSpyOptions): Promise<StdioOutcom
       return nowMs();
     });
     outcome = await proxy.outcome;
+    intercept?.close();
     const spent = nowMs() - (await exitedAt);
     if (outcome.started) observer.event('exit', { code: outcome.code, signal: outcome.signal });
     else observer.event('exit', { code: null, signal: null, reason: `cannot start ${options.command}: ${outcome.why} (${outcome.errorCode})` });
@@ -104,4 +111,21 @@ export async function runStdioSpy(options: StdioSpyOptions): Promise<StdioOutcom
     appendLastWords(options.observer.recordPath, { named: options.observer.recordNamed ?? false, allowReadable: options.observer.allowReadable ?? false, session, lastSeq: finished.lastSeq, tail: finished.tail });
   }
   return outcome;
+}
+
+/** The hook of --intercept: its holds and control socket, loaded only then; `close` stops the socket. */
+async function interceptHook(plan: InterceptPlan, observer: ReturnType<typeof startStdioObserver>, session: string, stderrOut: StderrOut) {
+  const { startIntercept } = await import('../faults/intercept-hook.js');
+  const { createStdioIntercept } = await import('../faults/intercept-stdio.js');
+  // Never dropped, as the live view's lines may be: a held frame's line says how to let it go.
+  const say = (line: string) => void stderrOut.pass(Buffer.from(`mcp-spy: ${sanitize(line)}\n`));
+  const intercept = await startIntercept({ ...plan, hello: { ...plan.hello, session } }, (fields) => observer.event('intercept', fields), say);
+  const hook: StdioFaultHook = (io) =>
+    createStdioIntercept(intercept.holds, session, io, {
+      line: (dir, bytes, mark) => {
+        if (mark) observer.markNext(dir, mark);
+        observer.chunk(dir, bytes);
+      },
+    });
+  return { hook, close: intercept.close };
 }

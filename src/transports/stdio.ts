@@ -18,7 +18,7 @@ export interface StdioTap {
 }
 
 /**
- * A stand-in for plain forwarding, used only when fault rules exist (--fault): it is given both ends
+ * A stand-in for plain forwarding, used only with fault rules (--fault) or --intercept: it is given both ends
  * and sees every chunk instead of them; it writes on, and tells the observer, itself.
  */
 export type StdioFaultHook = (io: { write(dir: 'c2s' | 's2c', bytes: Buffer): void; disconnect(): void }) => {

@@ -6,6 +6,11 @@ import { reduce } from './reducer.js';
 import { serverLabel } from './sessions.js';
 import { FramesScreen, HelpScreen, InspectorScreen, SessionsScreen, ToolsScreen, type ScreenProps } from './screens.js';
 import type { Screen, ViewState } from './state.js';
+import { HeldScreen } from './held.js';
+import { heldKeys, type HoldEffect } from './held-types.js';
+
+/** Each way of letting a held frame go, as an effect. */
+const holdEffects = (release: (how: HoldEffect) => string | Promise<string>) => Object.fromEntries(heldKeys.map(([, , how]) => [how, () => release(how)])) as Record<HoldEffect, () => string | Promise<string>>;
 import { wireText } from './text.js';
 
 /** What the console does outside its state; each says in a line what it did. */
@@ -15,6 +20,8 @@ export interface Effects {
   exportHar?: (state: ViewState) => Promise<string>;
   exportReport?: (state: ViewState) => Promise<string>;
   suspend?: () => void;
+  /** Lets the held frame under the cursor go, over its spy's control socket; says what came of it. */
+  release?: (state: ViewState, how: HoldEffect) => Promise<string>;
 }
 
 export interface AppProps {
@@ -31,16 +38,20 @@ const screens: Record<Screen, (props: ScreenProps) => ReactElement> = {
   inspector: InspectorScreen,
   tools: ToolsScreen,
   help: HelpScreen,
+  held: HeldScreen,
 };
 
-const titles: Record<Screen, string> = { sessions: 'sessions', frames: 'frames', inspector: 'inspector', tools: 'tools', help: 'help' };
+const titles: Record<Screen, string> = { sessions: 'sessions', frames: 'frames', inspector: 'inspector', tools: 'tools', help: 'help', held: 'held' };
 
 function titleLine(state: ViewState): string {
   const scope = state.scope === undefined ? `all sessions (${state.sessions.length})` : wireText(serverLabel(state.sessionIndex.get(state.scope)!), 30);
   const waiting = state.paused ? ` · PAUSED (${state.log.length - state.shown} new)` : '';
   const position = state.visible.length === 0 ? '0' : `${state.cursor + 1}/${state.visible.length}`;
   const filter = state.filter.source ? ` · filter: ${wireText(state.filter.source, 60)}` : '';
-  return `${titles[state.screen]} · ${scope} · frame ${position}${state.follow ? ' · FOLLOW' : ''}${waiting}${filter}`;
+  // Held frames are said on every screen: a client waits on each of them.
+  const held = state.held.length > 0 ? ` · HELD ${state.held.length} (i)` : '';
+  if (state.screen === 'held') return `held · ${state.held.length} frame(s) held by --intercept`;
+  return `${titles[state.screen]} · ${scope} · frame ${position}${held}${state.follow ? ' · FOLLOW' : ''}${waiting}${filter}`;
 }
 
 function statusLine(state: ViewState): string {
@@ -50,8 +61,10 @@ function statusLine(state: ViewState): string {
 }
 
 /** The keys at the foot of the screen: all the main ones when there is room, the essential ones at 80 columns. */
-const hints = (width: number) =>
-  width >= 100 ? '↑↓ move  Enter open  Esc back  / filter  n/N  f follow  p pause  y copy  e export  ? help  q quit' : 'Enter open  Esc back  / filter  f follow  p pause  Tab  ? help  q quit';
+const hints = (width: number, screen: Screen) =>
+  screen === 'held'
+    ? '↑↓ move  a/Enter forward  e edit  d drop  x error  Esc back  q quit'
+    : width >= 100 ? '↑↓ move  Enter open  Esc back  / filter  n/N  f follow  p pause  y copy  e export  ? help  q quit' : 'Enter open  Esc back  / filter  f follow  p pause  Tab  ? help  q quit';
 
 /** The console: a title, the current screen, a status line and the keys; the state lives in the reducer. */
 export function App({ initial, color, connect, effects = {} }: AppProps): ReactElement {
@@ -77,6 +90,7 @@ export function App({ initial, color, connect, effects = {} }: AppProps): ReactE
         effects.suspend?.();
         return undefined;
       },
+      ...holdEffects((how) => effects.release?.(state, how) ?? 'releasing held frames is not available here'),
     };
     // An export may take a moment (HAR): the console goes on meanwhile and says when it is written.
     void Promise.resolve(effectsTable[state.effect.name]()).then((text) => dispatch({ type: 'effect-done', text }));
@@ -90,6 +104,6 @@ export function App({ initial, color, connect, effects = {} }: AppProps): ReactE
     text(titleLine(state), 'title'),
     h(Box, { key: 'body', flexDirection: 'column', flexGrow: 1 }, body),
     text(statusLine(state), 'status', true),
-    text(hints(state.width), 'hints', true),
+    text(hints(state.width, state.screen), 'hints', true),
   );
 }

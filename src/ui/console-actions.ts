@@ -1,4 +1,5 @@
 import type { Key } from 'ink';
+import type { HeldItem, HoldEffect } from './held-types.js';
 import type { SourceEntry } from './rows.js';
 
 /** What can happen to the console: entries arriving, the terminal changing size, a key's meaning. */
@@ -26,7 +27,13 @@ export type Action =
   | { type: 'status'; text: string | undefined }
   /** A key pressed: read against the state it arrives in (keys typed fast must not see an old one). */
   | { type: 'key'; input: string; key: Key }
-  | { type: 'effect-done'; text?: string };
+  | { type: 'effect-done'; text?: string }
+  /** The held screen (i), and what the spies' control sockets say: a frame held, let go, a spy gone, a release refused. */
+  | { type: 'held-open' }
+  | { type: 'held'; item: HeldItem }
+  | { type: 'released'; socket: string; hold: number }
+  | { type: 'spy-gone'; socket: string }
+  | { type: 'held-problem'; socket: string; hold: number; text?: string };
 
 /** What the console does outside its state: leave, copy a frame, export the stream, stop for Ctrl-Z. */
-export type Effect = 'quit' | 'copy' | 'export' | 'export-har' | 'export-report' | 'suspend';
+export type Effect = 'quit' | 'copy' | 'export' | 'export-har' | 'export-report' | 'suspend' | HoldEffect;

@@ -2,6 +2,7 @@ import { lookup } from '../protocol/own-table.js';
 import { fieldOf, notesOf } from '../record/entry-fields.js';
 import { isFrameEntry } from '../record/frame-message.js';
 import type { RecordEntry } from '../record/schema.js';
+import { interceptMark } from '../render/render-line.js';
 import { arrows, kindStyles, labelWidth, type Palette } from '../render/styles.js';
 import { type Row } from './rows.js';
 import { clock, fit, wireText } from './text.js';
@@ -13,6 +14,8 @@ function idText(id: unknown): string {
 /** What a row says after its kind: method, tool, id, latency, error, notes (each cut short). */
 function details(entry: RecordEntry): string[] {
   const parts: string[] = [];
+  // What --intercept did, first: held, or let go (how, and by whom).
+  if (entry.kind === 'intercept') parts.push(`${wireText(entry.action, 10)} #${String(entry.hold)}${typeof entry.by === 'string' ? ` by ${wireText(entry.by, 10)}` : ''}`);
   const method = fieldOf(entry, 'method');
   const tool = fieldOf(entry, 'tool');
   if (typeof method === 'string') parts.push(wireText(method, 60));
@@ -29,6 +32,7 @@ function details(entry: RecordEntry): string[] {
   if (entry.kind === 'gap') parts.push(wireText(entry.reason, 80));
   if (entry.kind === 'http') parts.push([entry.httpMethod, entry.path, entry.status].filter((part) => part !== undefined).map((part) => wireText(part, 60)).join(' '));
   if (entry.kind === 'note') parts.push(wireText(entry.text, 80));
+  if (isFrameEntry(entry) && typeof entry.intercept === 'string') parts.push(interceptMark(entry));
   return parts;
 }
 

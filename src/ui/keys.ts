@@ -1,6 +1,7 @@
 import type { Key } from 'ink';
 import type { Action, Effect } from './console-actions.js';
 import type { ViewState } from './state.js';
+import { heldKeys } from './held-types.js';
 
 export type KeyResult = { action: Action } | { effect: Effect } | undefined;
 
@@ -21,6 +22,8 @@ export const keyHelp: readonly (readonly [string, string])[] = [
   ['e', 'export the frames shown as JSON Lines (a record)'],
   ['H', 'export the frames shown as HAR 1.2'],
   ['R', 'export the frames shown as a report page (HTML)'],
+  ['i', 'held: the frames spies started with --intercept hold'],
+  ...heldKeys.map(([key, what]) => [key, what] as const),
   ['?', 'this help'],
   ['q  Ctrl-C', 'quit'],
   ['Ctrl-Z', 'suspend (fg to come back)'],
@@ -53,6 +56,7 @@ const letters: Record<string, KeyResult> = {
   p: act({ type: 'pause' }),
   z: act({ type: 'unfold' }),
   '?': act({ type: 'help' }),
+  i: act({ type: 'held-open' }),
   q: { effect: 'quit' },
   y: { effect: 'copy' },
   e: { effect: 'export' },
@@ -75,6 +79,11 @@ export function keyAction(state: ViewState, input: string, key: Key): KeyResult 
   if (key.ctrl && input === 'c') return { effect: 'quit' };
   if (key.ctrl && input === 'z') return { effect: 'suspend' };
   if (state.editing) return editingKey(state.editing.text, input, key);
+  // On the held screen its letters let the frame under the cursor go (e edits there, not exports).
+  if (state.screen === 'held' && !key.ctrl && !key.meta) {
+    const held = heldKeys.find(([letter]) => letter === input) ?? (key.return ? heldKeys[0] : undefined);
+    if (held) return { effect: held[2] };
+  }
   for (const [name, result] of namedKeys) if (key[name]) return result;
   if (key.ctrl || key.meta) return undefined;
   return Object.hasOwn(letters, input) ? letters[input] : undefined;

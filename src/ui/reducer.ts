@@ -2,6 +2,7 @@ import { parseFilter } from '../review/filter-expression.js';
 import type { Key } from 'ink';
 import type { Action } from './console-actions.js';
 import { goneSessions } from './sessions.js';
+import { addHeld, heldProblem, releasedHeld, removeHeld } from './held.js';
 import { inspectorLines } from './inspector-lines.js';
 import { keyAction, keyHelp } from './keys.js';
 import { toolsSummary } from './tools-summary.js';
@@ -16,6 +17,7 @@ const clamp = (value: number, length: number) => Math.max(0, Math.min(length - 1
 /** Moves what the current screen moves: the session, the frame, or the scroll of a page. */
 function moveBy(state: ViewState, by: number): ViewState {
   if (state.screen === 'sessions') return { ...state, sessionCursor: clamp(state.sessionCursor + by, state.sessions.length + 1) };
+  if (state.screen === 'held') return { ...state, heldCursor: clamp(state.heldCursor + by, state.held.length) };
   if (state.screen === 'frames') {
     const cursor = clamp(state.cursor + by, state.visible.length);
     // Moving by hand stops following, unless it lands on the newest frame going down.
@@ -40,7 +42,7 @@ function toEnd(state: ViewState, end: 'top' | 'bottom'): ViewState {
   return { ...state, scroll: end === 'top' ? 0 : lastScroll(state) };
 }
 
-const nextScreen: Record<Screen, Screen> = { sessions: 'frames', frames: 'tools', tools: 'sessions', inspector: 'inspector', help: 'help' };
+const nextScreen: Record<Screen, Screen> = { sessions: 'frames', frames: 'tools', tools: 'sessions', inspector: 'inspector', help: 'help', held: 'held' };
 
 function open(state: ViewState): ViewState {
   if (state.screen === 'sessions') {
@@ -59,6 +61,7 @@ const backFrom: Record<Screen, (state: ViewState) => Screen> = {
   frames: () => 'sessions',
   tools: () => 'frames',
   help: (state) => state.previous,
+  held: (state) => (state.previous === 'held' || state.previous === 'help' ? 'frames' : state.previous),
   sessions: () => 'sessions',
 };
 
@@ -123,6 +126,11 @@ const reducers: { [K in Action['type']]: (state: ViewState, action: Extract<Acti
     return [...action.input].reduce((next, char) => pressKey(next, char, plain), state);
   },
   'effect-done': (state, action) => ({ ...state, effect: undefined, status: action.text ?? state.status }),
+  'held-open': (state) => (state.screen === 'held' ? state : { ...state, screen: 'held', previous: state.screen, status: undefined }),
+  held: (state, action) => addHeld(state, action.item),
+  released: (state, action) => releasedHeld(state, action.socket, action.hold),
+  'spy-gone': (state, action) => removeHeld(state, (item) => item.socket === action.socket),
+  'held-problem': (state, action) => heldProblem(state, action.socket, action.hold, action.text),
 };
 
 /** The console's one reducer: pure but for the log and the sessions, which it appends to (see ViewState). */

@@ -63,6 +63,8 @@ export function lightEntry(entry: RecordEntry): RecordEntry {
     light[key] = repeated.has(key) ? intern(value) : value;
   }
   if (entry.kind === 'stderr' && typeof entry.raw === 'string') light.raw = entry.raw.slice(0, keptText);
+  // A frame edited at the intercept keeps its original beside it: the row needs to know only that it has one.
+  if ('original' in entry && typeof entry.original === 'string') light.original = entry.original.slice(0, keptText);
   return light as RecordEntry;
 }
 

@@ -1,11 +1,13 @@
 import { render } from 'ink';
 import { createElement as h } from 'react';
-import { alive } from '../record/sessions-dir.js';
+import { alive, sessionsDirectory } from '../record/sessions-dir.js';
 import { sanitize } from '../render/sanitize.js';
 import { App } from './app.js';
 import { copyFrame, exportHarShown, exportReportShown, exportShown } from './effects.js';
 import type { Action } from './console-actions.js';
 import { createFileLoader, followSources } from './sources.js';
+import { linkIntercepts, type InterceptLink } from './intercept-link.js';
+import { editInEditor, releaseHeld } from './release-held.js';
 import { initialState } from './state.js';
 
 /** Alternate screen on, cursor hidden; and the way back. */
@@ -37,6 +39,8 @@ export async function runShell(options: ShellOptions): Promise<number> {
   // Ink clears the whole terminal on every frame that fills it: the console leaves its last line free.
   const size = () => ({ width: stdout.columns || 80, height: Math.max(5, (stdout.rows || 24) - 1) });
   let dispatch: ((action: Action) => void) | undefined;
+  let link: InterceptLink | undefined;
+  const drafts = new Map<string, string>();
   let inside = false;
   const restore = () => {
     if (!inside) return;
@@ -63,6 +67,8 @@ export async function runShell(options: ShellOptions): Promise<number> {
         stdout.on('resize', resize);
         // A session is live while its writer runs: looked at every second, as `sessions` looks.
         const liveness = setInterval(() => send({ type: 'liveness', alive }), 1000);
+        // Spies started with --intercept make their control sockets in the sessions directory, whatever records are shown.
+        link = linkIntercepts([...new Set([...options.paths, sessionsDirectory(options.env)])], send);
         void followSources({
           paths: options.paths,
           signal: stop.signal,
@@ -70,6 +76,7 @@ export async function runShell(options: ShellOptions): Promise<number> {
           onProblem: (text) => send({ type: 'status', text }),
         });
         return () => {
+          link?.stop();
           clearInterval(liveness);
           stdout.off('resize', resize);
         };
@@ -82,6 +89,16 @@ export async function runShell(options: ShellOptions): Promise<number> {
         suspend: () => {
           restore();
           process.kill(process.pid, 'SIGTSTP');
+        },
+        release: (state, how) => {
+          if (!link) return Promise.resolve('not linked to any spy yet');
+          // The editor gets the terminal as Ctrl-Z gives it to the shell, and the console takes it back redrawn.
+          const edit = (text: string) => editInEditor(text, options.env, restore, () => {
+            reenter();
+            if (stdin.isTTY) stdin.setRawMode(true);
+          });
+          const problem = (item: { socket: string; frame: { hold: number } }, text: string | undefined) => dispatch?.({ type: 'held-problem', socket: item.socket, hold: item.frame.hold, text });
+          return releaseHeld(state, how, { link, edit, problem, drafts });
         },
       },
     }),

@@ -6,8 +6,9 @@ import { IndexList } from './index-list.js';
 import { EntryLog, indexedFields } from './log.js';
 import { answerKinds, sessionKey, type Row, type SourceEntry } from './rows.js';
 import { learnSession, newSession, type SessionInfo } from './sessions.js';
+import type { HeldItem } from './held-types.js';
 
-export type Screen = 'sessions' | 'frames' | 'inspector' | 'tools' | 'help';
+export type Screen = 'sessions' | 'frames' | 'inspector' | 'tools' | 'help' | 'held';
 export type Pane = 'request' | 'answer';
 
 /** Reads a row's whole entry again (from its file); undefined when it cannot. */
@@ -58,6 +59,9 @@ export interface ViewState {
   status?: string;
   /** Where the sessions are read from, for people (the sessions directory, or the paths named). */
   where?: string;
+  /** Frames spies hold (--intercept), oldest first, and the one under the held screen's cursor. */
+  held: HeldItem[];
+  heldCursor: number;
   /** An effect a key asked for, for the app to do once (serial tells two presses apart). */
   effect?: { name: Effect; serial: number };
   load: EntryLoader;
@@ -93,6 +97,8 @@ export function initialState(options: StateOptions = {}): ViewState {
     paused: false,
     pane: 'request',
     unfolded: false,
+    held: [],
+    heldCursor: 0,
     width: options.width ?? 80,
     height: options.height ?? 24,
     load,

@@ -64,7 +64,7 @@ describe('filter expressions', () => {
     ['tool % 3', "unexpected '%' at column 6"],
     ['> 3', "expected a field, got '>' at column 1"],
     // A kind no entry can have matches nothing: said, not silently empty.
-    ['kind = proto_error', "unknown kind 'proto_error' (kinds: request, notification (notify), response, tool-error, protocol-error (proto-error), invalid, spawn, exit, stderr, gap, unanswered, http, note, fault) at column 8"],
+    ['kind = proto_error', "unknown kind 'proto_error' (kinds: request, notification (notify), response, tool-error, protocol-error (proto-error), invalid, spawn, exit, stderr, gap, unanswered, http, note, fault, intercept) at column 8"],
   ];
   for (const [source, message] of errors) {
     it(`says what is wrong with ${JSON.stringify(source)}`, () => {

@@ -10,7 +10,7 @@ import type { HttpMessage, HttpObserverConfig } from './http-messages.js';
 export interface HttpObserverHandle {
   observe(start: ExchangeStart): ExchangeTap;
   /** An event of the spy itself, outside any session. */
-  event<K extends 'http' | 'spawn' | 'exit' | 'fault'>(kind: K, fields: EventFields<K>): void;
+  event<K extends 'http' | 'spawn' | 'exit' | 'fault' | 'intercept'>(kind: K, fields: EventFields<K>): void;
   /** The proxy stopped: every open session ends. */
   stopped(): void;
   finish(timeoutMs?: number): Promise<FinishOutcome>;
@@ -86,7 +86,7 @@ function openHttpObserver(config: HttpObserverConfig, options: ChannelOptions): 
 
   return {
     observe,
-    event<K extends 'http' | 'spawn' | 'exit' | 'fault'>(kind: K, fields: EventFields<K>) {
+    event<K extends 'http' | 'spawn' | 'exit' | 'fault' | 'intercept'>(kind: K, fields: EventFields<K>) {
       push({ type: 'event', kind, t: nowMs(), fields });
     },
     stopped() {

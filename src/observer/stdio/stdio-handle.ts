@@ -14,7 +14,7 @@ export interface StdioObserverHandle {
   readonly behind: number;
   chunk(stream: StdioStream, chunk: Buffer): void;
   end(stream: StdioStream): void;
-  event<K extends 'spawn' | 'exit' | 'note' | 'fault'>(kind: K, fields: EventFields<K>): void;
+  event<K extends 'spawn' | 'exit' | 'note' | 'fault' | 'intercept'>(kind: K, fields: EventFields<K>): void;
   /** Fields for the next frame of the stream: a fault rule hands each line over whole, so it is that line's. */
   markNext(stream: 'c2s' | 's2c', fields: Partial<FrameEntry>): void;
   finish(timeoutMs?: number): Promise<FinishOutcome>;
@@ -98,7 +98,7 @@ function openStdioObserver(config: StdioObserverConfig, options: ChannelOptions)
       lost[stream] = 0;
       push({ type: 'end', stream, t });
     },
-    event<K extends 'spawn' | 'exit' | 'note' | 'fault'>(kind: K, fields: EventFields<K>) {
+    event<K extends 'spawn' | 'exit' | 'note' | 'fault' | 'intercept'>(kind: K, fields: EventFields<K>) {
       push({ type: 'event', kind, t: nowMs(), fields });
     },
     markNext(stream: 'c2s' | 's2c', fields: Partial<FrameEntry>) {

@@ -24,6 +24,11 @@ export function frameLabel(frame: ReportFrame): string {
 
 /** What a fault rule did to a frame, as its arrow and its row say it: made by the spy, or acted on (held, dropped, answered in the peer's place). */
 export function faultMark(frame: ReportFrame): { class: string; label: string; title: string } | undefined {
+  // Held by --intercept: let go as it was, or edited (or answered) at the console.
+  if (frame.intercept !== undefined) {
+    if (frame.origin !== 'spy') return { class: 'faulted', label: 'intercepted', title: `held by --intercept ${frame.intercept}` };
+    return { class: 'injected', label: frame.edited ? 'edited at the intercept' : 'answered at the intercept', title: `made at the console, --intercept ${frame.intercept}` };
+  }
   if (frame.fault === undefined) return undefined;
   if (frame.origin === 'spy') return { class: 'injected', label: 'injected by mcp-spy', title: `made by mcp-spy, fault rule: ${frame.fault}` };
   return { class: 'faulted', label: 'faulted', title: `fault rule: ${frame.fault}` };

@@ -76,7 +76,7 @@ function frameArrow(frame: ReportFrame, y: number, progress: string | undefined)
   const label = `${progress ?? frameLabel(frame)}${mark ? ` (${mark.label})` : ''}`;
   return s(
     'g',
-    { class: `arrow ${frame.kind} ${frame.dir}${mark ? ` ${mark.class}` : ''}`, 'data-seq': frame.seq, 'data-line': frame.line, 'data-session': frame.session, ...(frame.related ? { 'data-related': frame.related.seq } : {}), ...(mark ? { 'data-fault': frame.fault } : {}) },
+    { class: `arrow ${frame.kind} ${frame.dir}${mark ? ` ${mark.class}` : ''}`, 'data-seq': frame.seq, 'data-line': frame.line, 'data-session': frame.session, ...(frame.related ? { 'data-related': frame.related.seq } : {}), ...(mark ? { 'data-fault': frame.fault ?? frame.intercept } : {}) },
     s('path', { d: arrowPath(from, to, y) }),
     s('text', { x: (from + to) / 2, y: y - 5 }, fitMono(label, Math.abs(to - from) - 16)),
     ...(mark ? [s('title', {}, mark.title)] : []),
