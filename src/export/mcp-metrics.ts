@@ -2,7 +2,7 @@ import type { Attributes as OtelAttributes } from '@opentelemetry/api';
 import type { Resource } from '@opentelemetry/resources';
 import { MeterProvider, type IMetricReader } from '@opentelemetry/sdk-metrics';
 import { createLabelBound } from './label-values.js';
-import type { Scope } from './readable-span.js';
+import type { InstrumentationScope } from './readable-span.js';
 import type { Telemetry } from './telemetry-model.js';
 
 /** The buckets the OpenTelemetry MCP conventions give both duration histograms, in seconds. */
@@ -13,7 +13,7 @@ export const durationBuckets = [0.01, 0.02, 0.05, 0.1, 0.2, 0.5, 1, 2, 5, 10, 30
  * for what the server asks the client, `mcp.client.session.duration`), and the spy's own counts of
  * frames by kind and direction and of gaps, fed by the model's measurements into the given readers.
  */
-export function createMcpMetrics(resource: Resource, scope: Scope, readers: IMetricReader[]) {
+export function createMcpMetrics(resource: Resource, scope: InstrumentationScope, readers: IMetricReader[]) {
   const provider = new MeterProvider({ resource, readers });
   const meter = provider.getMeter(scope.name, scope.version);
   const histogram = (name: string, description: string) =>

@@ -6,7 +6,7 @@ import type { SpanData } from './telemetry-model.js';
 const kinds = { client: SpanKind.CLIENT, server: SpanKind.SERVER, internal: SpanKind.INTERNAL } satisfies Record<SpanData['kind'], SpanKind>;
 
 /** The instrumentation scope of the spy's spans and metrics. */
-export interface Scope {
+export interface InstrumentationScope {
   name: string;
   version: string;
 }
@@ -17,7 +17,7 @@ function hrTimeOf(ms: number): HrTime {
 }
 
 /** A span of the model as the OpenTelemetry exporters take it (a ReadableSpan, ended). */
-export function readableSpanOf(span: SpanData, resource: Resource, scope: Scope): ReadableSpan {
+export function readableSpanOf(span: SpanData, resource: Resource, scope: InstrumentationScope): ReadableSpan {
   const context = { traceId: span.traceId, spanId: span.spanId, traceFlags: TraceFlags.SAMPLED, ...(span.traceState ? { traceState: createTraceState(span.traceState) } : {}) };
   return {
     name: span.name,

@@ -2,7 +2,8 @@
 // stream before the answer, spoils the answer, or puts noise before it. It sees the body as the
 // server sent it and says what to deliver, each piece with the mark its frame carries in the record.
 import type { FrameMark } from '../wire/http/exchange-tap.js';
-import { corruptLine, type JsonRpcId } from './frame-edits.js';
+import { corruptLine } from './frame-edits.js';
+import type { JsonRpcId } from '../protocol/jsonrpc.js';
 import type { FaultAction, FaultRule } from './rule-types.js';
 import { createSseBlocks, sseData, sseEvent, withSseData } from './sse-blocks.js';
 

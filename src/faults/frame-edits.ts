@@ -1,8 +1,7 @@
 // Pure helpers on one line of JSON-RPC: what a rule matches on, the answers the spy makes, and the ways it spoils a frame.
+import type { JsonRpcId } from '../protocol/jsonrpc.js';
 import type { FrameFacts } from './matcher.js';
 import type { CorruptMode } from './rule-types.js';
-
-export type JsonRpcId = string | number | null;
 
 /** A frame read for matching: its facts, and its id when it is a request or a response. */
 export interface ReadFrame {

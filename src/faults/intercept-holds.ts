@@ -1,7 +1,8 @@
 // The frames --intercept holds, on either spy: each waits for a release (from the console, over the
 // control socket) within bounds in time and count, past which it goes on as it was.
 import type { EventFields, FrameEntry } from '../record/schema.js';
-import { errorAnswer, type JsonRpcId } from './frame-edits.js';
+import { errorAnswer } from './frame-edits.js';
+import type { JsonRpcId } from '../protocol/jsonrpc.js';
 import { checkEditedFrame, heldFacts, type HeldFacts } from './intercept-frame.js';
 
 /** How the console lets a held frame go. */

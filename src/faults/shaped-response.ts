@@ -5,7 +5,7 @@ import type { OutgoingHttpHeaders, ServerResponse } from 'node:http';
 import type { ExchangeTap } from '../wire/http/exchange-tap.js';
 import { nowMs } from '../wire/framing/now.js';
 import { createAnswerShaper, type AnswerAction, type AnswerBody, type AnswerShaper } from './answer-shaper.js';
-import type { JsonRpcId } from './frame-edits.js';
+import type { JsonRpcId } from '../protocol/jsonrpc.js';
 import type { FaultRule } from './rule-types.js';
 
 type Headers = OutgoingHttpHeaders | (string | string[])[] | undefined;

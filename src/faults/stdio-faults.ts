@@ -2,7 +2,8 @@
 // passed on, held, answered in the peer's place or spoiled. Used only when rules exist: without them the
 // transport forwards chunks untouched and this file is never loaded into the path.
 import type { FaultEntry, FrameEntry } from '../record/schema.js';
-import { corruptLine, errorAnswer, idKey, readFrame, toolErrorAnswer, type JsonRpcId } from './frame-edits.js';
+import { corruptLine, errorAnswer, idKey, readFrame, toolErrorAnswer } from './frame-edits.js';
+import type { JsonRpcId } from '../protocol/jsonrpc.js';
 import type { FaultMatcher, FrameFacts } from './matcher.js';
 import type { CorruptMode, FaultRule } from './rule-types.js';
 
