@@ -103,5 +103,5 @@ console.log(`observer alone (${http ? 'HTTP spy, stateless JSON exchanges' : 'st
 console.log('setup          frames/s (median, min..max)      MiB/s   CPU us/frame  us/exchange');
 for (const [name, list] of Object.entries(runs)) {
   const rates = list.map((run) => frames / (run.ms / 1000));
-  console.log(`${name.padEnd(14)} ${Math.round(median(rates)).toString().padStart(8)} (${Math.round(Math.min(...rates))}..${Math.round(Math.max(...rates))})`.padEnd(47) + `${(mib / (median(list.map((run) => run.ms)) / 1000)).toFixed(1).padStart(6)}   ${(median(list.map((run) => run.cpuMs)) * 1000 / frames).toFixed(1).padStart(6)}   ${(median(list.map((run) => run.cpuMs)) * 1000 / exchanges).toFixed(1).padStart(10)}`);
+  console.log(`${`${name.padEnd(14)} ${Math.round(median(rates)).toString().padStart(8)} (${Math.round(Math.min(...rates))}..${Math.round(Math.max(...rates))})`.padEnd(47)}${(mib / (median(list.map((run) => run.ms)) / 1000)).toFixed(1).padStart(6)}   ${(median(list.map((run) => run.cpuMs)) * 1000 / frames).toFixed(1).padStart(6)}   ${(median(list.map((run) => run.cpuMs)) * 1000 / exchanges).toFixed(1).padStart(10)}`);
 }

@@ -34,7 +34,7 @@ const complete = (trial) => trial.record.gaps === 0 && trial.record.frames === t
 const perSecond = (workload, rate) => `${rate.toFixed(0).padStart(6)}/s (${((rate * workload.requestBytes) / MiB).toFixed(1).padStart(6)} MiB/s each way)`;
 
 /** Runs trials from fastest down: full speed, then doubling, then bisecting between the last complete and the first short. */
-async function search(workload, { seconds, steps }, runTrial) {
+async function search(_workload, { steps }, runTrial) {
   const lines = [];
   const attempt = async (rate) => {
     const trial = await runTrial(rate);

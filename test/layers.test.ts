@@ -54,7 +54,7 @@ describe('names', () => {
   const declared = new Map<string, string[]>();
   for (const { file, text } of files) for (const name of exportedTypes(text)) declared.set(name, [...(declared.get(name) ?? []), file]);
 
-  it.each(files.map(({ file, text }) => [file, text]))('%s exports no type whose name another file uses', (file, text) => {
+  it.each(files.map(({ file, text }) => [file, text]))('%s exports no type whose name another file uses', (_file, text) => {
     const shared = exportedTypes(text).filter((name) => declared.get(name)!.length > 1);
     expect(shared.map((name) => `${name}: ${declared.get(name)!.join(', ')}`)).toEqual([]);
   });

@@ -69,7 +69,7 @@ export const lifecycleRules: RuleFamily = {
       good: lines(recordLine(1, { kind: 'spawn', transport: 'stdio', command: ['node', 'server.js'], pid: 4242 }), recordLine(2, { kind: 'exit', code: 0, signal: null })),
     },
   ],
-  frame({ entry, lineNo, state, report }) {
+  frame({ entry, state, report }) {
     const { facts } = state;
     const method = typeof entry.method === 'string' ? entry.method : undefined;
     const revision = facts.revision;

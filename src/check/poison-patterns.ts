@@ -54,7 +54,7 @@ const secretTaken =
   /\b(?:read|send|include|pass|share|upload|forward|copy|extract|collect|leak|post|provide|attach|append|reveal|print|output)\b[^.\n]{0,60}?\b(?:api[_ -]?keys?|access[_ -]?tokens?|secret[_ -]?keys?|auth(?:entication)?[_ -]?tokens?|bearer\s+tokens?|private\s+keys?|passwords?|credentials|secrets)\b/i;
 
 /** The first match of a pattern, as a short quote. */
-function quote(text: string, match: RegExpExecArray | null): string | undefined {
+function quote(_text: string, match: RegExpExecArray | null): string | undefined {
   if (!match) return undefined;
   const found = match[0].trim();
   return found.length > 60 ? `${found.slice(0, 59)}…` : found;

@@ -38,7 +38,7 @@ export function parseConfig(text: string, syntax: 'json' | 'jsonc'): { ok: true;
   const root = parseTree(body, errors, { disallowComments: syntax === 'json', allowTrailingComma: syntax === 'jsonc', allowEmptyContent: false });
   const first = errors[0];
   if (first) return { ok: false, why: `not valid ${syntax === 'json' ? 'JSON' : 'JSON with comments'} at ${lineAndColumn(text, first.offset)}: ${parseErrorWords[printParseErrorCode(first.error)] ?? printParseErrorCode(first.error)}` };
-  if (!root || root.type !== 'object') return { ok: false, why: 'its top level is not an object' };
+  if (root?.type !== 'object') return { ok: false, why: 'its top level is not an object' };
   return { ok: true, config: { text, root } };
 }
 
@@ -48,7 +48,7 @@ export function nodeAt(config: ConfigText, path: string[]): Node | undefined {
 }
 
 /** The JSON value of a node, as plain objects (the parser's have no prototype, which deep equality would hold against them). */
-export function valueOf(node: Node): unknown {
+export function plainValueOf(node: Node): unknown {
   return JSON.parse(JSON.stringify(getNodeValue(node)));
 }
 

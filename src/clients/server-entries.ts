@@ -1,5 +1,5 @@
 import type { Node } from 'jsonc-parser';
-import { membersOf, nodeAt, valueOf, type ConfigText } from './config-text.js';
+import { membersOf, nodeAt, plainValueOf, type ConfigText } from './config-text.js';
 import { spiedCommand } from './spy-invocation.js';
 
 /** What an entry of a config's servers is, as far as wrapping goes. */
@@ -42,6 +42,6 @@ export function serverEntries(config: ConfigText, serversAt: string[]): { ok: tr
   const servers = nodeAt(config, serversAt);
   if (!servers) return { ok: true, entries: [] };
   if (servers.type !== 'object') return { ok: false, why: `${serversAt.join('.')} is not an object` };
-  const entries = membersOf(servers).map(({ name, value }) => ({ name, path: [...serversAt, name], node: value, kind: shapeOf(valueOf(value)) }));
+  const entries = membersOf(servers).map(({ name, value }) => ({ name, path: [...serversAt, name], node: value, kind: shapeOf(plainValueOf(value)) }));
   return { ok: true, entries };
 }

@@ -1,6 +1,6 @@
 import { applyEdits, type Edit } from 'jsonc-parser';
 import { isDeepStrictEqual } from 'node:util';
-import { nodeAt, parseConfig, valueOf } from './config-text.js';
+import { nodeAt, parseConfig, plainValueOf } from './config-text.js';
 import type { WrappedEntry } from './wrap-manifest.js';
 
 /** What unwrap does with one entry it wrapped. */
@@ -37,7 +37,7 @@ export function planUnwrap(text: string, syntax: 'json' | 'jsonc', entries: read
     const node = nodeAt(parsed.config, entry.path);
     if (!node) {
       notes.push({ entry, outcome: 'gone' });
-    } else if (!isDeepStrictEqual(valueOf(node), entry.wrapped)) {
+    } else if (!isDeepStrictEqual(plainValueOf(node), entry.wrapped)) {
       notes.push({ entry, outcome: 'changed' });
       kept.push(entry);
     } else {

@@ -1,6 +1,6 @@
 import type { Edit } from 'jsonc-parser';
 import { isDeepStrictEqual } from 'node:util';
-import { membersOf, valueOf } from './config-text.js';
+import { membersOf, plainValueOf } from './config-text.js';
 import type { ServerEntry } from './server-entries.js';
 import type { SpyProgram, WrapLabel } from './spy-invocation.js';
 import type { WrappedEntry } from './wrap-manifest.js';
@@ -27,7 +27,7 @@ export function portsOf(entries: readonly WrappedEntry[]): number[] {
 
 /** The manifest's record of an entry, when the entry is still as wrap left it. */
 export function knownWrap(entry: ServerEntry, known: readonly WrappedEntry[]): WrappedEntry | undefined {
-  const value = valueOf(entry.node);
+  const value = plainValueOf(entry.node);
   return known.find((wrapped) => wrapped.path.length === entry.path.length && wrapped.path.every((key, index) => key === entry.path[index]) && isDeepStrictEqual(wrapped.wrapped, value));
 }
 

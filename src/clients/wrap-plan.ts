@@ -1,6 +1,6 @@
 import { applyEdits, type Edit } from 'jsonc-parser';
 import { syntaxOf, type ConfigPlace } from './client-table.js';
-import { nodeAt, parseConfig, textOf, valueOf } from './config-text.js';
+import { nodeAt, parseConfig, textOf, plainValueOf } from './config-text.js';
 import { commandEdits } from './entry-edits.js';
 import { serverEntries, type ServerEntry } from './server-entries.js';
 import { wrappedCommand, type SpyProgram } from './spy-invocation.js';
@@ -104,7 +104,7 @@ export function planWrap(text: string, places: readonly ConfigPlace[], choice: W
     path: entry.path,
     client: place.client,
     original: textOf(parsed.config, entry.node),
-    wrapped: valueOf(nodeAt(reparsed.config, entry.path)!),
+    wrapped: plainValueOf(nodeAt(reparsed.config, entry.path)!),
     ...(run ? { run } : {}),
   }));
   return { ok: true, plan: { before: text, after, notes, wrapped } };

@@ -33,7 +33,7 @@ function narrowed(before: unknown, after: unknown): boolean {
   const was = enumOf(before);
   const now = enumOf(after);
   if (now && !was) return true;
-  return now !== undefined && was !== undefined && was.some((value) => !now.includes(value));
+  return was?.some((value) => now !== undefined && !now.includes(value)) ?? false;
 }
 
 const same = (a: unknown, b: unknown) => canonicalJson(a) === canonicalJson(b);

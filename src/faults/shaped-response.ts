@@ -46,7 +46,7 @@ export function reshapeResponse(res: ServerResponse, rule: FaultRule & { action:
     shaper?.stop();
   };
 
-  res.writeHead = function (status: number, ...rest: unknown[]) {
+  res.writeHead = ((status: number, ...rest: unknown[]) => {
     const last = rest.at(-1);
     const headers = typeof last === 'object' && last !== null ? (last as Headers) : undefined;
     const body = bodyOf(contentTypeOf(res, headers));
@@ -79,22 +79,22 @@ export function reshapeResponse(res: ServerResponse, rule: FaultRule & { action:
     });
     shaper.start();
     return res;
-  } as ServerResponse['writeHead'];
+  }) as ServerResponse['writeHead'];
   const take = (chunk: unknown) => {
     if (chunk === undefined || chunk === null || typeof chunk === 'function') return;
     if (!res.headersSent) res.writeHead(res.statusCode);
     shaper!.push(Buffer.isBuffer(chunk) ? chunk : Buffer.from(chunk as string));
   };
-  res.write = function (chunk: unknown) {
+  res.write = ((chunk: unknown) => {
     take(chunk);
     return true;
-  } as ServerResponse['write'];
-  res.end = function (chunk?: unknown) {
+  }) as ServerResponse['write'];
+  res.end = ((chunk?: unknown) => {
     take(chunk);
     if (!res.headersSent) res.writeHead(res.statusCode);
     shaper!.end();
     return res;
-  } as ServerResponse['end'];
+  }) as ServerResponse['end'];
   // The client left (or the spy closed): nothing more is delivered. The writer tells the observer why,
   // unless its own response had ended already (the rest was still being delivered): then it is said here.
   res.once('close', () => {

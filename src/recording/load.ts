@@ -119,7 +119,7 @@ const clientMethods = (session: RecordedSession) => session.frames.filter((frame
  * created. Both are joined again here; separate stdio runs never are.
  */
 function joinsPrevious(last: RecordedSession | undefined, session: RecordedSession): boolean {
-  if (!last || last.transport !== 'http' || session.transport !== 'http') return false;
+  if (last?.transport !== 'http' || session.transport !== 'http') return false;
   if (isStatelessRevision(session.revision)) return isStatelessRevision(last.revision) && !session.probe;
   const before = clientMethods(last);
   return before.length === 1 && before[0] === 'initialize' && !clientMethods(session).includes('initialize');

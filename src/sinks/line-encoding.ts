@@ -42,7 +42,14 @@ export function encodeLines(queue: readonly Queued[], from: number, to: number):
     const line = queue[index]!;
     if (line instanceof Checkpoint) continue;
     if (typeof line === 'string') at += data.write(line, at);
-    else for (const piece of line) at += typeof piece === 'string' ? data.write(piece, at) : (data.set(piece, at), piece.length);
+    else
+      for (const piece of line) {
+        if (typeof piece === 'string') at += data.write(piece, at);
+        else {
+          data.set(piece, at);
+          at += piece.length;
+        }
+      }
   }
   return data;
 }

@@ -62,7 +62,7 @@ type Exchange = { req: IncomingMessage; res: ServerResponse; closed?: SpyClosed 
  */
 function closeOnClientError(error: NodeJS.ErrnoException, socket: Socket, exchange: Exchange | undefined, timeouts: ClientTimeouts) {
   const answer = clientErrorAnswer(error.code);
-  const underway = exchange !== undefined && exchange.res.headersSent && !exchange.res.writableEnded;
+  const underway = exchange?.res.headersSent && !exchange.res.writableEnded;
   const answered = socket.writable && error.code !== 'ECONNRESET' && !underway;
   if (exchange && !exchange.req.complete && error.code === 'ERR_HTTP_REQUEST_TIMEOUT') {
     exchange.closed = { message: requestTimeoutReason(timeouts), answered: answered ? { status: answer.status, body: Buffer.alloc(0) } : undefined };

@@ -104,12 +104,18 @@ export function startStdioProxy(options: StdioProxyOptions): StdioProxy {
       if (dir === 'c2s' && !serverIn.destroyed && !serverIn.write(bytes) && !inputHeld) {
         inputHeld = true;
         input.pause();
-        serverIn.once('drain', () => ((inputHeld = false), input.resume()));
+        serverIn.once('drain', () => {
+          inputHeld = false;
+          input.resume();
+        });
       }
       if (dir === 's2c' && outputOpen && !output.write(bytes) && !serverOutHeld) {
         serverOutHeld = true;
         serverOut.pause();
-        output.once('drain', () => ((serverOutHeld = false), serverOut.resume()));
+        output.once('drain', () => {
+          serverOutHeld = false;
+          serverOut.resume();
+        });
       }
     },
     // As a crash would: the server's pipes close, the client sees its stdout end.

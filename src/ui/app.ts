@@ -75,6 +75,7 @@ export function App({ initial, color, connect, effects = {} }: AppProps): ReactE
   useEffect(() => connect?.(dispatch), [connect]);
 
   useInput((input, key) => dispatch({ type: 'key', input, key }));
+  // biome-ignore lint/correctness/useExhaustiveDependencies: an effect runs once per request (its serial), with the state it was asked in; a later state must not run it again.
   useEffect(() => {
     if (!state.effect) return;
     const effectsTable: Record<Effect, () => string | Promise<string> | undefined> = {

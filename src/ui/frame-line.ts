@@ -4,7 +4,7 @@ import { isFrameEntry } from '../record/frame-message.js';
 import type { RecordEntry } from '../record/schema.js';
 import { interceptMark } from '../render/render-line.js';
 import { arrows, kindStyles, labelWidth, type Palette } from '../render/styles.js';
-import { type Row } from './rows.js';
+import type { Row } from './rows.js';
 import { clock, fit, wireText } from './text.js';
 
 function idText(id: unknown): string {

@@ -4,7 +4,7 @@ import { fieldOf, notesOf } from '../record/entry-fields.js';
 import { frameText, isFrameEntry, messageOf } from '../record/frame-message.js';
 import type { RecordEntry } from '../record/schema.js';
 import { printableJson } from '../render/sanitize.js';
-import { type Row } from './rows.js';
+import type { Row } from './rows.js';
 import { serverLabel } from './sessions.js';
 import { selectedRow, type ViewState } from './state.js';
 import { bytesText, clock, wireText } from './text.js';

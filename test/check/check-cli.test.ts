@@ -14,7 +14,7 @@ const byId = (id: string) => rules.find((rule) => rule.id === id)!;
 // Two errors (duplicate id, stdout noise) and one warning (an undefined reserved error code).
 const broken = temp.file(
   'broken.log',
-  [byId('duplicate-id').bad, byId('stdout-noise').bad.replace(/"id":1/g, '"id":9'), byId('reserved-error-code').bad.replace(/"id":1/g, '"id":5')].join('\n') + '\n',
+  `${[byId('duplicate-id').bad, byId('stdout-noise').bad.replace(/"id":1/g, '"id":9'), byId('reserved-error-code').bad.replace(/"id":1/g, '"id":5')].join('\n')}\n`,
 );
 const clean = temp.file('clean.log', `${byId('duplicate-id').good}\n`);
 const warningsOnly = temp.file('warn.log', `${byId('reserved-error-code').bad}\n`);

@@ -91,7 +91,7 @@ describe('view: times, -n, sessions, --follow', () => {
 
   it('names the sessions a record has when --session names none of them', async () => {
     const result = await runMain(['view', record, '--session', 'nope']);
-    expect(result.stderr).toBe('mcp-spy: no session nope in ' + record + '; its sessions: s1, s2\n');
+    expect(result.stderr).toBe(`mcp-spy: no session nope in ${record}; its sessions: s1, s2\n`);
     expect(result.code).toBe(2);
   });
 

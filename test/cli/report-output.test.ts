@@ -71,7 +71,7 @@ describe('report output', () => {
     const { record } = recording('to-stdout');
     const result = await runMain(['report', record, '-o', '-']);
     expect([result.code, result.stderr]).toEqual([0, '']);
-    expect(result.text).toMatch(/^<!doctype html>[^]*<\/html>\n$/);
+    expect(result.text).toMatch(/^<!doctype html>[\s\S]*<\/html>\n$/);
     expect(result.text).toContain('"method":"ping"');
   });
 

@@ -5,7 +5,7 @@ import { fileURLToPath } from 'node:url';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { configPlaces, type ClientId, type Scope } from '../../src/clients/client-table.js';
 import type { ConfigTarget } from '../../src/clients/config-targets.js';
-import { parseConfig, valueOf, nodeAt } from '../../src/clients/config-text.js';
+import { parseConfig, plainValueOf, nodeAt } from '../../src/clients/config-text.js';
 import { planUnwrapFiles, writeUnwrapFiles } from '../../src/clients/unwrap-files.js';
 import { backupPath, changesFile, planWrapFiles, writeWrapFiles } from '../../src/clients/wrap-files.js';
 import type { WrapManifest } from '../../src/clients/wrap-manifest.js';
@@ -70,8 +70,8 @@ describe.each(cases)('$fixture', (item) => {
     const now = parseConfig(after, syntax);
     if (!old.ok || !now.ok) throw new Error('fixture does not parse');
     for (const entry of manifest.files[target.file]!) {
-      const was = valueOf(nodeAt(old.config, entry.path)!) as Record<string, unknown>;
-      const is = valueOf(nodeAt(now.config, entry.path)!) as Record<string, unknown>;
+      const was = plainValueOf(nodeAt(old.config, entry.path)!) as Record<string, unknown>;
+      const is = plainValueOf(nodeAt(now.config, entry.path)!) as Record<string, unknown>;
       expect(is.command).toBe(spy.node);
       expect(is.args).toEqual([spy.bin, '--client', item.client, '--name', entry.path.at(-1), '--', was.command, ...((was.args as string[]) ?? [])]);
       expect({ ...is, command: 0, args: 0 }).toEqual({ ...was, command: 0, args: 0 });

@@ -7,7 +7,7 @@ describe('a server that cannot be started gets one clear line and a non-zero exi
     const missing = await runBin(['-q', '--', 'no-such-command-here']);
     expect(missing.code).toBe(127);
     expect(missing.stderr.trim()).toBe('mcp-spy: cannot start no-such-command-here: command not found');
-    const notExecutable = await runBin(['-q', '--', fixture('servers', 'time-server.js') + '.not-there', 'x']);
+    const notExecutable = await runBin(['-q', '--', `${fixture('servers', 'time-server.js')}.not-there`, 'x']);
     expect(notExecutable.code).toBe(127);
     const dir = tempDir().dir;
     const directory = await runBin(['-q', '--', dir]);

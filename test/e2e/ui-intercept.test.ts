@@ -42,7 +42,7 @@ describe('mcp-spy ui and --intercept', () => {
     terminal.keys('i');
     const held = await terminal.shows(/"message": "hello from the test"/);
     expect(held).toMatch(/^> #1 +fixture-echo-client\/everything +-> tools\/call tool=echo #\d+/m);
-    expect(held).toMatch(/^↑↓ move  a\/Enter forward  e edit  d drop  x error  Esc back  q quit$/m);
+    expect(held).toMatch(/^↑↓ move {2}a\/Enter forward {2}e edit {2}d drop {2}x error {2}Esc back {2}q quit$/m);
 
     // A bad edit is refused where the frame is, and nothing is sent: the frame stays held.
     bad();

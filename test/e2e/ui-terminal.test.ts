@@ -120,9 +120,9 @@ describe('mcp-spy ui crashing', () => {
 describe('mcp-spy ui resized', () => {
   it('lays itself out again for the new size, down to 80x24 and back', async () => {
     const { terminal } = await startConsole({ width: 120, height: 40 });
-    await terminal.shows(/\? help  q quit/);
+    await terminal.shows(/\? help {2}q quit/);
     terminal.resize(80, 24);
-    const small = await terminal.shows(/^Enter open  Esc back  \/ filter  f follow  p pause  Tab  \? help  q quit$/m);
+    const small = await terminal.shows(/^Enter open {2}Esc back {2}\/ filter {2}f follow {2}p pause {2}Tab {2}\? help {2}q quit$/m);
     expect(small.split('\n').every((line) => line.length <= 80)).toBe(true);
     expect(small.split('\n')[22]).toMatch(/^Enter open/);
     terminal.resize(120, 40);

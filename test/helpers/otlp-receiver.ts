@@ -29,9 +29,9 @@ export interface ReceivedSpan {
 }
 
 const hex = (base64: string | undefined) => Buffer.from(base64 ?? '', 'base64').toString('hex');
-const valueOf = (value: AnyValue | undefined) =>
+const plainValue = (value: AnyValue | undefined) =>
   value?.stringValue ?? (value?.intValue !== undefined ? Number(value.intValue) : undefined) ?? value?.boolValue ?? value?.doubleValue;
-const attributesOf = (list: KeyValue[] | undefined) => Object.fromEntries((list ?? []).map(({ key, value }) => [key, valueOf(value)]));
+const attributesOf = (list: KeyValue[] | undefined) => Object.fromEntries((list ?? []).map(({ key, value }) => [key, plainValue(value)]));
 
 /** OTLP/JSON writes ids in hex where protobuf's JSON mapping has base64: turned back before the official decoder reads it. */
 function idsToBase64(value: unknown, key = ''): unknown {

@@ -29,7 +29,7 @@ export function createSentRequests(): SentRequests {
 
 /** Whether `id` is pending, or (when `recently`) was requested within the last `rememberedIds`. */
 export function isTaken(sent: SentRequests, id: JsonRpcId, recently: boolean): boolean {
-  return sent.pending.has(id) || (recently && sent.recent !== undefined && sent.recent.has(id));
+  return sent.pending.has(id) || (recently && (sent.recent?.has(id) ?? false));
 }
 
 /** A request sent: pending until answered; `remember` keeps its id among the recent ones. */

@@ -78,7 +78,7 @@ export const ignoreExchange: ExchangeTap = {
 
 /** Only the path and query of the request target: the spy never forwards anywhere but the target. */
 export function pathOf(requestTarget: string | undefined): string {
-  if (requestTarget !== undefined && requestTarget.startsWith('/') && !requestTarget.startsWith('//')) return requestTarget;
+  if (requestTarget?.startsWith('/') && !requestTarget.startsWith('//')) return requestTarget;
   const url = new URL(requestTarget ?? '/', 'http://spy.invalid');
   return `${url.pathname}${url.search}`;
 }

@@ -23,7 +23,7 @@ export interface HeaderRedactor {
 /** The header redactor of a spy run; `enabled` false keeps every value (and learns nothing). */
 export function createHeaderRedactor(extra: string[], enabled: boolean, learn: Learn = () => {}): HeaderRedactor {
   const names = new Set(enabled ? [...defaultRedactedHeaders, ...extra.map((name) => name.toLowerCase())] : []);
-  const valueOf = (name: string, value: string) => {
+  const maskedValue = (name: string, value: string) => {
     if (!names.has(name)) return enabled && name === 'location' ? maskUrl(value, learn) : value;
     // Learnt, so that the value is masked where a body echoes it; a credential's token on its own too.
     learn(value);
@@ -40,8 +40,8 @@ export function createHeaderRedactor(extra: string[], enabled: boolean, learn: L
       for (const name in headers) {
         const value = headers[name];
         if (value === undefined || !Object.hasOwn(headers, name) || !masks(name)) continue;
-        if (Array.isArray(value)) for (const one of value) valueOf(name, one);
-        else valueOf(name, value);
+        if (Array.isArray(value)) for (const one of value) maskedValue(name, one);
+        else maskedValue(name, value);
       }
     },
     copy(headers) {
@@ -49,7 +49,7 @@ export function createHeaderRedactor(extra: string[], enabled: boolean, learn: L
       const copy = Object.create(null) as HeaderRecord;
       for (const name of Object.keys(headers)) {
         const value = headers[name];
-        if (value !== undefined) copy[name] = Array.isArray(value) ? value.map((one) => valueOf(name, one)) : valueOf(name, value);
+        if (value !== undefined) copy[name] = Array.isArray(value) ? value.map((one) => maskedValue(name, one)) : maskedValue(name, value);
       }
       return copy;
     },
