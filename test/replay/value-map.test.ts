@@ -1,6 +1,6 @@
 // The values a server generated, mapped from the recorded response to the live one by their place.
 import { describe, expect, it } from 'vitest';
-import { createValueMap, defaultFollows } from '../src/replay/value-map.js';
+import { createValueMap, defaultFollows } from '../../src/replay/value-map.js';
 
 const response = (result: unknown) => ({ jsonrpc: '2.0', id: 1, result });
 

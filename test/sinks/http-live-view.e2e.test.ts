@@ -3,9 +3,9 @@
 import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { beforeAll, describe, expect, it } from 'vitest';
-import type { RecordEntry } from '../src/record/schema.js';
-import { everythingHttp, eventually, freePort, recordHttp, run } from './helpers/http-spy.js';
-import { bin, node, readEntries, runBinSync, tempDir } from './helpers/spy.js';
+import type { RecordEntry } from '../../src/record/schema.js';
+import { everythingHttp, eventually, freePort, recordHttp, run } from '../helpers/http-spy.js';
+import { bin, node, readEntries, runBinSync, tempDir } from '../helpers/spy.js';
 
 describe('an HTTP session in wire.log and the record', () => {
   const session = { entries: [] as RecordEntry[], record: '', logText: '' };

@@ -5,8 +5,8 @@ import { connect } from 'node:net';
 import { Client } from '@modelcontextprotocol/sdk/client/index.js';
 import { StreamableHTTPClientTransport } from '@modelcontextprotocol/sdk/client/streamableHttp.js';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { eventually, freePort, runSpyOnce, startSpy, type Spy } from './helpers/http-spy.js';
-import { fixture, framesOf } from './helpers/spy.js';
+import { eventually, freePort, runSpyOnce, startSpy, type Spy } from '../helpers/http-spy.js';
+import { fixture, framesOf } from '../helpers/spy.js';
 
 describe('streaming through the spy', () => {
   let spy: Spy;

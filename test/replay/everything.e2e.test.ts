@@ -2,8 +2,8 @@
 // the stdio spy, replays against server-everything over stdio and over Streamable HTTP.
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { join } from 'node:path';
-import { everythingHttp, withServer } from './helpers/http-spy.js';
-import { everythingServer, node, recordSession, runBin, tempDir } from './helpers/spy.js';
+import { everythingHttp, withServer } from '../helpers/http-spy.js';
+import { everythingServer, node, recordSession, runBin, tempDir } from '../helpers/spy.js';
 
 const temp = tempDir();
 const record = join(temp.dir, 'wire.jsonl');

@@ -2,7 +2,7 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { join } from 'node:path';
 import { replay, ReplayError, type ReplayResult } from 'mcp-spy';
-import { fixture, node, recordSession, tempDir } from './helpers/spy.js';
+import { fixture, node, recordSession, tempDir } from '../helpers/spy.js';
 
 const temp = tempDir();
 const record = join(temp.dir, 'wire.jsonl');

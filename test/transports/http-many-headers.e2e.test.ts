@@ -1,7 +1,7 @@
 import { createServer, type Server } from 'node:http';
 import { connect } from 'node:net';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { startSpy, type Spy } from './helpers/http-spy.js';
+import { startSpy, type Spy } from '../helpers/http-spy.js';
 
 /** 2,100 header lines, short enough (empty values) that the whole head stays under Node's 16 KiB. */
 const names = Array.from({ length: 2100 }, (_, i) => `k${i.toString(36)}`);

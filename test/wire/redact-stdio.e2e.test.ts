@@ -3,8 +3,8 @@ import { join } from 'node:path';
 import { Client } from '@modelcontextprotocol/sdk/client/index.js';
 import { StdioClientTransport } from '@modelcontextprotocol/sdk/client/stdio.js';
 import { afterEach, describe, expect, it } from 'vitest';
-import { bin, fixture, framesOf, node, readEntries, tempDir } from './helpers/spy.js';
-import { frameText } from '../src/record/frame-message.js';
+import { bin, fixture, framesOf, node, readEntries, tempDir } from '../helpers/spy.js';
+import { frameText } from '../../src/record/frame-message.js';
 
 const key = 'sk-live-4f9a0c2e7b1d';
 

@@ -2,8 +2,8 @@
 // server-everything, over stdio and over Streamable HTTP; requests the recording lacks get the documented error.
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { join } from 'node:path';
-import { withMock } from './helpers/http-spy.js';
-import { bin, everythingServer, node, readEntries, recordSession, runBin, runClient, tempDir } from './helpers/spy.js';
+import { withMock } from '../helpers/http-spy.js';
+import { bin, everythingServer, node, readEntries, recordSession, runBin, runClient, tempDir } from '../helpers/spy.js';
 
 const temp = tempDir();
 const record = join(temp.dir, 'wire.jsonl');

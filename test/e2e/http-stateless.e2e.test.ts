@@ -1,7 +1,7 @@
 import { Client, StreamableHTTPClientTransport } from '@modelcontextprotocol/client';
 import { describe, expect, it } from 'vitest';
-import { eventually, spyInFront, v2Http } from './helpers/http-spy.js';
-import { framesOf } from './helpers/spy.js';
+import { eventually, spyInFront, v2Http } from '../helpers/http-spy.js';
+import { framesOf } from '../helpers/spy.js';
 
 const meta = {
   'io.modelcontextprotocol/protocolVersion': '2026-07-28',

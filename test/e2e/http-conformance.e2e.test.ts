@@ -8,11 +8,11 @@ import { tmpdir } from 'node:os';
 import { dirname, join, relative } from 'node:path';
 import { pathToFileURL } from 'node:url';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import type { RecordEntry } from '../src/record/schema.js';
-import { fixture, node, readEntries, root } from './helpers/spy.js';
+import type { RecordEntry } from '../../src/record/schema.js';
+import { fixture, node, readEntries, root } from '../helpers/spy.js';
 
 const suite = join(root, 'node_modules', '@modelcontextprotocol', 'conformance', 'dist', 'index.js');
-const shim = pathToFileURL(join(root, 'test', 'conformance', 'node20-fs-glob.mjs')).href;
+const shim = pathToFileURL(join(root, 'test', 'helpers', 'node20-fs-glob.mjs')).href;
 const client = `${node} ${fixture('clients', 'conformance-client.js')}`;
 const throughSpy = `${node} ${fixture('clients', 'through-spy.js')} ${client}`;
 /**

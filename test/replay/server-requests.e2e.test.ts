@@ -2,7 +2,7 @@
 // whatever id the server gives it; a request that went away is missing, a new one is extra.
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { join } from 'node:path';
-import { fixture, node, recordSession, runBin, tempDir } from './helpers/spy.js';
+import { fixture, node, recordSession, runBin, tempDir } from '../helpers/spy.js';
 
 const temp = tempDir();
 const record = join(temp.dir, 'roots.jsonl');

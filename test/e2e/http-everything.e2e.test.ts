@@ -2,10 +2,10 @@ import { Client } from '@modelcontextprotocol/sdk/client/index.js';
 import { StreamableHTTPClientTransport } from '@modelcontextprotocol/sdk/client/streamableHttp.js';
 import { CreateMessageRequestSchema, ElicitRequestSchema } from '@modelcontextprotocol/sdk/types.js';
 import { describe, expect, it } from 'vitest';
-import type { RecordEntry } from '../src/record/schema.js';
-import { eventually, everythingHttp, spyInFront } from './helpers/http-spy.js';
-import { framesOf } from './helpers/spy.js';
-import { frameText } from '../src/record/frame-message.js';
+import type { RecordEntry } from '../../src/record/schema.js';
+import { eventually, everythingHttp, spyInFront } from '../helpers/http-spy.js';
+import { framesOf } from '../helpers/spy.js';
+import { frameText } from '../../src/record/frame-message.js';
 
 /** A client that can answer the server's sampling and elicitation requests. */
 function newClient(name: string) {

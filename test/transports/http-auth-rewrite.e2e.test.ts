@@ -4,7 +4,7 @@
 // length, and the record keeps what the server said next to what the client got.
 import { createServer, type IncomingMessage, type Server } from 'node:http';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { eventually, startSpy, type Spy } from './helpers/http-spy.js';
+import { eventually, startSpy, type Spy } from '../helpers/http-spy.js';
 
 function bodyOf(req: IncomingMessage): Promise<string> {
   return new Promise((resolve) => {

@@ -1,6 +1,6 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { eventually, freePort, startSpy, type Spy } from './helpers/http-spy.js';
-import { fixture } from './helpers/spy.js';
+import { eventually, freePort, startSpy, type Spy } from '../helpers/http-spy.js';
+import { fixture } from '../helpers/spy.js';
 
 /** Posts one JSON-RPC message to the spy; returns the response's session id. */
 async function post(url: string, message: object, headers: Record<string, string> = {}): Promise<string | null> {

@@ -4,8 +4,8 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { writeFileSync } from 'node:fs';
 import { join } from 'node:path';
-import { run, withMock } from './helpers/http-spy.js';
-import { bin, fixture, node, readEntries, recordSession, runBin, runClient, tempDir } from './helpers/spy.js';
+import { run, withMock } from '../helpers/http-spy.js';
+import { bin, fixture, node, readEntries, recordSession, runBin, runClient, tempDir } from '../helpers/spy.js';
 
 const temp = tempDir();
 const record = join(temp.dir, 'v2.jsonl');

@@ -4,8 +4,8 @@ import { request } from 'node:http';
 import { Client } from '@modelcontextprotocol/sdk/client/index.js';
 import { StreamableHTTPClientTransport } from '@modelcontextprotocol/sdk/client/streamableHttp.js';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { eventually, freePort, startSpy, type Spy } from './helpers/http-spy.js';
-import { fixture } from './helpers/spy.js';
+import { eventually, freePort, startSpy, type Spy } from '../helpers/http-spy.js';
+import { fixture } from '../helpers/spy.js';
 
 const initialize = JSON.stringify({ jsonrpc: '2.0', id: 7, method: 'initialize', params: { protocolVersion: '2025-11-25', capabilities: {}, clientInfo: { name: 'guard', version: '1.0.0' } } });
 

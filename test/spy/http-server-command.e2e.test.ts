@@ -1,9 +1,9 @@
 import { writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
-import { waitUntil } from './helpers/faults.js';
-import { freePort, run } from './helpers/http-spy.js';
-import { bin, node, readEntries, runBin, tempDir } from './helpers/spy.js';
+import { waitUntil } from '../helpers/faults.js';
+import { freePort, run } from '../helpers/http-spy.js';
+import { bin, node, readEntries, runBin, tempDir } from '../helpers/spy.js';
 
 /** A server that listens only once a file named `go` appears in its directory: as slow to start as the test likes. */
 const lateServer = `

@@ -3,9 +3,9 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { copyFileSync, readFileSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
-import { freePort } from './helpers/http-spy.js';
-import { fixture, node, readEntries, recordSession, runBin, tempDir } from './helpers/spy.js';
-import { splicedText } from '../src/record/frame-message.js';
+import { freePort } from '../helpers/http-spy.js';
+import { fixture, node, readEntries, recordSession, runBin, tempDir } from '../helpers/spy.js';
+import { splicedText } from '../../src/record/frame-message.js';
 
 const temp = tempDir();
 const record = join(temp.dir, 'wire.jsonl');

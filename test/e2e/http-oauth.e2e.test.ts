@@ -5,9 +5,9 @@ import { UnauthorizedError, type OAuthClientProvider } from '@modelcontextprotoc
 import { StreamableHTTPClientTransport } from '@modelcontextprotocol/sdk/client/streamableHttp.js';
 import type { OAuthClientInformationMixed, OAuthTokens } from '@modelcontextprotocol/sdk/shared/auth.js';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import type { RecordEntry } from '../src/record/schema.js';
-import { freePort, startSpy, type Spy } from './helpers/http-spy.js';
-import { fixture, node, readEntries, runBinSync } from './helpers/spy.js';
+import type { RecordEntry } from '../../src/record/schema.js';
+import { freePort, startSpy, type Spy } from '../helpers/http-spy.js';
+import { fixture, node, readEntries, runBinSync } from '../helpers/spy.js';
 
 /** A client that keeps what the OAuth flow gives it in memory and leaves the redirect to the test. */
 class MemoryAuth implements OAuthClientProvider {

@@ -1,11 +1,11 @@
 // replay and mock on real recordings of the HTTP spy (not hand-made HTTP-shaped records): the SDK 1.x
 // client against server-everything over Streamable HTTP, and a 2026-07-28 session over stateless HTTP
-// (a stdio recording replayed with --target: replay-everything.test.ts).
+// (a stdio recording replayed with --target: everything.e2e.test.ts).
 import { mkdirSync } from 'node:fs';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { everythingHttp, recordHttp, v2Http, withMock, withServer } from './helpers/http-spy.js';
-import { everythingServer, node, runBin, runClient, tempDir } from './helpers/spy.js';
+import { everythingHttp, recordHttp, v2Http, withMock, withServer } from '../helpers/http-spy.js';
+import { everythingServer, node, runBin, runClient, tempDir } from '../helpers/spy.js';
 
 const temp = tempDir('mcp-spy-replay-http-');
 const dirOf = (name: string) => {

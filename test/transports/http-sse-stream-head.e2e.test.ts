@@ -1,6 +1,6 @@
 import { connect } from 'node:net';
 import { describe, expect, it } from 'vitest';
-import { everythingHttp, spyInFront } from './helpers/http-spy.js';
+import { everythingHttp, spyInFront } from '../helpers/http-spy.js';
 
 const json = { 'content-type': 'application/json', accept: 'application/json, text/event-stream' };
 

@@ -3,8 +3,8 @@ import { Client } from '@modelcontextprotocol/sdk/client/index.js';
 import { SSEClientTransport } from '@modelcontextprotocol/sdk/client/sse.js';
 import { CreateMessageRequestSchema } from '@modelcontextprotocol/sdk/types.js';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { eventually, everythingHttp, spyInFront, startSpy, type Spy } from './helpers/http-spy.js';
-import { framesOf } from './helpers/spy.js';
+import { eventually, everythingHttp, spyInFront, startSpy, type Spy } from '../helpers/http-spy.js';
+import { framesOf } from '../helpers/spy.js';
 
 async function scenario(url: string) {
   const client = new Client({ name: 'legacy', version: '1.0.0' }, { capabilities: { sampling: {} } });

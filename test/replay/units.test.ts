@@ -1,11 +1,11 @@
 // The pure parts of replay and mock: paths, diffs, ignores, matching, exchanges.
 import { describe, expect, it } from 'vitest';
-import { diffMessages, formatPath } from '../src/replay/compare.js';
-import { buildExchanges } from '../src/replay/exchanges.js';
-import { checkIgnorePath, normalizeIgnorePath, withoutIgnored } from '../src/replay/ignore.js';
-import type { RecordedFrame, RecordedSession } from '../src/replay/load.js';
-import { createMatcher } from '../src/replay/matcher.js';
-import { initializeAnswer, missAnswer } from '../src/replay/mock-answers.js';
+import { diffMessages, formatPath } from '../../src/replay/compare.js';
+import { buildExchanges } from '../../src/replay/exchanges.js';
+import { checkIgnorePath, normalizeIgnorePath, withoutIgnored } from '../../src/replay/ignore.js';
+import type { RecordedFrame, RecordedSession } from '../../src/replay/load.js';
+import { createMatcher } from '../../src/replay/matcher.js';
+import { initializeAnswer, missAnswer } from '../../src/replay/mock-answers.js';
 
 /** A recorded frame; a response names the seq of its request (`related`), as the spy records it. */
 function frame(seq: number, dir: 'c2s' | 's2c', message: Record<string, unknown>, related?: number): RecordedFrame {

@@ -3,8 +3,8 @@
 import { createServer, type Server } from 'node:http';
 import { Agent, request } from 'node:http';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import type { RecordEntry } from '../src/record/schema.js';
-import { eventually, startSpy, type Spy } from './helpers/http-spy.js';
+import type { RecordEntry } from '../../src/record/schema.js';
+import { eventually, startSpy, type Spy } from '../helpers/http-spy.js';
 
 /** A server that gives every initialize a session of its own (`s-1`, `s-2` ...) and forgets nothing. */
 function sessionServer(): Server {

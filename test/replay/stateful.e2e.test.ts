@@ -4,8 +4,8 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { readFileSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
-import { readRecord } from './helpers/faults.js';
-import { everythingServer, fixture, node, recordSession, runBin, tempDir } from './helpers/spy.js';
+import { readRecord } from '../helpers/faults.js';
+import { everythingServer, fixture, node, recordSession, runBin, tempDir } from '../helpers/spy.js';
 
 const temp = tempDir();
 const tasks = join(temp.dir, 'tasks.jsonl');

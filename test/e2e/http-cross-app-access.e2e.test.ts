@@ -4,8 +4,8 @@
 // the ID-JAG for the spy's URL, the server refuses it, and the spy says why, once.
 import { execFile } from 'node:child_process';
 import { describe, expect, it } from 'vitest';
-import { eventually, spyInFront } from './helpers/http-spy.js';
-import { fixture, node } from './helpers/spy.js';
+import { eventually, spyInFront } from '../helpers/http-spy.js';
+import { fixture, node } from '../helpers/spy.js';
 
 /** Runs the XAA client against a URL: what it printed, and its exit code. */
 function xaaClient(url: string): Promise<{ code: number; out: { tools?: string[]; error?: string } }> {
