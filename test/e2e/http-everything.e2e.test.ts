@@ -103,7 +103,9 @@ describe('mcp-spy http in front of server-everything (Streamable HTTP)', () => {
     expect(summaries).toContain('POST 202 Accepted');
     expect(summaries).toContain('DELETE 200 OK; session ended');
     expect(summaries.some((text) => text.startsWith('GET 200 OK; SSE stream'))).toBe(true);
-    expect(running.spy.log()).toContain(`** http        POST /mcp 200 OK; session ${session} assigned; SSE stream`);
+    // wire.log follows the record a moment later: wait for the line rather than read it once.
+    const assigned = `** http        POST /mcp 200 OK; session ${session} assigned; SSE stream`;
+    expect(await eventually(() => running.spy.log().includes(assigned) || undefined)).toBe(true);
     // 2025-11-25 streams start with a priming event: an id the client may resume after, no data.
     const priming = http.filter((entry) => String(entry.summary).startsWith('SSE priming event, id '));
     expect(priming.length).toBeGreaterThan(0);

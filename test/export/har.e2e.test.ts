@@ -41,7 +41,8 @@ describe('HAR export and import', () => {
     const recorded = await recordHttp(httpDir.dir, '/mcp', everythingHttp('streamableHttp'), { script: 'everything-client.js', flag: '--url', env: { SCENARIO: 'review' } });
     writeFileSync(http, readFileSync(recorded.record));
     httpDir.remove();
-  });
+    // Two real sessions, one after the other: a loaded machine needs more than one hook's minute.
+  }, 150_000);
   afterAll(() => dir.remove());
 
   it.each([['stdio'], ['http']])('a %s recording exports as valid HAR 1.2 and imports back to the same frames', async (which) => {
