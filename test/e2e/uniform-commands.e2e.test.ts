@@ -72,11 +72,11 @@ describe('every command answers bad use alike: one line, exit 2', () => {
 describe('a collector that is not there', () => {
   it('export otlp says the refused connection at once, not after seconds of retries', async () => {
     const port = await closedPort();
-    // A long export timeout: the retries of a refused connection would take most of it.
-    const result = await runBin(['export', 'otlp', before, '--endpoint', `http://127.0.0.1:${port}`], { env: { OTEL_EXPORTER_OTLP_TIMEOUT: '60000' } });
+    // An export timeout far past the test's own: retrying a refused connection would take most of
+    // it, and the test would time out instead of reading the line (no clock read here).
+    const result = await runBin(['export', 'otlp', before, '--endpoint', `http://127.0.0.1:${port}`], { env: { OTEL_EXPORTER_OTLP_TIMEOUT: '600000' } });
     expect(result.stderr).toBe(`mcp-spy: cannot export spans to http://127.0.0.1:${port}/v1/traces: connect ECONNREFUSED 127.0.0.1:${port}\n`);
     expect(result.code).toBe(69);
-    expect(result.durationMs).toBeLessThan(8000);
   });
 
   it('the live spy says the connection was refused, in its line and in the record', async () => {

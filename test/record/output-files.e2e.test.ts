@@ -151,16 +151,28 @@ describe('a record deleted while the spy runs', () => {
   it('is started anew, and says what went with the old one', async () => {
     const cwd = tempDir().dir;
     const record = join(cwd, 'wire.jsonl');
+    let last = 0;
     const result = await runBin(['--', 'cat'], {
       cwd,
       onStart: (child) => {
+        let echoed = '';
+        let warned = '';
+        child.stdout!.on('data', (chunk: Buffer) => (echoed += chunk.toString()));
+        child.stderr!.on('data', (chunk: Buffer) => (warned += chunk.toString()));
         child.stdin!.write(request(1));
-        void waitUntil(() => existsSync(record) && readFileSync(record, 'utf8').includes('"request"'), 10_000, 'the first request').then(() => {
+        void (async () => {
+          await waitUntil(() => existsSync(record) && readFileSync(record, 'utf8').includes('"request"'), 40_000, 'the first request');
           rmSync(record);
-          // Past the spy's check interval, more traffic, then the end.
-          setTimeout(() => child.stdin!.write(request(2)), 1200);
-          setTimeout(() => child.stdin!.end(request(3)), 2400);
-        });
+          // The spy looks for a deleted file when it writes (at most once a second): more traffic,
+          // each request once the last came back, until it says it noticed; then the end.
+          for (let id = 2; ; id++) {
+            child.stdin!.write(request(id));
+            await waitUntil(() => echoed.includes(`"id":${id},`), 40_000, `request ${id} back through cat`);
+            if (warned.includes('was deleted while the spy ran')) break;
+          }
+          last = Number(/"id":(\d+),[^\n]*\n$/.exec(echoed)![1]) + 1;
+          child.stdin!.end(request(last));
+        })();
       },
     });
     expect(result.code).toBe(0);
@@ -169,7 +181,7 @@ describe('a record deleted while the spy runs', () => {
     // The gap belongs to the run it tells of: the session of the exit below.
     expect(entries[0]).toMatchObject({ kind: 'gap', reason: expect.stringContaining('was deleted'), session: entries.at(-2)!.session });
     expect(entries[0]!.session).toEqual(expect.any(String));
-    expect(entries.filter((entry) => entry.kind === 'request').map((entry) => entry.id)).toContain(3);
+    expect(entries.filter((entry) => entry.kind === 'request').map((entry) => entry.id)).toContain(last);
     // cat answers nothing: what it left pending is said after the exit.
     expect(entries.at(-2)).toMatchObject({ kind: 'exit', code: 0 });
     expect(entries.at(-1)).toMatchObject({ kind: 'unanswered' });

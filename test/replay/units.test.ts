@@ -91,13 +91,12 @@ describe('createMatcher', () => {
       frame(2 * at + 2, 's2c', { jsonrpc: '2.0', id: at, result: { at } }, 2 * at + 1),
     ]).flat();
     const matcher = createMatcher(buildExchanges(session(many)).client, { ignores: [], reuse: false });
-    const started = performance.now();
     const answered = Array.from({ length: count }, (_, at) => {
       const found = matcher.match('tools/call', { name: 'a', arguments: { q: at % 50 } });
       return found.ok ? found.exchange.response?.message.result : undefined;
     });
-    // Before the index: minutes (every match filtered all 50,000); now well under a second.
-    expect(performance.now() - started).toBeLessThan(10_000);
+    // Before the index: minutes (every match filtered all 50,000), past the test's time; now well
+    // under a second. The test's timeout is the bound: no clock read that a loaded machine can miss.
     expect(answered.every((result, at) => (result as { at: number }).at === at)).toBe(true);
     expect(matcher.unused()).toEqual([]);
   });

@@ -22,18 +22,17 @@ function expectAccounted(entries: RecordEntry[], bytes: Partial<Record<'c2s' | '
 const denseLines = Buffer.from('{}\n'.repeat(Math.floor((8 * 1024 * 1024) / 3)));
 
 describe('finishing the record', () => {
-  it('8 MiB of 3-byte lines through cat: the spy exits within the drain timeout, every byte is a frame or in a gap', async () => {
+  it('8 MiB of 3-byte lines through cat: the spy stops finishing at the drain timeout, every byte is a frame or in a gap', async () => {
     const dir = tempDir().dir;
-    let ended = 0;
-    const result = await runBin(['-q', '--', 'cat'], {
-      cwd: dir,
-      onStart: (child) => child.stdin!.end(denseLines, () => (ended = performance.now())),
-    });
+    // Millions of frames cannot be observed in 100 ms on any machine: a gap in the record is the
+    // proof that the spy stopped at the drain timeout rather than wait for the observer (the old
+    // spy took 30 s), whatever the load; no clock is read.
+    const result = await runBin(['-q', '--drain-timeout', '100ms', '--', 'cat'], { cwd: dir, onStart: (child) => child.stdin!.end(denseLines) });
     expect(result.code).toBe(0);
     expect(result.stdout.equals(denseLines)).toBe(true);
-    // 2 s of drain timeout, and the margin of a loaded machine (the old spy took 30 s).
-    expect(performance.now() - ended).toBeLessThan(15_000);
-    expectAccounted(readRecord(join(dir, 'wire.jsonl')), { c2s: denseLines.length, s2c: denseLines.length });
+    const entries = readRecord(join(dir, 'wire.jsonl'));
+    expect(entries.filter((entry) => entry.kind === 'gap').map((entry) => entry.reason)).toContainEqual(expect.stringContaining('--drain-timeout'));
+    expectAccounted(entries, { c2s: denseLines.length, s2c: denseLines.length });
   });
 
   it('a burst of progress, then the client closes as the SDK does (stdin ends, SIGTERM 2 s later): the server status, a gap, the exit', async () => {
@@ -55,7 +54,6 @@ describe('finishing the record', () => {
     });
     expect(result.signal).toBeNull();
     expect(result.code).toBe(0);
-    expect(result.durationMs).toBeLessThan(30_000);
     const entries = readRecord(join(dir, 'wire.jsonl'));
     expectAccounted(entries, { s2c: total });
     expect(entries.some((entry) => entry.kind === 'gap')).toBe(true);

@@ -1,13 +1,13 @@
 import { connect } from 'node:net';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
-import { readRecord } from '../helpers/faults.js';
+import { readRecord, waitUntil } from '../helpers/faults.js';
 import { freePort, run, startSpy } from '../helpers/http-spy.js';
 import { bin, fixture, node } from '../helpers/spy.js';
 
-/** Whether something still accepts connections on the port, asked until it does not (at most 10 s). */
+/** Whether something still accepts connections on the port, asked until it does not (at most 40 s: a loaded machine is slow to end a process). */
 async function stillListening(port: number): Promise<boolean> {
-  for (const deadline = Date.now() + 10_000; Date.now() < deadline; await new Promise((resolve) => setTimeout(resolve, 200))) {
+  for (const deadline = Date.now() + 40_000; Date.now() < deadline; await new Promise((resolve) => setTimeout(resolve, 200))) {
     const open = await new Promise<boolean>((resolve) => {
       const socket = connect({ host: '127.0.0.1', port }, () => {
         socket.destroy();
@@ -44,7 +44,9 @@ describe('the HTTP spy starting and stopping', () => {
     const port = await freePort();
     const spy = await startSpy(['--target', `http://127.0.0.1:${port}/mcp`], [node, fixture('faults', 'slow-stop-http.js'), String(port)]);
     spy.child.kill('SIGTERM');
-    setTimeout(() => spy.child.kill('SIGTERM'), 300);
+    // The second once the spy is finishing: the server has had the first and is taking its second.
+    await waitUntil(() => spy.stderr().includes('slow-stop: stopping'), 40_000, 'the server to get the stop signal');
+    spy.child.kill('SIGTERM');
     const code = await spy.exited;
     expect(spy.child.signalCode).toBeNull();
     expect(code).toBe(0);

@@ -40,7 +40,8 @@ describe('when the server exits', () => {
     let childPid = 0;
     const result = await runBin(['-q', '--', node, fixture('faults', 'child-holder.js')], {
       cwd: dir,
-      env: { HOLD_MS: '20000' },
+      // Longer than the test may run: the spy must end without waiting for it.
+      env: { HOLD_MS: '600000' },
       onStart: (child) => {
         child.stderr!.on('data', (chunk: Buffer) => {
           const found = /child (\d+)/.exec(chunk.toString());
@@ -52,9 +53,9 @@ describe('when the server exits', () => {
     try {
       expect(result.code).toBe(0);
       expect(result.text).toBe('{"jsonrpc":"2.0","id":1,"result":{}}\n');
-      // The child holds the pipes for 20 s: the old spy waited for it.
-      expect(result.durationMs).toBeLessThan(15_000);
+      // The spy has exited while the child still holds the pipes (the old spy waited for it).
       expect(childPid).toBeGreaterThan(0);
+      expect(isAlive(childPid)).toBe(true);
       expect(readRecord(join(dir, 'wire.jsonl')).at(-1)).toMatchObject({ kind: 'exit', code: 0 });
     } finally {
       if (childPid && isAlive(childPid)) process.kill(childPid);
