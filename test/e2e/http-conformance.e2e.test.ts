@@ -24,7 +24,9 @@ const timingOnly = new Set(['sse-retry']);
 
 /** Runs the suite's client scenarios with `command` as the client, writing results under `out`. */
 function runSuite(command: string, selection: string[], out: string, env: NodeJS.ProcessEnv = {}): Promise<void> {
-  const args = [suite, 'client', '--command', command, ...selection, '-o', out, '--timeout', '30000'];
+  // Each scenario's own time: the suite runs them all at once, each a client (and a spy) to start,
+  // and its default (30 s) is missed on a busy machine, a scenario then cut short.
+  const args = [suite, 'client', '--command', command, ...selection, '-o', out, '--timeout', '120000'];
   const child = spawn(node, args, { cwd: out, env: { ...process.env, ...env, NODE_OPTIONS: `--import ${shim}` }, stdio: 'ignore' });
   return new Promise((resolve) => child.once('exit', () => resolve()));
 }
@@ -60,7 +62,7 @@ describe('conformance client scenarios, direct and through the spy', () => {
     spied = checksOf(dirs.spy);
     // Every spy appends to the one record there.
     records = readEntries(join(dirs.records, 'wire.jsonl'));
-  }, 400_000);
+  }, 600_000);
   afterAll(() => {
     for (const dir of Object.values(dirs)) if (dir) rmSync(dir, { recursive: true, force: true });
   });

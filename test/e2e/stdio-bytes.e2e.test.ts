@@ -28,7 +28,9 @@ describe('the stdio spy forwards bytes untouched', () => {
     const dir = tempDir().dir;
     const big = Buffer.concat([Buffer.from('{"jsonrpc":"2.0","id":1,"method":"big","params":{"data":"'), Buffer.alloc(64 * 1024 * 1024, 0x61), Buffer.from('"}}\n')]);
     const input = Buffer.concat([big, Buffer.from('{"jsonrpc":"2.0","id":2,"method":"after"}\n')]);
-    const result = await runBin(['--record', 'r.jsonl', '--no-log', '-q', '--', 'cat'], { input, cwd: dir });
+    // Finishing may take as long as it needs: the observer, at a low priority, may be seconds behind
+    // 64 MB on a busy machine, and the default drain timeout (2 s) would make the rest a gap.
+    const result = await runBin(['--record', 'r.jsonl', '--no-log', '-q', '--drain-timeout', '600s', '--', 'cat'], { input, cwd: dir });
     expect(result.code).toBe(0);
     expect(result.stdout.length).toBe(input.length);
     expect(sha(result.stdout)).toBe(sha(input));

@@ -4,6 +4,7 @@ import { Client } from '@modelcontextprotocol/client';
 import { StdioClientTransport } from '@modelcontextprotocol/client/stdio';
 import { describe, expect, it } from 'vitest';
 import type { RecordEntry } from '../../src/record/schema.js';
+import { eventually } from '../helpers/http-spy.js';
 import { bin, fixture, framesOf, readEntries, tempDir } from '../helpers/spy.js';
 
 async function session(command: string, args: string[]) {
@@ -31,12 +32,10 @@ describe('a 2026-07-28 session (v2 client in auto mode, v2 server)', () => {
     expect(spied.version).toBe('2026-07-28');
 
     // Both spies may still be writing their exit events; wait for two.
-    const deadline = Date.now() + 10_000;
-    let entries: RecordEntry[] = readEntries(record);
-    while (entries.filter((entry) => entry.kind === 'exit').length < 2 && Date.now() < deadline) {
-      await new Promise((resolve) => setTimeout(resolve, 50));
-      entries = readEntries(record);
-    }
+    const entries: RecordEntry[] = await eventually(() => {
+      const all = readEntries(record);
+      return all.filter((entry) => entry.kind === 'exit').length >= 2 ? all : undefined;
+    });
     const sessions = [...new Set(entries.map((entry) => entry.session))];
     expect(sessions).toHaveLength(2);
     const [probe, main] = sessions.map((id) => entries.filter((entry) => entry.session === id));
