@@ -141,7 +141,7 @@ describe('a path the user names', () => {
     piped(reader.stdout, 'stdout').on('data', (chunk: Buffer) => (read += chunk.toString()));
     const result = await runBin(['-q', '--record', 'pipe.jsonl', '--no-log', '--', 'cat'], { cwd, input: request(1) });
     expect(result.code).toBe(0);
-    await waitUntil(() => read.includes('"kind":"exit"'), 5000, 'the record through the FIFO');
+    await waitUntil(() => read.includes('"kind":"exit"'), 40_000, 'the record through the FIFO');
     reader.kill();
     expect(read).toContain('"kind":"request"');
   });

@@ -63,7 +63,7 @@ describe('mcp-spy report, the command', () => {
     const record = recordOf('opened', frame('->', { id: 1, method: 'ping' }));
     const result = await runBin(['report', record, '--open'], { env: { PATH: `${temp.dir}:${process.env.PATH}` } });
     expect(result.code).toBe(0);
-    await waitUntil(() => existsSync(said) && readFileSync(said, 'utf8') !== '', 10_000, 'xdg-open to be run');
+    await waitUntil(() => existsSync(said) && readFileSync(said, 'utf8') !== '', 40_000, 'xdg-open to be run');
     expect(readFileSync(said, 'utf8')).toBe(join(temp.dir, 'opened.html'));
   });
 

@@ -15,10 +15,10 @@ describe('when the client dies', () => {
     let serverPid = 0;
     let heartbeats = 0;
     spy.stdout.on('data', () => heartbeats++);
-    await waitUntil(() => heartbeats >= 3, 10_000, 'heartbeats');
+    await waitUntil(() => heartbeats >= 3, 40_000, 'heartbeats');
     // The record is written a moment after the bytes pass: wait for the spawn entry.
     const spawnedOf = () => (existsSync(join(dir, 'wire.jsonl')) ? readRecord(join(dir, 'wire.jsonl')).find((entry) => entry.kind === 'spawn') : undefined);
-    await waitUntil(() => spawnedOf() !== undefined, 10_000, 'the spawn entry');
+    await waitUntil(() => spawnedOf() !== undefined, 40_000, 'the spawn entry');
     serverPid = Number(spawnedOf()?.pid);
     expect(isAlive(serverPid)).toBe(true);
     // The client goes away: its ends of the pipes close.
@@ -26,7 +26,7 @@ describe('when the client dies', () => {
     spy.stdin.destroy();
     const exited = new Promise<number | null>((resolve) => spy.on('exit', (code) => resolve(code)));
     // Directly the server would end within a moment of its next heartbeat; the old spy kept both alive.
-    await waitUntil(() => !isAlive(serverPid) && spy.exitCode !== null, 15_000, 'the server and the spy to end');
+    await waitUntil(() => !isAlive(serverPid) && spy.exitCode !== null, 40_000, 'the server and the spy to end');
     expect(await exited).toBe(0);
     const entries = readRecord(join(dir, 'wire.jsonl'));
     expect(entries.find((entry) => entry.kind === 'note')).toMatchObject({ notes: ['client-gone'] });

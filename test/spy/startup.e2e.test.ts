@@ -95,7 +95,7 @@ describe('a stop signal before the spy\'s own modules have loaded', () => {
     spy.stderr.on('data', (chunk: Buffer) => (stderr += chunk.toString()));
     const ended = new Promise<[number | null, string | null]>((resolve) => spy.on('exit', (c, s) => resolve([c, s])));
     // The spy's first module is being loaded: the moment a busy machine makes long.
-    await waitUntil(() => existsSync(loading), 20_000, 'the spy to start loading its modules');
+    await waitUntil(() => existsSync(loading), 40_000, 'the spy to start loading its modules');
     spy.kill(signal);
     writeFileSync(release, '');
     const [code, killedBy] = await ended;
@@ -114,7 +114,7 @@ describe('a stop signal before the spy\'s own modules have loaded', () => {
     const env = { ...process.env, NODE_OPTIONS: `--import=${fixture('startup', 'slow-modules.mjs')}`, MCP_SPY_TEST_LOADING: loading, MCP_SPY_TEST_RELEASE: release };
     const viewer = spawn(node, [bin, 'view', '-'], { cwd: dir, env, stdio: ['pipe', 'pipe', 'pipe'] });
     const ended = new Promise<[number | null, string | null]>((resolve) => viewer.on('exit', (c, s) => resolve([c, s])));
-    await waitUntil(() => existsSync(loading), 20_000, 'view to start loading its modules');
+    await waitUntil(() => existsSync(loading), 40_000, 'view to start loading its modules');
     viewer.kill('SIGTERM');
     writeFileSync(release, '');
     expect(await ended).toEqual([null, 'SIGTERM']);
