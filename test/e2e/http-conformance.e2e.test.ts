@@ -3,7 +3,7 @@
 // between. Every check must come out the same: discovery, registration, authorization, token and
 // the authorized MCP calls all work through the spy, and the record says what the spy rewrote.
 import { spawn } from 'node:child_process';
-import { mkdtempSync, readdirSync, readFileSync, rmSync } from 'node:fs';
+import { existsSync, mkdtempSync, readdirSync, readFileSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { dirname, join, relative } from 'node:path';
 import { pathToFileURL } from 'node:url';
@@ -31,14 +31,19 @@ function runSuite(command: string, selection: string[], out: string, env: NodeJS
   return new Promise((resolve) => child.once('exit', () => resolve()));
 }
 
+/** What each scenario's client said on stderr, by scenario: the why of a check that went missing. */
+const clientStderr = new Map<string, string>();
+
 /** Each scenario's checks as `id status`, sorted; INFO lines only narrate the traffic. */
-function checksOf(out: string): Map<string, string[]> {
+function checksOf(out: string, side: string): Map<string, string[]> {
   const scenarios = new Map<string, string[]>();
   for (const file of readdirSync(out, { recursive: true, encoding: 'utf8' }).filter((name) => name.endsWith('checks.json'))) {
     const scenario = relative(out, dirname(join(out, file))).replace(/-\d{4}-\d\d-\d\dT[\d-]+Z$/, '');
     if (timingOnly.has(scenario)) continue;
     const checks = JSON.parse(readFileSync(join(out, file), 'utf8')) as { id: string; status: string }[];
     scenarios.set(scenario, checks.filter((check) => check.status !== 'INFO').map((check) => `${check.id} ${check.status}`).sort());
+    const stderr = join(out, dirname(file), 'stderr.txt');
+    if (existsSync(stderr)) clientStderr.set(`${side} ${scenario}`, readFileSync(stderr, 'utf8').slice(-2000));
   }
   return scenarios;
 }
@@ -58,8 +63,20 @@ describe('conformance client scenarios, direct and through the spy', () => {
     // takes about two minutes; beside the other test files on two cores, up to twice that.
     await runSuite(client, selection, dirs.direct);
     await runSuite(throughSpy, selection, dirs.spy, { MCP_SPY_DIR: dirs.records });
-    direct = checksOf(dirs.direct);
-    spied = checksOf(dirs.spy);
+    direct = checksOf(dirs.direct, 'direct');
+    spied = checksOf(dirs.spy, 'spy');
+    // A scenario whose outcome differs is run again, alone, both ways: some twenty at once, each a
+    // client, a spy and servers in one process, can cut one short on a busy machine (a login whose
+    // steps outlast the suite's own servers' patience), direct or through the spy. A difference the
+    // spy makes comes back alone; one the load made does not.
+    for (const [scenario, checks] of [...direct]) {
+      if (JSON.stringify(spied.get(scenario)) === JSON.stringify(checks) || timingOnly.has(scenario)) continue;
+      const again = { direct: mkdtempSync(join(dirs.direct, 'again-')), spy: mkdtempSync(join(dirs.spy, 'again-')) };
+      await runSuite(client, ['--scenario', scenario], again.direct);
+      await runSuite(throughSpy, ['--scenario', scenario], again.spy, { MCP_SPY_DIR: dirs.records });
+      direct.set(scenario, checksOf(again.direct, 'direct').get(scenario) ?? []);
+      spied.set(scenario, checksOf(again.spy, 'spy').get(scenario) ?? []);
+    }
     // Every spy appends to the one record there.
     records = readEntries(join(dirs.records, 'wire.jsonl'));
   }, 600_000);
@@ -76,7 +93,10 @@ describe('conformance client scenarios, direct and through the spy', () => {
   it('gives every check through the spy the outcome it has direct', () => {
     expect([...spied.keys()].sort()).toEqual([...direct.keys()].sort());
     // One scenario at a time, so that a failure names it.
-    for (const [scenario, checks] of direct) expect(spied.get(scenario), scenario).toEqual(checks);
+    for (const [scenario, checks] of direct) {
+      const said = `${scenario}\nthe client through the spy said:\n${clientStderr.get(`spy ${scenario}`)}\ndirect:\n${clientStderr.get(`direct ${scenario}`)}`;
+      expect(spied.get(scenario), said).toEqual(checks);
+    }
   });
 
   it('records what it rewrote: the metadata and the challenge, as the server said them and as the client got them', () => {

@@ -65,7 +65,7 @@ describe('a real Prometheus scrapes --metrics', () => {
       // requests may still have been on their way when the requests above were counted (a run saw 18 of 20).
       let recorded = -1;
       let scrapedFrames = Number.NaN;
-      for (const deadline = Date.now() + 15_000; scrapedFrames !== recorded && Date.now() < deadline; ) {
+      for (const deadline = Date.now() + 40_000; scrapedFrames !== recorded && Date.now() < deadline; ) {
         await new Promise((resolve) => setTimeout(resolve, 500));
         recorded = spy.entries().filter((entry) => entry.dir !== undefined).length;
         scrapedFrames = Number((await query(api, 'sum(mcp_spy_frames_total)'))[0]?.value[1]);
