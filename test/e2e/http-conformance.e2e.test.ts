@@ -71,6 +71,7 @@ describe('conformance client scenarios, direct and through the spy', () => {
     // spy makes comes back alone; one the load made does not.
     for (const [scenario, checks] of [...direct]) {
       if (JSON.stringify(spied.get(scenario)) === JSON.stringify(checks) || timingOnly.has(scenario)) continue;
+      console.log(`${scenario}: ${spied.get(scenario)?.length ?? 0} checks through the spy, ${checks.length} direct; run again alone`);
       const again = { direct: mkdtempSync(join(dirs.direct, 'again-')), spy: mkdtempSync(join(dirs.spy, 'again-')) };
       await runSuite(client, ['--scenario', scenario], again.direct);
       await runSuite(throughSpy, ['--scenario', scenario], again.spy, { MCP_SPY_DIR: dirs.records });
