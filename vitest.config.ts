@@ -1,35 +1,9 @@
 import { defineConfig } from 'vitest/config';
 
-/** Tests of the pure stages and small modules: no process spawned, seconds in all (`npm run test:unit`). */
-const unit = [
-  'test/wire/**/*.test.ts',
-  'test/render/**/*.test.ts',
-  'test/transports/**/*.test.ts',
-  'test/cli/**/*.test.ts',
-  'test/record/**/*.test.ts',
-  'test/clients/**/*.test.ts',
-  'test/check/rules*.test.ts',
-  'test/drift/{classify,baseline-file,format}.test.ts',
-  'test/review/{filter-expression,stats,time-point,session-prune}.test.ts',
-  'test/sinks/last-words.test.ts',
-  'test/sinks/human-log-behind.test.ts',
-  'test/sinks/line-sink-checkpoint.test.ts',
-  'test/observer/recorder.test.ts',
-  'test/observer/http-exchanges.test.ts',
-  'test/observer/lag.test.ts',
-  'test/layers.test.ts',
-  'test/docs-links.test.ts',
-  'test/replay-units.test.ts',
-  'test/replay-value-map.test.ts',
-  'test/export/telemetry-model.test.ts',
-  'test/export/metric-names.test.ts',
-  'test/export/span-queue.test.ts',
-  'test/report/report-units.test.ts',
-  'test/ui/{reducer,screens,effects,log}.test.ts',
-  'test/faults/rules.test.ts',
-  'test/faults/sse-blocks.test.ts',
-  'test/faults/byte-fuzz-units.test.ts',
-];
+// One marker: a test file that starts a process (the built binary, a server, a browser, tmux) is
+// named `*.e2e.test.ts`; every other test file is a unit test, run in seconds (`npm run test:unit`).
+// The unit project's setup file refuses to start a process, so a file without the marker cannot.
+const e2e = 'test/**/*.e2e.test.ts';
 
 export default defineConfig({
   test: {
@@ -39,9 +13,12 @@ export default defineConfig({
     maxWorkers: 2,
     env: { FORCE_COLOR: '0' },
     projects: [
-      { extends: true, test: { name: 'unit', include: unit } },
+      {
+        extends: true,
+        test: { name: 'unit', include: ['test/**/*.test.ts'], exclude: [e2e], setupFiles: ['test/helpers/no-process.ts'] },
+      },
       // End to end: the built binary between real peers, fault injection, real recordings.
-      { extends: true, test: { name: 'e2e', include: ['test/**/*.test.ts'], exclude: unit } },
+      { extends: true, test: { name: 'e2e', include: [e2e] } },
     ],
   },
 });

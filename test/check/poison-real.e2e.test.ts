@@ -1,6 +1,6 @@
 import { readFileSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { afterAll, describe, expect, it } from 'vitest';
 import { poisonRules } from '../../src/check/poison-rules.js';
 import { driftRules } from '../../src/check/drift-rules.js';
 import { recordEverything, recordV2 } from '../helpers/recordings.js';
@@ -19,35 +19,50 @@ function findings(record: string): { rule: string; level: string; message: strin
   return JSON.parse(result.text).findings;
 }
 
-describe('the poisoning rules on real servers', () => {
-  let records: Record<string, string>;
-  beforeAll(async () => {
-    const notes = join(temp.dir, 'notes.txt');
-    const memory = join(temp.dir, 'memory.jsonl');
-    writeFileSync(notes, 'remember the milk\n');
-    records = {
-      everything: (await recordEverything(temp.dir)).record,
-      v2: (await recordV2(temp.dir)).record,
-      filesystem: join(temp.dir, 'filesystem.jsonl'),
-      memory: join(temp.dir, 'memory-server.jsonl'),
-    };
-    await recordSession('tools-client.js', records.filesystem!, [node, serverBin('server-filesystem'), temp.dir], {
-      CALLS: JSON.stringify([['list_allowed_directories', {}], ['read_text_file', { path: notes }], ['get_file_info', { path: notes }]]),
-    });
-    await recordSession('tools-client.js', records.memory!, [node, serverBin('server-memory')], {
-      MEMORY_FILE_PATH: memory,
-      CALLS: JSON.stringify([['create_entities', { entities: [{ name: 'spy', entityType: 'tool', observations: ['records MCP'] }] }], ['read_graph', {}]]),
-    });
-  });
+/**
+ * Each real server's recording, made by the first test that needs it: four sessions one after the
+ * other in one hook outlast the hook's time on a loaded machine, one per test does not.
+ */
+const recordings = new Map<string, Promise<string>>();
+const record = (name: string, make: () => Promise<string>) => {
+  if (!recordings.has(name)) recordings.set(name, make());
+  return recordings.get(name)!;
+};
+const recordOf: Record<string, () => Promise<string>> = {
+  everything: () => record('everything', async () => (await recordEverything(temp.dir)).record),
+  v2: () => record('v2', async () => (await recordV2(temp.dir)).record),
+  filesystem: () =>
+    record('filesystem', async () => {
+      const notes = join(temp.dir, 'notes.txt');
+      writeFileSync(notes, 'remember the milk\n');
+      const file = join(temp.dir, 'filesystem.jsonl');
+      await recordSession('tools-client.js', file, [node, serverBin('server-filesystem'), temp.dir], {
+        CALLS: JSON.stringify([['list_allowed_directories', {}], ['read_text_file', { path: notes }], ['get_file_info', { path: notes }]]),
+      });
+      return file;
+    }),
+  memory: () =>
+    record('memory', async () => {
+      const file = join(temp.dir, 'memory-server.jsonl');
+      await recordSession('tools-client.js', file, [node, serverBin('server-memory')], {
+        MEMORY_FILE_PATH: join(temp.dir, 'memory.jsonl'),
+        CALLS: JSON.stringify([['create_entities', { entities: [{ name: 'spy', entityType: 'tool', observations: ['records MCP'] }] }], ['read_graph', {}]]),
+      });
+      return file;
+    }),
+};
 
-  it.each(['everything', 'v2', 'filesystem', 'memory'])('%s: no poisoning or drift finding', (name) => {
-    const found = findings(records[name]!).filter((finding) => poisonIds.includes(finding.rule));
+describe('the poisoning rules on real servers', () => {
+  it.each(['everything', 'v2', 'filesystem', 'memory'])('%s: no poisoning or drift finding', async (name) => {
+    const found = findings(await recordOf[name]!()).filter((finding) => poisonIds.includes(finding.rule));
     expect(found).toEqual([]);
   });
 
-  it('a recording of several real servers: no tool shadows another', () => {
+  it('a recording of several real servers: no tool shadows another', async () => {
     const joined = join(temp.dir, 'joined.jsonl');
-    writeFileSync(joined, ['filesystem', 'memory', 'everything'].map((name) => readFileSync(records[name]!, 'utf8')).join(''));
+    const parts = [];
+    for (const name of ['filesystem', 'memory', 'everything']) parts.push(readFileSync(await recordOf[name]!(), 'utf8'));
+    writeFileSync(joined, parts.join(''));
     expect(findings(joined).filter((finding) => poisonIds.includes(finding.rule))).toEqual([]);
   });
 });

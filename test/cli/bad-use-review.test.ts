@@ -1,6 +1,6 @@
 // Bad use of the commands that read a recording (view, stats, check, report, import, diff) and the help,
 // run in-process through main(argv): one line on stderr, exit 2, nothing on stdout.
-// test/e2e/bin-bad-use.test.ts proves the binary passes that line and status on to the shell.
+// test/e2e/bin-bad-use.e2e.test.ts proves the binary passes that line and status on to the shell.
 import { mkdirSync, readFileSync, symlinkSync, truncateSync } from 'node:fs';
 import { join } from 'node:path';
 import { afterAll, describe, expect, it } from 'vitest';
@@ -197,7 +197,7 @@ describe('diff and baselines: bad use', () => {
     expect(absent.stderr.trim().split('\n')).toHaveLength(1);
   });
 
-  // A spy given one says so in one line and runs its server: test/faults/hostile-baseline.test.ts.
+  // A spy given one says so in one line and runs its server: test/drift/hostile-baseline.e2e.test.ts.
   it('a baseline that cannot be used: check says so in one line, exit 2', async () => {
     record('pinned.jsonl');
     const missing = await runMain(['check', path('pinned.jsonl'), '--baseline', path('nope.json')]);

@@ -1,5 +1,5 @@
 // Bad use of the stdio and HTTP spies, run in-process through main(argv): each is refused before a
-// server starts or a port opens, in one line and exit 2. test/e2e/bin-bad-use.test.ts proves the
+// server starts or a port opens, in one line and exit 2. test/e2e/bin-bad-use.e2e.test.ts proves the
 // binary passes that line and status on to the shell.
 import { createServer } from 'node:net';
 import { describe, expect, it } from 'vitest';

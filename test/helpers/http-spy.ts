@@ -50,7 +50,7 @@ export interface Running {
   exited: Promise<number>;
 }
 
-/** Starts a process and resolves once its stdout or stderr matches `ready` (rejects if it exits first or takes 30 s, and stops it). */
+/** Starts a process and resolves once its stdout or stderr matches `ready` (rejects if it exits first or takes 45 s, and stops it). */
 export async function run(command: string, args: string[], ready: RegExp, options: { cwd?: string; env?: NodeJS.ProcessEnv } = {}): Promise<Running> {
   const child = spawn(command, args, { cwd: options.cwd, env: { ...process.env, ...options.env }, stdio: ['ignore', 'pipe', 'pipe'] });
   const seen = { out: '', err: '' };
@@ -73,8 +73,8 @@ export async function run(command: string, args: string[], ready: RegExp, option
     notReady = setTimeout(() => {
       const tree = processTree(child.pid);
       child.kill('SIGTERM');
-      reject(new Error(`${command} ${args.join(' ')} not ready after 30s:\n${seen.out}\n${seen.err}\nprocesses:\n${tree}`));
-    }, 30_000).unref();
+      reject(new Error(`${command} ${args.join(' ')} not ready after 45s:\n${seen.out}\n${seen.err}\nprocesses:\n${tree}`));
+    }, 45_000).unref();
   });
   return {
     child,
@@ -131,9 +131,10 @@ export async function runSpyOnce(args: string[]): Promise<{ code: number; stdout
 
 /**
  * The record is written as it goes, a moment after the traffic: polls until `find` finds something
- * (waitUntil's loop). The time allowed is for a loaded machine; a quiet one finds it at once.
+ * (waitUntil's loop). The time allowed is for a loaded machine (the observer runs at a low priority,
+ * so beside busy processes it may lag by many seconds); a quiet one finds it at once.
  */
-export async function eventually<T>(find: () => T | undefined, timeoutMs = 15_000): Promise<T> {
+export async function eventually<T>(find: () => T | undefined, timeoutMs = 40_000): Promise<T> {
   let found: T | undefined;
   // A record read while the spy appends to it may end in a line still being written: that is "not
   // yet", not a failure; the last such error is what the test fails with if the time runs out.

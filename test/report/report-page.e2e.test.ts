@@ -9,6 +9,7 @@ import { chromiumPath, openReport, sharedBrowser } from '../helpers/browser.js';
 import { waitUntil } from '../helpers/faults.js';
 import { readEntries, runBin, runBinSync, tempDir } from '../helpers/spy.js';
 import { frameText } from '../../src/record/frame-message.js';
+import { blockSize } from '../../src/report/page/dom.js';
 
 const temp = tempDir('mcp-spy-report-page-');
 afterAll(() => temp.remove());
@@ -62,7 +63,7 @@ describe('mcp-spy report, the command', () => {
     const record = recordOf('opened', frame('->', { id: 1, method: 'ping' }));
     const result = await runBin(['report', record, '--open'], { env: { PATH: `${temp.dir}:${process.env.PATH}` } });
     expect(result.code).toBe(0);
-    await waitUntil(() => existsSync(said) && readFileSync(said, 'utf8') !== '', 10_000, 'xdg-open to be run');
+    await waitUntil(() => existsSync(said) && readFileSync(said, 'utf8') !== '', 40_000, 'xdg-open to be run');
     expect(readFileSync(said, 'utf8')).toBe(join(temp.dir, 'opened.html'));
   });
 
@@ -110,7 +111,7 @@ describe.skipIf(!chromiumPath)('the report page', () => {
     await page.close();
   });
 
-  it('draws 10,000 frames (well within seconds), in a file under three times the record', async () => {
+  it('draws 10,000 frames, building only the rows near the view, in a file under three times the record', async () => {
     const record = recordOf('big', bigCapture(5000), 3);
     expect((await runBin(['report', record])).code).toBe(0);
     const html = join(temp.dir, 'big.html');
@@ -119,9 +120,12 @@ describe.skipIf(!chromiumPath)('the report page', () => {
     console.log(`10,000 frames: painted ${readyMs} ms after navigation (load average ${loadavg()[0]!.toFixed(2)}); report ${(statSync(html).size / statSync(record).size).toFixed(2)} x the record (bench/report.js measures both)`);
     expect(await page.locator('#sequence .arrow[data-seq]').count()).toBe(10_000);
     expect(await page.locator('#waterfall .bar').count()).toBe(5000);
-    // The target is 2 s (bench/report.js: about 1 s on two cores at load 4); the test bounds it
-    // loosely, so a loaded CI runner does not fail it, while drawing every row at once (~9 s) would.
-    expect(readyMs, `drawn in ${readyMs} ms, load average ${loadavg()[0]}`).toBeLessThan(8000);
+    // The time is the benchmark's to measure (bench/report.js; the target is 2 s), not a bound a
+    // loaded machine can miss. What kept it there is held here: the list builds only the block of
+    // rows in view (drawing every row at once took ~9 s), and builds the rest as they come near.
+    expect(await page.locator('#frames .row').count()).toBeLessThanOrEqual(2 * blockSize);
+    await page.locator('#sequence .arrow[data-seq="9999"]').click();
+    await page.locator('#frames .row[data-seq="9999"]').waitFor();
     expect(errors).toEqual([]);
     await page.close();
   });

@@ -2,6 +2,7 @@ import { spawn } from 'node:child_process';
 import { appendFileSync, readFileSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { afterAll, describe, expect, it } from 'vitest';
+import { waitUntil } from '../helpers/faults.js';
 import { bin, runBinSync, tempDir } from '../helpers/spy.js';
 
 const temp = tempDir('mcp-spy-input-');
@@ -51,17 +52,19 @@ describe('view --follow', () => {
     const child = spawn(process.execPath, [bin, 'view', record, '--follow'], { env: { ...process.env, FORCE_COLOR: '0' } });
     let out = '';
     child.stdout.on('data', (chunk) => (out += chunk));
-    const until = async (test: () => boolean) => {
-      for (let waited = 0; !test() && waited < 15_000; waited += 50) await new Promise((resolve) => setTimeout(resolve, 50));
-    };
-    await until(() => out.includes('ping #1'));
-    // Half a line first: it is shown only once its newline is written.
+    const until = (test: () => boolean, what: string) => waitUntil(test, 40_000, what);
+    // Bytes the follower has read so far, from any file (Linux counts them for the whole process).
+    const bytesRead = () => Number(/^rchar: (\d+)$/m.exec(readFileSync(`/proc/${child.pid}/io`, 'utf8'))![1]);
+    await until(() => out.includes('ping #1'), 'the first line');
+    // Half a line first: it is shown only once its newline is written. Once the follower has read
+    // it (its byte count grew by as much), it has had its chance to show it too early.
     const second = line(2);
+    const before = bytesRead();
     appendFileSync(record, second.slice(0, 40));
-    await new Promise((resolve) => setTimeout(resolve, 400));
+    await until(() => bytesRead() >= before + 40, 'the follower to read the half line');
     expect(out).not.toContain('ping #2');
     appendFileSync(record, second.slice(40));
-    await until(() => out.includes('ping #2'));
+    await until(() => out.includes('ping #2'), 'the whole second line');
     expect(out).toBe('10:00:01.000 -> request     ping #1\n10:00:02.000 -> request     ping #2\n');
     const exit = new Promise<number | null>((resolve) => child.on('exit', (code) => resolve(code)));
     child.kill('SIGINT');

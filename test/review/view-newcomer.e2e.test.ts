@@ -4,6 +4,7 @@ import { spawn } from 'node:child_process';
 import { appendFileSync, renameSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { afterAll, describe, expect, it } from 'vitest';
+import { waitUntil } from '../helpers/faults.js';
 import { bin, runBin, runBinSync, tempDir } from '../helpers/spy.js';
 
 const temp = tempDir();
@@ -15,9 +16,7 @@ const shown = (seq: number, time: string) => `${time} -> request     ping #${seq
 // Four pings, one each side of 06:46 UTC, in two sessions.
 const record = temp.file('wire.jsonl', line(1, '06:45:59.000') + line(2, '06:46:00.000') + line(3, '06:46:30.500', 's2') + line(4, '06:47:00.000', 's2'));
 
-const until = async (test: () => boolean) => {
-  for (let waited = 0; !test() && waited < 15_000; waited += 50) await new Promise((resolve) => setTimeout(resolve, 50));
-};
+const until = (test: () => boolean) => waitUntil(test, 40_000, 'view --follow to show it');
 
 describe('view: one meaning of time, in UTC', () => {
   it('--filter time compares clock times as --since does', () => {
