@@ -10,6 +10,8 @@ export interface SkippedLine {
   reason: string;
   /** Longer than the line limit: counted, never read. Anything else could not be understood. */
   tooLong: boolean;
+  /** A whole entry of a kind this build does not know (no frame: nothing of it is sent or compared). */
+  unknownKind?: boolean;
 }
 
 export interface RecordingOptions extends LineSourceOptions {
@@ -57,9 +59,9 @@ export function tooLongReason(bytes: number, maxLine: number): string {
  */
 export async function* readRecording(path: string, options: RecordingOptions = {}): AsyncGenerator<RecordingEntry> {
   let reader: LineReader | undefined;
-  const skip = (lineNo: number, reason: string, tooLong: boolean) => {
+  const skip = (lineNo: number, reason: string, tooLong: boolean, unknownKind = false) => {
     if (options.strict) throw new RecordReadError(`${path}:${lineNo}: ${reason}`);
-    options.onSkip?.({ lineNo, reason, tooLong });
+    options.onSkip?.({ lineNo, reason, tooLong, ...(unknownKind ? { unknownKind } : {}) });
   };
   for await (const item of readLines(path, options)) {
     if (item.line === undefined) {
@@ -69,7 +71,7 @@ export async function* readRecording(path: string, options: RecordingOptions = {
     reader ??= chooseReader(path, item.line, item.lineNo);
     for (const read of reader(item.line, item.lineNo)) {
       if (read.ok) yield { lineNo: read.lineNo, entry: read.entry, offset: item.offset, length: item.length };
-      else skip(read.lineNo, read.reason, false);
+      else skip(read.lineNo, read.reason, false, read.unknownKind === true);
     }
   }
 }

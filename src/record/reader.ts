@@ -30,7 +30,7 @@ export function readFailureWords(error: unknown): string | undefined {
 
 export type ReadItem =
   | { ok: true; lineNo: number; entry: RecordEntry }
-  | { ok: false; lineNo: number; reason: string; line: string };
+  | { ok: false; lineNo: number; reason: string; line: string; unknownKind?: true };
 
 /** Parses one line of a record. A newer version is fatal: guessing at it could mislead. */
 export function parseRecordLine(line: string, lineNo: number, source = 'record'): ReadItem {
@@ -58,7 +58,7 @@ export function parseRecordLine(line: string, lineNo: number, source = 'record')
     throw error;
   }
   const current = narrowEntry(migrated);
-  if (typeof current === 'string') return { ok: false, lineNo, reason: `not a record entry (${current})`, line };
+  if (typeof current === 'string') return { ok: false, lineNo, reason: `not a record entry (${current})`, line, ...(eventKindSet.has(String(migrated.kind)) || isFrameKind(migrated.kind) ? {} : { unknownKind: true as const }) };
   // A cut frame's text is its cut message: the line's would crash whoever walks it.
   if (written === RECORD_VERSION && !deep) rememberLine(current, line);
   return { ok: true, lineNo, entry: current };
