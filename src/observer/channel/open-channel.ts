@@ -1,6 +1,7 @@
 import { Worker } from 'node:worker_threads';
 import { createGcPacer } from '../gc-pacer.js';
 import { createLagMeter } from './lag.js';
+import { createRoomWaiters } from './room-waiters.js';
 import type { ThreadConfig } from '../thread-config.js';
 import { controlLength, controlSlots, recordedStreams, type FinishMessage, type ObserverReply } from './channel-messages.js';
 import { readProgress, whileWritingOut } from './record-progress.js';
@@ -14,6 +15,11 @@ export interface ChannelOptions {
   maxLagMs?: number;
   /** Said once when the observer itself fails. */
   warn: (message: string) => void;
+  /**
+   * --lossless: bytes are always handed over, never counted as lost; when the observer is behind,
+   * `roomFor` asks the caller to stop reading until it has caught up, and finishing waits for it.
+   */
+  lossless?: boolean;
 }
 
 /** The streams whose bytes the record accounts for, by index (stdio: c2s, s2c, stderr; HTTP: one, unnamed). */
@@ -74,6 +80,7 @@ export function openObserverChannel<M>(config: ThreadConfig, options: ChannelOpt
     resourceLimits: { maxYoungGenerationSizeMb: 16, codeRangeSizeMb: 16 },
   });
   const maxLagMs = options.maxLagMs ?? defaultMaxLagMs;
+  const lossless = options.lossless === true;
   const lag = createLagMeter();
   let running = false;
   let batch: (M | FinishMessage)[] = [];
@@ -91,6 +98,9 @@ export function openObserverChannel<M>(config: ThreadConfig, options: ChannelOpt
   const ended = new Promise<void>((resolve) => (onEnded = resolve));
   let onReady: () => void = () => {};
   const ready = new Promise<void>((resolve) => (onReady = resolve));
+  /** Finishing with no bound (--lossless): only a hurry gives up on the thread. */
+  let unbounded = false;
+  let hurryTimer: NodeJS.Timeout | undefined;
   let onHurried: () => void = () => {};
   const hurried = new Promise<void>((resolve) => (onHurried = resolve));
   /** Messages pushed (a finish aside), and how many of them the live view has written out. */
@@ -107,6 +117,7 @@ export function openObserverChannel<M>(config: ThreadConfig, options: ChannelOpt
       for (const resolve of waiters) resolve();
     }
   };
+  const roomWaiters = createRoomWaiters();
 
   worker.on('message', (reply: ObserverReply) => {
     if (reply.type === 'ready') onReady();
@@ -114,6 +125,7 @@ export function openObserverChannel<M>(config: ThreadConfig, options: ChannelOpt
       running = true;
       behind -= reply.bytes;
       lag.acked(reply.bytes);
+      roomWaiters.wake(behind);
     } else if (reply.type === 'shown') {
       shown = reply.messages;
       wakeShown(false);
@@ -123,7 +135,11 @@ export function openObserverChannel<M>(config: ThreadConfig, options: ChannelOpt
       onEnded();
     }
   });
-  void closed.then(() => wakeShown(true));
+  void closed.then(() => {
+    wakeShown(true);
+    // An observer that failed or was given up on holds no reader back: the traffic goes on unrecorded.
+    roomWaiters.wake(behind, true);
+  });
   worker.on('error', (error) => {
     failed = true;
     options.warn(`the observer stopped (${error.message}); the traffic keeps flowing, unrecorded`);
@@ -135,6 +151,11 @@ export function openObserverChannel<M>(config: ThreadConfig, options: ChannelOpt
     onClosed();
     onEnded();
   });
+
+  /** How far behind the observer may be with chunks of this kind: stderr's take a share, small frames' `smallRoom`. */
+  function roomOf(share: number, large: boolean): number {
+    return (large ? maxBehind : Math.min(maxBehind, smallRoom)) * share;
+  }
 
   /** Moves the observer's deadline to `atMs`, unless it already has an earlier one. */
   function deadline(atMs: number) {
@@ -204,11 +225,13 @@ export function openObserverChannel<M>(config: ThreadConfig, options: ChannelOpt
      */
     copy(chunk: Buffer, share = 1, large = true): Uint8Array | undefined {
       paceGc(chunk.length);
-      const room = large ? maxBehind : Math.min(maxBehind, smallRoom);
-      if (failed || behind + chunk.length > room * share) return undefined;
+      const room = roomOf(share, large);
+      if (failed) return undefined;
+      // With --lossless every byte goes over: the caller stops reading instead (see `roomFor`).
+      if (!lossless && behind + chunk.length > room) return undefined;
       const now = performance.now();
       // Not before the observer has said it runs: its thread starting up is not falling behind.
-      if (running && behind > lagFloorBytes && lag.lagMs(now) > maxLagMs) return undefined;
+      if (!lossless && running && behind > lagFloorBytes && lag.lagMs(now) > maxLagMs) return undefined;
       behind += chunk.length;
       lag.sent(chunk.length, now);
       if (block === undefined || block.length - used < chunk.length) {
@@ -222,22 +245,37 @@ export function openObserverChannel<M>(config: ThreadConfig, options: ChannelOpt
       return data;
     },
     /**
+     * With --lossless, once the backlog is past the room of such chunks: resolves when the observer
+     * has worked it down to half that room (or is gone), and the caller reads no more until then.
+     * Undefined while there is room, and always without --lossless.
+     */
+    roomFor(share = 1, large = true): Promise<void> | undefined {
+      const room = roomOf(share, large);
+      if (!lossless || failed || finished || gone || behind <= room) return undefined;
+      return roomWaiters.wait(room / 2);
+    },
+    /**
      * Lets the observer write out what it can within `timeoutMs` of its running (a thread still
      * starting gets up to `startupWaitMs` first): what it has not observed by then becomes a gap in
-     * the record. Resolves once the files are closed, or, should the observer not answer even after
-     * a grace period, once it has been stopped.
+     * the record; `Infinity` (--lossless) waits until it has written everything, or is hurried.
+     * Resolves once the files are closed, or, should the observer not answer even after a grace
+     * period, once it has been stopped.
      */
     async finish(timeoutMs = 10_000): Promise<FinishOutcome> {
       // The time to finish starts once the thread runs (or could not start, or is hurried).
       const startup = setTimeout(onReady, startupWaitMs);
       await Promise.race([ready, closed, hurried]);
       clearTimeout(startup);
-      deadline(Date.now() + timeoutMs);
+      // Without a bound (--lossless), a deadline that never comes still tells the thread the traffic is over.
+      const bounded = Number.isFinite(timeoutMs);
+      deadline(bounded ? Date.now() + timeoutMs : Number.MAX_SAFE_INTEGER);
       push({ type: 'finish' });
       send();
-      const timer = setTimeout(onClosed, timeoutMs + closeGraceMs);
+      unbounded = !bounded;
+      const timer = bounded ? setTimeout(onClosed, timeoutMs + closeGraceMs) : undefined;
       await closed;
       clearTimeout(timer);
+      clearTimeout(hurryTimer);
       if (!finished && !gone) await whileWritingOut(control, ended, closeGraceMs);
       await worker.terminate();
       if (finished) return { closed: true };
@@ -248,6 +286,8 @@ export function openObserverChannel<M>(config: ThreadConfig, options: ChannelOpt
     hurry() {
       deadline(Date.now());
       onHurried();
+      // A finish without a bound has no timer of its own: past the grace period the thread is stopped.
+      if (unbounded) hurryTimer ??= setTimeout(onClosed, closeGraceMs);
     },
   };
 }
