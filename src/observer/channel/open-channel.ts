@@ -69,10 +69,11 @@ export function openObserverChannel<M>(config: ThreadConfig, options: ChannelOpt
   // Room for a frame at the parse limit in each direction at once (a server echoing a large
   // request), and then some.
   const maxBehind = options.maxBehind ?? 2 * config.maxFrame + 4 * 1024 * 1024;
+  const lossless = options.lossless === true;
   const paceGc = createGcPacer();
   const control = new BigInt64Array(new SharedArrayBuffer(8 * controlLength));
   const worker = new Worker(threadEntry, {
-    workerData: { ...config, control: control.buffer },
+    workerData: { ...config, control: control.buffer, lossless },
     // Young objects die young here (a few per frame): a nursery of 16 MiB lets most die before a
     // collection (6 MiB spent a fifth more CPU on collecting) and keeps the RSS within ~30 MiB of it.
     // A code range of 16 MiB (the default reserves 128 MiB of address space up front): under an
@@ -80,7 +81,6 @@ export function openObserverChannel<M>(config: ThreadConfig, options: ChannelOpt
     resourceLimits: { maxYoungGenerationSizeMb: 16, codeRangeSizeMb: 16 },
   });
   const maxLagMs = options.maxLagMs ?? defaultMaxLagMs;
-  const lossless = options.lossless === true;
   const lag = createLagMeter();
   let running = false;
   let batch: (M | FinishMessage)[] = [];
