@@ -77,6 +77,17 @@ describe('--lossless on stdio', () => {
     expect(recordedBytes(entries, 's2c').equals(result.stdout)).toBe(true);
   }, 120_000);
 
+  it('finishing is not cut short by --drain-timeout: the record ends whole', async () => {
+    const tinyLines = Buffer.from('{}\n'.repeat(Math.floor((256 * 1024) / 3)));
+    const dir = tempDir().dir;
+    const result = await runBin(['--lossless', '--drain-timeout', '1ms', '-q', '--no-log', '--record', 'w.jsonl', '--', 'cat'], { cwd: dir, input: tinyLines });
+    expect(result.code).toBe(0);
+    expect(result.stdout.equals(tinyLines)).toBe(true);
+    const entries = readRecord(join(dir, 'w.jsonl'));
+    expectNoGap(entries);
+    expect(recordedBytes(entries, 's2c').equals(tinyLines)).toBe(true);
+  }, 120_000);
+
   it('100,000 pipelined calls to a fast server: 200,000 frames, no gap', async () => {
     const entries = await pipelinedCalls(100_000);
     expectNoGap(entries);
