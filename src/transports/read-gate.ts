@@ -18,11 +18,6 @@ export function holdReading(stream: Readable, until: Promise<void>): void {
   });
 }
 
-/** Whether something holds `stream` back: a pause of ours, not the peer falling silent. */
-export function isHeld(stream: Readable): boolean {
-  return (holds.get(stream) ?? 0) > 0;
-}
-
 /** Resolves at the next `drain` of `to`: what a full destination waits for. */
 export function drained(to: NodeJS.WritableStream): Promise<void> {
   return new Promise((resolve) => to.once('drain', () => resolve()));
