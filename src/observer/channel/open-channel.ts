@@ -41,6 +41,13 @@ const lagFloorBytes = 1024 * 1024;
 /** The room of the bytes of small frames (see `copy`), and from what size a frame counts as large. */
 const smallRoom = 8 * 1024 * 1024;
 export const largeFrameBytes = 256 * 1024;
+/**
+ * With --lossless, how far behind the observer may be before reading stops, whatever the frames'
+ * size (nothing is cut, so a large frame needs no room of its own): enough for the observer never
+ * to wait for the traffic (it acknowledges every MiB), small enough that a session of tiny frames
+ * neither waits long for its answers nor, at its end, for the record.
+ */
+const losslessRoom = 2 * 1024 * 1024;
 /** How long past its deadline the observer may take to close the files before it is stopped. */
 const closeGraceMs = 1000;
 /**
@@ -154,6 +161,7 @@ export function openObserverChannel<M>(config: ThreadConfig, options: ChannelOpt
 
   /** How far behind the observer may be with chunks of this kind: stderr's take a share, small frames' `smallRoom`. */
   function roomOf(share: number, large: boolean): number {
+    if (lossless) return losslessRoom * share;
     return (large ? maxBehind : Math.min(maxBehind, smallRoom)) * share;
   }
 
