@@ -159,12 +159,6 @@ export function openObserverChannel<M>(config: ThreadConfig, options: ChannelOpt
     onEnded();
   });
 
-  /** How far behind the observer may be with chunks of this kind: stderr's take a share, small frames' `smallRoom`. */
-  function roomOf(share: number, large: boolean): number {
-    if (lossless) return losslessRoom * share;
-    return (large ? maxBehind : Math.min(maxBehind, smallRoom)) * share;
-  }
-
   /** Moves the observer's deadline to `atMs`, unless it already has an earlier one. */
   function deadline(atMs: number) {
     const current = Atomics.load(control, controlSlots.deadline);
@@ -233,7 +227,7 @@ export function openObserverChannel<M>(config: ThreadConfig, options: ChannelOpt
      */
     copy(chunk: Buffer, share = 1, large = true): Uint8Array | undefined {
       paceGc(chunk.length);
-      const room = roomOf(share, large);
+      const room = (large ? maxBehind : Math.min(maxBehind, smallRoom)) * share;
       if (failed) return undefined;
       // With --lossless every byte goes over: the caller stops reading instead (see `roomFor`).
       if (!lossless && behind + chunk.length > room) return undefined;
@@ -253,12 +247,12 @@ export function openObserverChannel<M>(config: ThreadConfig, options: ChannelOpt
       return data;
     },
     /**
-     * With --lossless, once the backlog is past the room of such chunks: resolves when the observer
-     * has worked it down to half that room (or is gone), and the caller reads no more until then.
-     * Undefined while there is room, and always without --lossless.
+     * With --lossless, once the backlog is past `share` of `losslessRoom`: resolves when the
+     * observer has worked it down to half that (or is gone), and the caller reads no more until
+     * then. Undefined while there is room, and always without --lossless.
      */
-    roomFor(share = 1, large = true): Promise<void> | undefined {
-      const room = roomOf(share, large);
+    roomFor(share = 1): Promise<void> | undefined {
+      const room = losslessRoom * share;
       if (!lossless || failed || finished || gone || behind <= room) return undefined;
       return roomWaiters.wait(room / 2);
     },

@@ -62,8 +62,6 @@ function openStdioObserver(config: StdioObserverConfig, options: ChannelOptions)
   const lost: Record<StdioStream, number> = { c2s: 0, s2c: 0, stderr: 0 };
   /** Length of the unfinished line of each stream, so bytes past the parse limit are not copied. */
   const lineLength: Record<StdioStream, number> = { c2s: 0, s2c: 0, stderr: 0 };
-  /** Whether each stream's last chunk belonged to a large frame: the room it is measured against. */
-  const largeLast: Record<StdioStream, boolean> = { c2s: false, s2c: false, stderr: false };
 
   return {
     /** Bytes handed over and not yet observed. */
@@ -90,7 +88,6 @@ function openStdioObserver(config: StdioObserverConfig, options: ChannelOptions)
       const newline = overLimit ? 0 : first;
       const large = lineLength[stream] + (newline === -1 ? chunk.length : newline) >= largeFrameBytes || unfinished >= largeFrameBytes;
       lineLength[stream] = last === -1 ? lineLength[stream] + chunk.length : unfinished;
-      largeLast[stream] = large;
       const t = nowMs();
       const data = channel.copy(chunk, shareOf(stream), large);
       if (data === undefined) {
@@ -103,7 +100,7 @@ function openStdioObserver(config: StdioObserverConfig, options: ChannelOptions)
       }
       push({ type: 'chunk', stream, t, data });
     },
-    roomFor: (stream: StdioStream) => channel.roomFor(shareOf(stream), largeLast[stream]),
+    roomFor: (stream: StdioStream) => channel.roomFor(shareOf(stream)),
     end(stream: StdioStream) {
       const t = nowMs();
       if (lost[stream] > 0) push({ type: 'lost', stream, t, bytes: lost[stream] });
