@@ -39,7 +39,7 @@ async function startServer(): Promise<number> {
 describe('--lossless on HTTP', () => {
   it(`${clients} clients calling at once: every frame recorded, no gap`, async () => {
     const port = await startServer();
-    const spy = await startSpy(['--no-log', '--target', `http://127.0.0.1:${port}/mcp`]);
+    const spy = await startSpy(['--lossless', '--no-log', '--target', `http://127.0.0.1:${port}/mcp`]);
     try {
       const client = async (which: number) => {
         for (let call = 0; call < callsEach; call++) {
