@@ -1,9 +1,10 @@
 import { spawn, type ChildProcess } from 'node:child_process';
+import { existsSync, readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { afterEach, describe, expect, it } from 'vitest';
 import { frameText } from '../../src/record/frame-message.js';
-import { readRecord } from '../helpers/faults.js';
-import { node, root, runBin, tempDir, type TestEntry } from '../helpers/spy.js';
+import { accountedBytes, isAlive, readRecord, waitUntil } from '../helpers/faults.js';
+import { bin, node, root, runBin, tempDir, type TestEntry } from '../helpers/spy.js';
 
 // --lossless: when the recorder falls behind, the stdio spy stops reading the side it cannot hand
 // over, so the record holds every frame (no gap) and the traffic slows to the recorder's pace.
@@ -49,6 +50,13 @@ async function pipelinedCalls(count: number): Promise<TestEntry[]> {
   return readRecord(join(dir, 'w.jsonl'));
 }
 
+/** The server's pid, once the spawn entry is in the record. */
+function spawnedPid(record: string): number | undefined {
+  const first = existsSync(record) ? readFileSync(record, 'utf8').split('\n')[0]! : '';
+  const pid = /"pid":(\d+)/.exec(first)?.[1];
+  return pid === undefined ? undefined : Number(pid);
+}
+
 const hogs: ChildProcess[] = [];
 
 afterEach(() => {
@@ -87,6 +95,27 @@ describe('--lossless on stdio', () => {
     expectNoGap(entries);
     expect(recordedBytes(entries, 's2c').equals(tinyLines)).toBe(true);
   }, 120_000);
+
+  it('a stop signal while it finishes still cuts it short: gaps that count what is left, the exit, the status', async () => {
+    const tinyLines = Buffer.from('{}\n'.repeat(512 * 1024));
+    const dir = tempDir().dir;
+    const record = join(dir, 'w.jsonl');
+    const spy = spawn(node, [bin, '--lossless', '-q', '--no-log', '--record', record, '--', 'cat'], { cwd: dir, stdio: ['pipe', 'pipe', 'ignore'] });
+    const exited = new Promise<number | null>((resolve) => spy.once('exit', resolve));
+    spy.stdout.resume();
+    spy.stdin.end(tinyLines);
+    // The server's pid is in the record's first entry; once it has exited, the spy is finishing.
+    let pid: number | undefined;
+    await waitUntil(() => (pid ??= spawnedPid(record)) !== undefined, 60_000, 'the spawn entry');
+    await waitUntil(() => !isAlive(pid!), 120_000, 'the server to exit');
+    spy.kill('SIGINT');
+    expect(await exited).toBe(0);
+    const entries = readRecord(record);
+    expect(entries.filter((entry) => entry.kind !== 'unanswered').at(-1)).toMatchObject({ kind: 'exit', code: 0 });
+    for (const gap of entries.filter((entry) => entry.kind === 'gap')) expect(gap).toMatchObject({ stream: expect.stringMatching(/^(c2s|s2c)$/), lost: expect.any(Number) });
+    expect(accountedBytes(entries, 'c2s')).toBe(tinyLines.length);
+    expect(accountedBytes(entries, 's2c')).toBe(tinyLines.length);
+  }, 180_000);
 
   it('100,000 pipelined calls to a fast server: 200,000 frames, no gap', async () => {
     const entries = await pipelinedCalls(100_000);
