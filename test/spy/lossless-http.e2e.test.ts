@@ -7,7 +7,8 @@ import { readRecord } from '../helpers/faults.js';
 import { startSpy } from '../helpers/http-spy.js';
 
 // --lossless on HTTP: while the recorder is behind, the spy stops reading bodies, so every frame of
-// every exchange is in the record, however many clients call at once.
+// every exchange is in the record, however many clients call at once; and once stopped, it finishes
+// the record whole, whatever --drain-timeout says.
 
 const clients = 16;
 const callsEach = 100;
@@ -39,7 +40,7 @@ async function startServer(): Promise<number> {
 describe('--lossless on HTTP', () => {
   it(`${clients} clients calling at once: every frame recorded, no gap`, async () => {
     const port = await startServer();
-    const spy = await startSpy(['--lossless', '--no-log', '--target', `http://127.0.0.1:${port}/mcp`]);
+    const spy = await startSpy(['--lossless', '--drain-timeout', '1ms', '--no-log', '--target', `http://127.0.0.1:${port}/mcp`]);
     try {
       const client = async (which: number) => {
         for (let call = 0; call < callsEach; call++) {

@@ -122,13 +122,22 @@ function relayExchange(req: IncomingMessage, res: ServerResponse, options: Forwa
     observer.requestChunk(chunk);
     waitForRecord(req, observer);
   });
+  let endTold = false;
+  const tellEnd = () => {
+    if (!endTold) observer.requestEnd();
+    endTold = true;
+  };
   req.on('end', () => {
     requestEnded = true;
     upstream.end();
-    observer.requestEnd();
+    tellEnd();
   });
 
   upstream.on('response', (upRes) => {
+    // The server may answer a request whose `end` waits for the record (--lossless holds its
+    // reading, and a body with a length is whole without it): once every byte of it has been
+    // handed over, its end goes first, so the observer never sees an answer before its request.
+    if (!requestEnded && req.complete && req.readableLength === 0) tellEnd();
     const status = upRes.statusCode ?? 502;
     const streams = headerText(upRes.headers, 'content-type')?.includes('text/event-stream') === true;
     const rewriter = method === 'GET' && streams && upRes.headers['content-length'] === undefined
