@@ -28,6 +28,12 @@ export function stdioSetups(dir, responseBytes) {
       spyPids: (pid) => [pid],
       record: join(dir, 'wire.jsonl'),
     },
+    {
+      name: 'spy lossless',
+      command: [node, bin, '-q', '--lossless', '--record', join(dir, 'wire.jsonl'), '--log', join(dir, 'wire.log'), '--', ...server],
+      spyPids: (pid) => [pid],
+      record: join(dir, 'wire.jsonl'),
+    },
     { name: 'spy no-rec', command: [node, bin, '-q', '--no-record', '--no-log', '--', ...server], spyPids: (pid) => [pid] },
   ];
 }

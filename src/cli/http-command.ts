@@ -46,6 +46,7 @@ export async function runHttpCommand(server: string[] | undefined, options: Http
       warn,
       version,
       drainTimeoutMs: options.drainTimeout,
+      lossless: options.lossless === true,
       ...(sessionLabel(options) ? { label: sessionLabel(options)! } : {}),
       ...(faults ? { faults } : {}),
       ...(intercept ? { intercept } : {}),

@@ -259,6 +259,7 @@ function withSpyOptions(command: Command): Command {
         .argParser(parseDuration)
         .default(2000, '2s'),
     )
+    .option('--lossless', 'record every frame: when the recorder falls behind, the traffic waits for it (default: the traffic goes first, what the recorder misses becomes a gap)')
     .addOption(redactOption())
     .option('--no-default-redact', 'record members named password, token, apiKey, secret ... (README, "Secrets") as sent')
     .option('--baseline <file>', 'note each listed tool that differs from its pin in this baseline (mcp-spy baseline)')

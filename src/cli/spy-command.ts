@@ -23,6 +23,8 @@ export interface SpyOptions extends ExportOptions, FaultOptions, InterceptComman
   maxFrame: number;
   /** Once the server has exited, how long finishing the record may take, in ms. */
   drainTimeout: number;
+  /** --lossless: the traffic slows to the recorder's pace rather than leave gaps in the record. */
+  lossless?: boolean;
   /** --redact: JSONPaths masked in every frame before it is written. */
   redactPath: string[];
   /** --baseline: pinned tools; a listed tool that differs is noted on its frame. */
@@ -128,6 +130,7 @@ export async function runSpy(server: string[] | undefined, options: SpyOptions):
     warn,
     version,
     drainTimeoutMs: options.drainTimeout,
+    lossless: options.lossless === true,
     earlySignal: takeEarlySignal,
     ...(faults ? { faults } : {}),
     ...(intercept ? { intercept } : {}),

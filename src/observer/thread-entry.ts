@@ -12,11 +12,12 @@ import type { ThreadConfig } from './thread-config.js';
 
 // The observing side of a spy, on a thread of its own: framing, parsing, correlating and writing
 // never take time from the thread that forwards the bytes.
-const { control, ...config } = workerData as ThreadConfig & { control?: SharedArrayBuffer };
+const { control, lossless, ...config } = workerData as ThreadConfig & { control?: SharedArrayBuffer; lossless?: boolean };
 // On Linux the nice value belongs to the thread: when the CPU is short, the bytes of the traffic
 // (the forwarding thread, the client, the server) go first and the record waits or, at worst, gaps.
+// With --lossless the traffic waits for the record: a lower priority would only slow both.
 try {
-  setPriority(10);
+  if (!lossless) setPriority(10);
 } catch {
   // Not permitted or not supported here: observe at normal priority.
 }

@@ -27,6 +27,8 @@ export interface HttpSpyOptions {
   version: string;
   /** Once the spy has stopped, how long finishing the record may take. */
   drainTimeoutMs: number;
+  /** --lossless: a body is read no faster than the record takes it; finishing the record is not cut short by `drainTimeoutMs`. */
+  lossless?: boolean;
   /** Who the run is, when a client's config points at it (wrap --http): on its first http entry and spawn entry. */
   label?: { client: string; name: string };
   /** Fault rules (--fault): only then does the proxy hand exchanges to the fault hook. */
@@ -97,9 +99,9 @@ async function startObservedProxy(options: HttpSpyOptions, observer: HttpObserve
  */
 export async function runHttpSpy(options: HttpSpyOptions): Promise<number | undefined> {
   const { target, server, warn, version } = options;
-  const observer = startHttpObserver(options.observer, { warn });
+  const observer = startHttpObserver(options.observer, { warn, lossless: options.lossless === true });
   const finish = async () => {
-    const finished = await observer.finish(options.drainTimeoutMs);
+    const finished = await observer.finish(options.lossless ? Infinity : options.drainTimeoutMs);
     if (!finished.closed && options.observer.recordPath) {
       warn('the observer did not finish in time; the record ends with a gap for what it did not record');
       appendLastWords(options.observer.recordPath, { named: options.observer.recordNamed ?? false, allowReadable: options.observer.allowReadable ?? false, lastSeq: finished.lastSeq, tail: finished.tail });

@@ -21,6 +21,11 @@ export interface StdioSpyOptions {
   version: string;
   /** Once the server has exited, how long finishing the record may keep the client waiting. */
   drainTimeoutMs: number;
+  /**
+   * --lossless: the traffic waits for the record instead of the record leaving gaps; finishing the
+   * record is not cut short by `drainTimeoutMs` (only by a stop signal).
+   */
+  lossless?: boolean;
   /** A stop signal that arrived while the spy was starting, taken once the spy's own handlers are in place. */
   earlySignal?: () => NodeJS.Signals | undefined;
   /** Who the run is, when a client's config started it: written on the spawn entry. */
@@ -42,7 +47,7 @@ export function newSessionId(): string {
  */
 export async function runStdioSpy(options: StdioSpyOptions): Promise<StdioOutcome> {
   const session = newSessionId();
-  const observer = startStdioObserver({ ...options.observer, session }, { warn: options.warn });
+  const observer = startStdioObserver({ ...options.observer, session }, { warn: options.warn, lossless: options.lossless === true });
   const command = [options.command, ...options.args];
   const label = options.label ?? {};
   let proxy: StdioProxy | undefined;
@@ -88,6 +93,7 @@ export async function runStdioSpy(options: StdioSpyOptions): Promise<StdioOutcom
         serverEnd: () => observer.end('s2c'),
         stderrChunk: (chunk) => observer.chunk('stderr', chunk),
         stderrEnd: () => observer.end('stderr'),
+        roomFor: (stream) => observer.roomFor(stream),
       },
     });
     const exitedAt = proxy.exited.then(() => {
@@ -104,7 +110,7 @@ export async function runStdioSpy(options: StdioSpyOptions): Promise<StdioOutcom
     drainMs = Math.max(0, drainMs - spent);
   }
 
-  const finished = await observer.finish(drainMs);
+  const finished = await observer.finish(options.lossless ? Infinity : drainMs);
   stopListening();
   if (!finished.closed && options.observer.recordPath) {
     options.warn('the observer did not finish in time; the record ends with a gap for what it did not record');

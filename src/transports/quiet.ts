@@ -6,9 +6,10 @@ const quietMs = 50;
 /**
  * Resolves once every stream has ended, or has been quiet for a moment while not paused (what a
  * pipe still held is read at once; a writer that lives on, a child of the server, is not waited
- * for), and in any case after `maxMs` or once `until` resolves.
+ * for), and in any case after `maxMs` or once `until` resolves. `postpone`: while it is true of a
+ * stream (its reading waits for the record, with --lossless), `maxMs` has not run out yet.
  */
-export function waitForQuiet(streams: Readable[], maxMs: number, until?: Promise<void>): Promise<void> {
+export function waitForQuiet(streams: Readable[], maxMs: number, until?: Promise<void>, postpone?: (stream: Readable) => boolean): Promise<void> {
   const open = streams.filter((stream) => !stream.readableEnded && !stream.destroyed);
   if (open.length === 0) return Promise.resolve();
   return new Promise((resolve) => {
@@ -39,7 +40,11 @@ export function waitForQuiet(streams: Readable[], maxMs: number, until?: Promise
         if (seen === lastData) done();
       });
     }, quietMs / 2);
-    const deadline = setTimeout(done, Math.max(0, maxMs));
+    const atDeadline = () => {
+      if (postpone && open.some((stream) => postpone(stream) && !stream.readableEnded && !stream.destroyed)) deadline = setTimeout(atDeadline, quietMs);
+      else done();
+    };
+    let deadline = setTimeout(atDeadline, Math.max(0, maxMs));
     void until?.then(done);
     for (const stream of open) {
       stream.on('data', onData);

@@ -3,6 +3,7 @@ import type { Readable, Writable } from 'node:stream';
 import { spawnServer, type SpawnFailure } from './spawn-server.js';
 import { waitForQuiet } from './quiet.js';
 import { openServerPipes } from './server-pipes.js';
+import { drained, holdReading } from './read-gate.js';
 
 /**
  * The stdio transport's tap: told of each chunk once it was forwarded, and of each stream's end.
@@ -15,6 +16,11 @@ export interface StdioTap {
   serverEnd(): void;
   stderrChunk(chunk: Buffer): void;
   stderrEnd(): void;
+  /**
+   * With --lossless, while the observer cannot take more of a stream: the transport reads no more
+   * of it until this resolves (the writer then waits, as a full pipe makes it).
+   */
+  roomFor?(stream: 'c2s' | 's2c' | 'stderr'): Promise<void> | undefined;
 }
 
 /**
@@ -125,13 +131,21 @@ export function startStdioProxy(options: StdioProxyOptions): StdioProxy {
       child.kill('SIGTERM');
     },
   });
+  /** Streams whose reading waits for the observer: the end's quiet wait does not cut them short. */
+  const waitingForRecord = new Set<Readable>();
+  const waitForObserver = (stream: Readable, name: 'c2s' | 's2c' | 'stderr') => {
+    const room = observer.roomFor?.(name);
+    if (!room) return;
+    waitingForRecord.add(stream);
+    holdReading(stream, room.then(() => void waitingForRecord.delete(stream)));
+  };
   const onInput = (chunk: Buffer) => {
-    if (faults) return faults.chunk('c2s', chunk);
-    if (!serverIn.destroyed && !serverIn.write(chunk)) {
-      input.pause();
-      serverIn.once('drain', () => input.resume());
+    if (faults) faults.chunk('c2s', chunk);
+    else {
+      if (!serverIn.destroyed && !serverIn.write(chunk)) holdReading(input, drained(serverIn));
+      observer.clientChunk(chunk);
     }
-    observer.clientChunk(chunk);
+    waitForObserver(input, 'c2s');
   };
   const onInputEnd = () => {
     if (faults) {
@@ -160,20 +174,18 @@ export function startStdioProxy(options: StdioProxyOptions): StdioProxy {
     input.on('end', onInputEnd);
 
     serverOut.on('data', (chunk: Buffer) => {
-      if (faults) return faults.chunk('s2c', chunk);
-      if (outputOpen && !output.write(chunk)) {
-        serverOut.pause();
-        output.once('drain', () => serverOut.resume());
+      if (faults) faults.chunk('s2c', chunk);
+      else {
+        if (outputOpen && !output.write(chunk)) holdReading(serverOut, drained(output));
+        observer.serverChunk(chunk);
       }
-      observer.serverChunk(chunk);
+      waitForObserver(serverOut, 's2c');
     });
     serverOut.on('end', () => (faults ? faults.end('s2c', () => observer.serverEnd()) : observer.serverEnd()));
     serverErr.on('data', (chunk: Buffer) => {
-      if (!options.passStderr(chunk)) {
-        serverErr.pause();
-        void options.stderrDrained().then(() => serverErr.resume());
-      }
+      if (!options.passStderr(chunk)) holdReading(serverErr, options.stderrDrained());
       observer.stderrChunk(chunk);
+      waitForObserver(serverErr, 'stderr');
     });
     serverErr.on('end', () => observer.stderrEnd());
   }
@@ -191,7 +203,7 @@ export function startStdioProxy(options: StdioProxyOptions): StdioProxy {
     faults?.stop();
     // The server's exit ends the session, as it does without the spy: what its pipes still hold
     // is passed on, but a child of the server that keeps them open is not waited for.
-    await waitForQuiet([serverOut, serverErr], options.settleMs, hurried);
+    await waitForQuiet([serverOut, serverErr], options.settleMs, hurried, (stream) => waitingForRecord.has(stream));
     if (!serverOut.readableEnded) serverOut.destroy();
     if (!serverErr.readableEnded) serverErr.destroy();
     return { started: true, pid: child.pid, code, signal, exitCode: exitCodeOf(code, signal) };

@@ -1,6 +1,7 @@
 import { Worker } from 'node:worker_threads';
 import { createGcPacer } from '../gc-pacer.js';
 import { createLagMeter } from './lag.js';
+import { createRoomWaiters } from './room-waiters.js';
 import type { ThreadConfig } from '../thread-config.js';
 import { controlLength, controlSlots, recordedStreams, type FinishMessage, type ObserverReply } from './channel-messages.js';
 import { readProgress, whileWritingOut } from './record-progress.js';
@@ -14,6 +15,11 @@ export interface ChannelOptions {
   maxLagMs?: number;
   /** Said once when the observer itself fails. */
   warn: (message: string) => void;
+  /**
+   * --lossless: bytes are always handed over, never counted as lost; when the observer is behind,
+   * `roomFor` asks the caller to stop reading until it has caught up, and finishing waits for it.
+   */
+  lossless?: boolean;
 }
 
 /** The streams whose bytes the record accounts for, by index (stdio: c2s, s2c, stderr; HTTP: one, unnamed). */
@@ -35,6 +41,13 @@ const lagFloorBytes = 1024 * 1024;
 /** The room of the bytes of small frames (see `copy`), and from what size a frame counts as large. */
 const smallRoom = 8 * 1024 * 1024;
 export const largeFrameBytes = 256 * 1024;
+/**
+ * With --lossless, how far behind the observer may be before reading stops, whatever the frames'
+ * size (nothing is cut, so a large frame needs no room of its own): enough for the observer never
+ * to wait for the traffic (it acknowledges every MiB), small enough that a session of tiny frames
+ * neither waits long for its answers nor, at its end, for the record.
+ */
+const losslessRoom = 2 * 1024 * 1024;
 /** How long past its deadline the observer may take to close the files before it is stopped. */
 const closeGraceMs = 1000;
 /**
@@ -63,10 +76,11 @@ export function openObserverChannel<M>(config: ThreadConfig, options: ChannelOpt
   // Room for a frame at the parse limit in each direction at once (a server echoing a large
   // request), and then some.
   const maxBehind = options.maxBehind ?? 2 * config.maxFrame + 4 * 1024 * 1024;
+  const lossless = options.lossless === true;
   const paceGc = createGcPacer();
   const control = new BigInt64Array(new SharedArrayBuffer(8 * controlLength));
   const worker = new Worker(threadEntry, {
-    workerData: { ...config, control: control.buffer },
+    workerData: { ...config, control: control.buffer, lossless },
     // Young objects die young here (a few per frame): a nursery of 16 MiB lets most die before a
     // collection (6 MiB spent a fifth more CPU on collecting) and keeps the RSS within ~30 MiB of it.
     // A code range of 16 MiB (the default reserves 128 MiB of address space up front): under an
@@ -91,6 +105,9 @@ export function openObserverChannel<M>(config: ThreadConfig, options: ChannelOpt
   const ended = new Promise<void>((resolve) => (onEnded = resolve));
   let onReady: () => void = () => {};
   const ready = new Promise<void>((resolve) => (onReady = resolve));
+  /** Finishing with no bound (--lossless): only a hurry gives up on the thread. */
+  let unbounded = false;
+  let hurryTimer: NodeJS.Timeout | undefined;
   let onHurried: () => void = () => {};
   const hurried = new Promise<void>((resolve) => (onHurried = resolve));
   /** Messages pushed (a finish aside), and how many of them the live view has written out. */
@@ -107,6 +124,7 @@ export function openObserverChannel<M>(config: ThreadConfig, options: ChannelOpt
       for (const resolve of waiters) resolve();
     }
   };
+  const roomWaiters = createRoomWaiters();
 
   worker.on('message', (reply: ObserverReply) => {
     if (reply.type === 'ready') onReady();
@@ -114,6 +132,7 @@ export function openObserverChannel<M>(config: ThreadConfig, options: ChannelOpt
       running = true;
       behind -= reply.bytes;
       lag.acked(reply.bytes);
+      roomWaiters.wake(behind);
     } else if (reply.type === 'shown') {
       shown = reply.messages;
       wakeShown(false);
@@ -123,7 +142,11 @@ export function openObserverChannel<M>(config: ThreadConfig, options: ChannelOpt
       onEnded();
     }
   });
-  void closed.then(() => wakeShown(true));
+  void closed.then(() => {
+    wakeShown(true);
+    // An observer that failed or was given up on holds no reader back: the traffic goes on unrecorded.
+    roomWaiters.wake(behind, true);
+  });
   worker.on('error', (error) => {
     failed = true;
     options.warn(`the observer stopped (${error.message}); the traffic keeps flowing, unrecorded`);
@@ -204,11 +227,13 @@ export function openObserverChannel<M>(config: ThreadConfig, options: ChannelOpt
      */
     copy(chunk: Buffer, share = 1, large = true): Uint8Array | undefined {
       paceGc(chunk.length);
-      const room = large ? maxBehind : Math.min(maxBehind, smallRoom);
-      if (failed || behind + chunk.length > room * share) return undefined;
+      const room = (large ? maxBehind : Math.min(maxBehind, smallRoom)) * share;
+      if (failed) return undefined;
+      // With --lossless every byte goes over: the caller stops reading instead (see `roomFor`).
+      if (!lossless && behind + chunk.length > room) return undefined;
       const now = performance.now();
       // Not before the observer has said it runs: its thread starting up is not falling behind.
-      if (running && behind > lagFloorBytes && lag.lagMs(now) > maxLagMs) return undefined;
+      if (!lossless && running && behind > lagFloorBytes && lag.lagMs(now) > maxLagMs) return undefined;
       behind += chunk.length;
       lag.sent(chunk.length, now);
       if (block === undefined || block.length - used < chunk.length) {
@@ -222,22 +247,37 @@ export function openObserverChannel<M>(config: ThreadConfig, options: ChannelOpt
       return data;
     },
     /**
+     * With --lossless, once the backlog is past `share` of `losslessRoom`: resolves when the
+     * observer has worked it down to half that (or is gone), and the caller reads no more until
+     * then. Undefined while there is room, and always without --lossless.
+     */
+    roomFor(share = 1): Promise<void> | undefined {
+      const room = losslessRoom * share;
+      if (!lossless || failed || finished || gone || behind <= room) return undefined;
+      return roomWaiters.wait(room / 2);
+    },
+    /**
      * Lets the observer write out what it can within `timeoutMs` of its running (a thread still
      * starting gets up to `startupWaitMs` first): what it has not observed by then becomes a gap in
-     * the record. Resolves once the files are closed, or, should the observer not answer even after
-     * a grace period, once it has been stopped.
+     * the record; `Infinity` (--lossless) waits until it has written everything, or is hurried.
+     * Resolves once the files are closed, or, should the observer not answer even after a grace
+     * period, once it has been stopped.
      */
     async finish(timeoutMs = 10_000): Promise<FinishOutcome> {
       // The time to finish starts once the thread runs (or could not start, or is hurried).
       const startup = setTimeout(onReady, startupWaitMs);
       await Promise.race([ready, closed, hurried]);
       clearTimeout(startup);
-      deadline(Date.now() + timeoutMs);
+      // Without a bound (--lossless), a deadline that never comes still tells the thread the traffic is over.
+      const bounded = Number.isFinite(timeoutMs);
+      deadline(bounded ? Date.now() + timeoutMs : Number.MAX_SAFE_INTEGER);
       push({ type: 'finish' });
       send();
-      const timer = setTimeout(onClosed, timeoutMs + closeGraceMs);
+      unbounded = !bounded;
+      const timer = bounded ? setTimeout(onClosed, timeoutMs + closeGraceMs) : undefined;
       await closed;
       clearTimeout(timer);
+      clearTimeout(hurryTimer);
       if (!finished && !gone) await whileWritingOut(control, ended, closeGraceMs);
       await worker.terminate();
       if (finished) return { closed: true };
@@ -248,6 +288,8 @@ export function openObserverChannel<M>(config: ThreadConfig, options: ChannelOpt
     hurry() {
       deadline(Date.now());
       onHurried();
+      // A finish without a bound has no timer of its own: past the grace period the thread is stopped.
+      if (unbounded) hurryTimer ??= setTimeout(onClosed, closeGraceMs);
     },
   };
 }

@@ -40,7 +40,8 @@ export function startHttpObserver(config: HttpObserverConfig, options: ChannelOp
 /**
  * The HTTP spy's side of the observer thread: each exchange's head, bytes and end go over as
  * they pass, stamped with the time the spy forwarded them. When the observer is too far behind,
- * the rest of that exchange is counted, not handed over, and it becomes one `gap` in the record.
+ * the rest of that exchange is counted, not handed over, and it becomes one `gap` in the record;
+ * with --lossless it goes over all the same, and `roomFor` tells the proxy to stop reading bodies.
  */
 function openHttpObserver(config: HttpObserverConfig, options: ChannelOptions): HttpObserverHandle {
   const channel = openObserverChannel<HttpMessage>({ kind: 'http', ...config }, { ...options, streams: [undefined] });
@@ -81,6 +82,7 @@ function openHttpObserver(config: HttpObserverConfig, options: ChannelOptions): 
       endpointRewritten: (rewrite) => lost === 0 && send({ type: 'rewrite', x, rewrite }),
       authRewritten: (rewrite) => lost === 0 && send({ type: 'auth-rewrite', x, rewrite }),
       failed: (failure, t = nowMs()) => push(lost > 0 ? lostMessage() : { type: 'failed', x, t, failure }),
+      roomFor: () => channel.roomFor(),
     };
   }
 

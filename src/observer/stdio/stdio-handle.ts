@@ -13,6 +13,8 @@ export interface StdioObserverHandle {
   /** Bytes handed over and not yet observed. */
   readonly behind: number;
   chunk(stream: StdioStream, chunk: Buffer): void;
+  /** With --lossless, while the observer has no room for more of `stream`: reading it waits for this to resolve. */
+  roomFor(stream: StdioStream): Promise<void> | undefined;
   end(stream: StdioStream): void;
   event<K extends 'spawn' | 'exit' | 'note' | 'fault' | 'intercept'>(kind: K, fields: EventFields<K>): void;
   /** Fields for the next frame of the stream: a fault rule hands each line over whole, so it is that line's. */
@@ -24,10 +26,17 @@ export interface StdioObserverHandle {
   shownThrough(mark: number): Promise<void>;
 }
 
+/**
+ * The server's stderr may use only part of the room: a chatty server must not push its frames out
+ * of the record (nor, with --lossless, hold them up).
+ */
+const shareOf = (stream: StdioStream) => (stream === 'stderr' ? 0.5 : 1);
+
 /** Nothing records, logs or shows: no thread, no copy; finishing has nothing to wait for. */
 const idleStdioHandle: StdioObserverHandle = {
   behind: 0,
   chunk: () => {},
+  roomFor: () => undefined,
   end: () => {},
   event: () => {},
   markNext: () => {},
@@ -44,7 +53,8 @@ export function startStdioObserver(config: StdioObserverConfig, options: Channel
 
 /**
  * Hands each chunk over to the observer thread, and never waits. When the observer is too far
- * behind, bytes are counted, not queued; past the parse limit, only lengths go over.
+ * behind, bytes are counted, not queued (with --lossless they go over all the same, and `roomFor`
+ * tells the transport to stop reading); past the parse limit, only lengths go over.
  */
 function openStdioObserver(config: StdioObserverConfig, options: ChannelOptions): StdioObserverHandle {
   const channel = openObserverChannel<StdioMessage>({ kind: 'stdio', ...config }, { ...options, streams: stdioStreams });
@@ -79,9 +89,7 @@ function openStdioObserver(config: StdioObserverConfig, options: ChannelOptions)
       const large = lineLength[stream] + (newline === -1 ? chunk.length : newline) >= largeFrameBytes || unfinished >= largeFrameBytes;
       lineLength[stream] = last === -1 ? lineLength[stream] + chunk.length : unfinished;
       const t = nowMs();
-      // The server's stderr may use only part of the room: a chatty server must not push its
-      // frames out of the record.
-      const data = channel.copy(chunk, stream === 'stderr' ? 0.5 : 1, large);
+      const data = channel.copy(chunk, shareOf(stream), large);
       if (data === undefined) {
         lost[stream] += chunk.length;
         return;
@@ -92,6 +100,7 @@ function openStdioObserver(config: StdioObserverConfig, options: ChannelOptions)
       }
       push({ type: 'chunk', stream, t, data });
     },
+    roomFor: (stream: StdioStream) => channel.roomFor(shareOf(stream)),
     end(stream: StdioStream) {
       const t = nowMs();
       if (lost[stream] > 0) push({ type: 'lost', stream, t, bytes: lost[stream] });

@@ -6,6 +6,7 @@ import { createEndpointRewriter } from './endpoint-rewrite.js';
 import { createMetadataHolder, isHeldForm, rewriteForm, withContentLength } from './held-body.js';
 import { forwardableHeaders, headerText, streamConnection } from './headers.js';
 import { gatewayError } from './gateway-error.js';
+import { drained, holdReading } from '../read-gate.js';
 import { pathOf, type ExchangeFailure, type ExchangeMarks, type ExchangeTap, type ExchangeStart } from '../../wire/http/exchange-tap.js';
 
 export { pathOf, type ExchangeFailure, type ExchangeMarks, type ExchangeTap, type ExchangeStart };
@@ -31,10 +32,13 @@ export interface AuthLearnt {
 
 /** Pipes a readable into a writable, pausing the first while the second is full. */
 function relay(chunk: Buffer, from: IncomingMessage, to: NodeJS.WritableStream) {
-  if (chunk.length > 0 && !to.write(chunk)) {
-    from.pause();
-    to.once('drain', () => from.resume());
-  }
+  if (chunk.length > 0 && !to.write(chunk)) holdReading(from, drained(to));
+}
+
+/** With --lossless, stops reading a body while the recorder has no room for more. */
+function waitForRecord(from: IncomingMessage, observer: ExchangeTap) {
+  const room = observer.roomFor?.();
+  if (room) holdReading(from, room);
 }
 
 /** What an exchange needs once its request head is read. */
@@ -72,6 +76,7 @@ export function forwardExchange(req: IncomingMessage, res: ServerResponse, optio
   req.on('data', (chunk: Buffer) => {
     chunks.push(chunk);
     observer.requestChunk(chunk);
+    waitForRecord(req, observer);
   });
   req.on('end', () => {
     observer.requestEnd();
@@ -115,14 +120,24 @@ function relayExchange(req: IncomingMessage, res: ServerResponse, options: Forwa
       headLength += chunk.length;
     }
     observer.requestChunk(chunk);
+    waitForRecord(req, observer);
   });
+  let endTold = false;
+  const tellEnd = () => {
+    if (!endTold) observer.requestEnd();
+    endTold = true;
+  };
   req.on('end', () => {
     requestEnded = true;
     upstream.end();
-    observer.requestEnd();
+    tellEnd();
   });
 
   upstream.on('response', (upRes) => {
+    // The server may answer a request whose `end` waits for the record (--lossless holds its
+    // reading, and a body with a length is whole without it): once every byte of it has been
+    // handed over, its end goes first, so the observer never sees an answer before its request.
+    if (!requestEnded && req.complete && req.readableLength === 0) tellEnd();
     const status = upRes.statusCode ?? 502;
     const streams = headerText(upRes.headers, 'content-type')?.includes('text/event-stream') === true;
     const rewriter = method === 'GET' && streams && upRes.headers['content-length'] === undefined
@@ -147,6 +162,7 @@ function relayExchange(req: IncomingMessage, res: ServerResponse, options: Forwa
       written ||= out.length > 0;
       relay(out, upRes, res);
       observer.responseChunk(chunk);
+      waitForRecord(upRes, observer);
     });
     upRes.on('end', () => {
       settled = true;

@@ -62,6 +62,11 @@ export interface ExchangeTap {
   /** A URL moved between the server's origin and the spy's for authorization (before its bytes pass). */
   authRewritten(rewrite: AuthRewrite): void;
   failed(failure: ExchangeFailure, timeMs?: number): void;
+  /**
+   * With --lossless, while the recorder cannot take more: the transport reads no more of the body
+   * until this resolves. Undefined when there is room (and always without --lossless).
+   */
+  roomFor?(): Promise<void> | undefined;
 }
 
 /** A tap on an exchange nobody records: each call does nothing. */
