@@ -21,12 +21,12 @@ const reshaping: { [name in AnswerAction['name']]: (action: Extract<AnswerAction
 };
 const reshapes = (rule: FaultRule): rule is FaultRule & { action: AnswerAction } => rule.action.name in reshaping;
 
-/** The proxy's side: the exchange, how to forward it (with the body already read), how to observe it. */
+/** The proxy's side: the exchange, how to forward it (with the body already read), how to tapExchange it. */
 export type HttpFaultHook = (
   req: IncomingMessage,
   res: ServerResponse,
-  forward: (held?: Buffer, marks?: ExchangeMarks, wrap?: (observer: ExchangeTap) => ExchangeTap) => void,
-  observe: (start: ExchangeStart) => ExchangeTap,
+  forward: (held?: Buffer, marks?: ExchangeMarks, wrap?: (tap: ExchangeTap) => ExchangeTap) => void,
+  tapExchange: (start: ExchangeStart) => ExchangeTap,
 ) => void;
 
 const json = { 'content-type': 'application/json' };
@@ -36,7 +36,7 @@ export function httpFaultHook(plan: { rules: FaultRule[]; seed: number }, fault:
   const matcher = createFaultMatcher(plan.rules, random);
   /** Requests held by timeout (by id), with their rule: their cancellation is not forwarded either. */
   const held = new Map<string, FaultRule>();
-  return (req, res, forward, observe) => {
+  return (req, res, forward, tapExchange) => {
     if (req.method !== 'POST') return forward();
     const chunks: Buffer[] = [];
     req.on('data', (chunk: Buffer) => chunks.push(chunk));
@@ -96,7 +96,7 @@ export function httpFaultHook(plan: { rules: FaultRule[]; seed: number }, fault:
         /** The request the rule matched carries `fault`; an answer the spy made carries `origin: "spy"` too. */
         const marks: ExchangeMarks = { request: { fault: rule.text }, response: { origin: 'spy', fault: rule.text } };
         const observed = () => {
-          const observer = observe({ method: 'POST', path: req.url ?? '/', headers: req.headers, marks });
+          const observer = tapExchange({ method: 'POST', path: req.url ?? '/', headers: req.headers, marks });
           observer.requestChunk(body);
           observer.requestEnd();
           return observer;

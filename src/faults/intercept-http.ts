@@ -12,7 +12,7 @@ export function httpInterceptHook(holds: Holds) {
   const { filter, test } = holds.options;
   // Answers of the server are never held here: the requests seen serve only their latency, so none is kept.
   const sent = newRequestsSeen();
-  return (req: IncomingMessage, res: ServerResponse, forward: Forward, observe: (start: ExchangeStart) => ExchangeTap): void => {
+  return (req: IncomingMessage, res: ServerResponse, forward: Forward, tapExchange: (start: ExchangeStart) => ExchangeTap): void => {
     if (req.method !== 'POST') return forward();
     const chunks: Buffer[] = [];
     req.on('data', (chunk: Buffer) => chunks.push(chunk));
@@ -32,7 +32,7 @@ export function httpInterceptHook(holds: Holds) {
       const mark = { intercept: filter };
       /** The exchange as it went, when the spy answers it (or leaves it open) itself. */
       const observed = () => {
-        const observer = observe({ method: 'POST', path: req.url ?? '/', headers: req.headers, marks: { request: mark, response: { ...mark, origin: 'spy' } } });
+        const observer = tapExchange({ method: 'POST', path: req.url ?? '/', headers: req.headers, marks: { request: mark, response: { ...mark, origin: 'spy' } } });
         observer.requestChunk(body);
         observer.requestEnd();
         return observer;

@@ -1,6 +1,6 @@
 // The writing side of one HTTP response taken over by a rule that reshapes the answer: whoever writes
 // it (the HTTP spy relaying the server, the mock answering) writes as ever, and the rule decides what
-// the client gets and when. The spy's observer then records what was delivered, not what was written.
+// the client gets and when. The spy's tap then records what was delivered, not what was written.
 import type { OutgoingHttpHeaders, ServerResponse } from 'node:http';
 import type { ExchangeTap } from '../wire/http/exchange-tap.js';
 import { nowMs } from '../wire/framing/now.js';
@@ -30,16 +30,16 @@ function withoutLength(headers: Headers): Headers {
 const bodyOf = (type: string): AnswerBody => (type.includes('text/event-stream') ? 'sse' : type.includes('json') ? 'json' : 'other');
 
 /**
- * Reshapes the answer `res` carries to request `id` as the rule says. Returns what the spy's observer
+ * Reshapes the answer `res` carries to request `id` as the rule says. Returns what the spy's tap
  * of the exchange should be wrapped in: it then sees the delivered bytes, each frame with its mark.
  */
-export function reshapeResponse(res: ServerResponse, rule: FaultRule & { action: AnswerAction }, id: JsonRpcId, noted: (text: string) => void): (observer: ExchangeTap) => ExchangeTap {
+export function reshapeResponse(res: ServerResponse, rule: FaultRule & { action: AnswerAction }, id: JsonRpcId, noted: (text: string) => void): (tap: ExchangeTap) => ExchangeTap {
   const writeHead = res.writeHead.bind(res) as (status: number, ...rest: unknown[]) => ServerResponse;
   const write = res.write.bind(res) as (chunk: Buffer) => boolean;
   const end = res.end.bind(res) as () => ServerResponse;
-  let observer: ExchangeTap | undefined;
+  let tap: ExchangeTap | undefined;
   let shaper: AnswerShaper | undefined;
-  /** The observer was told how the answer ended (delivered whole, or cut): nothing more goes to it. */
+  /** The tap was told how the answer ended (delivered whole, or cut): nothing more goes to it. */
   let told = false;
   const settle = () => {
     told = true;
@@ -57,13 +57,13 @@ export function reshapeResponse(res: ServerResponse, rule: FaultRule & { action:
       deliver(bytes, mark) {
         if (res.destroyed || told) return;
         write(bytes);
-        observer?.responseChunk(bytes, nowMs(), mark);
+        tap?.responseChunk(bytes, nowMs(), mark);
       },
       finish() {
         if (told) return;
         settle();
         if (!res.destroyed) end();
-        observer?.responseEnd();
+        tap?.responseEnd();
       },
       cut(why) {
         if (told) return;
@@ -73,8 +73,8 @@ export function reshapeResponse(res: ServerResponse, rule: FaultRule & { action:
         const socket = res.socket;
         if (socket) socket.end(() => socket.destroy());
         else res.destroy();
-        // After the writer told the observer of the response's head, when the cut comes with it.
-        queueMicrotask(() => observer?.failed({ stage: 'response', message: why }));
+        // After the writer told the tap of the response's head, when the cut comes with it.
+        queueMicrotask(() => tap?.failed({ stage: 'response', message: why }));
       },
     });
     shaper.start();
@@ -95,19 +95,19 @@ export function reshapeResponse(res: ServerResponse, rule: FaultRule & { action:
     shaper!.end();
     return res;
   }) as ServerResponse['end'];
-  // The client left (or the spy closed): nothing more is delivered. The writer tells the observer why,
+  // The client left (or the spy closed): nothing more is delivered. The writer tells the tap why,
   // unless its own response had ended already (the rest was still being delivered): then it is said here.
   res.once('close', () => {
     shaper?.stop();
     process.nextTick(() => {
       if (told) return;
       settle();
-      observer?.failed({ stage: 'client', message: 'the client closed the connection before the response ended' });
+      tap?.failed({ stage: 'client', message: 'the client closed the connection before the response ended' });
     });
   });
 
   return (real) => {
-    observer = real;
+    tap = real;
     // The delivered bytes and the end are told from the outlet above; the writer's own are not.
     return {
       requestChunk: (chunk, timeMs) => real.requestChunk(chunk, timeMs),

@@ -67,7 +67,7 @@ async function startObservedProxy(options: HttpSpyOptions, observer: HttpObserve
     toldRefusal = true;
     options.warn(`refusing connections: ${why}; their clients see the connection reset (each is in the record); raise the limit to let more in`);
   };
-  const proxy = await startHttpProxy({ target, listen, timeouts, allowHosts, allowOrigins, observe: observer.observe, refused, settled: observer.started, ...faults, ...(intercept ? { faults: intercept.hook } : {}) });
+  const proxy = await startHttpProxy({ target, listen, timeouts, allowHosts, allowOrigins, tapExchange: observer.observe, refused, settled: observer.started, ...faults, ...(intercept ? { faults: intercept.hook } : {}) });
   return {
     url: proxy.url,
     /** Says where the spy listens, on stdout and in the record (the live view's line): once a client may come. */

@@ -86,7 +86,7 @@ export async function runStdioSpy(options: StdioSpyOptions): Promise<StdioOutcom
       onSpawn: (pid) => observer.event('spawn', { transport: 'stdio', command, pid, cwd: process.cwd(), spy: options.version, ...label }),
       onClientGone: (why) => observer.event('note', { notes: ['client-gone'], text: why }),
       ...(faultHook ? { faults: faultHook } : {}),
-      observer: {
+      tap: {
         clientChunk: (chunk) => observer.chunk('c2s', chunk),
         clientEnd: () => observer.end('c2s'),
         serverChunk: (chunk) => observer.chunk('s2c', chunk),

@@ -16,7 +16,7 @@ export type { ClientTimeouts } from './http/client-timeouts.js';
 export interface HttpProxyOptions {
   target: URL;
   listen: ListenAddress;
-  observe: (start: ExchangeStart) => ExchangeTap;
+  tapExchange: (start: ExchangeStart) => ExchangeTap;
   /** How long a client may take to send its request, or stay idle between requests (default: Node's). */
   timeouts?: ClientTimeouts;
   /** Host values accepted beyond the spy's own address (`host` for any port, or `host:port`). */
@@ -27,7 +27,7 @@ export interface HttpProxyOptions {
    * Only with fault rules (--fault): sees each exchange first and forwards it (its body read whole)
    * or answers it itself. Without it the proxy forwards every exchange as it streams.
    */
-  faults?: (req: IncomingMessage, res: ServerResponse, forward: (held?: Buffer, marks?: ExchangeMarks, wrap?: (observer: ExchangeTap) => ExchangeTap) => void, observe: HttpProxyOptions['observe']) => void;
+  faults?: (req: IncomingMessage, res: ServerResponse, forward: (held?: Buffer, marks?: ExchangeMarks, wrap?: (tap: ExchangeTap) => ExchangeTap) => void, tapExchange: HttpProxyOptions['tapExchange']) => void;
   /** A connection the spy refused (too many for its limit of open files): who, and why. */
   refused?: (peer: string, why: string) => void;
   /** Settles once the files the spy keeps open beside its connections are open (its observer's): the limit is counted then. */
@@ -93,10 +93,10 @@ export async function startHttpProxy(options: HttpProxyOptions): Promise<HttpPro
     const exchange: Exchange = { req, res };
     exchanges.set(req.socket, exchange);
     const refusal = refusalOf(req.headers, policy!);
-    if (refusal !== undefined) return refuseExchange(req, res, options.observe, refusal);
-    const forwarding = { target, agent, observe: options.observe, closedBySpy: () => (stopping ? stopped : exchange.closed), auth };
+    if (refusal !== undefined) return refuseExchange(req, res, options.tapExchange, refusal);
+    const forwarding = { target, agent, tapExchange: options.tapExchange, closedBySpy: () => (stopping ? stopped : exchange.closed), auth };
     // A rule that reshapes the answer watches the exchange's observer too (`wrap`): it records what was delivered.
-    if (options.faults) return options.faults(req, res, (held, marks, wrap) => forwardExchange(req, res, wrap ? { ...forwarding, observe: (start) => wrap(options.observe(start)) } : forwarding, held, marks), options.observe);
+    if (options.faults) return options.faults(req, res, (held, marks, wrap) => forwardExchange(req, res, wrap ? { ...forwarding, tapExchange: (start) => wrap(options.tapExchange(start)) } : forwarding, held, marks), options.tapExchange);
     forwardExchange(req, res, forwarding);
   });
   // Node keeps only the first 2000 header lines of a request by default (its parser, ~1,024 of them

@@ -36,7 +36,7 @@ export type StdioFaultHook = (io: { write(dir: 'c2s' | 's2c', bytes: Buffer): vo
 export interface StdioProxyOptions {
   command: string;
   args: string[];
-  observer: StdioTap;
+  tap: StdioTap;
   /** Where the server's stderr goes; false asks the server to wait, as a full pipe would. */
   passStderr: (chunk: Buffer) => boolean;
   stderrDrained: () => Promise<void>;
@@ -83,7 +83,7 @@ export function exitCodeOf(code: number | null | undefined, signal: string | nul
 export function startStdioProxy(options: StdioProxyOptions): StdioProxy {
   const input = options.input ?? process.stdin;
   const output = options.output ?? process.stdout;
-  const { observer } = options;
+  const { tap } = options;
   const pipes = openServerPipes();
   // Descriptors of our own are passed as they are; without them, pipes.
   const { child, exit, failure } = spawnServer(options.command, options.args, pipes ? pipes.child : 'pipe');
@@ -134,7 +134,7 @@ export function startStdioProxy(options: StdioProxyOptions): StdioProxy {
   /** Streams whose reading waits for the observer: the end's quiet wait does not cut them short. */
   const waitingForRecord = new Set<Readable>();
   const waitForObserver = (stream: Readable, name: 'c2s' | 's2c' | 'stderr') => {
-    const room = observer.roomFor?.(name);
+    const room = tap.roomFor?.(name);
     if (!room) return;
     waitingForRecord.add(stream);
     holdReading(stream, room.then(() => void waitingForRecord.delete(stream)));
@@ -143,7 +143,7 @@ export function startStdioProxy(options: StdioProxyOptions): StdioProxy {
     if (faults) faults.chunk('c2s', chunk);
     else {
       if (!serverIn.destroyed && !serverIn.write(chunk)) holdReading(input, drained(serverIn));
-      observer.clientChunk(chunk);
+      tap.clientChunk(chunk);
     }
     waitForObserver(input, 'c2s');
   };
@@ -151,12 +151,12 @@ export function startStdioProxy(options: StdioProxyOptions): StdioProxy {
     if (faults) {
       faults.end('c2s', () => {
         serverIn.end();
-        observer.clientEnd();
+        tap.clientEnd();
       });
       return;
     }
     serverIn.end();
-    observer.clientEnd();
+    tap.clientEnd();
   };
   const stopInput = () => {
     input.off('data', onInput);
@@ -177,17 +177,17 @@ export function startStdioProxy(options: StdioProxyOptions): StdioProxy {
       if (faults) faults.chunk('s2c', chunk);
       else {
         if (outputOpen && !output.write(chunk)) holdReading(serverOut, drained(output));
-        observer.serverChunk(chunk);
+        tap.serverChunk(chunk);
       }
       waitForObserver(serverOut, 's2c');
     });
-    serverOut.on('end', () => (faults ? faults.end('s2c', () => observer.serverEnd()) : observer.serverEnd()));
+    serverOut.on('end', () => (faults ? faults.end('s2c', () => tap.serverEnd()) : tap.serverEnd()));
     serverErr.on('data', (chunk: Buffer) => {
       if (!options.passStderr(chunk)) holdReading(serverErr, options.stderrDrained());
-      observer.stderrChunk(chunk);
+      tap.stderrChunk(chunk);
       waitForObserver(serverErr, 'stderr');
     });
-    serverErr.on('end', () => observer.stderrEnd());
+    serverErr.on('end', () => tap.stderrEnd());
   }
 
   let hurry = () => {};

@@ -17,7 +17,7 @@ export type SpyClosed = Pick<ExchangeFailure, 'message' | 'answered'>;
 export interface ForwardOptions {
   target: URL;
   agent: Agent;
-  observe: (start: ExchangeStart) => ExchangeTap;
+  tapExchange: (start: ExchangeStart) => ExchangeTap;
   /** Set once the spy closes the connection itself: what ends then is not the client's doing. */
   closedBySpy: () => SpyClosed | undefined;
   /** What the spy learns of the server's authorization, shared by all exchanges. */
@@ -36,8 +36,8 @@ function relay(chunk: Buffer, from: IncomingMessage, to: NodeJS.WritableStream) 
 }
 
 /** With --lossless, stops reading a body while the recorder has no room for more. */
-function waitForRecord(from: IncomingMessage, observer: ExchangeTap) {
-  const room = observer.roomFor?.();
+function waitForRecord(from: IncomingMessage, tap: ExchangeTap) {
+  const room = tap.roomFor?.();
   if (room) holdReading(from, room);
 }
 
@@ -45,29 +45,29 @@ function waitForRecord(from: IncomingMessage, observer: ExchangeTap) {
 interface ExchangeContext {
   path: string;
   method: string;
-  observer: ExchangeTap;
+  tap: ExchangeTap;
   origins: Origins;
   note: (rewrite: AuthRewrite) => void;
 }
 
 /**
- * Forwards one exchange to the target and back, streaming both ways, and tells the observer.
+ * Forwards one exchange to the target and back, streaming both ways, and tells the tap.
  * `held`: the request body, already read whole (by a fault rule's hook): sent as it is; `marks`: what
  * that rule writes on the exchange's frames.
  */
 export function forwardExchange(req: IncomingMessage, res: ServerResponse, options: ForwardOptions, held?: Buffer, marks?: ExchangeMarks): void {
   const path = pathOf(req.url);
   const method = req.method ?? 'GET';
-  const observer = options.observe(marks ? { method, path, headers: req.headers, marks } : { method, path, headers: req.headers });
+  const tap = options.tapExchange(marks ? { method, path, headers: req.headers, marks } : { method, path, headers: req.headers });
   const origins = originsOf(options.target, req.headers.host ?? options.target.host, options.auth.serverOrigin);
   const note = (rewrite: AuthRewrite) => {
     if (rewrite.at === 'metadata' && URL.canParse(rewrite.from)) options.auth.serverOrigin = new URL(rewrite.from).origin;
-    observer.authRewritten(rewrite);
+    tap.authRewritten(rewrite);
   };
-  const context = { path, method, observer, origins, note };
+  const context = { path, method, tap, origins, note };
   if (held) {
-    observer.requestChunk(held);
-    observer.requestEnd();
+    tap.requestChunk(held);
+    tap.requestEnd();
     return relayExchange(req, res, options, context, isHeldForm(method, req.headers) ? rewriteForm(held, origins, context.note) : held);
   }
   if (!isHeldForm(method, req.headers)) return relayExchange(req, res, options, context);
@@ -75,20 +75,20 @@ export function forwardExchange(req: IncomingMessage, res: ServerResponse, optio
   const chunks: Buffer[] = [];
   req.on('data', (chunk: Buffer) => {
     chunks.push(chunk);
-    observer.requestChunk(chunk);
-    waitForRecord(req, observer);
+    tap.requestChunk(chunk);
+    waitForRecord(req, tap);
   });
   req.on('end', () => {
-    observer.requestEnd();
+    tap.requestEnd();
     relayExchange(req, res, options, context, rewriteForm(Buffer.concat(chunks), origins, context.note));
   });
-  req.on('close', () => req.complete || observer.failed({ stage: 'client', message: 'the client closed the connection before its request ended', ...options.closedBySpy() }));
+  req.on('close', () => req.complete || tap.failed({ stage: 'client', message: 'the client closed the connection before its request ended', ...options.closedBySpy() }));
 }
 
-/** Forwards the exchange; `held` is the request body when it was read whole (and the observer told) already. */
+/** Forwards the exchange; `held` is the request body when it was read whole (and the tap told) already. */
 function relayExchange(req: IncomingMessage, res: ServerResponse, options: ForwardOptions, context: ExchangeContext, held?: Buffer): void {
   const { target } = options;
-  const { path, method, observer, origins, note } = context;
+  const { path, method, tap, origins, note } = context;
   const head = forwardableHeaders(req.rawHeaders, target.host);
   const send = target.protocol === 'https:' ? httpsRequest : httpRequest;
   const upstream = send({
@@ -119,12 +119,12 @@ function relayExchange(req: IncomingMessage, res: ServerResponse, options: Forwa
       requestHead.push(chunk);
       headLength += chunk.length;
     }
-    observer.requestChunk(chunk);
-    waitForRecord(req, observer);
+    tap.requestChunk(chunk);
+    waitForRecord(req, tap);
   });
   let endTold = false;
   const tellEnd = () => {
-    if (!endTold) observer.requestEnd();
+    if (!endTold) tap.requestEnd();
     endTold = true;
   };
   req.on('end', () => {
@@ -136,12 +136,12 @@ function relayExchange(req: IncomingMessage, res: ServerResponse, options: Forwa
   upstream.on('response', (upRes) => {
     // The server may answer a request whose `end` waits for the record (--lossless holds its
     // reading, and a body with a length is whole without it): once every byte of it has been
-    // handed over, its end goes first, so the observer never sees an answer before its request.
+    // handed over, its end goes first, so the tap never sees an answer before its request.
     if (!requestEnded && req.complete && req.readableLength === 0) tellEnd();
     const status = upRes.statusCode ?? 502;
     const streams = headerText(upRes.headers, 'content-type')?.includes('text/event-stream') === true;
     const rewriter = method === 'GET' && streams && upRes.headers['content-length'] === undefined
-      ? createEndpointRewriter(target.origin, `http://${req.headers.host ?? target.host}`, (rewrite) => observer.endpointRewritten(rewrite))
+      ? createEndpointRewriter(target.origin, `http://${req.headers.host ?? target.host}`, (rewrite) => tap.endpointRewritten(rewrite))
       : undefined;
     const headers = forwardableHeaders(rewriteResponseHeaders(upRes.rawHeaders, origins, note));
     if (streams) headers.push(...streamConnection(upRes.rawHeaders, req.headers));
@@ -156,26 +156,26 @@ function relayExchange(req: IncomingMessage, res: ServerResponse, options: Forwa
     // true from writeHead on, sent or not: what was written is what tells.)
     let written = false;
     if (streams) setImmediate(() => written || res.destroyed || res.flushHeaders());
-    observer.response(status, upRes.headers);
+    tap.response(status, upRes.headers);
     upRes.on('data', (chunk: Buffer) => {
       const out = rewriter ? rewriter.push(chunk) : metadata ? metadata.push(chunk) : chunk;
       written ||= out.length > 0;
       relay(out, upRes, res);
-      observer.responseChunk(chunk);
-      waitForRecord(upRes, observer);
+      tap.responseChunk(chunk);
+      waitForRecord(upRes, tap);
     });
     upRes.on('end', () => {
       settled = true;
       if (rewriter) res.write(rewriter.flush());
       res.end(metadata?.flush());
-      observer.responseEnd();
+      tap.responseEnd();
     });
     upRes.on('error', () => {});
     upRes.on('close', () => {
       if (settled || upRes.complete) return;
       settled = true;
       res.destroy();
-      observer.failed({ stage: 'response', message: options.closedBySpy()?.message ?? 'the server closed the connection before the response ended' });
+      tap.failed({ stage: 'response', message: options.closedBySpy()?.message ?? 'the server closed the connection before the response ended' });
     });
   });
 
@@ -184,7 +184,7 @@ function relayExchange(req: IncomingMessage, res: ServerResponse, options: Forwa
     settled = true;
     if (res.headersSent) {
       res.destroy();
-      observer.failed({ stage: 'response', message: options.closedBySpy()?.message ?? `the server connection failed: ${error.code ?? error.message}` });
+      tap.failed({ stage: 'response', message: options.closedBySpy()?.message ?? `the server connection failed: ${error.code ?? error.message}` });
       return;
     }
     const message = `cannot reach ${target.origin}: ${error.code ?? error.message}`;
@@ -192,7 +192,7 @@ function relayExchange(req: IncomingMessage, res: ServerResponse, options: Forwa
       const body = gatewayError(Buffer.concat(requestHead), message);
       res.writeHead(502, { 'content-type': 'application/json', 'content-length': body.length });
       res.end(body);
-      observer.failed({ stage: 'connect', message, answered: { status: 502, body } });
+      tap.failed({ stage: 'connect', message, answered: { status: 502, body } });
     };
     if (requestEnded) answer();
     else {
@@ -205,6 +205,6 @@ function relayExchange(req: IncomingMessage, res: ServerResponse, options: Forwa
     if (settled || res.writableFinished) return;
     settled = true;
     upstream.destroy();
-    observer.failed({ stage: 'client', message: 'the client closed the connection before the response ended', ...options.closedBySpy() });
+    tap.failed({ stage: 'client', message: 'the client closed the connection before the response ended', ...options.closedBySpy() });
   });
 }
