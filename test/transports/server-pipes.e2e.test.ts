@@ -7,8 +7,11 @@ describe("the server's stdio", () => {
     const script = 'for f in stdin stdout stderr; do test -p /dev/$f && echo "$f is a pipe" >&2; done; echo ready >&2; cat /dev/stdin';
     const result = await runBin(['-q', '--no-record', '--no-log', '--', 'sh', '-c', script], {
       onStart: (child) => {
+        // The word may come split over two chunks: what came so far is looked at, not the last chunk alone.
+        let seen = '';
         child.stderr!.on('data', (chunk: Buffer) => {
-          if (chunk.toString().includes('ready')) child.stdin!.end(request(1));
+          seen += chunk.toString();
+          if (seen.includes('ready') && child.stdin!.writable) child.stdin!.end(request(1));
         });
       },
     });
