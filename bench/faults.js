@@ -62,7 +62,9 @@ function table(workload, bySetup) {
     const rate = runs.map((run) => run.exchanges / run.seconds);
     const speed = perRep(runs, base, (run, none) => none.seconds / run.seconds);
     const cpu = perRep(runs, base, (run, none) => cpuPerExchangeUs(run) / cpuPerExchangeUs(none));
-    lines.push(`${name.padEnd(14)} ${cell(median(mib), 1, 10)} ${cell(median(rate), 0, 11)} ${cell(min(speed), 2, 12)} ${cell(median(speed), 2, 12)} ${cell(max(speed), 2, 12)} ${cell(median(runs.map(cpuPerExchangeUs)), 1, 12)} ${cell(median(cpu), 2, 12)} ${cell(peakRssMiB(runs), 1, 13)}`);
+    lines.push(
+      `${name.padEnd(14)} ${cell(median(mib), 1, 10)} ${cell(median(rate), 0, 11)} ${cell(min(speed), 2, 12)} ${cell(median(speed), 2, 12)} ${cell(max(speed), 2, 12)} ${cell(median(runs.map(cpuPerExchangeUs)), 1, 12)} ${cell(median(cpu), 2, 12)} ${cell(peakRssMiB(runs), 1, 13)}`,
+    );
   }
   return lines;
 }

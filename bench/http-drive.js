@@ -37,7 +37,12 @@ export async function call(client, body) {
 
 /** Opens a session as an SDK client would (initialize, then notifications/initialized). */
 export async function initialize(client) {
-  const init = { jsonrpc: '2.0', id: 0, method: 'initialize', params: { protocolVersion: '2025-11-25', capabilities: {}, clientInfo: { name: 'bench', version: '1' } } };
+  const init = {
+    jsonrpc: '2.0',
+    id: 0,
+    method: 'initialize',
+    params: { protocolVersion: '2025-11-25', capabilities: {}, clientInfo: { name: 'bench', version: '1' } },
+  };
   client.session = (await post(client, JSON.stringify(init))).session;
   await post(client, JSON.stringify({ jsonrpc: '2.0', method: 'notifications/initialized' }));
 }
@@ -47,9 +52,11 @@ export async function closedLoop(clients, { seconds, body, ids }) {
   const times = [];
   const started = performance.now();
   const until = started + seconds * 1000;
-  await Promise.all(clients.map(async (client) => {
-    while (performance.now() < until) times.push(await call(client, body(ids.next++)));
-  }));
+  await Promise.all(
+    clients.map(async (client) => {
+      while (performance.now() < until) times.push(await call(client, body(ids.next++)));
+    }),
+  );
   return { calls: times.length, seconds: (performance.now() - started) / 1000, times };
 }
 
@@ -71,7 +78,11 @@ export async function openLoop(clients, { rate, seconds, body, ids }) {
     const wait = due - performance.now();
     if (wait > 1) await new Promise((resolve) => setTimeout(resolve, wait));
     const client = await take();
-    calls.push(call(client, body(ids.next++)).then(() => made++).finally(() => release(client)));
+    calls.push(
+      call(client, body(ids.next++))
+        .then(() => made++)
+        .finally(() => release(client)),
+    );
   }
   await Promise.all(calls);
   const elapsed = (performance.now() - started) / 1000;

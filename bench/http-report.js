@@ -13,28 +13,34 @@ function workloadTable(bySetup) {
     const cpuVsProxy = perRep(runs, base, (run, other) => cpuPerExchangeUs(run) / cpuPerExchangeUs(other));
     const p50 = runs.map((run) => percentile(run.times, 0.5));
     const p99 = runs.map((run) => percentile(run.times, 0.99));
-    lines.push(`${name.padEnd(12)} ${cell(median(runs.map(rate)), 0, 11)} ${cell(min(vsProxy), 2, 13)} ${cell(median(vsProxy), 2, 13)} ${cell(median(p50), 3, 11)} ${cell(median(p99), 3, 11)} ${cell(median(runs.map(cpuPerExchangeUs)), 1, 12)} ${cell(median(cpuVsProxy), 2, 9)} ${cell(peakRssMiB(runs), 1, 13)}  ${recorded(runs)}`);
+    lines.push(
+      `${name.padEnd(12)} ${cell(median(runs.map(rate)), 0, 11)} ${cell(min(vsProxy), 2, 13)} ${cell(median(vsProxy), 2, 13)} ${cell(median(p50), 3, 11)} ${cell(median(p99), 3, 11)} ${cell(median(runs.map(cpuPerExchangeUs)), 1, 12)} ${cell(median(cpuVsProxy), 2, 9)} ${cell(peakRssMiB(runs), 1, 13)}  ${recorded(runs)}`,
+    );
   }
   return lines;
 }
 
 /** The spy's throughput at 16 clients against the Node proxy's (median of the same-repetition ratios), for each server mode. */
 function targetLines(workloads, results) {
-  return workloads.filter((w) => w.clients === 16).map((w) => {
-    const bySetup = results.get(w.name);
-    const ratio = median(perRep(bySetup.get('spy record'), bySetup.get(BASE), (run, other) => rate(run) / rate(other)));
-    return `target (${w.mode}, 16 clients): spy recording at >= 95% of the Node proxy's calls/s; here ${(100 * ratio).toFixed(0)}% ${ratio >= 0.95 ? '(met)' : '(not met)'}`;
-  });
+  return workloads
+    .filter((w) => w.clients === 16)
+    .map((w) => {
+      const bySetup = results.get(w.name);
+      const ratio = median(perRep(bySetup.get('spy record'), bySetup.get(BASE), (run, other) => rate(run) / rate(other)));
+      return `target (${w.mode}, 16 clients): spy recording at >= 95% of the Node proxy's calls/s; here ${(100 * ratio).toFixed(0)}% ${ratio >= 0.95 ? '(met)' : '(not met)'}`;
+    });
 }
 
 /** The printed report: one table per workload. `results`: workload name -> setup name -> runs by repetition. */
 export function renderReport(workloads, results, { reps, seconds, loads }) {
-  const out = [`HTTP benchmark: node ${process.version}, ${reps} repetition${reps > 1 ? 's' : ''} of ${seconds} s per setup; ratios are taken within a repetition, then min/median`];
+  const out = [
+    `HTTP benchmark: node ${process.version}, ${reps} repetition${reps > 1 ? 's' : ''} of ${seconds} s per setup; ratios are taken within a repetition, then min/median`,
+  ];
   out.push(machineLine(loads));
   for (const workload of workloads) out.push('', workload.title, ...workloadTable(results.get(workload.name)));
   out.push('', ...targetLines(workloads, results));
   out.push('', 'vs proxy: against the minimal Node reverse proxy (bench/http-pass.js) in the same repetition.');
   out.push('CPU and peak RSS (VmHWM) are those of the proxy process (none for direct), read from /proc before it exits;');
-  out.push('the spy\'s include writing out the rest of its record once stopped. recorded: frames in the record / frames sent.');
+  out.push("the spy's include writing out the rest of its record once stopped. recorded: frames in the record / frames sent.");
   return out.join('\n');
 }

@@ -20,7 +20,12 @@ import { renderReport } from './http-report.js';
 
 function options() {
   const { values } = parseArgs({
-    options: { seconds: { type: 'string', default: '1.5' }, reps: { type: 'string', default: '5' }, modes: { type: 'string', default: 'json,sse' }, clients: { type: 'string', default: '1,16' } },
+    options: {
+      seconds: { type: 'string', default: '1.5' },
+      reps: { type: 'string', default: '5' },
+      modes: { type: 'string', default: 'json,sse' },
+      clients: { type: 'string', default: '1,16' },
+    },
   });
   const seconds = Number(values.seconds);
   const reps = Number(values.reps);
@@ -59,7 +64,9 @@ async function runOnce(setup, workload, server, seconds) {
 
 async function main() {
   const { seconds, reps, modes, clients } = options();
-  const workloads = modes.flatMap((mode) => clients.map((n) => ({ name: `${mode}-${n}`, mode, clients: n, title: `${serverModes[mode].title}, ${n} client${n > 1 ? 's' : ''}` })));
+  const workloads = modes.flatMap((mode) =>
+    clients.map((n) => ({ name: `${mode}-${n}`, mode, clients: n, title: `${serverModes[mode].title}, ${n} client${n > 1 ? 's' : ''}` })),
+  );
   const loadAtStart = loadNow();
   const dir = mkdtempSync(join(tmpdir(), 'mcp-spy-bench-'));
   const servers = new Map();

@@ -41,8 +41,21 @@ function httpMessages(x, t) {
   const body = Buffer.from(`{"jsonrpc":"2.0","id":${x},"method":"tools/call","params":{"name":"echo","arguments":{"p":"${pad}"}}}`);
   const head = `{"jsonrpc":"2.0","id":${x},"result":{"content":[{"type":"text","text":"`;
   const answer = Buffer.from(`${head}${'y'.repeat(2048 - head.length - 7)}"}]}}`);
-  const request = { 'content-type': 'application/json', accept: 'application/json, text/event-stream', 'mcp-protocol-version': '2025-11-25', host: '127.0.0.1:4000', connection: 'keep-alive', 'content-length': String(body.length) };
-  const response = { 'content-type': 'application/json', date: new Date(t).toUTCString(), connection: 'keep-alive', 'keep-alive': 'timeout=5', 'content-length': String(answer.length) };
+  const request = {
+    'content-type': 'application/json',
+    accept: 'application/json, text/event-stream',
+    'mcp-protocol-version': '2025-11-25',
+    host: '127.0.0.1:4000',
+    connection: 'keep-alive',
+    'content-length': String(body.length),
+  };
+  const response = {
+    'content-type': 'application/json',
+    date: new Date(t).toUTCString(),
+    connection: 'keep-alive',
+    'keep-alive': 'timeout=5',
+    'content-length': String(answer.length),
+  };
   return [
     { type: 'open', x, method: 'POST', path: '/mcp', headers: request },
     { type: 'request-chunk', x, t, data: new Uint8Array(body) },
@@ -55,7 +68,15 @@ function httpMessages(x, t) {
 
 async function runOnce(dir, log) {
   const stderr = createStderrOut();
-  const outputs = { recordPath: join(dir, 'wire.jsonl'), logPath: log ? join(dir, 'wire.log') : undefined, recordNamed: true, logNamed: true, live: false, color: false, maxFrame: 16 << 20 };
+  const outputs = {
+    recordPath: join(dir, 'wire.jsonl'),
+    logPath: log ? join(dir, 'wire.log') : undefined,
+    recordNamed: true,
+    logNamed: true,
+    live: false,
+    color: false,
+    maxFrame: 16 << 20,
+  };
   const recorder = createRecorder({ sinks: await sinksFor(outputs, stderr), warn: (m) => process.stderr.write(`${m}\n`), transport: http ? 'http' : 'stdio' });
   const started = performance.now();
   const cpu = process.cpuUsage();
@@ -70,7 +91,10 @@ async function runOnce(dir, log) {
   } else {
     const framers = { c2s: createLineFramer(16 << 20), s2c: createLineFramer(16 << 20) };
     for (let b = 0; b < Math.max(c2s.blocks.length, s2c.blocks.length); b++) {
-      for (const [dir, source] of [['c2s', c2s], ['s2c', s2c]]) {
+      for (const [dir, source] of [
+        ['c2s', c2s],
+        ['s2c', s2c],
+      ]) {
         const block = source.blocks[b];
         if (block) for (const line of framers[dir].push(block)) recorder.frame('bench', dir, line);
       }
@@ -99,9 +123,13 @@ try {
 }
 const frames = 2 * exchanges;
 const mib = (c2s.bytes + s2c.bytes) / (1 << 20);
-console.log(`observer alone (${http ? 'HTTP spy, stateless JSON exchanges' : 'stdio spy'}): ${exchanges} exchanges (300 B requests, 2 KiB answers), ${reps} repetitions, load ${load.toFixed(1)} -> ${loadavg()[0].toFixed(1)}`);
+console.log(
+  `observer alone (${http ? 'HTTP spy, stateless JSON exchanges' : 'stdio spy'}): ${exchanges} exchanges (300 B requests, 2 KiB answers), ${reps} repetitions, load ${load.toFixed(1)} -> ${loadavg()[0].toFixed(1)}`,
+);
 console.log('setup          frames/s (median, min..max)      MiB/s   CPU us/frame  us/exchange');
 for (const [name, list] of Object.entries(runs)) {
   const rates = list.map((run) => frames / (run.ms / 1000));
-  console.log(`${`${name.padEnd(14)} ${Math.round(median(rates)).toString().padStart(8)} (${Math.round(Math.min(...rates))}..${Math.round(Math.max(...rates))})`.padEnd(47)}${(mib / (median(list.map((run) => run.ms)) / 1000)).toFixed(1).padStart(6)}   ${(median(list.map((run) => run.cpuMs)) * 1000 / frames).toFixed(1).padStart(6)}   ${(median(list.map((run) => run.cpuMs)) * 1000 / exchanges).toFixed(1).padStart(10)}`);
+  console.log(
+    `${`${name.padEnd(14)} ${Math.round(median(rates)).toString().padStart(8)} (${Math.round(Math.min(...rates))}..${Math.round(Math.max(...rates))})`.padEnd(47)}${(mib / (median(list.map((run) => run.ms)) / 1000)).toFixed(1).padStart(6)}   ${((median(list.map((run) => run.cpuMs)) * 1000) / frames).toFixed(1).padStart(6)}   ${((median(list.map((run) => run.cpuMs)) * 1000) / exchanges).toFixed(1).padStart(10)}`,
+  );
 }

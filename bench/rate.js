@@ -20,7 +20,9 @@ const workloads = [
 ];
 
 function options() {
-  const { values } = parseArgs({ options: { seconds: { type: 'string', default: '2' }, transports: { type: 'string', default: 'stdio,http' }, steps: { type: 'string', default: '3' } } });
+  const { values } = parseArgs({
+    options: { seconds: { type: 'string', default: '2' }, transports: { type: 'string', default: 'stdio,http' }, steps: { type: 'string', default: '3' } },
+  });
   const seconds = Number(values.seconds);
   const steps = Number(values.steps);
   const transports = values.transports.split(',');
@@ -42,7 +44,9 @@ async function search(_workload, { steps }, runTrial) {
     trial.complete = complete(trial);
     const offered = rate === Infinity ? '  full speed' : perSecond(workload, rate);
     const { frames, gaps, lost } = trial.record;
-    lines.push(`  offered ${offered.padEnd(36)} achieved ${perSecond(workload, trial.achieved)}  recorded ${frames}/${trial.framesSent} frames, ${gaps} gap(s)${lost ? `, ${(lost / MiB).toFixed(1)} MiB lost` : ''}  ${trial.complete ? 'complete' : 'SHORT'}`);
+    lines.push(
+      `  offered ${offered.padEnd(36)} achieved ${perSecond(workload, trial.achieved)}  recorded ${frames}/${trial.framesSent} frames, ${gaps} gap(s)${lost ? `, ${(lost / MiB).toFixed(1)} MiB lost` : ''}  ${trial.complete ? 'complete' : 'SHORT'}`,
+    );
     return trial;
   };
   const full = await attempt(Infinity);
@@ -74,7 +78,8 @@ async function main() {
     for (const workload of workloads.filter((w) => settings.transports.includes(w.transport))) {
       out.push('', workload.title);
       if (workload.transport === 'stdio') {
-        const trial = (rate) => stdioTrial(workload, { rate, dir, count: rate === Infinity ? workload.fullCount : Math.max(1, Math.round(rate * settings.seconds)) });
+        const trial = (rate) =>
+          stdioTrial(workload, { rate, dir, count: rate === Infinity ? workload.fullCount : Math.max(1, Math.round(rate * settings.seconds)) });
         out.push(...(await search(workload, settings, trial)));
       } else {
         const server = await startHttpServer(workload);
@@ -82,8 +87,16 @@ async function main() {
         await stop(server);
       }
     }
-    console.log([`rate benchmark: node ${process.version}, the spy recording (record and log), ${settings.seconds} s per trial`, machineLine([loadAtStart, loadNow()]), ...out].join('\n'));
-    console.log('\ncomplete: every frame sent both ways is in the record and it holds no gap. Full speed: all requests pipelined (stdio), or 16 clients each calling as soon as its answer came (HTTP).');
+    console.log(
+      [
+        `rate benchmark: node ${process.version}, the spy recording (record and log), ${settings.seconds} s per trial`,
+        machineLine([loadAtStart, loadNow()]),
+        ...out,
+      ].join('\n'),
+    );
+    console.log(
+      '\ncomplete: every frame sent both ways is in the record and it holds no gap. Full speed: all requests pipelined (stdio), or 16 clients each calling as soon as its answer came (HTTP).',
+    );
   } finally {
     stopAll();
     rmSync(dir, { recursive: true, force: true });

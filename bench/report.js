@@ -24,10 +24,38 @@ function record(name, pairs, answer) {
   for (let id = 1; id <= pairs; id++) {
     const tool = `tool-${id % 7}`;
     const request = { method: 'tools/call', params: { name: tool, arguments: { query: `question ${id}` } }, jsonrpc: '2.0', id };
-    lines.push({ v: 2, seq: ++seq, t: t(), session: 's1', dir: 'c2s', kind: 'request', method: 'tools/call', tool, id, rev: '2025-11-25', bytes: JSON.stringify(request).length, msg: request });
+    lines.push({
+      v: 2,
+      seq: ++seq,
+      t: t(),
+      session: 's1',
+      dir: 'c2s',
+      kind: 'request',
+      method: 'tools/call',
+      tool,
+      id,
+      rev: '2025-11-25',
+      bytes: JSON.stringify(request).length,
+      msg: request,
+    });
     const response = { jsonrpc: '2.0', id, result: answer(id) };
     const kind = response.result.isError ? 'tool-error' : 'response';
-    lines.push({ v: 2, seq: ++seq, t: t(), session: 's1', dir: 's2c', kind, method: 'tools/call', tool, id, rev: '2025-11-25', latencyMs: 3, related: { seq: seq - 1, id, method: 'tools/call', tool }, bytes: JSON.stringify(response).length, msg: response });
+    lines.push({
+      v: 2,
+      seq: ++seq,
+      t: t(),
+      session: 's1',
+      dir: 's2c',
+      kind,
+      method: 'tools/call',
+      tool,
+      id,
+      rev: '2025-11-25',
+      latencyMs: 3,
+      related: { seq: seq - 1, id, method: 'tools/call', tool },
+      bytes: JSON.stringify(response).length,
+      msg: response,
+    });
   }
   const path = join(dir, `${name}.jsonl`);
   writeFileSync(path, `${lines.map((line) => JSON.stringify(line)).join('\n')}\n`);
@@ -37,15 +65,24 @@ function record(name, pairs, answer) {
 const html = '<div class="card"><p>answer <b>bold</b> &amp; <a href="/x?a=1">link</a></p></div>\n';
 const recordings = {
   '10,000 frames': record('frames', 5000, (id) => ({ content: [{ type: 'text', text: `answer ${id} `.repeat(20) }], isError: id % 50 === 0 })),
-  'JSON text answers': record('json', 100, (id) => ({ content: [{ type: 'text', text: JSON.stringify(Array.from({ length: 1400 }, (_, i) => ({ id: i, name: `item ${id}.${i}` }))) }] })),
+  'JSON text answers': record('json', 100, (id) => ({
+    content: [{ type: 'text', text: JSON.stringify(Array.from({ length: 1400 }, (_, i) => ({ id: i, name: `item ${id}.${i}` }))) }],
+  })),
   'HTML text answers': record('html', 100, () => ({ content: [{ type: 'text', text: html.repeat(1200) }] })),
   "answers all '<'": record('angles', 100, () => ({ content: [{ type: 'text', text: '<'.repeat(50_000) }] })),
   "answers all '</' (worst)": record('closing', 100, () => ({ content: [{ type: 'text', text: '</'.repeat(25_000) }] })),
 };
 
-const browser = await chromium.launch({ executablePath: execFileSync('sh', ['-c', 'command -v chromium || command -v chromium-browser'], { encoding: 'utf8' }).trim(), args: process.getuid?.() === 0 ? ['--no-sandbox'] : [] });
+const browser = await chromium.launch({
+  executablePath: execFileSync('sh', ['-c', 'command -v chromium || command -v chromium-browser'], { encoding: 'utf8' }).trim(),
+  args: process.getuid?.() === 0 ? ['--no-sandbox'] : [],
+});
 try {
-  console.log(`load average ${loadavg().map((value) => value.toFixed(2)).join(' ')}, ${openings} openings each`);
+  console.log(
+    `load average ${loadavg()
+      .map((value) => value.toFixed(2))
+      .join(' ')}, ${openings} openings each`,
+  );
   for (const [name, path] of Object.entries(recordings)) {
     const out = path.replace(/\.jsonl$/, '.html');
     execFileSync(process.execPath, [bin, 'report', path, '-o', out]);
@@ -59,7 +96,9 @@ try {
     }
     const [recordSize, reportSize] = [statSync(path).size, statSync(out).size];
     const size = (bytes) => `${(bytes / 1024 / 1024).toFixed(2)} MiB`;
-    console.log(`${name.padEnd(28)} record ${size(recordSize)}, report ${size(reportSize)} (${(reportSize / recordSize).toFixed(2)}x); drawn in ${median(times)} ms median (${times.join(', ')})`);
+    console.log(
+      `${name.padEnd(28)} record ${size(recordSize)}, report ${size(reportSize)} (${(reportSize / recordSize).toFixed(2)}x); drawn in ${median(times)} ms median (${times.join(', ')})`,
+    );
   }
 } finally {
   await browser.close();

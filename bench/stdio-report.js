@@ -12,7 +12,9 @@ function throughputTable(workload, bySetup) {
     const vsTee = perRep(runs, tee, (run, base) => base.seconds / run.seconds);
     const cpu = runs.map(cpuPerExchangeUs);
     const vsPass = perRep(runs, pass, (run, base) => cpuPerExchangeUs(run) / cpuPerExchangeUs(base));
-    lines.push(`${name.padEnd(12)} ${cell(median(mib), 1, 10)} ${cell(median(rate), 0, 11)} ${cell(min(vsTee), 2, 11)} ${cell(median(vsTee), 2, 11)} ${cell(median(cpu), 1, 12)} ${cell(median(vsPass), 2, 8)} ${cell(peakRssMiB(runs), 1, 13)}  ${recorded(runs)}`);
+    lines.push(
+      `${name.padEnd(12)} ${cell(median(mib), 1, 10)} ${cell(median(rate), 0, 11)} ${cell(min(vsTee), 2, 11)} ${cell(median(vsTee), 2, 11)} ${cell(median(cpu), 1, 12)} ${cell(median(vsPass), 2, 8)} ${cell(peakRssMiB(runs), 1, 13)}  ${recorded(runs)}`,
+    );
   }
   return lines;
 }
@@ -30,7 +32,9 @@ function latencyTable(bySetup) {
     const addedVsPass = runs.map((run, rep) => (added(pass[rep], rep) > 0.002 ? added(run, rep) / added(pass[rep], rep) : NaN));
     const cpu = runs.map(cpuPerExchangeUs);
     const vsPass = perRep(runs, pass, (run, base) => cpuPerExchangeUs(run) / cpuPerExchangeUs(base));
-    lines.push(`${name.padEnd(12)} ${cell(median(runs.map(p50)), 3, 10)} ${cell(median(runs.map((run) => percentile(run.times, 0.99))), 3, 11)} ${cell(median(runs.map(added)), 3, 13)} ${cell(min(vsTee), 2, 11)} /${cell(median(vsTee), 2, 5)}  ${cell(min(addedVsPass), 2, 14)} /${cell(median(addedVsPass), 2, 5)}  ${cell(median(cpu), 1, 9)} ${cell(median(vsPass), 2, 8)} ${cell(peakRssMiB(runs), 1, 13)}  ${recorded(runs)}`);
+    lines.push(
+      `${name.padEnd(12)} ${cell(median(runs.map(p50)), 3, 10)} ${cell(median(runs.map((run) => percentile(run.times, 0.99))), 3, 11)} ${cell(median(runs.map(added)), 3, 13)} ${cell(min(vsTee), 2, 11)} /${cell(median(vsTee), 2, 5)}  ${cell(min(addedVsPass), 2, 14)} /${cell(median(addedVsPass), 2, 5)}  ${cell(median(cpu), 1, 9)} ${cell(median(vsPass), 2, 8)} ${cell(peakRssMiB(runs), 1, 13)}  ${recorded(runs)}`,
+    );
   }
   return lines;
 }
@@ -47,6 +51,6 @@ export function renderReport(workloads, results, reps, loads) {
   out.push('', 'vs tee: tee time / setup time for throughput (>1 is faster than tee); p50 ratio for latency (<1 is faster).');
   out.push('added: p50 round trip minus direct p50; vs pass: against the Node pass-through in the same repetition');
   out.push('(added vs pass leaves out repetitions where the pass-through added under 2 us).');
-  out.push('CPU and peak RSS (VmHWM) are the spy\'s own (both tee processes for tee), read from /proc before it exits.');
+  out.push("CPU and peak RSS (VmHWM) are the spy's own (both tee processes for tee), read from /proc before it exits.");
   return out.join('\n');
 }

@@ -31,9 +31,10 @@ const workloads = only ? allWorkloads.filter((w) => only.includes(w.name)) : all
 if (workloads.length === 0) throw new Error(`BENCH_ONLY names none of ${allWorkloads.map((w) => w.name).join(', ')}`);
 for (const w of workloads) {
   const size = (b) => (b >= MiB ? `${b / MiB} MiB` : b >= 1024 ? `${b / 1024} KiB` : `${b} B`);
-  w.title = w.kind === 'latency'
-    ? `round trip, one ${size(w.requestBytes)} request at a time (${size(w.responseBytes)} answers), ${w.count} per run`
-    : `${w.count} x ${size(w.requestBytes)} requests, ${size(w.responseBytes)} answers, ${w.window ? `${w.window} in flight` : 'all pipelined'}`;
+  w.title =
+    w.kind === 'latency'
+      ? `round trip, one ${size(w.requestBytes)} request at a time (${size(w.responseBytes)} answers), ${w.count} per run`
+      : `${w.count} x ${size(w.requestBytes)} requests, ${size(w.responseBytes)} answers, ${w.window ? `${w.window} in flight` : 'all pipelined'}`;
 }
 
 /** One run of a workload through a setup: its timing, the spy's CPU and peak RSS, and its record. */

@@ -23,14 +23,34 @@ function* lines() {
   const t0 = Date.parse('2026-12-01T17:00:00.000Z');
   const filler = 'lorem ipsum dolor sit amet '.repeat(40);
   let seq = 0;
-  const line = (fields, msg) => `${JSON.stringify({ v: 2, seq: ++seq, t: new Date(t0 + seq * 3).toISOString(), session: 'bench', ...fields }).slice(0, -1)},"msg":${JSON.stringify(msg)}}\n`;
+  const line = (fields, msg) =>
+    `${JSON.stringify({ v: 2, seq: ++seq, t: new Date(t0 + seq * 3).toISOString(), session: 'bench', ...fields }).slice(0, -1)},"msg":${JSON.stringify(msg)}}\n`;
   for (let id = 1; ; id++) {
     const tool = ['search', 'fetch', 'summarize'][id % 3];
-    yield line({ dir: 'c2s', kind: 'request', method: 'tools/call', tool, id, bytes: 90 }, { jsonrpc: '2.0', id, method: 'tools/call', params: { name: tool, arguments: { q: `query ${id}` } } });
-    if (id % 10 === 0) yield line({ dir: 's2c', kind: 'notification', method: 'notifications/progress', related: { seq, id, method: 'tools/call', tool }, bytes: 80 }, { jsonrpc: '2.0', method: 'notifications/progress', params: { progressToken: id, progress: 1 } });
+    yield line(
+      { dir: 'c2s', kind: 'request', method: 'tools/call', tool, id, bytes: 90 },
+      { jsonrpc: '2.0', id, method: 'tools/call', params: { name: tool, arguments: { q: `query ${id}` } } },
+    );
+    if (id % 10 === 0)
+      yield line(
+        { dir: 's2c', kind: 'notification', method: 'notifications/progress', related: { seq, id, method: 'tools/call', tool }, bytes: 80 },
+        { jsonrpc: '2.0', method: 'notifications/progress', params: { progressToken: id, progress: 1 } },
+      );
     const isError = id % 17 === 0;
     const result = { content: [{ type: 'text', text: filler.slice(0, 200 + (id % 7) * 100) }], ...(isError ? { isError: true } : {}) };
-    yield line({ dir: 's2c', kind: isError ? 'tool-error' : 'response', method: 'tools/call', tool, id, latencyMs: (id % 900) + 0.5, related: { seq: seq - (id % 10 === 0 ? 1 : 0), id, method: 'tools/call', tool }, bytes: 300 }, { jsonrpc: '2.0', id, result });
+    yield line(
+      {
+        dir: 's2c',
+        kind: isError ? 'tool-error' : 'response',
+        method: 'tools/call',
+        tool,
+        id,
+        latencyMs: (id % 900) + 0.5,
+        related: { seq: seq - (id % 10 === 0 ? 1 : 0), id, method: 'tools/call', tool },
+        bytes: 300,
+      },
+      { jsonrpc: '2.0', id, result },
+    );
   }
 }
 
@@ -130,7 +150,9 @@ try {
   console.log(`first batch (screen): ${firstBatchMs?.toFixed(0)} ms`);
   console.log(`first screen drawn:   ${firstScreenMs?.toFixed(0)} ms (its rows made from the index and the file)`);
   console.log(`all read:             ${(totalMs / 1000).toFixed(1)} s (${(size / 1024 / 1024 / (totalMs / 1000)).toFixed(0)} MiB/s)`);
-  console.log(`peak RSS:             ${mib(peak)} (after: ${mib(process.memoryUsage().rss)}, heap ${mib(process.memoryUsage().heapUsed)} of ${mib(process.memoryUsage().heapTotal)}, typed arrays ${mib(process.memoryUsage().arrayBuffers)})`);
+  console.log(
+    `peak RSS:             ${mib(peak)} (after: ${mib(process.memoryUsage().rss)}, heap ${mib(process.memoryUsage().heapUsed)} of ${mib(process.memoryUsage().heapTotal)}, typed arrays ${mib(process.memoryUsage().arrayBuffers)})`,
+  );
   console.log(`key (move):           ${moveMs.toFixed(2)} ms`);
   console.log(`filter over all:      ${filterMs.toFixed(0)} ms (${filtered.visible.length} shown)`);
   console.log(`open a frame:         ${openMs.toFixed(2)} ms (read again from the file)`);

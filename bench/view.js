@@ -24,14 +24,55 @@ function* entries() {
     const t = () => new Date(t0 + seq * 3).toISOString();
     const tool = ['search', 'fetch', 'summarize'][id % 3];
     const params = { name: tool, arguments: { q: `query ${id}` } };
-    yield { v: 1, seq: ++seq, t: t(), session: 'bench', dir: 'c2s', kind: 'request', bytes: 90, method: 'tools/call', tool, rev: '2025-11-25', id, raw: JSON.stringify({ jsonrpc: '2.0', id, method: 'tools/call', params }) };
-    if (id % 10 === 0) yield { v: 1, seq: ++seq, t: t(), session: 'bench', dir: 's2c', kind: 'notification', bytes: 80, method: 'notifications/progress', rev: '2025-11-25', related: { seq: seq - 1, id, method: 'tools/call', tool }, raw: JSON.stringify({ jsonrpc: '2.0', method: 'notifications/progress', params: { progressToken: id, progress: 1 } }) };
+    yield {
+      v: 1,
+      seq: ++seq,
+      t: t(),
+      session: 'bench',
+      dir: 'c2s',
+      kind: 'request',
+      bytes: 90,
+      method: 'tools/call',
+      tool,
+      rev: '2025-11-25',
+      id,
+      raw: JSON.stringify({ jsonrpc: '2.0', id, method: 'tools/call', params }),
+    };
+    if (id % 10 === 0)
+      yield {
+        v: 1,
+        seq: ++seq,
+        t: t(),
+        session: 'bench',
+        dir: 's2c',
+        kind: 'notification',
+        bytes: 80,
+        method: 'notifications/progress',
+        rev: '2025-11-25',
+        related: { seq: seq - 1, id, method: 'tools/call', tool },
+        raw: JSON.stringify({ jsonrpc: '2.0', method: 'notifications/progress', params: { progressToken: id, progress: 1 } }),
+      };
     if (id % 25 === 0) yield { v: 1, seq: ++seq, t: t(), session: 'bench', kind: 'stderr', bytes: 30, raw: `server log line ${id}` };
     const text = id % 500 === 0 ? big : filler.slice(0, 200 + (id % 7) * 100);
     const isError = id % 17 === 0;
     const result = { content: [{ type: 'text', text }], ...(isError ? { isError: true } : {}) };
     const raw = JSON.stringify({ jsonrpc: '2.0', id, result });
-    yield { v: 1, seq: ++seq, t: t(), session: 'bench', dir: 's2c', kind: isError ? 'tool-error' : 'response', bytes: raw.length, method: 'tools/call', tool, latencyMs: (id % 900) + 0.5, related: { seq: seq - 1, id, method: 'tools/call', tool }, rev: '2025-11-25', id, raw };
+    yield {
+      v: 1,
+      seq: ++seq,
+      t: t(),
+      session: 'bench',
+      dir: 's2c',
+      kind: isError ? 'tool-error' : 'response',
+      bytes: raw.length,
+      method: 'tools/call',
+      tool,
+      latencyMs: (id % 900) + 0.5,
+      related: { seq: seq - 1, id, method: 'tools/call', tool },
+      rev: '2025-11-25',
+      id,
+      raw,
+    };
   }
 }
 

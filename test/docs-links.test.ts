@@ -4,7 +4,12 @@ import { fileURLToPath } from 'node:url';
 import { describe, expect, it } from 'vitest';
 
 const root = join(dirname(fileURLToPath(import.meta.url)), '..');
-const pages = ['README.md', ...readdirSync(join(root, 'docs')).filter((name) => name.endsWith('.md')).map((name) => `docs/${name}`)];
+const pages = [
+  'README.md',
+  ...readdirSync(join(root, 'docs'))
+    .filter((name) => name.endsWith('.md'))
+    .map((name) => `docs/${name}`),
+];
 
 /** A heading's anchor as GitHub makes it: lower case, punctuation dropped, spaces to hyphens, repeats numbered. */
 function anchorsOf(page: string): Set<string> {
@@ -12,7 +17,11 @@ function anchorsOf(page: string): Set<string> {
   const seen = new Map<string, number>();
   const anchors = new Set<string>();
   for (const [, heading] of text.matchAll(/^#{1,6}\s+(.*)$/gm)) {
-    const slug = heading!.trim().toLowerCase().replace(/[^\p{L}\p{N}\s_-]/gu, '').replace(/\s/g, '-');
+    const slug = heading!
+      .trim()
+      .toLowerCase()
+      .replace(/[^\p{L}\p{N}\s_-]/gu, '')
+      .replace(/\s/g, '-');
     const count = seen.get(slug);
     seen.set(slug, (count ?? -1) + 1);
     anchors.add(count === undefined ? slug : `${slug}-${count + 1}`);
@@ -43,7 +52,10 @@ describe('the links of the README and docs/', () => {
 /** The README's sections by their `## ` headings: the title, and the text up to the next one. */
 function sectionsOf(text: string): Map<string, string> {
   const sections = new Map<string, string>();
-  for (const part of text.replace(/```[\s\S]*?```/g, '').split(/^## /m).slice(1)) {
+  for (const part of text
+    .replace(/```[\s\S]*?```/g, '')
+    .split(/^## /m)
+    .slice(1)) {
     const [title, ...rest] = part.split('\n');
     sections.set(title!.trim(), rest.join('\n').replace(/^\n+/, ''));
   }
@@ -61,7 +73,11 @@ describe('the README', () => {
 
   it('starts with the quick start: one command that installs and runs the demo, one that runs the tests', () => {
     const quickStart = sectionsOf(readme).get('Quick start')!;
-    const commands = quickStart.split('\n\n').find((block) => block.startsWith('    '))!.split('\n').map((line) => line.trim().split(/\s+#/)[0]!.trim());
+    const commands = quickStart
+      .split('\n\n')
+      .find((block) => block.startsWith('    '))!
+      .split('\n')
+      .map((line) => line.trim().split(/\s+#/)[0]!.trim());
     expect(commands).toEqual(['npm ci && npx mcp-spy demo', 'npm test']);
     expect([...sectionsOf(readme).keys()][0]).toBe('Quick start');
   });

@@ -48,7 +48,8 @@ describe('layers', () => {
 });
 
 /** No two exported types of src/ share a name: one word, one meaning. The types a file declares for export: interfaces, type aliases, classes, enums. */
-const exportedTypes = (text: string) => [...text.matchAll(/^export (?:declare )?(?:abstract )?(?:interface|type|class|enum) (\w+)/gm)].map((match) => match[1]!);
+const exportedTypes = (text: string) =>
+  [...text.matchAll(/^export (?:declare )?(?:abstract )?(?:interface|type|class|enum) (\w+)/gm)].map((match) => match[1]!);
 
 describe('names', () => {
   const declared = new Map<string, string[]>();
@@ -91,7 +92,11 @@ describe('the layout checker', () => {
     ['an import sideways (redaction of correlation)', 'wire/redact/x.ts', "import type { Correlator } from '../correlate/correlate.js';"],
     ['an import sideways (correlation of redaction)', 'wire/correlate/x.ts', "import { redactedValue } from '../redact/redact-frame.js';"],
     ['a re-export up the stages', 'wire/framing/x.ts', "export { classifyMessage } from '../classify/classify.js';"],
-    ...['node:fs', 'fs', 'node:fs/promises', 'fs/promises', 'node:net', 'node:http', 'node:child_process', 'node:worker_threads'].map((name) => [`${name} in a pure stage`, 'wire/correlate/x.ts', `import { x } from '${name}';`]),
+    ...['node:fs', 'fs', 'node:fs/promises', 'fs/promises', 'node:net', 'node:http', 'node:child_process', 'node:worker_threads'].map((name) => [
+      `${name} in a pure stage`,
+      'wire/correlate/x.ts',
+      `import { x } from '${name}';`,
+    ]),
     ['node:http types in a pure stage', 'render/x.ts', "import type { IncomingHttpHeaders } from 'node:http';"],
     ['node:fs loaded dynamically in a pure stage', 'protocol/x.ts', "const fs = await import('node:fs');"],
   ])('refuses %s', (_name, file, text) => {
@@ -99,13 +104,37 @@ describe('the layout checker', () => {
   });
 
   it.each([
-    ['imports from rooms further up and its own', 'observer/stdio/x.ts', "import { a } from '../../wire/framing/now.js';\nimport { b } from '../recorder.js';\nimport { c } from './messages.js';"],
-    ['imports of its own stage and the stages below', 'wire/http/x.ts', "import { a } from './mcp-headers.js';\nimport { b } from '../observe/observe-frame.js';\nimport { c } from '../correlate/correlate.js';\nimport { d } from '../framing/now.js';"],
-    ['imports of wire/ from a room further down', 'record/x.ts', "import { a } from '../wire/http/exchange-sessions.js';\nimport { b } from '../wire/framing/limits.js';"],
-    ['Node modules that do no I/O in a pure stage', 'wire/classify/x.ts', "import { isUtf8 } from 'node:buffer';\nimport { stripVTControlCharacters } from 'node:util';"],
-    ['the readers of a recording importing its model', 'drift/x.ts', "import { loadRecording } from '../recording/load.js';\nimport { createMatcher } from '../recording/matcher.js';"],
+    [
+      'imports from rooms further up and its own',
+      'observer/stdio/x.ts',
+      "import { a } from '../../wire/framing/now.js';\nimport { b } from '../recorder.js';\nimport { c } from './messages.js';",
+    ],
+    [
+      'imports of its own stage and the stages below',
+      'wire/http/x.ts',
+      "import { a } from './mcp-headers.js';\nimport { b } from '../observe/observe-frame.js';\nimport { c } from '../correlate/correlate.js';\nimport { d } from '../framing/now.js';",
+    ],
+    [
+      'imports of wire/ from a room further down',
+      'record/x.ts',
+      "import { a } from '../wire/http/exchange-sessions.js';\nimport { b } from '../wire/framing/limits.js';",
+    ],
+    [
+      'Node modules that do no I/O in a pure stage',
+      'wire/classify/x.ts',
+      "import { isUtf8 } from 'node:buffer';\nimport { stripVTControlCharacters } from 'node:util';",
+    ],
+    [
+      'the readers of a recording importing its model',
+      'drift/x.ts',
+      "import { loadRecording } from '../recording/load.js';\nimport { createMatcher } from '../recording/matcher.js';",
+    ],
     ['mock importing the model it shares with replay', 'mock/x.ts', "import { createDeferred } from '../recording/deferred.js';"],
-    ['drift and report importing the rooms below their floor', 'report/x.ts', "import { createChecker } from '../check/engine.js';\nimport { createStatsCollector } from '../review/stats.js';"],
+    [
+      'drift and report importing the rooms below their floor',
+      'report/x.ts',
+      "import { createChecker } from '../check/engine.js';\nimport { createStatsCollector } from '../review/stats.js';",
+    ],
     ['the line writer importing the record', 'sinks/x.ts', "import { openOutputFile } from '../record/open-output.js';"],
     ['node:fs outside the pure stages', 'record/x.ts', "import { openSync } from 'node:fs';"],
     ['chalk in render/', 'render/x.ts', "import { Chalk } from 'chalk';"],
@@ -131,21 +160,36 @@ describe('the layout checker', () => {
   });
 
   it('finds no circle where imports only run one way', () => {
-    expect(importCircles([
-      { file: 'a.ts', text: "import { b } from './x/b.js';\nimport { c } from './x/c.js';" },
-      { file: 'x/b.ts', text: "import { c } from './c.js';" },
-      { file: 'x/c.ts', text: '' },
-    ])).toEqual([]);
+    expect(
+      importCircles([
+        { file: 'a.ts', text: "import { b } from './x/b.js';\nimport { c } from './x/c.js';" },
+        { file: 'x/b.ts', text: "import { c } from './c.js';" },
+        { file: 'x/c.ts', text: '' },
+      ]),
+    ).toEqual([]);
   });
 
   it('reads the names of the types a module exports', () => {
-    const text = "export interface A {}\nexport type B = 1;\nexport class C {}\nexport abstract class D {}\nexport function e() {}\nexport const f = 1;\ninterface G {}\n  export type H = 2;";
+    const text =
+      'export interface A {}\nexport type B = 1;\nexport class C {}\nexport abstract class D {}\nexport function e() {}\nexport const f = 1;\ninterface G {}\n  export type H = 2;';
     expect(exportedTypeNames(text)).toEqual(['A', 'B', 'C', 'D']);
-    expect(sharedNames([{ file: 'x/a.ts', names: ['A', 'B'] }, { file: 'y/a.ts', names: ['A'] }, { file: 'z.ts', names: ['C', 'C'] }])).toEqual({ A: ['x/a.ts', 'y/a.ts'] });
+    expect(
+      sharedNames([
+        { file: 'x/a.ts', names: ['A', 'B'] },
+        { file: 'y/a.ts', names: ['A'] },
+        { file: 'z.ts', names: ['C', 'C'] },
+      ]),
+    ).toEqual({ A: ['x/a.ts', 'y/a.ts'] });
   });
 
   it('reads every way a module is loaded', () => {
     const text = "import a from './a.js';\nimport type { B } from './b.js';\nexport { c } from './c.js';\nimport './d.js';\nawait import('./e.js');";
-    expect(modulesOf(text).uses.map(({ specifier, how }) => `${how} ${specifier}`)).toEqual(['import ./a.js', 'import ./b.js', 'export ./c.js', 'side-effect ./d.js', 'dynamic ./e.js']);
+    expect(modulesOf(text).uses.map(({ specifier, how }) => `${how} ${specifier}`)).toEqual([
+      'import ./a.js',
+      'import ./b.js',
+      'export ./c.js',
+      'side-effect ./d.js',
+      'dynamic ./e.js',
+    ]);
   });
 });

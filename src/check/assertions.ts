@@ -23,8 +23,20 @@ const listing = (names: string[]) =>
 
 /** The assertions as rules, for the text line, the JUnit test case and the SARIF rule of each. */
 export const assertionRules = {
-  expectTool: { id: 'expect-tool', severity: 'error', summary: 'the server lists each tool --expect-tool names', bad: listing(['echo']), good: listing(['echo', 'search']) },
-  forbidTool: { id: 'forbid-tool', severity: 'error', summary: 'the server lists no tool --forbid-tool names, and none is called', bad: listing(['echo', 'delete_all']), good: listing(['echo']) },
+  expectTool: {
+    id: 'expect-tool',
+    severity: 'error',
+    summary: 'the server lists each tool --expect-tool names',
+    bad: listing(['echo']),
+    good: listing(['echo', 'search']),
+  },
+  forbidTool: {
+    id: 'forbid-tool',
+    severity: 'error',
+    summary: 'the server lists no tool --forbid-tool names, and none is called',
+    bad: listing(['echo', 'delete_all']),
+    good: listing(['echo']),
+  },
   maxDuration: {
     id: 'max-duration',
     severity: 'error',
@@ -55,7 +67,12 @@ function listedTools(entry: RecordEntry): string[] {
 /** Follows a recording entry by entry; `finish` gives the assertions it breaks, as findings of `check`. */
 export function createAssertionChecker(assertions: Assertions) {
   const forbidden = assertions.forbidTools.map((pattern) => ({ pattern, test: globToRegExp(pattern) }));
-  const durations = assertions.maxDurations.map(({ pattern, ms }) => ({ pattern, ms, test: globToRegExp(pattern.replace(/^tool:/, '')), tool: pattern.startsWith('tool:') }));
+  const durations = assertions.maxDurations.map(({ pattern, ms }) => ({
+    pattern,
+    ms,
+    test: globToRegExp(pattern.replace(/^tool:/, '')),
+    tool: pattern.startsWith('tool:'),
+  }));
   const listed = new Set<string>();
   const findings: Finding[] = [];
   let lists = 0;
@@ -91,7 +108,11 @@ export function createAssertionChecker(assertions: Assertions) {
         const test = globToRegExp(pattern);
         if ([...listed].some((name) => test.test(name))) continue;
         const seen = lists === 0 ? 'the recording has no tools/list answer' : `listed: ${[...listed].join(', ') || 'none'}`;
-        findings.push({ rule: 'expect-tool', level: 'error', message: `the server never lists tool ${JSON.stringify(pattern)}, expected by --expect-tool (${seen})` });
+        findings.push({
+          rule: 'expect-tool',
+          level: 'error',
+          message: `the server never lists tool ${JSON.stringify(pattern)}, expected by --expect-tool (${seen})`,
+        });
       }
       return findings;
     },

@@ -56,16 +56,18 @@ export function createChecker(overrides: ReadonlyMap<string, Level> = new Map(),
     return state;
   };
 
-  const reporter = (session: string | undefined, seq: number | undefined, lineNo: number | undefined): Report => (rule, message, at = {}) => {
-    const level = overrides.get(rule) ?? ruleById.get(rule)?.severity ?? 'error';
-    if (level === 'off') return;
-    if (faulted.has(`${session ?? ''}|${at.seq ?? seq}`)) return;
-    const finding: Finding = { rule, level, message, seq: at.seq ?? seq, lineNo: at.lineNo ?? lineNo, session };
-    const key = `${rule}|${session}|${finding.seq}|${message}`;
-    if (said.has(key)) return;
-    said.add(key);
-    findings.push(finding);
-  };
+  const reporter =
+    (session: string | undefined, seq: number | undefined, lineNo: number | undefined): Report =>
+    (rule, message, at = {}) => {
+      const level = overrides.get(rule) ?? ruleById.get(rule)?.severity ?? 'error';
+      if (level === 'off') return;
+      if (faulted.has(`${session ?? ''}|${at.seq ?? seq}`)) return;
+      const finding: Finding = { rule, level, message, seq: at.seq ?? seq, lineNo: at.lineNo ?? lineNo, session };
+      const key = `${rule}|${session}|${finding.seq}|${message}`;
+      if (said.has(key)) return;
+      said.add(key);
+      findings.push(finding);
+    };
 
   return {
     add(entry: RecordEntry, lineNo: number) {
@@ -73,8 +75,10 @@ export function createChecker(overrides: ReadonlyMap<string, Level> = new Map(),
       const session = typeof entry.session === 'string' ? entry.session : '';
       const state = stateOf(session);
       const report = reporter(entry.session, entry.seq, lineNo);
-      if ((entry.kind === 'fault' || heldBackAtIntercept(entry)) && entry.stream === 'c2s') faultsAhead.add(`${entry.method}|${JSON.stringify(entry.id ?? null)}`);
-      if (entry.kind === 'request' && entry.dir === 'c2s' && faultsAhead.delete(`${entry.method}|${JSON.stringify(entry.id ?? null)}`)) faulted.add(`${session}|${entry.seq}`);
+      if ((entry.kind === 'fault' || heldBackAtIntercept(entry)) && entry.stream === 'c2s')
+        faultsAhead.add(`${entry.method}|${JSON.stringify(entry.id ?? null)}`);
+      if (entry.kind === 'request' && entry.dir === 'c2s' && faultsAhead.delete(`${entry.method}|${JSON.stringify(entry.id ?? null)}`))
+        faulted.add(`${session}|${entry.seq}`);
       if (!isFrameEntry(entry)) {
         // An HTTP spy starting: its stateless exchanges reach the server behind this URL.
         if (entry.kind === 'http' && typeof entry.target === 'string') target = entry.target;

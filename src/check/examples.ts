@@ -12,7 +12,11 @@ export const lines = (...parts: (string | string[])[]) => parts.flat().join('\n'
 /** The three frames that open a session before 2026: initialize, its answer, initialized. */
 export function handshake(revision: string, serverCapabilities: object = {}, clientCapabilities: object = {}): string[] {
   return [
-    c2s({ id: 0, method: 'initialize', params: { protocolVersion: revision, capabilities: clientCapabilities, clientInfo: { name: 'client', version: '1.0.0' } } }),
+    c2s({
+      id: 0,
+      method: 'initialize',
+      params: { protocolVersion: revision, capabilities: clientCapabilities, clientInfo: { name: 'client', version: '1.0.0' } },
+    }),
     s2c({ id: 0, result: { protocolVersion: revision, capabilities: serverCapabilities, serverInfo: { name: 'server', version: '1.0.0' } } }),
     c2s({ method: 'notifications/initialized' }),
   ];

@@ -28,7 +28,11 @@ function suite({ file, summary }: CheckedFile, active: { rule: RuleDefinition; l
   const failures = active.filter(({ rule }) => summary.findings.some((f) => f.rule === rule.id && f.level === 'error')).length;
   return {
     failures,
-    xml: [`  <testsuite name="${xml(`mcp-spy ${command} ${file}`)}" tests="${active.length}" failures="${failures}" errors="0" skipped="0" time="0">`, ...cases, '  </testsuite>'],
+    xml: [
+      `  <testsuite name="${xml(`mcp-spy ${command} ${file}`)}" tests="${active.length}" failures="${failures}" errors="0" skipped="0" time="0">`,
+      ...cases,
+      '  </testsuite>',
+    ],
   };
 }
 
@@ -50,6 +54,11 @@ export function formatJunitFiles(files: CheckedFile[], active: { rule: RuleDefin
 }
 
 /** JUnit XML of one recording. */
-export function formatJunit(summary: CheckSummary, file: string, active: { rule: RuleDefinition; level: Level }[], command: 'check' | 'diff' = 'check'): string {
+export function formatJunit(
+  summary: CheckSummary,
+  file: string,
+  active: { rule: RuleDefinition; level: Level }[],
+  command: 'check' | 'diff' = 'check',
+): string {
   return formatJunitFiles([{ file, summary }], active, command);
 }

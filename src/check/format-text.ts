@@ -3,7 +3,6 @@ import type { CheckSummary } from './engine.js';
 import type { CheckedFile } from './format-junit.js';
 import { plural } from '../protocol/plural.js';
 
-
 /** One line per finding, `file:line: level rule: message`, and the file's verdict; what came from the wire made safe to print. */
 export function formatText(summary: CheckSummary, file: string): string {
   const lines = summary.findings.map((f) => {
@@ -27,6 +26,13 @@ export function formatTextFiles(files: CheckedFile[], unread = 0): string {
 
 /** `--format json`: the findings and the counts, for tools; an array of those with several recordings. */
 export function formatJsonFiles(files: CheckedFile[]): string {
-  const shaped = files.map(({ summary, file }) => ({ file, entries: summary.entries, skipped: summary.skipped ?? 0, errors: summary.errors, warnings: summary.warnings, findings: summary.findings }));
+  const shaped = files.map(({ summary, file }) => ({
+    file,
+    entries: summary.entries,
+    skipped: summary.skipped ?? 0,
+    errors: summary.errors,
+    warnings: summary.warnings,
+    findings: summary.findings,
+  }));
   return `${printableJson(shaped.length === 1 ? shaped[0] : shaped, 2)}\n`;
 }

@@ -8,11 +8,18 @@ type NoteRule = Omit<RuleDefinition, 'summary'> & { id: NoteId };
 /** A 2026-07-28 call that needs the user's confirmation: `input_required`, then the retry echoing `requestState`. */
 function roundTrip(echoed: string): string {
   const params = { name: 'deploy', arguments: { env: 'prod' }, _meta: meta2026 };
-  const confirm = { method: 'elicitation/create', params: { message: 'Deploy to prod?', requestedSchema: { type: 'object', properties: { confirm: { type: 'boolean' } } } } };
+  const confirm = {
+    method: 'elicitation/create',
+    params: { message: 'Deploy to prod?', requestedSchema: { type: 'object', properties: { confirm: { type: 'boolean' } } } },
+  };
   return lines(
     c2s({ id: 1, method: 'tools/call', params }),
     s2c({ id: 1, result: { resultType: 'input_required', inputRequests: { confirm }, requestState: 'deploy:prod' } }),
-    c2s({ id: 2, method: 'tools/call', params: { ...params, inputResponses: { confirm: { action: 'accept', content: { confirm: true } } }, requestState: echoed } }),
+    c2s({
+      id: 2,
+      method: 'tools/call',
+      params: { ...params, inputResponses: { confirm: { action: 'accept', content: { confirm: true } } }, requestState: echoed },
+    }),
     s2c({ id: 2, result: { content: [{ type: 'text', text: 'deployed to prod' }] } }),
   );
 }
@@ -27,7 +34,12 @@ const noteRules: NoteRule[] = [
     good: recordLine(1, { dir: 'c2s', kind: 'notification', bytes: 54, method: 'notifications/initialized' }, { method: 'notifications/initialized' }),
   },
   { id: 'not-jsonrpc', severity: 'error', bad: '-> {"id":1,"method":"ping"}', good: lines(ping(1)) },
-  { id: 'stdout-noise', severity: 'error', bad: lines(c2s({ id: 1, method: 'ping' }), '<- Server listening on stdio', s2c({ id: 1, result: {} })), good: lines(ping(1)) },
+  {
+    id: 'stdout-noise',
+    severity: 'error',
+    bad: lines(c2s({ id: 1, method: 'ping' }), '<- Server listening on stdio', s2c({ id: 1, result: {} })),
+    good: lines(ping(1)),
+  },
   { id: 'invalid-id', severity: 'error', bad: c2s({ id: { n: 1 }, method: 'ping' }), good: lines(ping(1)) },
   { id: 'id-null', severity: 'error', bad: lines(c2s({ id: null, method: 'ping' }), s2c({ id: null, result: {} })), good: lines(ping(1)) },
   { id: 'duplicate-id', severity: 'error', bad: lines(ping(1), ping(1)), good: lines(ping(1), ping(2)) },
@@ -41,7 +53,11 @@ const noteRules: NoteRule[] = [
     id: 'error-without-id',
     severity: 'warn',
     bad: lines(c2s({ id: 1, method: 'tools/list' }), s2c({ id: null, error: { code: -32001, message: 'Session not found' } })),
-    good: lines(c2s({ id: 1, method: 'tools/list' }), s2c({ id: 1, error: { code: -32001, message: 'Session not found' } }), '<- {"jsonrpc":"2.0","id":null,"error":{"code":-32700,"message":"Parse error"}}'),
+    good: lines(
+      c2s({ id: 1, method: 'tools/list' }),
+      s2c({ id: 1, error: { code: -32001, message: 'Session not found' } }),
+      '<- {"jsonrpc":"2.0","id":null,"error":{"code":-32700,"message":"Parse error"}}',
+    ),
   },
   {
     id: 'bad-error-object',
@@ -53,14 +69,33 @@ const noteRules: NoteRule[] = [
   {
     id: 'batch-forbidden',
     severity: 'error',
-    bad: lines(handshake('2025-06-18'), `-> [${JSON.stringify({ jsonrpc: '2.0', id: 1, method: 'ping' })},${JSON.stringify({ jsonrpc: '2.0', id: 2, method: 'ping' })}]`),
-    good: lines(handshake('2025-03-26'), `-> [${JSON.stringify({ jsonrpc: '2.0', id: 1, method: 'ping' })},${JSON.stringify({ jsonrpc: '2.0', id: 2, method: 'ping' })}]`, s2c({ id: 1, result: {} }), s2c({ id: 2, result: {} })),
+    bad: lines(
+      handshake('2025-06-18'),
+      `-> [${JSON.stringify({ jsonrpc: '2.0', id: 1, method: 'ping' })},${JSON.stringify({ jsonrpc: '2.0', id: 2, method: 'ping' })}]`,
+    ),
+    good: lines(
+      handshake('2025-03-26'),
+      `-> [${JSON.stringify({ jsonrpc: '2.0', id: 1, method: 'ping' })},${JSON.stringify({ jsonrpc: '2.0', id: 2, method: 'ping' })}]`,
+      s2c({ id: 1, result: {} }),
+      s2c({ id: 2, result: {} }),
+    ),
   },
   {
     id: 'frame-too-large',
     severity: 'warn',
-    bad: recordLine(1, { dir: 's2c', kind: 'invalid', bytes: 20971520, truncated: true, notes: ['frame-too-large'], raw: '{"jsonrpc":"2.0","id":1,"result":{"contents":[{"blob":"iVBOR' }),
-    good: recordLine(1, { dir: 's2c', kind: 'notification', bytes: 67, method: 'notifications/tools/list_changed' }, { method: 'notifications/tools/list_changed' }),
+    bad: recordLine(1, {
+      dir: 's2c',
+      kind: 'invalid',
+      bytes: 20971520,
+      truncated: true,
+      notes: ['frame-too-large'],
+      raw: '{"jsonrpc":"2.0","id":1,"result":{"contents":[{"blob":"iVBOR',
+    }),
+    good: recordLine(
+      1,
+      { dir: 's2c', kind: 'notification', bytes: 67, method: 'notifications/tools/list_changed' },
+      { method: 'notifications/tools/list_changed' },
+    ),
   },
   {
     id: 'nested-too-deep',

@@ -11,10 +11,22 @@ function httpExample(headerName: string): string {
   const headers = { 'mcp-protocol-version': '2026-07-28', 'mcp-method': 'tools/call', 'mcp-name': headerName };
   return [
     recordLine(1, { dir: 'c2s', kind: 'request', method: 'tools/call', tool: 'search', id: 1, rev: '2026-07-28', headers }, request),
-    recordLine(2, { dir: 's2c', kind: 'response', method: 'tools/call', tool: 'search', id: 1, rev: '2026-07-28', related: { seq: 1, id: 1, method: 'tools/call', tool: 'search' } }, {
-      id: 1,
-      result: { content: [{ type: 'text', text: 'found' }], resultType: 'complete' },
-    }),
+    recordLine(
+      2,
+      {
+        dir: 's2c',
+        kind: 'response',
+        method: 'tools/call',
+        tool: 'search',
+        id: 1,
+        rev: '2026-07-28',
+        related: { seq: 1, id: 1, method: 'tools/call', tool: 'search' },
+      },
+      {
+        id: 1,
+        result: { content: [{ type: 'text', text: 'found' }], resultType: 'complete' },
+      },
+    ),
   ].join('\n');
 }
 
@@ -41,7 +53,8 @@ export const httpRules: RuleFamily = {
     const checks: [string, unknown, string | undefined, string][] = [['Mcp-Method', headers['mcp-method'], method, 'the body says']];
     const nameParam = nameParamOf(method);
     const mcpName = headers['mcp-name'];
-    if (nameParam) checks.push(['Mcp-Name', typeof mcpName === 'string' ? decodeHeaderValue(mcpName) : mcpName, pickString(message, 'params', nameParam), 'the body says']);
+    if (nameParam)
+      checks.push(['Mcp-Name', typeof mcpName === 'string' ? decodeHeaderValue(mcpName) : mcpName, pickString(message, 'params', nameParam), 'the body says']);
     const metaVersion = pickString(message, 'params', '_meta', metaKeys.protocolVersion);
     if (metaVersion) checks.push(['MCP-Protocol-Version', headers['mcp-protocol-version'], metaVersion, 'the body says']);
     // Before 2026 the header repeats the revision initialize agreed on, on every request after it.
@@ -51,7 +64,10 @@ export const httpRules: RuleFamily = {
       report('header-mismatch', `${name}: ${JSON.stringify(header)} but ${source} ${JSON.stringify(expected)}`);
     }
     // Mcp-Param-*: the arguments a tool's inputSchema marks with x-mcp-header, as its tools/list gave it.
-    const tool = method === 'tools/call' && typeof entry.tool === 'string' ? (state.facts.tools.get(entry.tool) ?? state.serverTools?.get(entry.tool)) : undefined;
-    if (tool) for (const mismatch of paramHeaderMismatches(headers, paramHeadersOf(tool.inputSchema), pick(message, 'params', 'arguments'))) report('header-mismatch', mismatch);
+    const tool =
+      method === 'tools/call' && typeof entry.tool === 'string' ? (state.facts.tools.get(entry.tool) ?? state.serverTools?.get(entry.tool)) : undefined;
+    if (tool)
+      for (const mismatch of paramHeaderMismatches(headers, paramHeadersOf(tool.inputSchema), pick(message, 'params', 'arguments')))
+        report('header-mismatch', mismatch);
   },
 };

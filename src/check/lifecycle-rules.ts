@@ -51,7 +51,11 @@ export const lifecycleRules: RuleFamily = {
       id: 'method-not-in-revision',
       severity: 'warn',
       summary: "a method that the session's protocol revision does not define",
-      bad: lines(handshake('2025-06-18', { tools: {} }), c2s({ id: 1, method: 'tools/search' }), s2c({ id: 1, error: { code: -32601, message: 'Method not found' } })),
+      bad: lines(
+        handshake('2025-06-18', { tools: {} }),
+        c2s({ id: 1, method: 'tools/search' }),
+        s2c({ id: 1, error: { code: -32601, message: 'Method not found' } }),
+      ),
       good: lines(handshake('2025-06-18', { tools: {} }), c2s({ id: 1, method: 'tools/list' }), s2c({ id: 1, result: { tools: [] } })),
     },
     {
@@ -66,7 +70,10 @@ export const lifecycleRules: RuleFamily = {
       severity: 'warn',
       summary: 'the spy lost part of the traffic here (the record fell behind or failed); findings may be incomplete',
       bad: recordLine(1, { kind: 'gap', reason: 'record fell behind the traffic; entries dropped', lost: 12, unit: 'entries' }),
-      good: lines(recordLine(1, { kind: 'spawn', transport: 'stdio', command: ['node', 'server.js'], pid: 4242 }), recordLine(2, { kind: 'exit', code: 0, signal: null })),
+      good: lines(
+        recordLine(1, { kind: 'spawn', transport: 'stdio', command: ['node', 'server.js'], pid: 4242 }),
+        recordLine(2, { kind: 'exit', code: 0, signal: null }),
+      ),
     },
   ],
   frame({ entry, state, report }) {
@@ -74,7 +81,8 @@ export const lifecycleRules: RuleFamily = {
     const method = typeof entry.method === 'string' ? entry.method : undefined;
     const revision = facts.revision;
     if (entry.kind === 'request' && method) {
-      if (isNotificationMethod(revision, method)) report('notification-with-id', `${method} is a notification but was sent with id ${JSON.stringify(entry.id)}`);
+      if (isNotificationMethod(revision, method))
+        report('notification-with-id', `${method} is a notification but was sent with id ${JSON.stringify(entry.id)}`);
       const early = !isStatelessRevision(revision) && facts.handshake.initialize && !allowedEarly.has(method);
       if (early && entry.dir === 'c2s' && !facts.handshake.initialized) report('before-initialized', `${method} sent before notifications/initialized`);
       if (early && entry.dir === 's2c' && !facts.handshake.answered) report('before-initialized', `the server sent ${method} before answering initialize`);

@@ -5,7 +5,8 @@ import type { RuleFamily } from './types.js';
 
 const { [metaKeys.clientInfo]: _clientInfo, ...withoutClientInfo } = meta2026;
 const { [metaKeys.clientCapabilities]: _capabilities, ...withoutCapabilities } = meta2026;
-const listTools = (meta: object) => lines(c2s({ id: 1, method: 'tools/list', params: { _meta: meta } }), s2c({ id: 1, result: { tools: [], resultType: 'complete' } }));
+const listTools = (meta: object) =>
+  lines(c2s({ id: 1, method: 'tools/list', params: { _meta: meta } }), s2c({ id: 1, result: { tools: [], resultType: 'complete' } }));
 
 /** 2026-07-28 has no handshake: every request carries the session's facts in `_meta`. */
 export const metaRules: RuleFamily = {

@@ -45,7 +45,8 @@ const instructionPatterns: readonly RegExp[] = [
 ];
 
 /** Files that hold secrets: named in a tool description, they are what a poisoned tool asks for. */
-const secretFiles = /~\/\.ssh\b|\.ssh\/|\bid_(?:rsa|dsa|ecdsa|ed25519)\b|(?:^|[\s'"`(/])\.env\b|\.aws\/credentials|\.netrc\b|\.npmrc\b|\.pgpass\b|\bmcp\.json\b/i;
+const secretFiles =
+  /~\/\.ssh\b|\.ssh\/|\bid_(?:rsa|dsa|ecdsa|ed25519)\b|(?:^|[\s'"`(/])\.env\b|\.aws\/credentials|\.netrc\b|\.npmrc\b|\.pgpass\b|\bmcp\.json\b/i;
 /**
  * Secrets by name, when the text asks to take them somewhere ("send your API key"): a login tool
  * may well speak of its password argument, and that is no trick.
@@ -73,8 +74,10 @@ export function secretReference(text: string): string | undefined {
 }
 
 /** Data a tool has no business asking for: what the model holds, or files, or secrets. */
-const foreignData = /\b(contents?|conversation|chat|history|system\s+prompt|previous\s+messages|instructions|environment|credentials?|secrets?|passwords?|tokens?|keys?|files?|mcp\.json|~\/)/i;
-const carrier = /\b(?:pass|include|put|send|append|add|insert|provide|concatenate|attach|copy|embed)\b([^.\n]{0,120}?)\b(?:as|in|into|inside|within|via|through|to)\s+(?:the\s+)?['"`]?([A-Za-z_][\w-]*)['"`]?(\s+(?:parameter|argument|field|param))?/gi;
+const foreignData =
+  /\b(contents?|conversation|chat|history|system\s+prompt|previous\s+messages|instructions|environment|credentials?|secrets?|passwords?|tokens?|keys?|files?|mcp\.json|~\/)/i;
+const carrier =
+  /\b(?:pass|include|put|send|append|add|insert|provide|concatenate|attach|copy|embed)\b([^.\n]{0,120}?)\b(?:as|in|into|inside|within|via|through|to)\s+(?:the\s+)?['"`]?([A-Za-z_][\w-]*)['"`]?(\s+(?:parameter|argument|field|param))?/gi;
 
 /**
  * A description that tells the model to carry data through an argument that is not what the tool

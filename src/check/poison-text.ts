@@ -28,7 +28,8 @@ function schemaTexts(schema: unknown, where: string, out: Told[], depth = 0) {
     }
   }
   for (const key of ['items', 'additionalProperties']) schemaTexts(schema[key], `${where}.${key}`, out, depth + 1);
-  for (const key of ['anyOf', 'oneOf', 'allOf']) if (Array.isArray(schema[key])) (schema[key] as unknown[]).forEach((part, at) => schemaTexts(part, `${where}.${key}[${at}]`, out, depth + 1));
+  for (const key of ['anyOf', 'oneOf', 'allOf'])
+    if (Array.isArray(schema[key])) (schema[key] as unknown[]).forEach((part, at) => schemaTexts(part, `${where}.${key}[${at}]`, out, depth + 1));
 }
 
 const text = (item: JsonObject, key: string, out: Told[], name = false) => {

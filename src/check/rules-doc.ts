@@ -1,12 +1,23 @@
 import { rules } from './rules.js';
 
-export const rulesDocMarkers = { start: '<!-- check-rules:start (generated from the rule table: npm run docs:rules) -->', end: '<!-- check-rules:end -->' } as const;
+export const rulesDocMarkers = {
+  start: '<!-- check-rules:start (generated from the rule table: npm run docs:rules) -->',
+  end: '<!-- check-rules:end -->',
+} as const;
 
-const indented = (text: string) => text.split('\n').map((line) => `    ${line}`).join('\n');
+const indented = (text: string) =>
+  text
+    .split('\n')
+    .map((line) => `    ${line}`)
+    .join('\n');
 
 /** The list of `check` rules in docs/rules.md, written from the rule table so the two cannot drift. */
 export function renderRulesDoc(): string {
-  const table = ['| rule | severity | what it finds |', '| --- | --- | --- |', ...rules.map((rule) => `| [\`${rule.id}\`](#${rule.id}) | ${rule.severity} | ${rule.summary.replace(/\|/g, '\\|')} |`)];
+  const table = [
+    '| rule | severity | what it finds |',
+    '| --- | --- | --- |',
+    ...rules.map((rule) => `| [\`${rule.id}\`](#${rule.id}) | ${rule.severity} | ${rule.summary.replace(/\|/g, '\\|')} |`),
+  ];
   const entries = rules.map((rule) =>
     [
       `#### \`${rule.id}\``,

@@ -11,7 +11,18 @@ import { toolRules } from './tool-rules.js';
 import type { Level, RuleDefinition, RuleFamily } from './types.js';
 
 /** Every family of rules, in the order their findings are reported for one frame. */
-export const ruleFamilies: readonly RuleFamily[] = [frameRules, lifecycleRules, capabilityRules, shapeRules, toolRules, metaRules, httpRules, driftRules, poisonRules, runRules];
+export const ruleFamilies: readonly RuleFamily[] = [
+  frameRules,
+  lifecycleRules,
+  capabilityRules,
+  shapeRules,
+  toolRules,
+  metaRules,
+  httpRules,
+  driftRules,
+  poisonRules,
+  runRules,
+];
 
 /** The rule table: the one source for `check`, its --rule option, SARIF and JUnit, and docs/rules.md. */
 export const rules: readonly RuleDefinition[] = ruleFamilies.flatMap((family) => family.rules);

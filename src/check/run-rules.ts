@@ -24,6 +24,11 @@ export const runRules: RuleFamily = {
   },
   end({ state, report }) {
     const run = runs.get(state);
-    if (run && !run.exited) report('run-without-exit', 'the record of this run ends without an exit entry: the spy was killed or is still running, and what came last may be missing', run);
+    if (run && !run.exited)
+      report(
+        'run-without-exit',
+        'the record of this run ends without an exit entry: the spy was killed or is still running, and what came last may be missing',
+        run,
+      );
   },
 };

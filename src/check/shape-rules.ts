@@ -28,8 +28,14 @@ export const shapeRules: RuleFamily = {
       id: 'message-shape',
       severity: 'error',
       summary: "a message whose params or result do not have the shape the protocol's schema gives its method",
-      bad: lines(c2s({ id: 1, method: 'tools/call', params: { arguments: { text: 'hi' } } }), s2c({ id: 1, error: { code: -32602, message: 'Invalid params' } })),
-      good: lines(c2s({ id: 1, method: 'tools/call', params: { name: 'echo', arguments: { text: 'hi' } } }), s2c({ id: 1, result: { content: [{ type: 'text', text: 'hi' }] } })),
+      bad: lines(
+        c2s({ id: 1, method: 'tools/call', params: { arguments: { text: 'hi' } } }),
+        s2c({ id: 1, error: { code: -32602, message: 'Invalid params' } }),
+      ),
+      good: lines(
+        c2s({ id: 1, method: 'tools/call', params: { name: 'echo', arguments: { text: 'hi' } } }),
+        s2c({ id: 1, result: { content: [{ type: 'text', text: 'hi' }] } }),
+      ),
     },
     {
       id: 'reserved-error-code',

@@ -12,7 +12,6 @@ import { forEachFile } from './each-file.js';
 import { recordingEntries } from './recording-input.js';
 import { version } from './version.js';
 
-
 export interface CheckCommandOptions {
   format: CheckFormat;
   rule?: string[];

@@ -42,7 +42,11 @@ function withTargetOptions(command: Command): Command {
 
 /** `wrap`, `unwrap`, `sessions`: the spy in front of a real client's servers, and their sessions. */
 export function addClientCommands(program: Command, context: ClientsContext): void {
-  withTargetOptions(program.command('wrap').description("put the spy in front of each stdio server of a client's config (Claude Desktop, Claude Code, Cursor, VS Code, Windsurf)"))
+  withTargetOptions(
+    program
+      .command('wrap')
+      .description("put the spy in front of each stdio server of a client's config (Claude Desktop, Claude Code, Cursor, VS Code, Windsurf)"),
+  )
     .option('--project <dir>', 'the project whose project and local scopes to wrap (default: the working directory)')
     .option('-y, --yes', 'write without asking')
     .option('--http', 'also point URL entries at a spy on this machine (127.0.0.1, a port each), which you run with the command printed')
@@ -52,11 +56,12 @@ export function addClientCommands(program: Command, context: ClientsContext): vo
       context.setExitCode(await runWrap(client, options));
     });
 
-  withTargetOptions(program.command('unwrap').description('put back each entry mcp-spy wrap changed, exactly as it was'))
-    .action(async (client: string | undefined, options) => {
+  withTargetOptions(program.command('unwrap').description('put back each entry mcp-spy wrap changed, exactly as it was')).action(
+    async (client: string | undefined, options) => {
       const { runUnwrap } = await import('./unwrap-command.js');
       context.setExitCode(await runUnwrap(client, options));
-    });
+    },
+  );
 
   const sessions = program
     .command('sessions')

@@ -33,7 +33,9 @@ async function exercise(client: Client, say: (line: string) => Promise<void>) {
 /** The answers (of any kind) the record holds so far. */
 function answersRecorded(recordPath: string): number {
   try {
-    return readFileSync(recordPath, 'utf8').split('\n').filter((line) => line.includes('"dir":"s2c"') && /"kind":"(response|tool-error|protocol-error)"/.test(line)).length;
+    return readFileSync(recordPath, 'utf8')
+      .split('\n')
+      .filter((line) => line.includes('"dir":"s2c"') && /"kind":"(response|tool-error|protocol-error)"/.test(line)).length;
   } catch {
     return 0;
   }

@@ -58,9 +58,11 @@ async function recordLive(before: string, server: string[], options: DiffCommand
   const live = join(dir, 'live.jsonl');
   try {
     const spied = [process.execPath, binPath, '--record', live, '--no-log', '-q', '--', ...server];
-    await replay({ recording: before, server: spied, ignore: options.ignore, ignoreFile: options.ignoreFile, timeoutMs: options.timeout }).catch((error: unknown) => {
-      throw startFailure(live) ?? error;
-    });
+    await replay({ recording: before, server: spied, ignore: options.ignore, ignoreFile: options.ignoreFile, timeoutMs: options.timeout }).catch(
+      (error: unknown) => {
+        throw startFailure(live) ?? error;
+      },
+    );
     return { ...(await load(live)), path: `${server.join(' ')} (live)` };
   } finally {
     rmSync(dir, { recursive: true, force: true });
@@ -73,7 +75,8 @@ async function recordLive(before: string, server: string[], options: DiffCommand
  */
 export async function runDiff(before: string, after: string | undefined, server: string[] | undefined, options: DiffCommandOptions): Promise<number> {
   const live = server !== undefined && server.length > 0;
-  if (live === (after !== undefined)) throw new SpyError('diff needs two recordings (mcp-spy diff before.jsonl after.jsonl), or one and a server command after --');
+  if (live === (after !== undefined))
+    throw new SpyError('diff needs two recordings (mcp-spy diff before.jsonl after.jsonl), or one and a server command after --');
   const ignores = ignoresFor(before, options.ignore, options.ignoreFile);
   const { output } = options;
   // Before any work: a live diff starts a server only to find it cannot write its report.

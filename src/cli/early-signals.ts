@@ -4,7 +4,24 @@ import { onStopSignals } from '../spy/signals.js';
 // (loading its modules takes a moment), and that stop must end in a record, not in silence.
 
 /** The commands that are not the stdio spy: they handle their signals themselves. */
-export const subcommands = ['demo', 'view', 'stats', 'check', 'replay', 'mock', 'http', 'export', 'import', 'report', 'diff', 'baseline', 'wrap', 'unwrap', 'sessions', 'ui'] as const;
+export const subcommands = [
+  'demo',
+  'view',
+  'stats',
+  'check',
+  'replay',
+  'mock',
+  'http',
+  'export',
+  'import',
+  'report',
+  'diff',
+  'baseline',
+  'wrap',
+  'unwrap',
+  'sessions',
+  'ui',
+] as const;
 
 /** Options of the stdio spy whose value is any word: a server named `view` in a config is not the command. */
 const wordOptions = new Set(['--name', '--client']);

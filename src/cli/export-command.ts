@@ -21,7 +21,10 @@ export async function runExportOtlp(file: string, options: ExportOtlpOptions): P
   const resource = resourceAttributesProblem(process.env);
   if (resource) throw new SpyError(resource);
   // A collector in trouble is an ExportFailure: exit 69 (errors.ts).
-  const sent = await exportRecording(recordingEntries(file, { strict: options.strict, maxLine: options.maxLine }), otlp.settings, { content: options.otlpContent === true, spyVersion: version });
+  const sent = await exportRecording(recordingEntries(file, { strict: options.strict, maxLine: options.maxLine }), otlp.settings, {
+    content: options.otlpContent === true,
+    spyVersion: version,
+  });
   process.stdout.write(`exported ${sent.spans} span(s) of ${sent.sessions} session(s) to ${otlp.settings.shownUrl}\n`);
   return exitCodes.ok;
 }

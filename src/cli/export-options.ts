@@ -16,7 +16,10 @@ export interface ExportOptions {
 /** Adds --otlp, --otlp-content and --metrics to a spying command. */
 export function withExportOptions(command: Command): Command {
   return command
-    .option('--otlp <url>', 'send spans and metrics to an OpenTelemetry collector over OTLP/HTTP, e.g. http://127.0.0.1:4318 (OTEL_EXPORTER_OTLP_ENDPOINT does too)')
+    .option(
+      '--otlp <url>',
+      'send spans and metrics to an OpenTelemetry collector over OTLP/HTTP, e.g. http://127.0.0.1:4318 (OTEL_EXPORTER_OTLP_ENDPOINT does too)',
+    )
     .option('--otlp-content', 'put tool arguments and results on the spans (after --redact)')
     .option('--metrics <[host:]port>', 'serve Prometheus metrics at http://HOST:PORT/metrics (host 127.0.0.1 unless given)');
 }

@@ -47,13 +47,15 @@ export function readFaultOptions(options: FaultOptions, transport: FaultTranspor
   }
   for (const rule of rules) {
     const spec = actionSpecs[rule.action.name];
-    if (!(spec.transports as string[]).includes(transport)) problems.push(`'${rule.text}': ${rule.action.name} is for ${spec.transports.join(' and ')}, not ${transport}`);
+    if (!(spec.transports as string[]).includes(transport))
+      problems.push(`'${rule.text}': ${rule.action.name} is for ${spec.transports.join(' and ')}, not ${transport}`);
     else {
       const refused = 'refuse' in spec ? spec.refuse(rule.action, transport) : undefined;
       if (refused !== undefined) problems.push(`'${rule.text}': ${refused}`);
     }
     // The HTTP spy reads the client's POSTs only: a rule for the server's frames would never fire there.
-    if (transport === 'http' && rule.match.dir === 's2c') problems.push(`'${rule.text}': on HTTP rules act on what the client posts; dir=s2c matches nothing there`);
+    if (transport === 'http' && rule.match.dir === 's2c')
+      problems.push(`'${rule.text}': on HTTP rules act on what the client posts; dir=s2c matches nothing there`);
   }
   if (options.seed !== undefined && !/^-?\d+$/.test(options.seed)) problems.push(`--seed ${options.seed}: expected a whole number`);
   if (problems.length > 0) {

@@ -58,7 +58,8 @@ export function clientTimeoutsOf(options: TimeoutOptions): ClientTimeouts {
 
 /** `--allow-host`, repeatable: a host name (any port) or host:port, as a Host header carries it. */
 export function collectAllowHost(value: string, previous: string[]): string[] {
-  if (!/^(?:\[[0-9a-fA-F:.]+\]|[^\s:/[\]@]+)(?::\d{1,5})?$/.test(value)) throw new InvalidArgumentError('expected a host name or host:port, as in a Host header (e.g. spy.internal or spy.internal:7000)');
+  if (!/^(?:\[[0-9a-fA-F:.]+\]|[^\s:/[\]@]+)(?::\d{1,5})?$/.test(value))
+    throw new InvalidArgumentError('expected a host name or host:port, as in a Host header (e.g. spy.internal or spy.internal:7000)');
   return [...previous, value];
 }
 
@@ -70,6 +71,7 @@ export function collectAllowOrigin(value: string, previous: string[]): string[] 
   } catch {
     url = undefined;
   }
-  if (url === undefined || url.origin === 'null' || url.origin !== value.toLowerCase().replace(/\/$/, '')) throw new InvalidArgumentError('expected an origin such as https://app.example.com (scheme, host and port only)');
+  if (url === undefined || url.origin === 'null' || url.origin !== value.toLowerCase().replace(/\/$/, ''))
+    throw new InvalidArgumentError('expected an origin such as https://app.example.com (scheme, host and port only)');
   return [...previous, url.origin];
 }

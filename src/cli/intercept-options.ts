@@ -27,9 +27,14 @@ export function parseMaxHeld(value: string): number {
  * The intercept the options ask for, undefined without --intercept. A bad filter, or --intercept
  * beside fault rules, stops the run (exit 2) before the server starts.
  */
-export async function interceptPlanOf(options: InterceptCommandOptions & FaultOptions, record: string | undefined, hello: Record<string, unknown>): Promise<InterceptPlan | undefined> {
+export async function interceptPlanOf(
+  options: InterceptCommandOptions & FaultOptions,
+  record: string | undefined,
+  hello: Record<string, unknown>,
+): Promise<InterceptPlan | undefined> {
   if (options.intercept === undefined) return undefined;
-  if ((options.fault ?? []).length > 0 || options.faults !== undefined) throw new SpyError('--intercept and --fault (or --faults) cannot be used together: run with one or the other');
+  if ((options.fault ?? []).length > 0 || options.faults !== undefined)
+    throw new SpyError('--intercept and --fault (or --faults) cannot be used together: run with one or the other');
   const { parseFilter } = await import('../review/filter-expression.js');
   const parsed = parseFilter(options.intercept);
   if (!parsed.ok) throw new SpyError(`--intercept '${options.intercept}': ${parsed.message}`);

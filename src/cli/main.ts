@@ -44,7 +44,8 @@ function commanderLine(text: string, server = false): string {
     .trimEnd()
     .replace(
       /^too many arguments for '[^']+'\. Expected (\d+) arguments? but got (\d+)\.$/,
-      (_all, expected: string, got: string) => `too many arguments: it takes ${arguments_(expected)}, not ${got}${server ? '; a server command goes after --' : ''}`,
+      (_all, expected: string, got: string) =>
+        `too many arguments: it takes ${arguments_(expected)}, not ${got}${server ? '; a server command goes after --' : ''}`,
     )
     .replace(/ is invalid\. Allowed choices are (.*)\.$/, ' is invalid: expected one of $1')
     .replace(/ is invalid\. /, ' is invalid: ');

@@ -48,7 +48,9 @@ export async function runMock(recording: string, options: MockCommandOptions): P
   const warn = (line: string) => process.stderr.write(`${sanitize(line)}\n`);
   if (faults) warn(`mcp-spy mock: injecting faults: ${faults.rules.length} rule(s), --seed ${faults.seed}`);
   if (!options.listen) {
-    const io = faults ? (await import('../faults/piped-faults.js')).pipeThroughFaults(faults, process.stdin, process.stdout, process.stderr) : { input: process.stdin, output: process.stdout };
+    const io = faults
+      ? (await import('../faults/piped-faults.js')).pipeThroughFaults(faults, process.stdin, process.stdout, process.stderr)
+      : { input: process.stdin, output: process.stdout };
     return serveMockStdio(newEngine(), { ...io, warn });
   }
   // The mock records nothing: what a rule did is not written anywhere, as over stdio.

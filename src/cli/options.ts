@@ -3,10 +3,17 @@ import { formatSize } from '../wire/framing/limits.js';
 import { parseListen as parseListenAddress, type ListenAddress } from '../transports/http/target.js';
 
 const units = new Map([
-  ['', 1], ['b', 1],
-  ['k', 1024], ['kb', 1024], ['kib', 1024],
-  ['m', 1024 ** 2], ['mb', 1024 ** 2], ['mib', 1024 ** 2],
-  ['g', 1024 ** 3], ['gb', 1024 ** 3], ['gib', 1024 ** 3],
+  ['', 1],
+  ['b', 1],
+  ['k', 1024],
+  ['kb', 1024],
+  ['kib', 1024],
+  ['m', 1024 ** 2],
+  ['mb', 1024 ** 2],
+  ['mib', 1024 ** 2],
+  ['g', 1024 ** 3],
+  ['gb', 1024 ** 3],
+  ['gib', 1024 ** 3],
 ]);
 
 /**

@@ -56,9 +56,13 @@ export function buildProgram(context: ProgramContext): Command {
     .command('view')
     .description('show a recording (a record, or a plain "-> {json}" / "<- {json}" capture), filtered')
     .argument('<files...>', 'the records (wire.jsonl) or captures, one after the other; - for standard input')
-    .option('--kind <kinds>', 'only these kinds, comma-separated, as the record or the log names them (request, notify, tool-error, proto-error, invalid, stderr, ...)', listOption)
+    .option(
+      '--kind <kinds>',
+      'only these kinds, comma-separated, as the record or the log names them (request, notify, tool-error, proto-error, invalid, stderr, ...)',
+      listOption,
+    )
     .option('--dir <dir>', 'only one direction: c2s or s2c')
-    .option('--method <methods>', 'only these methods (a response carries its request\'s method)', listOption)
+    .option('--method <methods>', "only these methods (a response carries its request's method)", listOption)
     .option('--tool <tools>', 'only calls of these tools', listOption)
     .option('--id <ids>', 'only these request ids, with their responses, progress and cancellation', listOption)
     .option('--session <sessions>', 'only these sessions', listOption)
@@ -113,7 +117,12 @@ export function buildProgram(context: ProgramContext): Command {
     .option('--baseline <file>', 'also fail on tools that differ from their pins in this baseline (mcp-spy baseline)')
     .option('--expect-tool <name>', 'fail unless the server lists this tool (* is a wildcard; repeatable)', collect, [])
     .option('--forbid-tool <name>', 'fail if the server lists this tool or it is called (* is a wildcard; repeatable)', collect, [])
-    .option('--max-duration <method=duration>', 'fail on an answer to this method (tools/call, resources/*) or tool (tool:search) slower than this, e.g. tools/call=2s (repeatable)', collectMaxDuration, [])
+    .option(
+      '--max-duration <method=duration>',
+      'fail on an answer to this method (tools/call, resources/*) or tool (tool:search) slower than this, e.g. tools/call=2s (repeatable)',
+      collectMaxDuration,
+      [],
+    )
     .option('--strict', 'a line that cannot be read is an error instead of being skipped')
     .addOption(lineLimitOption())
     .addHelpText('after', checkExamples)
@@ -143,8 +152,15 @@ export function buildProgram(context: ProgramContext): Command {
     .option('--target <url>', 'replay against a Streamable HTTP server instead of starting one')
     .option('--ignore <path>', 'leave this JSONPath out of comparisons, e.g. result.content[*].text or $..timestamp (repeatable)', collect, [])
     .option('--no-ignore-file', 'do not read <record>.ignore')
-    .option('--map <path>', 'also map the values the server hands out here (JSONPath, e.g. result.sessionHandle) in later client frames (repeatable)', collect, [])
-    .addOption(new Option('--speed <speed>', '0: send each frame once what the client waited for came; 1: also keep the recorded gaps').argParser(parseSpeed).default(0))
+    .option(
+      '--map <path>',
+      'also map the values the server hands out here (JSONPath, e.g. result.sessionHandle) in later client frames (repeatable)',
+      collect,
+      [],
+    )
+    .addOption(
+      new Option('--speed <speed>', '0: send each frame once what the client waited for came; 1: also keep the recorded gaps').argParser(parseSpeed).default(0),
+    )
     .addOption(new Option('--timeout <duration>', 'how long to wait for each response').argParser(parseDuration).default(10_000, '10s'))
     .option('--concurrency', 'send client frames as recorded, without waiting for earlier responses')
     .option('--notifications', "compare the server's notifications too")
@@ -168,9 +184,13 @@ export function buildProgram(context: ProgramContext): Command {
     .option('--reuse', 'answer a request again once its recorded answers were used')
     .addOption(new Option('--on-miss <policy>', 'on a request with no recorded answer').choices(['error', 'close']).default('error'))
     .addOption(new Option('--speed <speed>', '0: answer at once; 1: at the recorded timing').argParser(parseSpeed).default(0))
-    .addOption(new Option('--timeout <duration>', "how long to wait for the client's answer to a recorded server request").argParser(parseDuration).default(10_000, '10s'))
+    .addOption(
+      new Option('--timeout <duration>', "how long to wait for the client's answer to a recorded server request")
+        .argParser(parseDuration)
+        .default(10_000, '10s'),
+    )
     .addOption(lineLimitOption())
-    .option('--fault <rule>', 'misbehave on cue, as the spy\'s --fault does (stdio; repeatable)', collect, [])
+    .option('--fault <rule>', "misbehave on cue, as the spy's --fault does (stdio; repeatable)", collect, [])
     .option('--faults <file>', 'fault rules from a YAML or JSON file')
     .option('--seed <n>', 'the seed for rules with p=')
     .addHelpText('after', mockHelp)
@@ -183,7 +203,7 @@ export function buildProgram(context: ProgramContext): Command {
   const exporting = program.command('export').description('send or write a recording in the formats other tools speak (OTLP, HAR)');
   exporting
     .command('otlp')
-    .description('send a recording\'s spans and metrics to an OpenTelemetry collector over OTLP/HTTP')
+    .description("send a recording's spans and metrics to an OpenTelemetry collector over OTLP/HTTP")
     .argument('<file>', 'the record (wire.jsonl) or a capture')
     .option('--endpoint <url>', 'the collector, e.g. http://127.0.0.1:4318 (default: OTEL_EXPORTER_OTLP_ENDPOINT)')
     .option('--otlp-content', 'put tool arguments and results on the spans')
@@ -207,10 +227,13 @@ export function buildProgram(context: ProgramContext): Command {
 
   program
     .command('import')
-    .description('read a HAR (a browser\'s network panel, mitmproxy, export har) into a record for view, check, replay and stats')
+    .description("read a HAR (a browser's network panel, mitmproxy, export har) into a record for view, check, replay and stats")
     .argument('<file>', 'the HAR file; - for standard input')
     .option('-o, --output <file>', 'where to write the record (default: standard output)')
-    .option('--no-default-redact', 'keep the values the spies mask by default (README, "Secrets": members named password, token, apiKey ..., the headers Authorization, Cookie, X-API-Key ...) as the HAR has them')
+    .option(
+      '--no-default-redact',
+      'keep the values the spies mask by default (README, "Secrets": members named password, token, apiKey ..., the headers Authorization, Cookie, X-API-Key ...) as the HAR has them',
+    )
     .action(async (file: string, options) => {
       const { runImport } = await import('./import-command.js');
       context.setExitCode(await runImport(file, options));
@@ -222,12 +245,22 @@ export function buildProgram(context: ProgramContext): Command {
         .command('http')
         .description('spy on an MCP server over HTTP (Streamable HTTP or legacy HTTP+SSE): a reverse proxy that records every exchange')
         .usage('--target <url> [options] [-- <server command> [args...]]')
-        .requiredOption('--target <url>', 'the server\'s MCP endpoint, e.g. http://127.0.0.1:3000/mcp; the spy forwards to its origin only')
+        .requiredOption('--target <url>', "the server's MCP endpoint, e.g. http://127.0.0.1:3000/mcp; the spy forwards to its origin only")
         .option('--listen <[host:]port>', 'where the spy listens', '127.0.0.1:0')
-        .option('--redact-header <name>', 'also hide this header\'s value in the record and log (repeatable)', collect, [])
+        .option('--redact-header <name>', "also hide this header's value in the record and log (repeatable)", collect, [])
         .option('--no-redact', 'record Authorization, Proxy-Authorization, Cookie and Set-Cookie values and the secrets of OAuth bodies as sent')
-        .option('--allow-host <host>', 'also accept requests whose Host is this (host or host:port; repeatable); by default only the spy\'s own address', collectAllowHost, [])
-        .option('--allow-origin <origin>', 'also accept requests from this Origin (repeatable); by default only none or a loopback one', collectAllowOrigin, []),
+        .option(
+          '--allow-host <host>',
+          "also accept requests whose Host is this (host or host:port; repeatable); by default only the spy's own address",
+          collectAllowHost,
+          [],
+        )
+        .option(
+          '--allow-origin <origin>',
+          'also accept requests from this Origin (repeatable); by default only none or a loopback one',
+          collectAllowOrigin,
+          [],
+        ),
     ),
   )
     .addHelpText('after', httpExamples)
@@ -240,7 +273,9 @@ export function buildProgram(context: ProgramContext): Command {
 
 /** `--max-line`, for the commands that read a recording: how long a line they read may be. */
 function lineLimitOption(): Option {
-  return new Option('--max-line <size>', 'lines of the recording longer than this are skipped, unread').argParser(sizeParser(lineLimitBounds)).default(defaultMaxLine, '32MiB');
+  return new Option('--max-line <size>', 'lines of the recording longer than this are skipped, unread')
+    .argParser(sizeParser(lineLimitBounds))
+    .default(defaultMaxLine, '32MiB');
 }
 
 /** The options every spying command shares: where the record and log go, the live view, limits. */
@@ -253,24 +288,47 @@ function withSpyOptions(command: Command): Command {
     .option('--allow-readable', 'write a named --record or --log that others can read (a file of another user, or one whose mode cannot be made 0600)')
     .option('-q, --quiet', 'no live view on stderr')
     .option('--no-color', 'no colour in the live view (NO_COLOR and FORCE_COLOR are honoured too)')
-    .addOption(new Option('--max-frame <size>', 'frames above this are forwarded whole, recorded in part').argParser(sizeParser(frameLimitBounds)).default(defaultMaxFrame, '16MiB'))
+    .addOption(
+      new Option('--max-frame <size>', 'frames above this are forwarded whole, recorded in part')
+        .argParser(sizeParser(frameLimitBounds))
+        .default(defaultMaxFrame, '16MiB'),
+    )
     .addOption(
       new Option('--drain-timeout <duration>', 'once the server has exited, how long finishing the record may take; the rest becomes a gap')
         .argParser(parseDuration)
         .default(2000, '2s'),
     )
-    .option('--lossless', 'record every frame: when the recorder falls behind, the traffic waits for it (default: the traffic goes first, what the recorder misses becomes a gap)')
+    .option(
+      '--lossless',
+      'record every frame: when the recorder falls behind, the traffic waits for it (default: the traffic goes first, what the recorder misses becomes a gap)',
+    )
     .addOption(redactOption())
     .option('--no-default-redact', 'record members named password, token, apiKey, secret ... (README, "Secrets") as sent')
     .option('--baseline <file>', 'note each listed tool that differs from its pin in this baseline (mcp-spy baseline)')
     .option('--name <name>', "the server's name in a client's config: the record goes to the sessions directory, no log (as mcp-spy wrap sets up)")
-    .option('--client <id>', 'the client whose config starts the spy, for the session file\'s name (default with --name: cli)')
-    .option('--fault <rule>', "break it on purpose: 'METHOD [tool=NAME] [nth=N] [p=0.2]: ACTION ARGS', e.g. 'tools/call tool=search: delay 3s' (repeatable; see README, Break it on purpose)", collect, [])
+    .option('--client <id>', "the client whose config starts the spy, for the session file's name (default with --name: cli)")
+    .option(
+      '--fault <rule>',
+      "break it on purpose: 'METHOD [tool=NAME] [nth=N] [p=0.2]: ACTION ARGS', e.g. 'tools/call tool=search: delay 3s' (repeatable; see README, Break it on purpose)",
+      collect,
+      [],
+    )
     .option('--faults <file>', 'fault rules from a YAML or JSON file (a list, or { seed, faults: [...] })')
     .option('--seed <n>', 'the seed for rules with p=: the same seed repeats the same faults (default: random, said on stderr at the start)')
-    .option('--intercept <filter>', 'hold each frame this filter (the view filter language) matches until it is released from mcp-spy ui: forward, edit, drop or answer with an error (see README, Break it on purpose)')
-    .addOption(new Option('--hold-timeout <duration>', 'a held frame nobody releases goes on as it was after this long').argParser(parseDuration).default(defaultHoldMs, '30s'))
-    .addOption(new Option('--max-held <n>', 'at most this many frames held at once: past it the oldest goes on as it was').argParser(parseMaxHeld).default(defaultMaxHeld, '100'))
+    .option(
+      '--intercept <filter>',
+      'hold each frame this filter (the view filter language) matches until it is released from mcp-spy ui: forward, edit, drop or answer with an error (see README, Break it on purpose)',
+    )
+    .addOption(
+      new Option('--hold-timeout <duration>', 'a held frame nobody releases goes on as it was after this long')
+        .argParser(parseDuration)
+        .default(defaultHoldMs, '30s'),
+    )
+    .addOption(
+      new Option('--max-held <n>', 'at most this many frames held at once: past it the oldest goes on as it was')
+        .argParser(parseMaxHeld)
+        .default(defaultMaxHeld, '100'),
+    )
     .option('--debug', 'show stack traces of internal errors');
   return withExportOptions(command);
 }

@@ -29,7 +29,9 @@ export function createCutReporter(path: string): (lineNo: number) => void {
   return (lineNo) => {
     if (said) return;
     said = true;
-    process.stderr.write(`mcp-spy: ${path}:${lineNo}: frames nested deeper than ${maxDepth} levels (this one first) are read cut at that depth: what lies deeper is neither compared nor sent\n`);
+    process.stderr.write(
+      `mcp-spy: ${path}:${lineNo}: frames nested deeper than ${maxDepth} levels (this one first) are read cut at that depth: what lies deeper is neither compared nor sent\n`,
+    );
   };
 }
 
@@ -37,7 +39,11 @@ export function createCutReporter(path: string): (lineNo: number) => void {
  * The entries of a recording for a command: lines it cannot read are said on stderr with their
  * number and skipped (and counted in `tally`); a file it cannot read at all is one clear line.
  */
-export async function* recordingEntries(path: string, options: Omit<RecordingOptions, 'onSkip'> = {}, tally?: { skipped: number }): AsyncGenerator<RecordingEntry> {
+export async function* recordingEntries(
+  path: string,
+  options: Omit<RecordingOptions, 'onSkip'> = {},
+  tally?: { skipped: number },
+): AsyncGenerator<RecordingEntry> {
   const reporter = createSkipReporter(path);
   const onSkip = (line: SkippedLine) => {
     if (tally) tally.skipped++;

@@ -37,7 +37,8 @@ const openerGraceMs = 3000;
  * report is written. An opener still running after the grace time has a browser; it is left to it.
  */
 function openInBrowser(path: string): Promise<void> {
-  const [command, ...args] = process.platform === 'darwin' ? ['open', path] : process.platform === 'win32' ? ['cmd', '/c', 'start', '""', path] : ['xdg-open', path];
+  const [command, ...args] =
+    process.platform === 'darwin' ? ['open', path] : process.platform === 'win32' ? ['cmd', '/c', 'start', '""', path] : ['xdg-open', path];
   const say = (why: string) => process.stderr.write(`mcp-spy: cannot open a browser (${command}: ${sanitize(why)}); open ${sanitize(path)} yourself\n`);
   return new Promise((resolve) => {
     const child = spawn(command!, args, { detached: true, stdio: 'ignore' });
@@ -60,15 +61,22 @@ export async function runReport(files: string[], options: ReportCommandOptions):
   if (files.length === 0 || files.length > 2) throw new SpyError('report takes one recording, or two to compare: mcp-spy report before.jsonl after.jsonl');
   if (files.length === 2 && files.includes('-')) throw new SpyError('two recordings to compare must be files, not standard input');
   if (options.output === '') throw new SpyError('-o needs a file name: -o report.html');
-  if (files.length === 1 && options.ignore.length > 0) throw new SpyError('--ignore leaves paths out of comparing two recordings; give two: mcp-spy report before.jsonl after.jsonl --ignore PATH');
+  if (files.length === 1 && options.ignore.length > 0)
+    throw new SpyError('--ignore leaves paths out of comparing two recordings; give two: mcp-spy report before.jsonl after.jsonl --ignore PATH');
   const toStdout = options.output === '-';
   if (toStdout && options.open) throw new SpyError('--open needs the report in a file: -o report.html');
   const output = toStdout ? '-' : resolve(options.output ?? defaultOutput(files));
   // Under any name: a link to the recording is the recording.
-  if (!toStdout && files.some((file) => file !== '-' && (resolve(file) === output || sameFile(file, output)))) throw new SpyError(`the report would overwrite its recording ${output}; choose another file with -o`);
+  if (!toStdout && files.some((file) => file !== '-' && (resolve(file) === output || sameFile(file, output))))
+    throw new SpyError(`the report would overwrite its recording ${output}; choose another file with -o`);
   const ignores = files.length === 2 ? ignoresFor(files[0]!, options.ignore, options.ignoreFile) : [];
   const inputs = files.map((path) => ({ path, entries: recordingEntries(path, { strict: options.strict, maxLine: options.maxLine }) }));
-  const data = await buildReport(inputs, { spy: version, limits: { maxText: options.maxText, maxFrames: options.maxFrames }, ignores, maxLine: options.maxLine });
+  const data = await buildReport(inputs, {
+    spy: version,
+    limits: { maxText: options.maxText, maxFrames: options.maxFrames },
+    ignores,
+    maxLine: options.maxLine,
+  });
   const html = reportHtml(data);
   if (toStdout) {
     process.stdout.write(html);

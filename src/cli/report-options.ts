@@ -31,7 +31,11 @@ export function withReportOptions(command: Command): Command {
         .argParser(sizeParser({ min: 1024, max: 1024 ** 3 }))
         .default(defaultReportLimits.maxText, '64MiB'),
     )
-    .addOption(new Option('--max-frames <count>', 'entries drawn and listed; past it they are counted only').argParser(parseFrameCount).default(defaultReportLimits.maxFrames))
+    .addOption(
+      new Option('--max-frames <count>', 'entries drawn and listed; past it they are counted only')
+        .argParser(parseFrameCount)
+        .default(defaultReportLimits.maxFrames),
+    )
     .option('--ignore <path>', 'with two recordings: leave this JSONPath out of comparing answers (repeatable)', collect, [])
     .option('--no-ignore-file', 'with two recordings: do not read <first record>.ignore')
     .option('--strict', 'a line that cannot be read is an error instead of being skipped');

@@ -28,7 +28,9 @@ function latestPerServer(sessions: readonly SessionFile[]): (SessionFile & { run
 /** A plain table: columns padded to their widest cell, in terminal columns. */
 function table(rows: string[][]): string {
   const widths = rows[0]!.map((_, column) => Math.max(...rows.map((row) => displayWidth(row[column]!))));
-  return rows.map((row) => row.map((cell, column) => (column === row.length - 1 ? cell : cell + ' '.repeat(widths[column]! - displayWidth(cell)))).join('  ')).join('\n');
+  return rows
+    .map((row) => row.map((cell, column) => (column === row.length - 1 ? cell : cell + ' '.repeat(widths[column]! - displayWidth(cell)))).join('  '))
+    .join('\n');
 }
 
 /** The widest a client or server name is shown: a config may name an entry with 10 KB (the JSON has it whole). */
@@ -102,7 +104,10 @@ export async function runPrune(options: PruneOptions): Promise<number> {
       return [];
     }
   });
-  const remove = choosePrune(candidates, { ...(options.keep !== undefined ? { keep: options.keep } : {}), ...(options.maxSize !== undefined ? { maxBytes: options.maxSize } : {}) });
+  const remove = choosePrune(candidates, {
+    ...(options.keep !== undefined ? { keep: options.keep } : {}),
+    ...(options.maxSize !== undefined ? { maxBytes: options.maxSize } : {}),
+  });
   let freed = 0;
   for (const file of remove) {
     const bytes = candidates.find((candidate) => candidate.file === file)!.bytes;
@@ -117,6 +122,8 @@ export async function runPrune(options: PruneOptions): Promise<number> {
     process.stdout.write(`${options.dryRun ? 'would remove' : 'removed'} ${sanitize(basename(file))}\n`);
   }
   const kept = candidates.length - remove.length;
-  process.stdout.write(`${options.dryRun ? 'would remove' : 'removed'} ${remove.length} session${remove.length === 1 ? '' : 's'} (${formatSize(freed)}), ${kept} kept, in ${sanitize(dir)}\n`);
+  process.stdout.write(
+    `${options.dryRun ? 'would remove' : 'removed'} ${remove.length} session${remove.length === 1 ? '' : 's'} (${formatSize(freed)}), ${kept} kept, in ${sanitize(dir)}\n`,
+  );
   return exitCodes.ok;
 }

@@ -16,6 +16,12 @@ export async function runStats(files: string[], options: StatsCommandOptions): P
     for await (const { entry } of recordingEntries(file, { strict: options.strict, maxLine: options.maxLine })) collector.add(entry);
     return collector.result();
   });
-  if (done.length > 0) process.stdout.write(formatStatsFiles(done.map(({ file, value }) => ({ file, stats: value })), options.format));
+  if (done.length > 0)
+    process.stdout.write(
+      formatStatsFiles(
+        done.map(({ file, value }) => ({ file, stats: value })),
+        options.format,
+      ),
+    );
   return exitCode;
 }

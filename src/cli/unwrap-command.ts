@@ -36,9 +36,13 @@ async function unwrapWith(choice: TargetChoice, manifestFile: string, options: U
     servers: options.server,
   };
   const works = planUnwrapFiles(manifest, unwrapChoice);
-  const byHand = handWrapped(configTargets(choice, process.env).targets, manifest).filter((entry) => options.server.length === 0 || options.server.includes(entry.name));
+  const byHand = handWrapped(configTargets(choice, process.env).targets, manifest).filter(
+    (entry) => options.server.length === 0 || options.server.includes(entry.name),
+  );
   for (const entry of byHand) {
-    process.stdout.write(`${sanitize(entry.file)}\n  ${sanitize(entry.name)}: runs mcp-spy, but not as mcp-spy wrap left it (wrapped by hand?): left as it is\n`);
+    process.stdout.write(
+      `${sanitize(entry.file)}\n  ${sanitize(entry.name)}: runs mcp-spy, but not as mcp-spy wrap left it (wrapped by hand?): left as it is\n`,
+    );
   }
   if (works.length === 0) {
     process.stdout.write('nothing to unwrap: no entry wrapped by mcp-spy wrap is recorded for these\n');

@@ -52,7 +52,13 @@ export async function runView(files: string[], options: ViewCommandOptions): Pro
   if (!filter.ok) throw new SpyError(filter.message);
   const color = options.format === 'text' && wantsColor(options.color, process.env, process.stdout.isTTY === true);
   const output = createOutput(process.stdout);
-  const writer = createViewWriter(output, { format: options.format, full: options.full, color, local: options.local, width: process.stdout.isTTY ? process.stdout.columns : undefined });
+  const writer = createViewWriter(output, {
+    format: options.format,
+    full: options.full,
+    color,
+    local: options.local,
+    width: process.stdout.isTTY ? process.stdout.columns : undefined,
+  });
   const sessions = new Set<string>();
   const named = files.map((file) => sanitize(file)).join(', ');
   let following = false;

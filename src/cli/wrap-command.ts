@@ -84,7 +84,9 @@ export async function runWrap(client: string | undefined, options: WrapOptions):
   const choice = targetChoiceOf(client, options);
   const { targets, looked } = configTargets(choice, process.env);
   if (targets.length === 0) {
-    out(`no client config found; looked at:\n${looked.map((file) => `  ${sanitize(file)}`).join('\n')}\n(a file elsewhere: mcp-spy wrap --config FILE --format CLIENT)`);
+    out(
+      `no client config found; looked at:\n${looked.map((file) => `  ${sanitize(file)}`).join('\n')}\n(a file elsewhere: mcp-spy wrap --config FILE --format CLIENT)`,
+    );
     return choice.config !== undefined ? exitCodes.badUse : exitCodes.ok;
   }
   const manifestFile = manifestPath(process.env);
@@ -100,7 +102,10 @@ async function wrapWith(manifestFile: string, options: WrapOptions, targets: Ret
   const manifest = loadManifest(manifestFile);
   const spy = spyProgram();
   // The entries name this very bin: from npx's cache it may be gone after npm cleans the cache.
-  if (/[\\/]_npx[\\/]/.test(spy.bin)) process.stderr.write(`mcp-spy: this mcp-spy runs from npx's cache (${sanitize(spy.bin)}), which npm may clean; the wrapped entries would then fail to start: install mcp-spy (npm install -g) and wrap from there\n`);
+  if (/[\\/]_npx[\\/]/.test(spy.bin))
+    process.stderr.write(
+      `mcp-spy: this mcp-spy runs from npx's cache (${sanitize(spy.bin)}), which npm may clean; the wrapped entries would then fail to start: install mcp-spy (npm install -g) and wrap from there\n`,
+    );
   const works = planWrapFiles(targets, { spy, servers: options.server, http: options.http === true }, manifest);
   printPlan(works, options.server.length > 0);
   const failed = works.filter((work) => work.failure);
@@ -157,9 +162,14 @@ function writeWraps(changing: WrapWork[], manifest: WrapManifest, manifestFile: 
   const done = written.filter((result) => result.ok);
   if (done.length === 0) return status;
   const spies = done.flatMap((result) => result.work.plan!.wrapped.flatMap((entry) => (entry.run ? [entry.run] : [])));
-  if (spies.length > 0) out(`Start the spy of each URL entry before the client connects (a client finds nothing on its port otherwise):\n${spies.map((run) => `  ${sanitize(run.map(shellWord).join(' '))}`).join('\n')}`);
+  if (spies.length > 0)
+    out(
+      `Start the spy of each URL entry before the client connects (a client finds nothing on its port otherwise):\n${spies.map((run) => `  ${sanitize(run.map(shellWord).join(' '))}`).join('\n')}`,
+    );
   const restarts = new Set(done.map((result) => result.work.target.places[0]!.client));
   for (const client of restarts) out(`${(clients[client] as ClientFacts).title} notices the change once you ${(clients[client] as ClientFacts).restart}.`);
-  out(`Each run of a wrapped server writes its record to ${sanitize(sessionsDirectory(process.env))}: mcp-spy sessions lists them. mcp-spy unwrap puts the entries back.`);
+  out(
+    `Each run of a wrapped server writes its record to ${sanitize(sessionsDirectory(process.env))}: mcp-spy sessions lists them. mcp-spy unwrap puts the entries back.`,
+  );
   return status;
 }

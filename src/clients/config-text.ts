@@ -37,7 +37,11 @@ export function parseConfig(text: string, syntax: 'json' | 'jsonc'): { ok: true;
   const body = text.startsWith('\uFEFF') ? ` ${text.slice(1)}` : text;
   const root = parseTree(body, errors, { disallowComments: syntax === 'json', allowTrailingComma: syntax === 'jsonc', allowEmptyContent: false });
   const first = errors[0];
-  if (first) return { ok: false, why: `not valid ${syntax === 'json' ? 'JSON' : 'JSON with comments'} at ${lineAndColumn(text, first.offset)}: ${parseErrorWords[printParseErrorCode(first.error)] ?? printParseErrorCode(first.error)}` };
+  if (first)
+    return {
+      ok: false,
+      why: `not valid ${syntax === 'json' ? 'JSON' : 'JSON with comments'} at ${lineAndColumn(text, first.offset)}: ${parseErrorWords[printParseErrorCode(first.error)] ?? printParseErrorCode(first.error)}`,
+    };
   if (root?.type !== 'object') return { ok: false, why: 'its top level is not an object' };
   return { ok: true, config: { text, root } };
 }

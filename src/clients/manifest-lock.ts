@@ -40,7 +40,11 @@ function tryLock(lock: string): number | undefined {
  * the later writer would drop the entries the other recorded: unwrap could then not restore them.
  * A holder that is still at work is waited for up to `waitMs`; then the reason, naming its pid.
  */
-export async function withManifestLock<T>(manifest: string, work: () => Promise<T>, waitMs = 5000): Promise<{ ok: true; value: T } | { ok: false; why: string }> {
+export async function withManifestLock<T>(
+  manifest: string,
+  work: () => Promise<T>,
+  waitMs = 5000,
+): Promise<{ ok: true; value: T } | { ok: false; why: string }> {
   const lock = lockPath(manifest);
   makeDirectory(dirname(lock));
   const until = Date.now() + waitMs;
@@ -49,7 +53,11 @@ export async function withManifestLock<T>(manifest: string, work: () => Promise<
     await sleep(50);
     holder = tryLock(lock);
   }
-  if (holder !== undefined) return { ok: false, why: `another mcp-spy wrap or unwrap (pid ${holder}) is changing the record of wrapped entries; run this again once it is done (or remove ${lock} if no such process runs)` };
+  if (holder !== undefined)
+    return {
+      ok: false,
+      why: `another mcp-spy wrap or unwrap (pid ${holder}) is changing the record of wrapped entries; run this again once it is done (or remove ${lock} if no such process runs)`,
+    };
   try {
     return { ok: true, value: await work() };
   } finally {

@@ -1,5 +1,20 @@
 import { randomBytes } from 'node:crypto';
-import { accessSync, chownSync, closeSync, constants, fchmodSync, fsyncSync, openSync, readFileSync, realpathSync, renameSync, statSync, unlinkSync, writeSync, type Stats } from 'node:fs';
+import {
+  accessSync,
+  chownSync,
+  closeSync,
+  constants,
+  fchmodSync,
+  fsyncSync,
+  openSync,
+  readFileSync,
+  realpathSync,
+  renameSync,
+  statSync,
+  unlinkSync,
+  writeSync,
+  type Stats,
+} from 'node:fs';
 import { basename, dirname, join } from 'node:path';
 import { makeDirectory } from '../record/paths.js';
 
@@ -17,7 +32,13 @@ export type Outcome<T = object> = ({ ok: true } & T) | { ok: false; why: string 
 
 const code = (error: unknown) => (error as NodeJS.ErrnoException).code ?? (error as Error).message;
 
-const readFailures: Record<string, string> = { ENOENT: 'no such file (or a symbolic link to none)', EACCES: 'permission denied', EISDIR: 'it is a directory', ELOOP: 'a loop of symbolic links', ENOTDIR: 'a part of its path is not a directory' };
+const readFailures: Record<string, string> = {
+  ENOENT: 'no such file (or a symbolic link to none)',
+  EACCES: 'permission denied',
+  EISDIR: 'it is a directory',
+  ELOOP: 'a loop of symbolic links',
+  ENOTDIR: 'a part of its path is not a directory',
+};
 
 /** Reads a config, following a symlink to the file it names. */
 export function readConfigFile(path: string): Outcome<{ read: ReadConfig }> {

@@ -27,7 +27,8 @@ export function shapeOf(value: unknown): EntryShape {
   const url = typeof entry.url === 'string' ? entry.url : typeof entry.serverUrl === 'string' ? entry.serverUrl : undefined;
   // type "stdio" is run by its command whatever else the entry holds (a url left from an edit).
   const stdio = entry.type === 'stdio' && typeof entry.command === 'string';
-  if (!stdio && (url !== undefined || (typeof entry.type === 'string' && urlTypes.has(entry.type)))) return url === undefined ? { shape: 'unknown', why: 'a remote server without a url' } : { shape: 'url', url };
+  if (!stdio && (url !== undefined || (typeof entry.type === 'string' && urlTypes.has(entry.type))))
+    return url === undefined ? { shape: 'unknown', why: 'a remote server without a url' } : { shape: 'url', url };
   if (typeof entry.command !== 'string' || entry.command === '') return { shape: 'unknown', why: 'no command' };
   if (entry.args !== undefined && !(Array.isArray(entry.args) && entry.args.every((arg) => typeof arg === 'string'))) {
     return { shape: 'unknown', why: 'its args are not a list of strings' };

@@ -127,7 +127,9 @@ export function handWrapped(targets: readonly ConfigTarget[], manifest: WrapMani
     return target.places.flatMap((place) => {
       const found = serverEntries(parsed.config, place.serversAt);
       if (!found.ok) return [];
-      return found.entries.filter((entry) => entry.kind.shape === 'spied' && !known.some((wrapped) => samePath(wrapped.path, entry.path))).map((entry) => ({ file: target.file, name: entry.name }));
+      return found.entries
+        .filter((entry) => entry.kind.shape === 'spied' && !known.some((wrapped) => samePath(wrapped.path, entry.path)))
+        .map((entry) => ({ file: target.file, name: entry.name }));
     });
   });
 }

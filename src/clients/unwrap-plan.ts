@@ -22,7 +22,11 @@ export interface UnwrapPlan {
  * user or the client may have edited other entries or keys since). An entry edited since it was
  * wrapped is not the value wrap wrote: it is left as it is, since restoring would undo that edit.
  */
-export function planUnwrap(text: string, syntax: 'json' | 'jsonc', entries: readonly WrappedEntry[]): { ok: true; plan: UnwrapPlan } | { ok: false; why: string } {
+export function planUnwrap(
+  text: string,
+  syntax: 'json' | 'jsonc',
+  entries: readonly WrappedEntry[],
+): { ok: true; plan: UnwrapPlan } | { ok: false; why: string } {
   const parsed = parseConfig(text, syntax);
   if (!parsed.ok) return parsed;
   const edits: Edit[] = [];

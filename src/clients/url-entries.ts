@@ -28,7 +28,10 @@ export function portsOf(entries: readonly WrappedEntry[]): number[] {
 /** The manifest's record of an entry, when the entry is still as wrap left it. */
 export function knownWrap(entry: ServerEntry, known: readonly WrappedEntry[]): WrappedEntry | undefined {
   const value = plainValueOf(entry.node);
-  return known.find((wrapped) => wrapped.path.length === entry.path.length && wrapped.path.every((key, index) => key === entry.path[index]) && isDeepStrictEqual(wrapped.wrapped, value));
+  return known.find(
+    (wrapped) =>
+      wrapped.path.length === entry.path.length && wrapped.path.every((key, index) => key === entry.path[index]) && isDeepStrictEqual(wrapped.wrapped, value),
+  );
 }
 
 /**

@@ -61,7 +61,17 @@ export function readManifest(path: string): { ok: true; manifest: WrapManifest }
 
 /** Where in the manifest, as `files["/home/me/.cursor/mcp.json"][0].original`. */
 function pointer(path: readonly PropertyKey[]): string {
-  return path.map((key, index) => (typeof key === 'number' ? `[${key}]` : index === 0 ? String(key) : /^[A-Za-z_]\w*$/.test(String(key)) ? `.${String(key)}` : `[${JSON.stringify(String(key))}]`)).join('');
+  return path
+    .map((key, index) =>
+      typeof key === 'number'
+        ? `[${key}]`
+        : index === 0
+          ? String(key)
+          : /^[A-Za-z_]\w*$/.test(String(key))
+            ? `.${String(key)}`
+            : `[${JSON.stringify(String(key))}]`,
+    )
+    .join('');
 }
 
 const wrappedEntrySchema = z.object({

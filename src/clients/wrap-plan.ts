@@ -42,7 +42,13 @@ export type KnownEntries = readonly WrappedEntry[];
 const remoteWhy = "a client pointed at a spy's port fails whenever no spy runs there";
 
 /** What wrap does with a URL entry: left as it is, unless --http asks to point it at a spy the user runs. */
-function planUrl(entry: ServerEntry, url: string, place: ConfigPlace, choice: WrapChoice, known: KnownEntries): { edits: Edit[]; note: EntryNote; run?: string[] } {
+function planUrl(
+  entry: ServerEntry,
+  url: string,
+  place: ConfigPlace,
+  choice: WrapChoice,
+  known: KnownEntries,
+): { edits: Edit[]; note: EntryNote; run?: string[] } {
   const note = (changes: boolean, says: string, run?: string[]): EntryNote => ({ place, name: entry.name, changes, says, ...(run ? { run } : {}) });
   const before = knownWrap(entry, known);
   if (before) return { edits: [], note: note(false, 'already points at a spy on this machine; it runs with', before.run) };
@@ -50,17 +56,30 @@ function planUrl(entry: ServerEntry, url: string, place: ConfigPlace, choice: Wr
   // Without --http the port is still taken for this run, so that each entry's advice names its own.
   const wrapped = urlWrap(entry, url, choice.spy, { client: place.client, name: entry.name }, ports);
   if (!wrapped) return { edits: [], note: note(false, `a remote server (${url}) that no spy can stand in for: left as it is`) };
-  if (!choice.http) return { edits: [], note: note(false, `a remote server (${url}) is not wrapped: ${remoteWhy}. With --http, wrap points it at a spy you run yourself, with`, wrapped.run) };
+  if (!choice.http)
+    return {
+      edits: [],
+      note: note(false, `a remote server (${url}) is not wrapped: ${remoteWhy}. With --http, wrap points it at a spy you run yourself, with`, wrapped.run),
+    };
   return { edits: wrapped.edits, note: note(true, `points at a spy you run yourself (${url} behind it), with`, wrapped.run), run: wrapped.run };
 }
 
 /** What wrap does with an entry: its edits and its note. */
-function planEntry(config: Parameters<typeof commandEdits>[0], place: ConfigPlace, entry: ServerEntry, choice: WrapChoice, known: KnownEntries): { edits: Edit[]; note: EntryNote; run?: string[] } {
+function planEntry(
+  config: Parameters<typeof commandEdits>[0],
+  place: ConfigPlace,
+  entry: ServerEntry,
+  choice: WrapChoice,
+  known: KnownEntries,
+): { edits: Edit[]; note: EntryNote; run?: string[] } {
   const note = (changes: boolean, says: string): EntryNote => ({ place, name: entry.name, changes, says });
   switch (entry.kind.shape) {
     case 'stdio': {
       const wrapped = wrappedCommand(choice.spy, { client: place.client, name: entry.name }, entry.kind.command, entry.kind.args);
-      return { edits: commandEdits(config, entry.node, wrapped.command, wrapped.args), note: note(true, `wrap: ${[entry.kind.command, ...entry.kind.args].join(' ')}`) };
+      return {
+        edits: commandEdits(config, entry.node, wrapped.command, wrapped.args),
+        note: note(true, `wrap: ${[entry.kind.command, ...entry.kind.args].join(' ')}`),
+      };
     }
     case 'spied':
       return { edits: [], note: note(false, 'already runs mcp-spy: left as it is') };
@@ -75,7 +94,12 @@ function planEntry(config: Parameters<typeof commandEdits>[0], place: ConfigPlac
  * The wrap of one file, for the places of the table that are in it (Claude Code keeps two scopes in
  * ~/.claude.json). A file that does not parse, or whose servers are not an object, is refused whole.
  */
-export function planWrap(text: string, places: readonly ConfigPlace[], choice: WrapChoice, known: KnownEntries = []): { ok: true; plan: FilePlan } | { ok: false; why: string } {
+export function planWrap(
+  text: string,
+  places: readonly ConfigPlace[],
+  choice: WrapChoice,
+  known: KnownEntries = [],
+): { ok: true; plan: FilePlan } | { ok: false; why: string } {
   const syntax = syntaxOf(places);
   const parsed = parseConfig(text, syntax);
   if (!parsed.ok) return parsed;
@@ -90,7 +114,15 @@ export function planWrap(text: string, places: readonly ConfigPlace[], choice: W
       // A name twice in one object: the client keeps one (the last, with JSON.parse), and an undo by name could not tell them apart.
       const twice = found.entries.filter((other) => other.name === entry.name).length > 1;
       const planned = twice
-        ? { edits: [], note: { place, name: entry.name, changes: false, says: 'named more than once here (a client uses only one of them): left as it is; give each its own name' } }
+        ? {
+            edits: [],
+            note: {
+              place,
+              name: entry.name,
+              changes: false,
+              says: 'named more than once here (a client uses only one of them): left as it is; give each its own name',
+            },
+          }
         : planEntry(parsed.config, place, entry, choice, known);
       edits.push(...planned.edits);
       notes.push(planned.note);

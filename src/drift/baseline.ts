@@ -35,7 +35,11 @@ export function baselineOf(recording: Recording): BaselineTools {
 function sorted(value: unknown): unknown {
   if (Array.isArray(value)) return value.map(sorted);
   if (!isObject(value)) return value;
-  return Object.fromEntries(Object.keys(value).sort().map((key) => [key, sorted(value[key])]));
+  return Object.fromEntries(
+    Object.keys(value)
+      .sort()
+      .map((key) => [key, sorted(value[key])]),
+  );
 }
 
 // Characters a reviewer would not see in a pull request (soft hyphen, zero-width, word joiners, BOM,
@@ -54,8 +58,10 @@ export function baselineText(tools: BaselineTools, generator: string): string {
 }
 
 function pinnedTool(where: string, value: unknown): PinnedTool {
-  if (!isObject(value) || typeof value.sha256 !== 'string' || !isObject(value.definition)) throw new BaselineError(`${where}: expected {"sha256": "...", "definition": {...}}`);
-  if (toolHash(value.definition) !== value.sha256) throw new BaselineError(`${where}: its sha256 does not match its definition (edited by hand? write it again with mcp-spy baseline)`);
+  if (!isObject(value) || typeof value.sha256 !== 'string' || !isObject(value.definition))
+    throw new BaselineError(`${where}: expected {"sha256": "...", "definition": {...}}`);
+  if (toolHash(value.definition) !== value.sha256)
+    throw new BaselineError(`${where}: its sha256 does not match its definition (edited by hand? write it again with mcp-spy baseline)`);
   return { sha256: value.sha256, definition: value.definition as JsonObject };
 }
 
@@ -84,15 +90,21 @@ export function readBaseline(path: string): BaselineTools {
   } catch (error) {
     throw new BaselineError(`${path} is not an mcp-spy baseline (not JSON: ${(error as Error).message})`);
   }
-  if (!isObject(document) || document.mcpSpyBaseline === undefined || !isObject(document.servers)) throw new BaselineError(`${path} is not an mcp-spy baseline (write one with mcp-spy baseline wire.jsonl -o ${path})`);
+  if (!isObject(document) || document.mcpSpyBaseline === undefined || !isObject(document.servers))
+    throw new BaselineError(`${path} is not an mcp-spy baseline (write one with mcp-spy baseline wire.jsonl -o ${path})`);
   if (document.mcpSpyBaseline !== baselineVersion) throw new BaselineError(formatProblem(path, document.mcpSpyBaseline));
   // Hashing a definition walks it: one nested past what any reader walks is refused, not cut (its hash would lie).
-  if (nestsDeeper(document.servers, maxDepth)) throw new BaselineError(`${path}: a tool definition nests deeper than ${maxDepth} levels; write the baseline again with mcp-spy baseline`);
+  if (nestsDeeper(document.servers, maxDepth))
+    throw new BaselineError(`${path}: a tool definition nests deeper than ${maxDepth} levels; write the baseline again with mcp-spy baseline`);
   const servers = tableOf<Record<string, PinnedTool>>([]);
   for (const [server, entry] of Object.entries(document.servers)) {
     const tools = isObject(entry) && isObject(entry.tools) ? entry.tools : undefined;
     if (!tools) throw new BaselineError(`${path}: server ${JSON.stringify(server)}: expected {"tools": {...}}`);
-    servers[server] = tableOf(Object.entries(tools).map(([name, value]) => [name, pinnedTool(`${path}: server ${JSON.stringify(server)}, tool ${JSON.stringify(name)}`, value)] as const));
+    servers[server] = tableOf(
+      Object.entries(tools).map(
+        ([name, value]) => [name, pinnedTool(`${path}: server ${JSON.stringify(server)}, tool ${JSON.stringify(name)}`, value)] as const,
+      ),
+    );
   }
   return servers;
 }

@@ -46,7 +46,8 @@ function peerChanges(area: 'server' | 'client', before: Snapshot['server'], afte
   if (!before || !after || same(before, after)) return [];
   const name = after.name ?? before.name ?? '?';
   const shown = (info: NonNullable<Snapshot['server']>) => `${info.name ?? '?'} ${info.version ?? ''}`.trim();
-  if (area === 'server' && before.name !== after.name) return [change('risky', area, name, `another ${area}: ${shown(before)} -> ${shown(after)}`, { before, after })];
+  if (area === 'server' && before.name !== after.name)
+    return [change('risky', area, name, `another ${area}: ${shown(before)} -> ${shown(after)}`, { before, after })];
   return [change('compatible', area, name, `${area} info changed: ${shown(before)} -> ${shown(after)}`, { before, after })];
 }
 
@@ -72,7 +73,10 @@ function subjectOf(exchange: RecordedExchange): string {
 
 /** The answers to the same requests (matched as `replay` matches them, after the ignores). */
 function answerChanges(before: RecordedExchange[], after: RecordedExchange[], ignores: readonly string[]) {
-  const matcher = createMatcher(before.filter((exchange) => !notAnswers.has(exchange.request.method ?? '')), { ignores, reuse: false });
+  const matcher = createMatcher(
+    before.filter((exchange) => !notAnswers.has(exchange.request.method ?? '')),
+    { ignores, reuse: false },
+  );
   const changes: Change[] = [];
   let compared = 0;
   let unmatched = 0;
@@ -89,7 +93,11 @@ function answerChanges(before: RecordedExchange[], after: RecordedExchange[], ig
     if (differences.length === 0) continue;
     const subject = subjectOf(exchange);
     // The values too, short: a path alone sends the reader to the recordings to learn what changed.
-    const what = differences.slice(0, 3).map((item) => describeDiff(item, 60)).join('; ') + (differences.length > 3 ? `; +${differences.length - 3} more` : '');
+    const what =
+      differences
+        .slice(0, 3)
+        .map((item) => describeDiff(item, 60))
+        .join('; ') + (differences.length > 3 ? `; +${differences.length - 3} more` : '');
     const values = { before: found.exchange.response.message, after: exchange.response.message };
     if (!failed(found.exchange) && failed(exchange)) changes.push(change('breaking', 'answer', subject, `now fails (${exchange.response.kind})`, values));
     else if (failed(found.exchange) && !failed(exchange)) changes.push(change('compatible', 'answer', subject, 'now succeeds', values));
@@ -100,12 +108,11 @@ function answerChanges(before: RecordedExchange[], after: RecordedExchange[], ig
 
 /** Compares two recordings of a server: who it is, what it offers, and how it answers. */
 export function diffSnapshots(before: Snapshot, after: Snapshot, names: { before: string; after: string }, ignores: readonly string[]): DiffReport {
-  const changes: Change[] = [
-    ...peerChanges('server', before.server, after.server),
-    ...peerChanges('client', before.client, after.client),
-  ];
+  const changes: Change[] = [...peerChanges('server', before.server, after.server), ...peerChanges('client', before.client, after.client)];
   if (before.revision && after.revision && before.revision !== after.revision) {
-    changes.push(change('risky', 'revision', 'protocol', `protocol revision ${before.revision} -> ${after.revision}`, { before: before.revision, after: after.revision }));
+    changes.push(
+      change('risky', 'revision', 'protocol', `protocol revision ${before.revision} -> ${after.revision}`, { before: before.revision, after: after.revision }),
+    );
   }
   changes.push(...capabilityChanges(before.serverCapabilities, after.serverCapabilities));
   const byServer = before.servers.size > 1 || after.servers.size > 1;
@@ -115,6 +122,8 @@ export function diffSnapshots(before: Snapshot, after: Snapshot, names: { before
   const answers = answerChanges(before.exchanges, after.exchanges, ignores);
   changes.push(...answers.changes);
   // Worst first, then in the order found: the report reads from what matters most.
-  const ranked = changes.map((item, at) => ({ item, at })).sort((a, b) => changeClasses.indexOf(a.item.class) - changeClasses.indexOf(b.item.class) || a.at - b.at);
+  const ranked = changes
+    .map((item, at) => ({ item, at }))
+    .sort((a, b) => changeClasses.indexOf(a.item.class) - changeClasses.indexOf(b.item.class) || a.at - b.at);
   return { ...names, changes: ranked.map(({ item }) => item), compared: answers.compared, unmatched: answers.unmatched };
 }

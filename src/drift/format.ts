@@ -11,13 +11,13 @@ import { plural } from '../protocol/plural.js';
 export const diffFormats = ['text', 'json', 'junit', 'sarif', 'markdown'] as const;
 export type DiffFormat = (typeof diffFormats)[number];
 
-
 /** The classes as rules, so the formatters of `check` (JUnit, SARIF) report a diff as they report findings. */
 const classRules: Record<ChangeClass, RuleDefinition> = {
   breaking: {
     id: 'breaking-change',
     severity: 'error',
-    summary: 'a change that breaks a client: a tool removed, a required argument added, a type narrowed, a capability dropped, a tool turned destructive, an answer that now fails',
+    summary:
+      'a change that breaks a client: a tool removed, a required argument added, a type narrowed, a capability dropped, a tool turned destructive, an answer that now fails',
     bad: 'before: tools/list -> echo(text)\nafter:  tools/list -> echo(text, mode required)',
     good: 'before: tools/list -> echo(text)\nafter:  tools/list -> echo(text, mode optional)',
   },
@@ -47,7 +47,11 @@ function counts(report: DiffReport): string {
 
 /** The diff as the findings of a check: a change that fails the diff is an error, the others warnings. */
 function asCheck(report: DiffReport, failOn: FailOn) {
-  const findings: Finding[] = report.changes.map((item) => ({ rule: classRules[item.class].id, level: failsOn(failOn, [item]) ? 'error' : 'warn', message: describe(item) }));
+  const findings: Finding[] = report.changes.map((item) => ({
+    rule: classRules[item.class].id,
+    level: failsOn(failOn, [item]) ? 'error' : 'warn',
+    message: describe(item),
+  }));
   const errors = findings.filter((finding) => finding.level === 'error').length;
   const summary: CheckSummary = { entries: report.changes.length, errors, warnings: findings.length - errors, findings };
   const active = changeClasses.map((klass) => ({ rule: classRules[klass], level: classRules[klass].severity }));

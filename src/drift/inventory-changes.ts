@@ -17,12 +17,14 @@ const destructive = (tool: JsonObject) => !hint(tool, 'readOnlyHint', false) && 
 function toolChanges(name: string, before: JsonObject, after: JsonObject): Change[] {
   const out: Change[] = [];
   const values = (key: string) => ({ before: before[key], after: after[key] });
-  if (!same(before.description, after.description)) out.push(change('risky', 'tool', name, "description changed: the model's instructions changed", values('description')));
+  if (!same(before.description, after.description))
+    out.push(change('risky', 'tool', name, "description changed: the model's instructions changed", values('description')));
   if (!same(before.title, after.title)) out.push(change('compatible', 'tool', name, 'title changed', values('title')));
   out.push(...inputSchemaChanges('tool', name, before.inputSchema, after.inputSchema));
   out.push(...outputSchemaChanges(name, before.outputSchema, after.outputSchema));
   if (!same(before.annotations, after.annotations)) {
-    if (hint(before, 'readOnlyHint', false) && !hint(after, 'readOnlyHint', false)) out.push(change('breaking', 'tool', name, 'no longer read-only (readOnlyHint)', values('annotations')));
+    if (hint(before, 'readOnlyHint', false) && !hint(after, 'readOnlyHint', false))
+      out.push(change('breaking', 'tool', name, 'no longer read-only (readOnlyHint)', values('annotations')));
     else if (!destructive(before) && destructive(after)) out.push(change('breaking', 'tool', name, 'now destructive (destructiveHint)', values('annotations')));
     else out.push(change('compatible', 'tool', name, 'annotations changed', values('annotations')));
   }
@@ -44,15 +46,18 @@ function argumentsSchema(prompt: JsonObject): JsonObject {
 
 function promptChanges(name: string, before: JsonObject, after: JsonObject): Change[] {
   const out: Change[] = [];
-  if (!same(before.description, after.description)) out.push(change('risky', 'prompt', name, 'description changed', { before: before.description, after: after.description }));
+  if (!same(before.description, after.description))
+    out.push(change('risky', 'prompt', name, 'description changed', { before: before.description, after: after.description }));
   out.push(...inputSchemaChanges('prompt', name, argumentsSchema(before), argumentsSchema(after)));
   return out;
 }
 
 function resourceChanges(key: string, before: JsonObject, after: JsonObject): Change[] {
   const out: Change[] = [];
-  if (!same(before.description, after.description)) out.push(change('risky', 'resource', key, 'description changed', { before: before.description, after: after.description }));
-  if (!same(before.mimeType, after.mimeType)) out.push(change('breaking', 'resource', key, 'mimeType changed', { before: before.mimeType, after: after.mimeType }));
+  if (!same(before.description, after.description))
+    out.push(change('risky', 'resource', key, 'description changed', { before: before.description, after: after.description }));
+  if (!same(before.mimeType, after.mimeType))
+    out.push(change('breaking', 'resource', key, 'mimeType changed', { before: before.mimeType, after: after.mimeType }));
   for (const field of ['name', 'title']) {
     if (!same(before[field], after[field])) out.push(change('compatible', 'resource', key, `${field} changed`, { before: before[field], after: after[field] }));
   }
@@ -66,7 +71,11 @@ const inventoryRules: Record<'tool' | 'prompt' | 'resource', (key: string, befor
 };
 
 /** What was added, removed and changed between two inventories of one kind (tools by name, ...). */
-export function inventoryChanges(area: Extract<ChangeArea, 'tool' | 'prompt' | 'resource'>, before: ReadonlyMap<string, JsonObject>, after: ReadonlyMap<string, JsonObject>): Change[] {
+export function inventoryChanges(
+  area: Extract<ChangeArea, 'tool' | 'prompt' | 'resource'>,
+  before: ReadonlyMap<string, JsonObject>,
+  after: ReadonlyMap<string, JsonObject>,
+): Change[] {
   const out: Change[] = [];
   for (const [key, item] of before) if (!after.has(key)) out.push(change('breaking', area, key, `${area} removed`, { before: item }));
   for (const [key, item] of after) {

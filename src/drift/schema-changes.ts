@@ -63,12 +63,16 @@ export function inputSchemaChanges(area: ChangeArea, subject: string, before: un
     if (!wasRequired.has(name) && nowRequired.has(name)) out.push(change('breaking', area, subject, `argument \`${name}\` is now required`));
     if (wasRequired.has(name) && !nowRequired.has(name)) out.push(change('compatible', area, subject, `argument \`${name}\` is no longer required`));
     if (same(was[name], now[name])) continue;
-    if (narrowed(was[name], now[name])) out.push(change('breaking', area, subject, `argument \`${name}\` narrowed: it admits fewer values than before`, values));
-    else if (!same(descriptionOf(was[name]), descriptionOf(now[name]))) out.push(change('risky', area, subject, `description of argument \`${name}\` changed`, values));
-    else if (!same(withoutDescription(was[name]), withoutDescription(now[name]))) out.push(change('risky', area, subject, `schema of argument \`${name}\` changed`, values));
+    if (narrowed(was[name], now[name]))
+      out.push(change('breaking', area, subject, `argument \`${name}\` narrowed: it admits fewer values than before`, values));
+    else if (!same(descriptionOf(was[name]), descriptionOf(now[name])))
+      out.push(change('risky', area, subject, `description of argument \`${name}\` changed`, values));
+    else if (!same(withoutDescription(was[name]), withoutDescription(now[name])))
+      out.push(change('risky', area, subject, `schema of argument \`${name}\` changed`, values));
   }
   const closed = (schema: unknown) => isObject(schema) && schema.additionalProperties === false;
-  if (!closed(before) && closed(after)) out.push(change('breaking', area, subject, 'arguments not in the schema are now refused (additionalProperties: false)'));
+  if (!closed(before) && closed(after))
+    out.push(change('breaking', area, subject, 'arguments not in the schema are now refused (additionalProperties: false)'));
   return out;
 }
 
@@ -83,7 +87,8 @@ export function outputSchemaChanges(subject: string, before: unknown, after: unk
   const out: Change[] = [];
   const [was, now] = [propertiesOf(before), propertiesOf(after)];
   const [wasRequired, nowRequired] = [requiredOf(before), requiredOf(after)];
-  for (const name of own(now)) if (!Object.hasOwn(was, name)) out.push(change('compatible', 'tool', subject, `output field \`${name}\` added`, { after: now[name] }));
+  for (const name of own(now))
+    if (!Object.hasOwn(was, name)) out.push(change('compatible', 'tool', subject, `output field \`${name}\` added`, { after: now[name] }));
   for (const name of own(was)) {
     if (!Object.hasOwn(now, name)) {
       out.push(change('breaking', 'tool', subject, `output field \`${name}\` removed`, { before: was[name] }));

@@ -27,7 +27,11 @@ const listings: Record<string, { field: string; into: 'tools' | 'prompts' | 'res
   'tools/list': { field: 'tools', into: 'tools', keyOf: (item) => item.name },
   'prompts/list': { field: 'prompts', into: 'prompts', keyOf: (item) => item.name },
   'resources/list': { field: 'resources', into: 'resources', keyOf: (item) => item.uri },
-  'resources/templates/list': { field: 'resourceTemplates', into: 'resources', keyOf: (item) => (typeof item.uriTemplate === 'string' ? `template ${item.uriTemplate}` : undefined) },
+  'resources/templates/list': {
+    field: 'resourceTemplates',
+    into: 'resources',
+    keyOf: (item) => (typeof item.uriTemplate === 'string' ? `template ${item.uriTemplate}` : undefined),
+  },
 };
 
 /** The key of an item of a server's inventory: the server, then the item's own key. */
@@ -41,7 +45,10 @@ export function snapshotOf(recording: Recording): Snapshot {
     const listed: [into: 'tools' | 'prompts' | 'resources', key: string, item: JsonObject][] = [];
     for (const frame of session.frames) {
       learnFromFrame(facts, frame.entry, frame.message);
-      const listing = frame.dir === 's2c' && frame.kind === 'response' && typeof frame.method === 'string' && Object.hasOwn(listings, frame.method) ? listings[frame.method] : undefined;
+      const listing =
+        frame.dir === 's2c' && frame.kind === 'response' && typeof frame.method === 'string' && Object.hasOwn(listings, frame.method)
+          ? listings[frame.method]
+          : undefined;
       const items = listing && isObject(frame.message.result) ? frame.message.result[listing.field] : undefined;
       if (!listing || !Array.isArray(items)) continue;
       for (const item of items.filter(isObject)) {

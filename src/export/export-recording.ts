@@ -61,15 +61,22 @@ export async function exportRecording(
     });
   const counts: RecordingExport = { spans: 0, sessions: 0 };
   const waitMs = requestTimeoutMs() + graceMs;
-  const tooSlow = (what: string) => () => `the collector at ${settings.shownUrl} did not take ${what} within ${waitMs / 1000} s; the export stopped after ${counts.spans} span(s)`;
+  const tooSlow = (what: string) => () =>
+    `the collector at ${settings.shownUrl} did not take ${what} within ${waitMs / 1000} s; the export stopped after ${counts.spans} span(s)`;
 
   const send = async () => {
     const spans = pending;
     pending = [];
     if (spans.length === 0) return;
-    const exported = new Promise<{ code: ExportResultCode; error?: Error }>((resolve) => exporters.spans.export(spans.map((span) => readableSpanOf(span, resource, scope)), resolve));
+    const exported = new Promise<{ code: ExportResultCode; error?: Error }>((resolve) =>
+      exporters.spans.export(
+        spans.map((span) => readableSpanOf(span, resource, scope)),
+        resolve,
+      ),
+    );
     const result = await within(orUnreachable(exported), waitMs, tooSlow(`${spans.length} span(s)`));
-    if (result.code !== ExportResultCode.SUCCESS) throw new ExportFailure(`cannot export spans to ${settings.shownUrl}: ${sanitize(result.error?.message ?? 'export failed')}`);
+    if (result.code !== ExportResultCode.SUCCESS)
+      throw new ExportFailure(`cannot export spans to ${settings.shownUrl}: ${sanitize(result.error?.message ?? 'export failed')}`);
     counts.spans += spans.length;
   };
   const take = async (items: Telemetry[]) => {
@@ -93,7 +100,8 @@ export async function exportRecording(
     // Bounded: a shutdown waits for the requests in flight, which a collector may never finish, and
     // for the retries still going: not at all once the collector was found missing.
     const closing = [metricsSent ? undefined : metrics.shutdown(), exporters.spans.shutdown()].map((work) => work?.catch(() => {}));
-    if (exporters.connections.trouble()?.unreachable !== true) await Promise.race([Promise.all(closing), new Promise((resolve) => setTimeout(resolve, closeMs).unref())]);
+    if (exporters.connections.trouble()?.unreachable !== true)
+      await Promise.race([Promise.all(closing), new Promise((resolve) => setTimeout(resolve, closeMs).unref())]);
   }
   return counts;
 }

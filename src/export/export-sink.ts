@@ -55,24 +55,32 @@ export function createExportSink(config: ExportConfig, deps: ExportSinkDeps): Ex
   const endpoint = config.metrics ? startMetricsEndpoint(config.metrics.host, config.metrics.port) : undefined;
   endpoint?.listening.then(
     (url) => deps.warn(`metrics for Prometheus at ${url}`),
-    (error: Error) => deps.warn(`cannot serve metrics on ${config.metrics!.host}:${config.metrics!.port}: ${error.message}; the traffic keeps flowing without them`),
+    (error: Error) =>
+      deps.warn(`cannot serve metrics on ${config.metrics!.host}:${config.metrics!.port}: ${error.message}; the traffic keeps flowing without them`),
   );
   const readers: IMetricReader[] = [];
   if (endpoint) readers.push(endpoint.reader);
-  if (exporters) readers.push(new PeriodicExportingMetricReader({ exporter: exporters.metrics, exportIntervalMillis: Number(process.env.OTEL_METRIC_EXPORT_INTERVAL) || 60_000 }));
+  if (exporters)
+    readers.push(
+      new PeriodicExportingMetricReader({ exporter: exporters.metrics, exportIntervalMillis: Number(process.env.OTEL_METRIC_EXPORT_INTERVAL) || 60_000 }),
+    );
   const metrics = readers.length > 0 ? createMcpMetrics(resource, scope, readers) : undefined;
 
   const send = (spans: Parameters<typeof readableSpanOf>[0][]) =>
     new Promise<SendResult>((resolve) =>
-      exporters!.spans.export(spans.map((span) => readableSpanOf(span, resource, scope)), (result) =>
-        resolve(result.code === ExportResultCode.SUCCESS ? { ok: true } : { ok: false, reason: result.error?.message ?? 'export failed' }),
+      exporters!.spans.export(
+        spans.map((span) => readableSpanOf(span, resource, scope)),
+        (result) => resolve(result.code === ExportResultCode.SUCCESS ? { ok: true } : { ok: false, reason: result.error?.message ?? 'export failed' }),
       ),
     );
   const queue = exporters
     ? createSpanQueue(send, {
         // What the collector said (its reason phrase) is from outside: made safe for a terminal.
         pendingReason: () => exporters.connections.trouble()?.message,
-        onFirstFailure: (reason) => deps.warn(`cannot export spans to ${config.otlp!.shownUrl}: ${sanitize(reason)}; the traffic is not affected, spans are dropped and counted in the record`),
+        onFirstFailure: (reason) =>
+          deps.warn(
+            `cannot export spans to ${config.otlp!.shownUrl}: ${sanitize(reason)}; the traffic is not affected, spans are dropped and counted in the record`,
+          ),
       })
     : undefined;
 
@@ -96,7 +104,12 @@ export function createExportSink(config: ExportConfig, deps: ExportSinkDeps): Ex
       take(model.finish());
       const outcome = await queue?.close(closeMs);
       if (outcome && outcome.dropped > 0) {
-        deps.note({ notes: ['spans-dropped'], text: `OTLP export to ${config.otlp!.shownUrl} failed (${outcome.reason ?? 'unknown'}): ${outcome.dropped} span(s) dropped`, lost: outcome.dropped, reason: outcome.reason });
+        deps.note({
+          notes: ['spans-dropped'],
+          text: `OTLP export to ${config.otlp!.shownUrl} failed (${outcome.reason ?? 'unknown'}): ${outcome.dropped} span(s) dropped`,
+          lost: outcome.dropped,
+          reason: outcome.reason,
+        });
       }
       // The exporters' shutdown waits for requests in flight: bounded, or a collector that never answers holds the exit.
       const shutdowns = [metrics?.shutdown(), exporters?.spans.shutdown()].map((work) => work?.catch(() => {}));

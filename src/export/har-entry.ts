@@ -79,7 +79,17 @@ export function harEntryOf(exchange: HarExchange) {
       startedDateTime: started,
       time: total,
       request: { method: 'GET', url, httpVersion: 'stdio', cookies: [], headers: [], queryString: [], headersSize: -1, bodySize: -1 },
-      response: { status: 101, statusText: 'Switching Protocols', httpVersion: 'stdio', cookies: [], headers: [], content: { size: 0, mimeType: 'x-unknown' }, redirectURL: '', headersSize: -1, bodySize: -1 },
+      response: {
+        status: 101,
+        statusText: 'Switching Protocols',
+        httpVersion: 'stdio',
+        cookies: [],
+        headers: [],
+        content: { size: 0, mimeType: 'x-unknown' },
+        redirectURL: '',
+        headersSize: -1,
+        bodySize: -1,
+      },
       cache: {},
       timings: { send: 0, wait: 0, receive: total },
       _resourceType: 'websocket',
@@ -91,13 +101,26 @@ export function harEntryOf(exchange: HarExchange) {
   const requestHeaders = headersOf(recorded.request ?? exchange.frameHeaders);
   const responseHeaders = headersOf(recorded.response);
   const received = exchange.stream;
-  const sse = (headerOf(responseHeaders, 'content-type') ?? '').includes('text/event-stream') || received.some((event) => event.fields !== undefined) || received.length > 1;
+  const sse =
+    (headerOf(responseHeaders, 'content-type') ?? '').includes('text/event-stream') ||
+    received.some((event) => event.fields !== undefined) ||
+    received.length > 1;
   const text = sse ? sseText(received) : (received[0]?.data ?? '');
   const status = typeof exchange.head?.status === 'number' ? exchange.head.status : received.length > 0 ? 200 : 202;
   const mimeType = headerOf(responseHeaders, 'content-type') ?? (sse ? 'text/event-stream' : received.length > 0 ? 'application/json' : 'x-unknown');
   const wait = Math.max(0, (exchange.headMs ?? exchange.endMs) - exchange.startMs);
-  const request: Record<string, unknown> = { method: exchange.method ?? 'POST', url, httpVersion: 'HTTP/1.1', cookies: [], headers: requestHeaders, queryString: nameValues(url), headersSize: -1, bodySize: exchange.request === undefined ? 0 : Buffer.byteLength(exchange.request) };
-  if (exchange.request !== undefined) request.postData = { mimeType: headerOf(requestHeaders, 'content-type') ?? 'application/json', params: [], text: exchange.request };
+  const request: Record<string, unknown> = {
+    method: exchange.method ?? 'POST',
+    url,
+    httpVersion: 'HTTP/1.1',
+    cookies: [],
+    headers: requestHeaders,
+    queryString: nameValues(url),
+    headersSize: -1,
+    bodySize: exchange.request === undefined ? 0 : Buffer.byteLength(exchange.request),
+  };
+  if (exchange.request !== undefined)
+    request.postData = { mimeType: headerOf(requestHeaders, 'content-type') ?? 'application/json', params: [], text: exchange.request };
   return {
     startedDateTime: started,
     time: total,

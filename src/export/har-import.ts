@@ -41,7 +41,12 @@ function headerRecord(headers: unknown): Record<string, string | string[]> {
     const name = str(header.name)!.toLowerCase();
     const value = String(header.value ?? '');
     const had = Object.hasOwn(out, name) ? out[name] : undefined;
-    Object.defineProperty(out, name, { value: had === undefined ? value : [...(Array.isArray(had) ? had : [had]), value], enumerable: true, writable: true, configurable: true });
+    Object.defineProperty(out, name, {
+      value: had === undefined ? value : [...(Array.isArray(had) ? had : [had]), value],
+      enumerable: true,
+      writable: true,
+      configurable: true,
+    });
   }
   return out;
 }
@@ -84,13 +89,22 @@ function itemsOf(entry: Json, index: number, masks: Masks): Item[] {
   // An empty list says nothing: the entry is then read as any exchange (an http event, at least).
   const listed = (value: unknown) => (Array.isArray(value) && value.length > 0 ? value : undefined);
   const messages = listed(entry._webSocketMessages) ?? listed(entry._mcpFrames);
-  const session = str(entry._mcpSession) ?? (typeof sessionHeader === 'string' ? sessionHeader : `${messages === entry._webSocketMessages && messages ? 'ws' : 'x'}-${index + 1}`);
+  const session =
+    str(entry._mcpSession) ??
+    (typeof sessionHeader === 'string' ? sessionHeader : `${messages === entry._webSocketMessages && messages ? 'ws' : 'x'}-${index + 1}`);
   const mime = isObject(response.content) ? (str(response.content.mimeType) ?? '') : '';
   /** The exchange as an `http` event: its head, when the frames do not say it all. */
   const head = (itemOrder: number): Item => {
     const status = typeof response.status === 'number' ? response.status : 0;
     const headers = { request: masks.headers.copy(requestHeaders), response: masks.headers.copy(responseHeaders) };
-    const fields: Partial<HttpEntry> = { httpMethod: str(request.method) ?? 'GET', path: masks.path(pathOf(url)), status, headers, summary: mime || 'no body', exchange };
+    const fields: Partial<HttpEntry> = {
+      httpMethod: str(request.method) ?? 'GET',
+      path: masks.path(pathOf(url)),
+      status,
+      headers,
+      summary: mime || 'no body',
+      exchange,
+    };
     return { type: 'http', session, timeMs: started, order: itemOrder, fields };
   };
   const transport = url.startsWith('stdio:') ? 'stdio' : 'http';
@@ -98,7 +112,18 @@ function itemsOf(entry: Json, index: number, masks: Masks): Item[] {
     if (!isObject(message) || str(message.data) === undefined || (message.opcode !== undefined && message.opcode !== 1)) return [];
     const timeMs = typeof message.time === 'number' ? timeOr(Math.round(message.time * 1000), started) : started;
     const seq = typeof message._seq === 'number' ? message._seq : order + k;
-    return [{ type: 'frame', session, dir: message.type === 'send' ? 'c2s' : 's2c', timeMs, order: seq, text: str(message.data)!, transport, ...(transport === 'http' ? { exchange } : {}) }];
+    return [
+      {
+        type: 'frame',
+        session,
+        dir: message.type === 'send' ? 'c2s' : 's2c',
+        timeMs,
+        order: seq,
+        text: str(message.data)!,
+        transport,
+        ...(transport === 'http' ? { exchange } : {}),
+      },
+    ];
   });
   // A list with no text frame in it (binary WebSocket messages, members that are no messages) says nothing either: the bodies are read.
   if (frames.length > 0) {
@@ -116,10 +141,14 @@ function itemsOf(entry: Json, index: number, masks: Masks): Item[] {
   const body = bodyText(response.content);
   const ended = timeOr(started + (typeof entry.time === 'number' && entry.time > 0 ? Math.round(entry.time) : 0), started);
   if (body !== undefined && mime.includes('text/event-stream')) {
-    sseData(body).forEach((data, k) => items.push({ type: 'frame', session, dir: 's2c', timeMs: ended, order: order + 1 + k, text: data, transport: 'http', exchange }));
-  } else if (body !== undefined && isJsonRpc(body)) items.push({ type: 'frame', session, dir: 's2c', timeMs: ended, order: order + 1, text: body, transport: 'http', exchange });
+    sseData(body).forEach((data, k) =>
+      items.push({ type: 'frame', session, dir: 's2c', timeMs: ended, order: order + 1 + k, text: data, transport: 'http', exchange }),
+    );
+  } else if (body !== undefined && isJsonRpc(body))
+    items.push({ type: 'frame', session, dir: 's2c', timeMs: ended, order: order + 1, text: body, transport: 'http', exchange });
   // A body the server answered in JSON-RPC was sent to MCP, JSON-RPC or not (a parse error answers garbage): a frame, as the spy records it.
-  if (posted !== undefined && (isJsonRpc(posted) || items.length > 0)) items.unshift({ type: 'frame', session, dir: 'c2s', timeMs: started, order, text: posted, transport: 'http', exchange });
+  if (posted !== undefined && (isJsonRpc(posted) || items.length > 0))
+    items.unshift({ type: 'frame', session, dir: 'c2s', timeMs: started, order, text: posted, transport: 'http', exchange });
   return items.length > 0 ? items : [head(order)];
 }
 
@@ -191,7 +220,10 @@ export function createHarImport(options: HarImportOptions = {}) {
         }
         let correlator = correlators.get(item.session);
         if (!correlator) correlators.set(item.session, (correlator = createCorrelator()));
-        const results = observeFrame({ bytes: Buffer.from(item.text, 'utf8') }, { dir: item.dir, correlator, nextSeq: () => ++seq, timeMs: item.timeMs, transport: item.transport, ...masked });
+        const results = observeFrame(
+          { bytes: Buffer.from(item.text, 'utf8') },
+          { dir: item.dir, correlator, nextSeq: () => ++seq, timeMs: item.timeMs, transport: item.transport, ...masked },
+        );
         for (const observed of results) {
           const entry = entryOfObserved({ v: RECORD_VERSION, seq: observed.seq, t, session: item.session }, observed, item.text);
           if (item.exchange !== undefined) entry.exchange = item.exchange;

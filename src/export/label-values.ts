@@ -16,9 +16,7 @@ export const otherValue = 'other';
 const longestValue = 100;
 
 /** The method names of every revision: always their own value. */
-const knownMethods = new Set(
-  Object.values(methodsByRevision).flatMap((families) => Object.values(families as Record<string, string[]>).flat()),
-);
+const knownMethods = new Set(Object.values(methodsByRevision).flatMap((families) => Object.values(families as Record<string, string[]>).flat()));
 
 /** Attributes whose listed values (tools/list, prompts/list) are always their own value. */
 export type ListedAttribute = 'gen_ai.tool.name' | 'gen_ai.prompt.name';

@@ -110,7 +110,15 @@ export const operationMetricKeys = [
 export const serverOperationMetricKeys = operationMetricKeys.filter((key) => key !== 'server.address' && key !== 'server.port');
 
 /** The attributes `mcp.client.session.duration` may carry. */
-export const sessionMetricKeys = ['error.type', 'mcp.protocol.version', 'network.protocol.name', 'network.protocol.version', 'network.transport', 'server.address', 'server.port'] as const;
+export const sessionMetricKeys = [
+  'error.type',
+  'mcp.protocol.version',
+  'network.protocol.name',
+  'network.protocol.version',
+  'network.transport',
+  'server.address',
+  'server.port',
+] as const;
 
 /** Only the listed keys of a set of attributes. */
 export function pick(attributes: Attributes, keys: readonly string[]): Attributes {

@@ -19,8 +19,14 @@ export function createMcpMetrics(resource: Resource, scope: InstrumentationScope
   const histogram = (name: string, description: string) =>
     meter.createHistogram(name, { unit: 's', description, advice: { explicitBucketBoundaries: durationBuckets } });
   const operation = {
-    client: histogram('mcp.client.operation.duration', 'The duration of the MCP request as observed on the client, from the time it was sent until the response was received.'),
-    server: histogram('mcp.server.operation.duration', "The duration of a server's MCP request as observed on the client, from the time it was received until the result was sent."),
+    client: histogram(
+      'mcp.client.operation.duration',
+      'The duration of the MCP request as observed on the client, from the time it was sent until the response was received.',
+    ),
+    server: histogram(
+      'mcp.server.operation.duration',
+      "The duration of a server's MCP request as observed on the client, from the time it was received until the result was sent.",
+    ),
   };
   const session = histogram('mcp.client.session.duration', 'The duration of the MCP session as observed on the client.');
   const frames = meter.createCounter('mcp_spy.frames', { unit: '{frame}', description: 'Frames the spy saw, by kind and direction.' });

@@ -64,7 +64,8 @@ export function startMetricsEndpoint(host: string, port: number): MetricsEndpoin
       return;
     }
     reader.collect().then(
-      ({ resourceMetrics }) => response.writeHead(200, { 'content-type': 'text/plain; version=0.0.4; charset=utf-8' }).end(serializer.serialize(withUnitSuffixes(resourceMetrics))),
+      ({ resourceMetrics }) =>
+        response.writeHead(200, { 'content-type': 'text/plain; version=0.0.4; charset=utf-8' }).end(serializer.serialize(withUnitSuffixes(resourceMetrics))),
       (error: Error) => response.writeHead(500, { 'content-type': 'text/plain' }).end(`cannot collect the metrics: ${error.message}\n`),
     );
   });

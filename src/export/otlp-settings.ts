@@ -52,7 +52,10 @@ export function otlpSettingsOf(flag: string | undefined, env: Env, flagName = '-
   if (flag !== undefined) {
     const problem = checkOtlpUrl(flag);
     if (problem) return { ok: false, reason: `bad ${flagName} ${JSON.stringify(flag)}: ${problem}; expected a collector URL such as http://127.0.0.1:4318` };
-    return { ok: true, settings: { protocol: chosen, tracesUrl: signalUrl(flag, 'traces'), metricsUrl: signalUrl(flag, 'metrics'), shownUrl: signalUrl(flag, 'traces') } };
+    return {
+      ok: true,
+      settings: { protocol: chosen, tracesUrl: signalUrl(flag, 'traces'), metricsUrl: signalUrl(flag, 'metrics'), shownUrl: signalUrl(flag, 'traces') },
+    };
   }
   const shown = tracesEndpoint ?? signalUrl(endpoint!, 'traces');
   const problem = checkOtlpUrl(shown);
@@ -70,7 +73,12 @@ export function resourceAttributesProblem(env: Env): string | undefined {
   if (value === undefined) return undefined;
   for (const pair of value.split(',').filter((item) => item.trim() !== '')) {
     const parts = pair.split('=');
-    const why = parts.length !== 2 ? 'is not key=value (percent-encode "," and "=" inside keys and values)' : parts[0]!.trim() === '' ? 'has an empty key' : decodingProblem(parts);
+    const why =
+      parts.length !== 2
+        ? 'is not key=value (percent-encode "," and "=" inside keys and values)'
+        : parts[0]!.trim() === ''
+          ? 'has an empty key'
+          : decodingProblem(parts);
     if (why) return `bad OTEL_RESOURCE_ATTRIBUTES: ${JSON.stringify(pair)} ${why}; expected e.g. deployment.environment=prod,team=tools`;
   }
   return undefined;

@@ -18,16 +18,25 @@ function hrTimeOf(ms: number): HrTime {
 
 /** A span of the model as the OpenTelemetry exporters take it (a ReadableSpan, ended). */
 export function readableSpanOf(span: SpanData, resource: Resource, scope: InstrumentationScope): ReadableSpan {
-  const context = { traceId: span.traceId, spanId: span.spanId, traceFlags: TraceFlags.SAMPLED, ...(span.traceState ? { traceState: createTraceState(span.traceState) } : {}) };
+  const context = {
+    traceId: span.traceId,
+    spanId: span.spanId,
+    traceFlags: TraceFlags.SAMPLED,
+    ...(span.traceState ? { traceState: createTraceState(span.traceState) } : {}),
+  };
   return {
     name: span.name,
     kind: kinds[span.kind],
     spanContext: () => context,
-    ...(span.parentSpanId ? { parentSpanContext: { traceId: span.traceId, spanId: span.parentSpanId, traceFlags: TraceFlags.SAMPLED, isRemote: span.links.length > 0 } } : {}),
+    ...(span.parentSpanId
+      ? { parentSpanContext: { traceId: span.traceId, spanId: span.parentSpanId, traceFlags: TraceFlags.SAMPLED, isRemote: span.links.length > 0 } }
+      : {}),
     startTime: hrTimeOf(span.startMs),
     endTime: hrTimeOf(span.endMs),
     duration: hrTimeOf(span.endMs - span.startMs),
-    status: span.status.error ? { code: SpanStatusCode.ERROR, ...(span.status.message !== undefined ? { message: span.status.message } : {}) } : { code: SpanStatusCode.UNSET },
+    status: span.status.error
+      ? { code: SpanStatusCode.ERROR, ...(span.status.message !== undefined ? { message: span.status.message } : {}) }
+      : { code: SpanStatusCode.UNSET },
     attributes: span.attributes,
     links: span.links.map((link) => ({ context: { traceId: link.traceId, spanId: link.spanId, traceFlags: TraceFlags.SAMPLED } })),
     events: span.events.map((event) => ({ name: event.name, time: hrTimeOf(event.timeMs), attributes: event.attributes })),

@@ -46,17 +46,19 @@ export function createSpanQueue(send: (spans: SpanData[]) => Promise<SendResult>
     if (inFlight || waiting.length === 0) return;
     const spans = waiting.splice(0, batch);
     inFlightCount = spans.length;
-    inFlight = send(spans).then(
-      (result) => {
-        if (!result.ok) fail(spans.length, result.reason);
-      },
-      (error: Error) => fail(spans.length, error.message),
-    ).finally(() => {
-      inFlight = undefined;
-      inFlightCount = 0;
-      if (waiting.length >= batch) pump();
-      else if (waiting.length > 0) schedule();
-    });
+    inFlight = send(spans)
+      .then(
+        (result) => {
+          if (!result.ok) fail(spans.length, result.reason);
+        },
+        (error: Error) => fail(spans.length, error.message),
+      )
+      .finally(() => {
+        inFlight = undefined;
+        inFlightCount = 0;
+        if (waiting.length >= batch) pump();
+        else if (waiting.length > 0) schedule();
+      });
   };
 
   const schedule = () => {
@@ -84,7 +86,8 @@ export function createSpanQueue(send: (spans: SpanData[]) => Promise<SendResult>
       }
       clearTimeout(timer);
       // Spans still waiting, or sent without an answer yet, are counted as dropped: the spy does not wait longer.
-      if (waiting.length > 0 || inFlight) fail(waiting.length + (inFlight ? inFlightCount : 0), lastReason ?? options.pendingReason?.() ?? `the collector did not answer within ${timeoutMs} ms`);
+      if (waiting.length > 0 || inFlight)
+        fail(waiting.length + (inFlight ? inFlightCount : 0), lastReason ?? options.pendingReason?.() ?? `the collector did not answer within ${timeoutMs} ms`);
       closed = true;
       waiting = [];
       return lastReason === undefined ? { dropped } : { dropped, reason: lastReason };

@@ -3,7 +3,20 @@ import { entryTime, fieldOf } from '../record/entry-fields.js';
 import { isFrameEntry, messageOf } from '../record/frame-message.js';
 import { releasedSeqs } from '../record/owed-answers.js';
 import type { FrameEntry, RecordEntry } from '../record/schema.js';
-import { failureOf, operationMetricKeys, pick, serverOperationMetricKeys, requestAttributes, sessionAttributes, sessionIdOf, sessionMetricKeys, spanNameOf, type Attributes, type Failure, type SessionPlace } from './mcp-attributes.js';
+import {
+  failureOf,
+  operationMetricKeys,
+  pick,
+  serverOperationMetricKeys,
+  requestAttributes,
+  sessionAttributes,
+  sessionIdOf,
+  sessionMetricKeys,
+  spanNameOf,
+  type Attributes,
+  type Failure,
+  type SessionPlace,
+} from './mcp-attributes.js';
 import { remoteParentOf, spanIdOf, traceIdOf } from './trace-ids.js';
 import type { ListedAttribute } from './label-values.js';
 import { pick as pickMember } from '../protocol/jsonrpc.js';
@@ -109,7 +122,17 @@ export function createTelemetryModel(options: ModelOptions = {}) {
     let state = sessions.get(name);
     if (!state) {
       const key = `${name}\u0000${timeMs}`;
-      state = { key, traceId: traceIdOf(key), spanId: spanIdOf(key, 'session'), id: name, startMs: timeMs, lastMs: timeMs, open: new Map(), carried: new Map(), events: [] };
+      state = {
+        key,
+        traceId: traceIdOf(key),
+        spanId: spanIdOf(key, 'session'),
+        id: name,
+        startMs: timeMs,
+        lastMs: timeMs,
+        open: new Map(),
+        carried: new Map(),
+        events: [],
+      };
       sessions.set(name, state);
     }
     return state;
@@ -159,14 +182,26 @@ export function createTelemetryModel(options: ModelOptions = {}) {
     const seconds = (span.endMs - span.startMs) / 1000;
     return [
       { type: 'span', span },
-      { type: 'operation', side: open.side, seconds, attributes: pick(span.attributes, open.side === 'client' ? operationMetricKeys : serverOperationMetricKeys) },
+      {
+        type: 'operation',
+        side: open.side,
+        seconds,
+        attributes: pick(span.attributes, open.side === 'client' ? operationMetricKeys : serverOperationMetricKeys),
+      },
     ];
   };
 
   const endSession = (state: SessionState, timeMs: number, why: string): Telemetry[] => {
     sessions.delete(state.id);
     const out: Telemetry[] = [];
-    for (const open of state.open.values()) out.push(...endSpan(open, timeMs, open.cancelled ? { type: 'cancelled', message: 'cancelled by its sender' } : { type: why, message: `no answer before the session ended` }));
+    for (const open of state.open.values())
+      out.push(
+        ...endSpan(
+          open,
+          timeMs,
+          open.cancelled ? { type: 'cancelled', message: 'cancelled by its sender' } : { type: why, message: `no answer before the session ended` },
+        ),
+      );
     const attributes = common(state);
     const span: SpanData = {
       traceId: state.traceId,
@@ -190,7 +225,10 @@ export function createTelemetryModel(options: ModelOptions = {}) {
     if (!open) return [];
     state.open.delete(seq);
     if (open.exchange !== undefined) state.carried.delete(open.exchange);
-    const failure: Failure = entry.kind === 'http' && typeof entry.status === 'number' ? { type: String(entry.status), message: entry.summary ?? `HTTP ${entry.status}` } : { type: 'client_closed', message: 'the client closed its input' };
+    const failure: Failure =
+      entry.kind === 'http' && typeof entry.status === 'number'
+        ? { type: String(entry.status), message: entry.summary ?? `HTTP ${entry.status}` }
+        : { type: 'client_closed', message: 'the client closed its input' };
     return endSpan(open, timeMs, failure);
   };
 
@@ -251,7 +289,8 @@ export function createTelemetryModel(options: ModelOptions = {}) {
       const released = releasedSeqs(entry);
       if (released.length > 0) return released.flatMap((seq) => endReleased(state, seq, entry, timeMs));
       if (entry.kind === 'exit') return endSession(state, timeMs, 'unanswered');
-      if (entry.kind === 'http' && entry.httpMethod === 'DELETE' && typeof entry.status === 'number' && entry.status < 300) return endSession(state, timeMs, 'unanswered');
+      if (entry.kind === 'http' && entry.httpMethod === 'DELETE' && typeof entry.status === 'number' && entry.status < 300)
+        return endSession(state, timeMs, 'unanswered');
       return [];
     },
     /** Ends every session still open, at the last time it was seen. */

@@ -24,8 +24,10 @@ interface ActionSpec {
   refuse?: (action: FaultAction, transport: FaultTransport) => string | undefined;
 }
 
-const none = (name: 'drop' | 'timeout' | 'disconnect' | 'expire-session') => (words: Token[]): Parsed =>
-  words.length === 0 ? { action: { name } } : { problem: `${name} takes no arguments (found ${words.map((w) => w.text).join(' ')})` };
+const none =
+  (name: 'drop' | 'timeout' | 'disconnect' | 'expire-session') =>
+  (words: Token[]): Parsed =>
+    words.length === 0 ? { action: { name } } : { problem: `${name} takes no arguments (found ${words.map((w) => w.text).join(' ')})` };
 
 function readDelay(words: Token[]): Parsed {
   const [first, ...rest] = words.map((w) => w.text);
@@ -96,21 +98,57 @@ function readCutStream(words: Token[]): Parsed {
 
 /** On HTTP noise goes into the answer: the server's stderr is not on the wire. */
 function refuseNoise(action: FaultAction, transport: FaultTransport): string | undefined {
-  return transport === 'http' && action.name === 'noise' && action.stream === 'stderr' ? 'noise stderr is for stdio: on HTTP noise goes into the answer (write noise "text")' : undefined;
+  return transport === 'http' && action.name === 'noise' && action.stream === 'stderr'
+    ? 'noise stderr is for stdio: on HTTP noise goes into the answer (write noise "text")'
+    : undefined;
 }
 
 /** Every action, by the name a rule gives it. */
 export const actionSpecs = {
-  delay: { read: readDelay, transports: ['stdio', 'http'], summary: 'hold the frame DURATION (jitter=DURATION adds up to that much, either way), then pass it on' },
+  delay: {
+    read: readDelay,
+    transports: ['stdio', 'http'],
+    summary: 'hold the frame DURATION (jitter=DURATION adds up to that much, either way), then pass it on',
+  },
   error: { read: readError, transports: ['stdio', 'http'], summary: 'answer a request with a JSON-RPC error CODE "message"; it never reaches the peer' },
-  'tool-error': { read: readToolError, transports: ['stdio', 'http'], summary: 'answer a request with an isError result holding "text"; it never reaches the peer' },
+  'tool-error': {
+    read: readToolError,
+    transports: ['stdio', 'http'],
+    summary: 'answer a request with an isError result holding "text"; it never reaches the peer',
+  },
   drop: { read: none('drop'), transports: ['stdio', 'http'], summary: 'deliver the frame to no one, answer nothing' },
-  timeout: { read: none('timeout'), transports: ['stdio', 'http'], summary: 'hold a request unanswered until the sender cancels it or the session ends; it never reaches the peer' },
-  corrupt: { read: readCorrupt, transports: ['stdio', 'http'], summary: 'spoil the answer to a request (or the frame itself): invalid-json, cut (half of it) or wrong-id; on HTTP in a JSON body or an SSE event alike' },
-  disconnect: { read: none('disconnect'), transports: ['stdio', 'http'], summary: "stdio: close the server's stdio as a crash would; HTTP: reset the connection" },
-  noise: { read: readNoise, transports: ['stdio', 'http'], refuse: refuseNoise, summary: 'stdio: before the frame, a line of "text" on the server\'s stdout (a banner) or stderr; HTTP: an event of "text" before the SSE answer, a line of it before a JSON body' },
+  timeout: {
+    read: none('timeout'),
+    transports: ['stdio', 'http'],
+    summary: 'hold a request unanswered until the sender cancels it or the session ends; it never reaches the peer',
+  },
+  corrupt: {
+    read: readCorrupt,
+    transports: ['stdio', 'http'],
+    summary: 'spoil the answer to a request (or the frame itself): invalid-json, cut (half of it) or wrong-id; on HTTP in a JSON body or an SSE event alike',
+  },
+  disconnect: {
+    read: none('disconnect'),
+    transports: ['stdio', 'http'],
+    summary: "stdio: close the server's stdio as a crash would; HTTP: reset the connection",
+  },
+  noise: {
+    read: readNoise,
+    transports: ['stdio', 'http'],
+    refuse: refuseNoise,
+    summary:
+      'stdio: before the frame, a line of "text" on the server\'s stdout (a banner) or stderr; HTTP: an event of "text" before the SSE answer, a line of it before a JSON body',
+  },
   status: { read: readStatus, transports: ['http'], summary: 'answer the HTTP request with STATUS (retry-after=SECONDS adds Retry-After)' },
   'expire-session': { read: none('expire-session'), transports: ['http'], summary: 'answer 404, as a server does to a session id it no longer knows' },
-  'slow-stream': { read: readSlowStream, transports: ['http'], summary: 'pass the request on; hold each event of its SSE answer DURATION after the one before (a JSON body: once), bytes unchanged' },
-  'cut-stream': { read: readCutStream, transports: ['http'], summary: 'pass the request on; let N messages of its answer through (0 by default), then close the connection before the answer' },
+  'slow-stream': {
+    read: readSlowStream,
+    transports: ['http'],
+    summary: 'pass the request on; hold each event of its SSE answer DURATION after the one before (a JSON body: once), bytes unchanged',
+  },
+  'cut-stream': {
+    read: readCutStream,
+    transports: ['http'],
+    summary: 'pass the request on; let N messages of its answer through (0 by default), then close the connection before the answer',
+  },
 } satisfies Record<FaultAction['name'], ActionSpec>;

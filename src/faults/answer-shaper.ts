@@ -95,13 +95,16 @@ export function createAnswerShaper(rule: FaultRule & { action: AnswerAction }, i
       if (ended) outlet.finish();
       return;
     }
-    timer = setTimeout(() => {
-      timer = undefined;
-      if (stopped) return;
-      const block = queue.shift()!;
-      outlet.deliver(block, sseData(block) === undefined ? undefined : fault);
-      pump();
-    }, (action as { ms: number }).ms);
+    timer = setTimeout(
+      () => {
+        timer = undefined;
+        if (stopped) return;
+        const block = queue.shift()!;
+        outlet.deliver(block, sseData(block) === undefined ? undefined : fault);
+        pump();
+      },
+      (action as { ms: number }).ms,
+    );
   };
 
   const onBlock = (block: Buffer) => {
@@ -115,7 +118,8 @@ export function createAnswerShaper(rule: FaultRule & { action: AnswerAction }, i
       if (answers(data, id)) return cut(`the fault rule ${rule.text} closed the connection before the answer, after ${messages} message(s)`);
       outlet.deliver(block);
       // A message is an event with data: a priming event (an id, empty data) is not one.
-      if (data !== undefined && data !== '' && ++messages >= action.messages) cut(`the fault rule ${rule.text} closed the connection after ${messages} message(s), before the answer`);
+      if (data !== undefined && data !== '' && ++messages >= action.messages)
+        cut(`the fault rule ${rule.text} closed the connection after ${messages} message(s), before the answer`);
       return;
     }
     if (action.name === 'noise' && !noiseSent) {

@@ -46,7 +46,11 @@ export function httpFaultHook(plan: { rules: FaultRule[]; seed: number }, fault:
       const cancelled = read.cancels !== undefined ? held.get(idKey(read.cancels)) : undefined;
       if (cancelled) {
         held.delete(idKey(read.cancels!));
-        return faultExchange(cancelled, read.facts!).answerHere(202, undefined, `the held request ${idKey(read.cancels!)} was cancelled; the cancellation is not passed on either`);
+        return faultExchange(cancelled, read.facts!).answerHere(
+          202,
+          undefined,
+          `the held request ${idKey(read.cancels!)} was cancelled; the cancellation is not passed on either`,
+        );
       }
       const decision = read.facts ? matcher.decide(read.facts) : undefined;
       if (!decision) return forward(body);
@@ -70,10 +74,17 @@ export function httpFaultHook(plan: { rules: FaultRule[]; seed: number }, fault:
         const ms = Math.max(0, action.ms + (action.jitterMs > 0 ? (random() * 2 - 1) * action.jitterMs : 0));
         noted(`held ${Math.round(ms)}ms, then passed on`);
         setTimeout(() => forward(body, { request: marks.request }), ms);
-      } else if (action.name === 'error' && facts.isRequest) answerHere(200, errorAnswer(id, action.code, action.message), "answered in the server's place; not passed on");
-      else if (action.name === 'tool-error' && facts.isRequest) answerHere(200, toolErrorAnswer(id, action.text), "answered in the server's place; not passed on");
+      } else if (action.name === 'error' && facts.isRequest)
+        answerHere(200, errorAnswer(id, action.code, action.message), "answered in the server's place; not passed on");
+      else if (action.name === 'tool-error' && facts.isRequest)
+        answerHere(200, toolErrorAnswer(id, action.text), "answered in the server's place; not passed on");
       else if (action.name === 'status') {
-        answerHere(action.status, undefined, `answered HTTP ${action.status}; not passed on`, action.retryAfter !== undefined ? { 'retry-after': String(action.retryAfter) } : {});
+        answerHere(
+          action.status,
+          undefined,
+          `answered HTTP ${action.status}; not passed on`,
+          action.retryAfter !== undefined ? { 'retry-after': String(action.retryAfter) } : {},
+        );
       } else if (action.name === 'expire-session') {
         // The request's own id: an answer the spy makes is well formed (an SDK server's 404 has id null).
         answerHere(404, errorAnswer(facts.isRequest ? id : null, -32001, 'Session not found'), 'answered 404 as for an expired session; not passed on');
@@ -84,7 +95,12 @@ export function httpFaultHook(plan: { rules: FaultRule[]; seed: number }, fault:
         held.set(idKey(id), rule);
         holdOpen('held unanswered until cancelled or the client gives up; not passed on');
       } else if (facts.isRequest) holdOpen('dropped: never passed on, never answered');
-      else answerHere(202, undefined, action.name === 'drop' ? 'dropped: accepted, never passed on' : `${action.name} has nothing to answer on a notification: accepted, dropped`);
+      else
+        answerHere(
+          202,
+          undefined,
+          action.name === 'drop' ? 'dropped: accepted, never passed on' : `${action.name} has nothing to answer on a notification: accepted, dropped`,
+        );
 
       /** What a rule does with this exchange: its fault event, and the exchange recorded with its frames marked. */
       function faultExchange(rule: FaultRule, facts: FrameFacts) {
@@ -92,7 +108,16 @@ export function httpFaultHook(plan: { rules: FaultRule[]; seed: number }, fault:
         // In the session the request names, beside its frames (replay and the console read them there).
         const session = req.headers['mcp-session-id'];
         const noted = (text: string) =>
-          fault({ rule: rule.text, action: rule.action.name, stream: 'c2s', method: facts.method!, ...(facts.isRequest ? { id } : {}), ...(facts.tool ? { tool: facts.tool } : {}), text, ...(typeof session === 'string' ? { session } : {}) });
+          fault({
+            rule: rule.text,
+            action: rule.action.name,
+            stream: 'c2s',
+            method: facts.method!,
+            ...(facts.isRequest ? { id } : {}),
+            ...(facts.tool ? { tool: facts.tool } : {}),
+            text,
+            ...(typeof session === 'string' ? { session } : {}),
+          });
         /** The request the rule matched carries `fault`; an answer the spy made carries `origin: "spy"` too. */
         const marks: ExchangeMarks = { request: { fault: rule.text }, response: { origin: 'spy', fault: rule.text } };
         const observed = () => {

@@ -39,7 +39,8 @@ export function interceptEntry(line: string, dir: Side, session: string | undefi
     if (classified.method === 'tools/call' && typeof params.name === 'string') entry.tool = params.name;
     if (classified.method === 'prompts/get' && typeof params.name === 'string') entry.prompt = params.name;
     if (typeof params.uri === 'string') entry.uri = params.uri;
-    if (classified.kind === 'request') sent[dir].set(JSON.stringify(classified.id ?? null), { method: classified.method!, ...(entry.tool ? { tool: entry.tool } : {}), at: now });
+    if (classified.kind === 'request')
+      sent[dir].set(JSON.stringify(classified.id ?? null), { method: classified.method!, ...(entry.tool ? { tool: entry.tool } : {}), at: now });
     return entry;
   }
   const request = classified.id !== undefined ? sent[other(dir)].get(JSON.stringify(classified.id)) : undefined;

@@ -56,7 +56,10 @@ export interface Holds {
   listen(listener: (news: HoldNews) => void): () => void;
 }
 
-export function createHolds(options: InterceptOptions, out: { event: (fields: EventFields<'intercept'>) => void; say: (line: string) => void; now?: () => number }): Holds {
+export function createHolds(
+  options: InterceptOptions,
+  out: { event: (fields: EventFields<'intercept'>) => void; say: (line: string) => void; now?: () => number },
+): Holds {
   const now = out.now ?? Date.now;
   const holds = new Map<number, { frame: HeldFrame; settle: (outcome: HoldOutcome) => void; timer: NodeJS.Timeout; extra: EventFields<'intercept'> }>();
   const listeners = new Set<(news: HoldNews) => void>();
@@ -106,11 +109,23 @@ export function createHolds(options: InterceptOptions, out: { event: (fields: Ev
         const oldest = holds.keys().next().value!;
         settleHold(oldest, { action: 'forward' }, 'bound', `more than ${options.maxHeld} frames held (--max-held): passed on as it was`);
       }
-      const timer = setTimeout(() => settleHold(frame.hold, { action: 'forward' }, 'bound', `held ${seconds(options.holdMs)} (--hold-timeout) with no release: passed on as it was`), options.holdMs);
+      const timer = setTimeout(
+        () => settleHold(frame.hold, { action: 'forward' }, 'bound', `held ${seconds(options.holdMs)} (--hold-timeout) with no release: passed on as it was`),
+        options.holdMs,
+      );
       holds.set(frame.hold, { frame, settle, timer, extra });
-      const what = [frame.method ?? frame.kind, frame.tool !== undefined ? `tool=${frame.tool}` : '', frame.id !== undefined ? `id=${JSON.stringify(frame.id)}` : ''].filter(Boolean).join(' ');
+      const what = [
+        frame.method ?? frame.kind,
+        frame.tool !== undefined ? `tool=${frame.tool}` : '',
+        frame.id !== undefined ? `id=${JSON.stringify(frame.id)}` : '',
+      ]
+        .filter(Boolean)
+        .join(' ');
       out.event({ ...described(frame, extra), action: 'hold', text: `held until released from mcp-spy ui, or for ${seconds(options.holdMs)}` });
-      if (listeners.size === 0) out.say(`holding #${frame.hold} ${frame.dir === 'c2s' ? '->' : '<-'} ${what}: release it in mcp-spy ui (forward, edit, drop, error); it goes on as it was in ${seconds(options.holdMs)}`);
+      if (listeners.size === 0)
+        out.say(
+          `holding #${frame.hold} ${frame.dir === 'c2s' ? '->' : '<-'} ${what}: release it in mcp-spy ui (forward, edit, drop, error); it goes on as it was in ${seconds(options.holdMs)}`,
+        );
       tell({ type: 'held', frame });
       return frame;
     },

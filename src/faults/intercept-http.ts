@@ -32,7 +32,12 @@ export function httpInterceptHook(holds: Holds) {
       const mark = { intercept: filter };
       /** The exchange as it went, when the spy answers it (or leaves it open) itself. */
       const observed = () => {
-        const observer = tapExchange({ method: 'POST', path: req.url ?? '/', headers: req.headers, marks: { request: mark, response: { ...mark, origin: 'spy' } } });
+        const observer = tapExchange({
+          method: 'POST',
+          path: req.url ?? '/',
+          headers: req.headers,
+          marks: { request: mark, response: { ...mark, origin: 'spy' } },
+        });
         observer.requestChunk(body);
         observer.requestEnd();
         return observer;
@@ -51,7 +56,8 @@ export function httpInterceptHook(holds: Holds) {
           return observer.responseEnd();
         }
         // Dropped: a request is left unanswered until the client gives up; anything else is accepted and goes no further.
-        if (entry.kind === 'request') return void res.on('close', () => observer.failed({ stage: 'client', message: `dropped at the intercept (${filter}); the client gave up` }));
+        if (entry.kind === 'request')
+          return void res.on('close', () => observer.failed({ stage: 'client', message: `dropped at the intercept (${filter}); the client gave up` }));
         res.writeHead(202);
         observer.response(202, {});
         res.end();

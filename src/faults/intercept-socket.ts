@@ -32,7 +32,13 @@ export function readControlRequest(line: string): ControlRequest | { problem: st
   if (message !== undefined && typeof message !== 'string') return { problem: 'message is text', ref };
   const base = { hold: hold as number, ...(ref !== undefined ? { ref } : {}) };
   if (op === 'edit') return { ...base, action: 'edit', frame: frame as string };
-  if (op === 'error') return { ...base, action: 'error', ...(code !== undefined ? { code: code as number } : {}), ...(message !== undefined ? { message: message as string } : {}) };
+  if (op === 'error')
+    return {
+      ...base,
+      action: 'error',
+      ...(code !== undefined ? { code: code as number } : {}),
+      ...(message !== undefined ? { message: message as string } : {}),
+    };
   return { ...base, action: op as 'forward' | 'drop' };
 }
 

@@ -37,13 +37,23 @@ export function createStdioIntercept(holds: Holds, session: string | undefined, 
     const outcome = item.outcome;
     if (!item.held) return write(dir, item.whole, item.mark);
     if (outcome?.action === 'edit') {
-      return write(dir, Buffer.concat([Buffer.from(outcome.line), item.eol.length > 0 ? item.eol : Buffer.from('\n')]), { ...mark, origin: 'spy', original: outcome.original });
+      return write(dir, Buffer.concat([Buffer.from(outcome.line), item.eol.length > 0 ? item.eol : Buffer.from('\n')]), {
+        ...mark,
+        origin: 'spy',
+        original: outcome.original,
+      });
     }
     if (outcome?.action === 'drop' || outcome?.action === 'error') {
       // The frame as sent stays in the record, marked; it reaches no one.
       record.line(dir, item.whole, mark);
       if (outcome.action === 'error') {
-        queue[other(dir)].push({ whole: Buffer.from(`${outcome.answer}\n`), line: outcome.answer, eol: Buffer.from('\n'), held: false, mark: { ...mark, origin: 'spy' } });
+        queue[other(dir)].push({
+          whole: Buffer.from(`${outcome.answer}\n`),
+          line: outcome.answer,
+          eol: Buffer.from('\n'),
+          held: false,
+          mark: { ...mark, origin: 'spy' },
+        });
         drain(other(dir));
       }
       return;

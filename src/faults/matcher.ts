@@ -17,7 +17,10 @@ export interface FrameFacts {
 function globMatches(pattern: string, value: string | undefined): boolean {
   if (value === undefined) return false;
   if (!pattern.includes('*')) return pattern === value;
-  const source = pattern.split('*').map((part) => part.replace(/[.+?^${}()|[\]\\]/g, '\\$&')).join('.*');
+  const source = pattern
+    .split('*')
+    .map((part) => part.replace(/[.+?^${}()|[\]\\]/g, '\\$&'))
+    .join('.*');
   return new RegExp(`^${source}$`, 's').test(value);
 }
 
@@ -44,7 +47,9 @@ const backslash = 0x5c;
 /** A matcher over the rules in order; `random` is drawn only when a rule with p= is otherwise due. */
 export function createFaultMatcher(rules: FaultRule[], random: () => number): FaultMatcher {
   const counts = rules.map(() => 0);
-  const methods = rules.some((rule) => rule.match.method.includes('*')) ? undefined : [...new Set(rules.map((rule) => rule.match.method))].map((method) => Buffer.from(method));
+  const methods = rules.some((rule) => rule.match.method.includes('*'))
+    ? undefined
+    : [...new Set(rules.map((rule) => rule.match.method))].map((method) => Buffer.from(method));
   return {
     mayMatch: (line) => methods === undefined || line.includes(backslash) || methods.some((method) => line.includes(method)),
     decide(frame) {

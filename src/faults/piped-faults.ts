@@ -10,7 +10,12 @@ import { createStdioFaults } from './stdio-faults.js';
  * The streams the stand-in should use instead of `input` and `output`: what the client sends reaches
  * it through the rules, what it answers reaches the client through them. `disconnect` ends its input.
  */
-export function pipeThroughFaults(plan: { rules: FaultRule[]; seed: number }, input: Readable, output: Writable, stderr: Writable): { input: Readable; output: Writable } {
+export function pipeThroughFaults(
+  plan: { rules: FaultRule[]; seed: number },
+  input: Readable,
+  output: Writable,
+  stderr: Writable,
+): { input: Readable; output: Writable } {
   const random = seededRandom(plan.seed);
   const toMock = new PassThrough();
   const fromMock = new PassThrough();

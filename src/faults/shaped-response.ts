@@ -22,7 +22,10 @@ function contentTypeOf(res: ServerResponse, headers: Headers): string {
 
 /** The head without Content-Length: a reshaped body has a length of its own (sent chunked). */
 function withoutLength(headers: Headers): Headers {
-  if (Array.isArray(headers)) return headers.filter((_, i) => i % 2 === 1 ? String(headers[i - 1]).toLowerCase() !== 'content-length' : String(headers[i]).toLowerCase() !== 'content-length');
+  if (Array.isArray(headers))
+    return headers.filter((_, i) =>
+      i % 2 === 1 ? String(headers[i - 1]).toLowerCase() !== 'content-length' : String(headers[i]).toLowerCase() !== 'content-length',
+    );
   if (!headers) return headers;
   return Object.fromEntries(Object.entries(headers).filter(([name]) => name.toLowerCase() !== 'content-length'));
 }
@@ -33,7 +36,12 @@ const bodyOf = (type: string): AnswerBody => (type.includes('text/event-stream')
  * Reshapes the answer `res` carries to request `id` as the rule says. Returns what the spy's tap
  * of the exchange should be wrapped in: it then sees the delivered bytes, each frame with its mark.
  */
-export function reshapeResponse(res: ServerResponse, rule: FaultRule & { action: AnswerAction }, id: JsonRpcId, noted: (text: string) => void): (tap: ExchangeTap) => ExchangeTap {
+export function reshapeResponse(
+  res: ServerResponse,
+  rule: FaultRule & { action: AnswerAction },
+  id: JsonRpcId,
+  noted: (text: string) => void,
+): (tap: ExchangeTap) => ExchangeTap {
   const writeHead = res.writeHead.bind(res) as (status: number, ...rest: unknown[]) => ServerResponse;
   const write = res.write.bind(res) as (chunk: Buffer) => boolean;
   const end = res.end.bind(res) as () => ServerResponse;

@@ -49,7 +49,9 @@ const isData = (line: string) => line === 'data' || line.startsWith('data:');
 
 /** The event's data (its data lines joined with LF), or undefined when it has none (a priming event, a comment). */
 export function sseData(block: Buffer): string | undefined {
-  const data = lines(block).filter(isData).map((line) => line.slice(5).replace(/^ /, ''));
+  const data = lines(block)
+    .filter(isData)
+    .map((line) => line.slice(5).replace(/^ /, ''));
   return data.length > 0 ? data.join('\n') : undefined;
 }
 

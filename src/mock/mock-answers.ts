@@ -32,7 +32,11 @@ export function missAnswer(request: JsonObject, miss: Extract<MatchOutcome, { ok
   return {
     jsonrpc: '2.0',
     id: request.id ?? null,
-    error: { code: missCodes[miss.reason], message: `mcp-spy mock: no recorded answer for ${miss.method}: ${why}`, data: { method: miss.method, params, nearest, reason: miss.reason } },
+    error: {
+      code: missCodes[miss.reason],
+      message: `mcp-spy mock: no recorded answer for ${miss.method}: ${why}`,
+      data: { method: miss.method, params, nearest, reason: miss.reason },
+    },
   };
 }
 

@@ -35,7 +35,12 @@ export function createMockEngine(sessions: readonly RecordedSession[], options: 
   const isInit = (exchange: RecordedExchange) => (initializationMethods as readonly string[]).includes(exchange.request.method ?? '');
   const requests = client.filter((exchange) => exchange.request.kind === 'request' && !isInit(exchange));
   const notifications = client.filter((exchange) => exchange.request.kind === 'notification');
-  const initializers = new Map(client.filter((exchange) => isInit(exchange) && exchange.response).reverse().map((exchange) => [exchange.request.method!, exchange]));
+  const initializers = new Map(
+    client
+      .filter((exchange) => isInit(exchange) && exchange.response)
+      .reverse()
+      .map((exchange) => [exchange.request.method!, exchange]),
+  );
   const requestMatcher = createMatcher(requests, { ignores: options.ignores, reuse: options.reuse });
   const notificationMatcher = createMatcher(notifications, { ignores: options.ignores, reuse: false });
   const awaiting = new Map<string, Deferred>();
@@ -68,7 +73,13 @@ export function createMockEngine(sessions: readonly RecordedSession[], options: 
     };
   }
 
-  async function play(exchange: RecordedExchange, request: JsonObject | undefined, answer: JsonObject | undefined, reply: MockChannel, background: MockChannel) {
+  async function play(
+    exchange: RecordedExchange,
+    request: JsonObject | undefined,
+    answer: JsonObject | undefined,
+    reply: MockChannel,
+    background: MockChannel,
+  ) {
     const pace = pacer();
     const base = exchange.request.t;
     const progressToken = pick(request, 'params', '_meta', 'progressToken');

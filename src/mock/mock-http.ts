@@ -132,7 +132,11 @@ export function createMockHttpServer(newEngine: () => MockEngine, warn: (line: s
     res.writeHead(200).end();
   }
 
-  const routes: Record<string, (req: IncomingMessage, res: ServerResponse, held?: Buffer) => void | Promise<void>> = { POST: onPost, GET: onGet, DELETE: onDelete };
+  const routes: Record<string, (req: IncomingMessage, res: ServerResponse, held?: Buffer) => void | Promise<void>> = {
+    POST: onPost,
+    GET: onGet,
+    DELETE: onDelete,
+  };
   /** One exchange; `held`: its body, already read by a fault rule's hook. */
   const handle = (req: IncomingMessage, res: ServerResponse, held?: Buffer) => {
     const route = lookup(routes, req.method);
@@ -146,7 +150,17 @@ export function createMockHttpServer(newEngine: () => MockEngine, warn: (line: s
       else res.end();
     });
   };
-  return createServer(faults ? (req, res) => faults(req, res, (held) => handle(req, res, held), () => ignoreExchange) : handle);
+  return createServer(
+    faults
+      ? (req, res) =>
+          faults(
+            req,
+            res,
+            (held) => handle(req, res, held),
+            () => ignoreExchange,
+          )
+      : handle,
+  );
 }
 
 /** Listens on host:port; resolves with the endpoint URL once bound. */

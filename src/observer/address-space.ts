@@ -26,6 +26,8 @@ export function roomForObserver(warn: (message: string) => void): boolean {
   const left = addressSpaceLeft();
   if (left === undefined || left >= observerNeedsBytes) return true;
   const mib = (bytes: number) => Math.max(0, Math.floor(bytes / (1024 * 1024)));
-  warn(`the address-space limit leaves ${mib(left)} MiB, less than the ${mib(observerNeedsBytes)} MiB the observer thread needs: the traffic is forwarded unrecorded`);
+  warn(
+    `the address-space limit leaves ${mib(left)} MiB, less than the ${mib(observerNeedsBytes)} MiB the observer thread needs: the traffic is forwarded unrecorded`,
+  );
   return false;
 }

@@ -1,6 +1,15 @@
 import { isFrameEntry } from '../record/frame-message.js';
 import { createRevisionMarks } from '../record/record-line.js';
-import { RECORD_VERSION, type EntryOf, type Envelope, type EventKind, type FrameEntry, type GapEntry, type NoteEntry, type RecordEntry } from '../record/schema.js';
+import {
+  RECORD_VERSION,
+  type EntryOf,
+  type Envelope,
+  type EventKind,
+  type FrameEntry,
+  type GapEntry,
+  type NoteEntry,
+  type RecordEntry,
+} from '../record/schema.js';
 import type { Sink, SinkContext } from '../sinks/sink.js';
 import { createCorrelator, relatedOf, type Correlator } from '../wire/correlate/correlate.js';
 import type { Notice } from '../wire/correlate/session-watch.js';
@@ -77,9 +86,7 @@ export function createRecorder(options: RecorderOptions) {
   const scrub = (text: string) => (secrets.size > 0 ? secrets.scrub(text) : text);
 
   const envelope = (session: string | undefined, timeMs: number): Envelope =>
-    session === undefined
-      ? { v: RECORD_VERSION, seq: 0, t: isoOf(timeMs) }
-      : { v: RECORD_VERSION, seq: 0, t: isoOf(timeMs), session };
+    session === undefined ? { v: RECORD_VERSION, seq: 0, t: isoOf(timeMs) } : { v: RECORD_VERSION, seq: 0, t: isoOf(timeMs), session };
 
   const gapLine = (session: string | undefined, reason: string, lost?: number) => {
     const gap: GapEntry = { ...envelope(session, nowMs()), seq: ++seq, kind: 'gap', reason };
@@ -143,7 +150,9 @@ export function createRecorder(options: RecorderOptions) {
         ...(redactNames || redactPaths.length > 0 || secrets.size > 0 ? { redact, scrub } : {}),
       });
       const entries = results.map(({ seq: entrySeq, observation, message, json }) => {
-        const entry = (fields ? withFields(envelope(session, timeMs), observation, fields) : Object.assign(envelope(session, timeMs), observation)) as FrameEntry;
+        const entry = (
+          fields ? withFields(envelope(session, timeMs), observation, fields) : Object.assign(envelope(session, timeMs), observation)
+        ) as FrameEntry;
         entry.seq = entrySeq;
         revisions.mark(entry);
         emit(entry, message, json);

@@ -33,5 +33,7 @@ const recorder = createRecorder({
   pins: config.pins,
   ...(config.kind === 'stdio' ? { session: config.session } : {}),
 });
-const observer = (config.kind === 'stdio' ? observeStdio(config, recorder) : observeHttp(config, recorder, STATUS_CODES, warn)) as ObservingSide<ChannelMessage>;
+const observer = (
+  config.kind === 'stdio' ? observeStdio(config, recorder) : observeHttp(config, recorder, STATUS_CODES, warn)
+) as ObservingSide<ChannelMessage>;
 serveObserverChannel(parentPort!, control, observer, { ...recorder, flushStderr: () => stderrOut.flush() }, config.live);

@@ -55,7 +55,8 @@ export function cutDeep(value: unknown, limit = maxDepth): unknown {
   if (!nestsDeeper(value, limit)) return value;
   const copyOf = (item: Container): Container => (Array.isArray(item) ? new Array<unknown>(item.length) : {});
   // Defined, not assigned, as JSON.parse does: a key `__proto__` stays data.
-  const set = (to: Container, key: string, child: unknown) => Object.defineProperty(to, key, { value: child, writable: true, enumerable: true, configurable: true });
+  const set = (to: Container, key: string, child: unknown) =>
+    Object.defineProperty(to, key, { value: child, writable: true, enumerable: true, configurable: true });
   const root = copyOf(value as Container);
   const stack: [Container, Container, number][] = [[value as Container, root, 1]];
   while (stack.length > 0) {

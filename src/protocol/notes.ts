@@ -12,7 +12,8 @@ export const noteTexts = {
   'duplicate-id': 'the request id was already used by the same sender in this session',
   'orphan-response': 'a response to no request seen in this session',
   'result-and-error': 'the response carries both result and error',
-  'error-without-id': 'an error response without the id of the request it answers (none, or null), for an error other than parse error (-32700) or invalid request (-32600), the only ones whose request id may be unreadable',
+  'error-without-id':
+    'an error response without the id of the request it answers (none, or null), for an error other than parse error (-32700) or invalid request (-32600), the only ones whose request id may be unreadable',
   'bad-error-object': 'the error is not an object with an integer code and a string message',
   'unanswered-request': 'the request was never answered',
   'batch-forbidden': 'a JSON-RPC batch, which this protocol revision does not allow',
@@ -22,7 +23,8 @@ export const noteTexts = {
   'cancel-unknown-request': 'cancellation of a request that is not pending',
   'header-mismatch': 'an MCP HTTP header disagrees with the body',
   'client-gone': 'the client closed its end of the stdio stream while the server still wrote to it',
-  'client-closed': 'a server request the client closed its input on (sent after the close, or just before it with nothing from the client since): no one will answer it',
+  'client-closed':
+    'a server request the client closed its input on (sent after the close, or just before it with nothing from the client since): no one will answer it',
   'tool-changed-mid-session': 'the server changed its tools after the client had listed them, in the same session',
   'tool-definition-changed': 'a tool whose definition differs from its pin in the baseline (or that the baseline does not pin)',
   'request-state-mismatch': 'a retry whose requestState is not the one the server sent with its input_required result',

@@ -25,10 +25,7 @@ export function createCaptureReader(session = 'capture') {
     const match = captureLine.exec(line);
     if (!match) return [{ ok: false, lineNo, reason: 'not a "-> {json}" or "<- {json}" line', line }];
     const dir = match[1] === '->' ? 'c2s' : 's2c';
-    const results = observeFrame(
-      { bytes: Buffer.from(match[2]!, 'utf8') },
-      { dir, correlator, nextSeq: () => ++seq, timeMs: 0, transport: 'stdio' },
-    );
+    const results = observeFrame({ bytes: Buffer.from(match[2]!, 'utf8') }, { dir, correlator, nextSeq: () => ++seq, timeMs: 0, transport: 'stdio' });
     return results.map((observed) => {
       const entry = entryOfObserved({ v: RECORD_VERSION, seq: observed.seq, session }, observed, match[2]!);
       // A capture has no times: no latency either.

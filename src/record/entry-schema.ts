@@ -33,7 +33,7 @@ const lineBytes = {
 const related = z
   .strictObject({ seq: count, id: jsonRpcId, method: z.string(), tool: z.string().optional(), round: count.optional() })
   .describe(
-    'for a response: its request; for progress or cancellation: the request it is about; for the retry of a 2026-07-28 multi-round-trip call: the call\'s first request, with `round` (2, 3, ...), which the answer to the retry carries too',
+    "for a response: its request; for progress or cancellation: the request it is about; for the retry of a 2026-07-28 multi-round-trip call: the call's first request, with `round` (2, 3, ...), which the answer to the retry carries too",
   );
 
 /** HTTP facts a frame may carry. */
@@ -59,12 +59,23 @@ export const frameEntry = z
     notes: notes.optional(),
     unread: z.array(z.string()).optional().describe('on a truncated frame: the envelope members its kept part did not hold'),
     headers: httpHeaders.optional(),
-    sse: z.strictObject({ id: z.string().optional(), event: z.string().optional(), retry: z.number().optional() }).optional().describe('the SSE event that carried the frame'),
-    origin: z.literal('spy').optional().describe('the spy wrote or changed this frame itself: an answer when the target could not be reached, or one a fault rule made or spoiled'),
+    sse: z
+      .strictObject({ id: z.string().optional(), event: z.string().optional(), retry: z.number().optional() })
+      .optional()
+      .describe('the SSE event that carried the frame'),
+    origin: z
+      .literal('spy')
+      .optional()
+      .describe('the spy wrote or changed this frame itself: an answer when the target could not be reached, or one a fault rule made or spoiled'),
     fault: z.string().optional().describe('the fault rule (--fault) that acted on this frame, as written'),
-    original: z.string().optional().describe('on a frame a fault rule spoiled or the intercept console edited: the frame as its sender wrote it, beside what was delivered'),
+    original: z
+      .string()
+      .optional()
+      .describe('on a frame a fault rule spoiled or the intercept console edited: the frame as its sender wrote it, beside what was delivered'),
     intercept: z.string().optional().describe('the --intercept filter that held this frame, as written (its intercept events say what became of it)'),
-    exchange: count.optional().describe('HTTP: the exchange that carried the frame, numbered in the order the spy saw them in its run; its http events carry the same'),
+    exchange: count
+      .optional()
+      .describe('HTTP: the exchange that carried the frame, numbered in the order the spy saw them in its run; its http events carry the same'),
     ...lineBytes,
     msg: z.unknown().optional().describe('the frame when it is JSON: its exact bytes spliced in unescaped, last on the line'),
   })
@@ -122,7 +133,10 @@ export const httpEntry = z
     path: z.string().optional(),
     status: z.number().int().optional(),
     reason: z.string().optional(),
-    headers: z.strictObject({ request: httpHeaders, response: httpHeaders.optional() }).optional().describe('the headers of the request and its response, secrets masked'),
+    headers: z
+      .strictObject({ request: httpHeaders, response: httpHeaders.optional() })
+      .optional()
+      .describe('the headers of the request and its response, secrets masked'),
     summary: z.string().optional().describe('the exchange in words'),
     body: z.string().optional().describe('the start of a body that is not a frame, secrets masked'),
     requestBody: z.string().optional(),
@@ -132,7 +146,10 @@ export const httpEntry = z
       .array(z.strictObject({ seq: count, dir: z.literal('c2s'), id: jsonRpcId, method: z.string() }))
       .optional()
       .describe('the requests an auth challenge or an error status (a 404 to a session that is gone) refused: answered by the status, not owed another'),
-    rewrites: z.array(z.strictObject({ at: z.string(), from: z.string(), to: z.string() })).optional().describe('where the spy put its own URL for the target\'s'),
+    rewrites: z
+      .array(z.strictObject({ at: z.string(), from: z.string(), to: z.string() }))
+      .optional()
+      .describe("where the spy put its own URL for the target's"),
     endpoint: z.string().optional(),
     endpointRewritten: z.string().optional(),
     sse: z.strictObject({ id: z.string().optional(), event: z.string().optional(), retry: z.number().optional() }).optional(),
@@ -170,16 +187,23 @@ export const faultEntry = z
     exchange: count.optional().describe('HTTP: the exchange it acted on'),
     text: z.string().describe('what the spy did, in words'),
   })
-  .describe('a fault the spy injected on purpose: not the server\'s doing');
+  .describe("a fault the spy injected on purpose: not the server's doing");
 
 export const interceptEntry = z
   .strictObject({
     ...envelope,
     kind: z.literal('intercept'),
     filter: z.string().describe('the --intercept filter, as written'),
-    action: z.enum(['hold', 'forward', 'edit', 'drop', 'error']).describe('hold: a frame was held; then what became of it: passed on as it was, edited then passed on, dropped, or answered with an error'),
+    action: z
+      .enum(['hold', 'forward', 'edit', 'drop', 'error'])
+      .describe('hold: a frame was held; then what became of it: passed on as it was, edited then passed on, dropped, or answered with an error'),
     hold: count.describe("the hold's number in this run: a hold and its release carry the same"),
-    by: z.enum(['console', 'bound', 'end']).optional().describe('on a release: the console (mcp-spy ui or another client of the control socket), the bound (--hold-timeout or --max-held passed), or the session ending'),
+    by: z
+      .enum(['console', 'bound', 'end'])
+      .optional()
+      .describe(
+        'on a release: the console (mcp-spy ui or another client of the control socket), the bound (--hold-timeout or --max-held passed), or the session ending',
+      ),
     heldMs: z.number().nonnegative().optional().describe('on a release: how long the frame was held'),
     stream: z.enum(['c2s', 's2c']).optional().describe('the direction of the frame (named so, not dir: it is no frame)'),
     method: z.string().optional(),
@@ -191,7 +215,18 @@ export const interceptEntry = z
   .describe('a frame held by --intercept, or released: who released it, how, after how long');
 
 /** One line of the record: a frame or an event, told apart by `kind`. */
-export const recordEntry = z.discriminatedUnion('kind', [frameEntry, spawnEntry, exitEntry, stderrEntry, gapEntry, unansweredEntry, httpEntry, noteEntry, faultEntry, interceptEntry]);
+export const recordEntry = z.discriminatedUnion('kind', [
+  frameEntry,
+  spawnEntry,
+  exitEntry,
+  stderrEntry,
+  gapEntry,
+  unansweredEntry,
+  httpEntry,
+  noteEntry,
+  faultEntry,
+  interceptEntry,
+]);
 
 /** The JSON Schema (2020-12) of a record line, as published in docs/record.schema.json. */
 export function recordJsonSchema(): object {
@@ -199,7 +234,8 @@ export function recordJsonSchema(): object {
   return {
     $schema: 'https://json-schema.org/draft/2020-12/schema',
     title: 'mcp-spy record entry (wire.jsonl, version 2)',
-    description: 'One line of an mcp-spy record: a frame (kind request, notification, response, tool-error, protocol-error, invalid) or an event (spawn, exit, stderr, gap, unanswered, http, note, fault, intercept).',
+    description:
+      'One line of an mcp-spy record: a frame (kind request, notification, response, tool-error, protocol-error, invalid) or an event (spawn, exit, stderr, gap, unanswered, http, note, fault, intercept).',
     ...Object.fromEntries(Object.entries(schema).filter(([key]) => key !== '$schema')),
   };
 }

@@ -109,7 +109,10 @@ async function openWhenThere(path: string, options: LineSourceOptions): Promise<
     try {
       const handle = await open(path, 'r');
       // Something that is not a file (a FIFO, a device) cannot be read at a position: read it in order.
-      const seekable = await handle.stat().then((stat) => stat.isFile(), () => false);
+      const seekable = await handle.stat().then(
+        (stat) => stat.isFile(),
+        () => false,
+      );
       return {
         read: async (chunk, position) => (await handle.read(chunk, 0, chunk.length, seekable ? position : null)).bytesRead,
         close: () => handle.close(),

@@ -31,7 +31,8 @@ const isAnswer = (kind: string) => kind === 'response' || kind === 'tool-error' 
 
 /** The requests an event says are owed no answer: withdrawn (`http` with `requests`) or left by a client that closed. */
 export function releasedSeqs(entry: RecordEntry): number[] {
-  if (entry.kind === 'http' && Array.isArray(entry.requests)) return entry.requests.flatMap((request) => (typeof request?.seq === 'number' ? [request.seq] : []));
+  if (entry.kind === 'http' && Array.isArray(entry.requests))
+    return entry.requests.flatMap((request) => (typeof request?.seq === 'number' ? [request.seq] : []));
   if (entry.kind === 'note' && notesOf(entry).includes('client-closed') && typeof entry.related?.seq === 'number') return [entry.related.seq];
   return [];
 }
@@ -86,7 +87,11 @@ export function createOwedAnswers() {
         const answered = byId(session, entry.dir === 'c2s' ? 's2c' : 'c2s', entry.id, true);
         answered?.[0].delete(answered[1].seq);
       } else if (method === 'notifications/cancelled') {
-        const request = entry.related ? find(session, entry.related.seq)?.[1] : isExchangeSession(session) ? byId(session, entry.dir, pick(message, 'params', 'requestId'), false)?.[1] : undefined;
+        const request = entry.related
+          ? find(session, entry.related.seq)?.[1]
+          : isExchangeSession(session)
+            ? byId(session, entry.dir, pick(message, 'params', 'requestId'), false)?.[1]
+            : undefined;
         if (request) request.cancelled = true;
         if (request && !entry.related) crossCancels.add(entry.seq);
       }

@@ -28,9 +28,7 @@ export function readFailureWords(error: unknown): string | undefined {
   return readFailures.get((error as NodeJS.ErrnoException).code ?? '');
 }
 
-export type ReadItem =
-  | { ok: true; lineNo: number; entry: RecordEntry }
-  | { ok: false; lineNo: number; reason: string; line: string; unknownKind?: true };
+export type ReadItem = { ok: true; lineNo: number; entry: RecordEntry } | { ok: false; lineNo: number; reason: string; line: string; unknownKind?: true };
 
 /** Parses one line of a record. A newer version is fatal: guessing at it could mislead. */
 export function parseRecordLine(line: string, lineNo: number, source = 'record'): ReadItem {
@@ -45,9 +43,7 @@ export function parseRecordLine(line: string, lineNo: number, source = 'record')
   const entry = (deep || value) as LooseEntry;
   if (typeof entry.v !== 'number' || typeof entry.kind !== 'string') return { ok: false, lineNo, reason: 'not a record entry (no v or kind)', line };
   if (entry.v > RECORD_VERSION) {
-    throw new RecordReadError(
-      `${source}:${lineNo}: record version ${entry.v} is newer than this mcp-spy reads (${RECORD_VERSION}); upgrade mcp-spy`,
-    );
+    throw new RecordReadError(`${source}:${lineNo}: record version ${entry.v} is newer than this mcp-spy reads (${RECORD_VERSION}); upgrade mcp-spy`);
   }
   const written = entry.v;
   let migrated: LooseEntry;
@@ -58,7 +54,14 @@ export function parseRecordLine(line: string, lineNo: number, source = 'record')
     throw error;
   }
   const current = narrowEntry(migrated);
-  if (typeof current === 'string') return { ok: false, lineNo, reason: `not a record entry (${current})`, line, ...(eventKindSet.has(String(migrated.kind)) || isFrameKind(migrated.kind) ? {} : { unknownKind: true as const }) };
+  if (typeof current === 'string')
+    return {
+      ok: false,
+      lineNo,
+      reason: `not a record entry (${current})`,
+      line,
+      ...(eventKindSet.has(String(migrated.kind)) || isFrameKind(migrated.kind) ? {} : { unknownKind: true as const }),
+    };
   // A cut frame's text is its cut message: the line's would crash whoever walks it.
   if (written === RECORD_VERSION && !deep) rememberLine(current, line);
   return { ok: true, lineNo, entry: current };

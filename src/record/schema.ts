@@ -1,6 +1,18 @@
 import type { z } from 'zod';
 import type { FrameKind } from '../wire/classify/kinds.js';
-import type { exitEntry, faultEntry, frameEntry, gapEntry, httpEntry, interceptEntry, noteEntry, recordEntry, spawnEntry, stderrEntry, unansweredEntry } from './entry-schema.js';
+import type {
+  exitEntry,
+  faultEntry,
+  frameEntry,
+  gapEntry,
+  httpEntry,
+  interceptEntry,
+  noteEntry,
+  recordEntry,
+  spawnEntry,
+  stderrEntry,
+  unansweredEntry,
+} from './entry-schema.js';
 
 /** The record format version this build writes; readers accept this and older. */
 export const RECORD_VERSION = 2;

@@ -22,7 +22,10 @@ export interface SessionFileName {
 
 /** Names keep letters, digits, `.`, `_` and `-`; anything else (a slash, a space, an escape) becomes `_`. */
 function fileSafe(name: string): string {
-  const safe = name.replace(/[^A-Za-z0-9._-]/g, '_').replace(/^[.-]/, '_').slice(0, 64);
+  const safe = name
+    .replace(/[^A-Za-z0-9._-]/g, '_')
+    .replace(/^[.-]/, '_')
+    .slice(0, 64);
   return safe === '' ? '_' : safe;
 }
 

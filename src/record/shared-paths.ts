@@ -28,7 +28,10 @@ export function namedPathKind(path: string, uid: number | undefined): NamedPathK
   } catch {
     return { link: true };
   }
-  return { link: true, refused: `it is a link of another user (uid ${link.uid}) in a shared directory (sticky and writable by all), which the spy does not follow` };
+  return {
+    link: true,
+    refused: `it is a link of another user (uid ${link.uid}) in a shared directory (sticky and writable by all), which the spy does not follow`,
+  };
 }
 
 /** The option that lets the traffic go into a file others can read. */

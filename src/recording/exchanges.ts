@@ -71,7 +71,8 @@ export function buildExchanges(session: RecordedSession): SessionExchanges {
       continue;
     }
     const seq = relatedSeq(frame);
-    const exchange = seq !== undefined ? requests.get(seq) : isOrphan(frame) ? undefined : byId.get(`${oppositeOf(frame.dir)}/${idKey((frame.id ?? null) as JsonRpcId)}`);
+    const exchange =
+      seq !== undefined ? requests.get(seq) : isOrphan(frame) ? undefined : byId.get(`${oppositeOf(frame.dir)}/${idKey((frame.id ?? null) as JsonRpcId)}`);
     if (!exchange || exchange.response || exchange.request.dir === frame.dir) continue;
     exchange.response = frame;
     const at = open.indexOf(exchange);

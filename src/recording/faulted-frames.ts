@@ -38,7 +38,8 @@ export function unfaultedEntries<T extends { entry: RecordEntry }>(entries: T[])
     // A frame --intercept dropped or answered at the console never reached its peer: its event says so, just before it.
     if (typeof entry.intercept === 'string' && entry.origin !== 'spy') {
       const before = entries[index - 1]?.entry;
-      if (before?.kind === 'intercept' && before.hold !== undefined && (before.action === 'drop' || before.action === 'error') && before.stream === entry.dir) return;
+      if (before?.kind === 'intercept' && before.hold !== undefined && (before.action === 'drop' || before.action === 'error') && before.stream === entry.dir)
+        return;
       return void kept.push(item);
     }
     if (typeof entry.fault !== 'string' && typeof entry.intercept !== 'string') return void kept.push(item);

@@ -55,7 +55,9 @@ export function withoutIgnored(value: unknown, paths: readonly string[]): unknow
   for (const path of paths) {
     const found = JSONPath({ path: normalizeJsonPath(path), json: copy as object, resultType: 'all', wrap: true }) as Located[];
     // Deepest first and arrays from the end, so removing one match does not move the next.
-    const ordered = [...found].sort((a, b) => (typeof b.parentProperty === 'number' && typeof a.parentProperty === 'number' ? b.parentProperty - a.parentProperty : 0));
+    const ordered = [...found].sort((a, b) =>
+      typeof b.parentProperty === 'number' && typeof a.parentProperty === 'number' ? b.parentProperty - a.parentProperty : 0,
+    );
     for (const { parent, parentProperty } of ordered) {
       if (Array.isArray(parent) && typeof parentProperty === 'number') parent.splice(parentProperty, 1, '(ignored)');
       else if (parent && typeof parent === 'object') delete (parent as Record<string, unknown>)[parentProperty];

@@ -111,7 +111,8 @@ function finishSession(draft: SessionDraft, counter: { skipped: number }): Recor
   };
 }
 
-const clientMethods = (session: RecordedSession) => session.frames.filter((frame) => frame.dir === 'c2s' && frame.kind === 'request').map((frame) => frame.method);
+const clientMethods = (session: RecordedSession) =>
+  session.frames.filter((frame) => frame.dir === 'c2s' && frame.kind === 'request').map((frame) => frame.method);
 
 /**
  * HTTP records split what is one run for the server: stateless exchanges (2026-07-28) are recorded

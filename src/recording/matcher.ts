@@ -45,7 +45,8 @@ export function createMatcher(exchanges: readonly RecordedExchange[], options: M
   const used = new Set<RecordedExchange>();
   const lastUsed = new Map<string, RecordedExchange>();
   // Secret-named members are masked in the record by default: their values are not compared.
-  const strip = (params: unknown) => withoutPrototypes(withSecretNamesMasked((withoutIgnored({ params: params ?? {} }, options.ignores) as { params: unknown }).params, redactedValue));
+  const strip = (params: unknown) =>
+    withoutPrototypes(withSecretNamesMasked((withoutIgnored({ params: params ?? {} }, options.ignores) as { params: unknown }).params, redactedValue));
   const keyOf = (method: string, params: unknown) => `${method} ${canonicalJson(strip(params))}`;
   // Indexed once: a match costs the exchanges of its key, not the whole recording (a diff of 100,000
   // requests took minutes when each match filtered them all).
@@ -92,7 +93,7 @@ export function createMatcher(exchanges: readonly RecordedExchange[], options: M
       const key = keyOf(method, params);
       const same = byKey.get(key) ?? [];
       const fresh = freshOf(key, same);
-      const repeat = options.reuse ? lastUsed.get(key) ?? same[0] : undefined;
+      const repeat = options.reuse ? (lastUsed.get(key) ?? same[0]) : undefined;
       const found = fresh ?? repeat;
       if (found) {
         used.add(found);

@@ -19,7 +19,10 @@ const painted = (part: Part, text: string) => (typeof part === 'string' ? part :
 
 /** The parts as they are, joined by spaces: the line for a file, which has no width. */
 export function joinParts(parts: readonly Part[]): string {
-  return parts.map((part) => painted(part, textOf(part))).filter((text) => text !== '').join(' ');
+  return parts
+    .map((part) => painted(part, textOf(part)))
+    .filter((text) => text !== '')
+    .join(' ');
 }
 
 /**
@@ -33,7 +36,10 @@ export function fitParts(parts: readonly Part[], columns: number): { line: strin
   const widths = texts.map(displayWidth);
   const total = () => widths.reduce((sum, width) => sum + width, 0) + Math.max(0, widths.length - 1);
   let excess = total() - columns;
-  const longestFirst = kept.map((_, index) => index).filter((index) => typeof kept[index] !== 'string').sort((a, b) => widths[b]! - widths[a]!);
+  const longestFirst = kept
+    .map((_, index) => index)
+    .filter((index) => typeof kept[index] !== 'string')
+    .sort((a, b) => widths[b]! - widths[a]!);
   for (const index of longestFirst) {
     if (excess <= 0) break;
     const target = Math.max(minPart, widths[index]! - excess);
@@ -51,6 +57,9 @@ export function fitParts(parts: readonly Part[], columns: number): { line: strin
       widths.length = count;
     }
   }
-  const line = kept.slice(0, count).map((part, index) => painted(part, texts[index]!)).join(' ');
+  const line = kept
+    .slice(0, count)
+    .map((part, index) => painted(part, texts[index]!))
+    .join(' ');
   return count < kept.length ? { line: `${line} …`, whole: false } : { line, whole: texts.every((text, index) => text === textOf(kept[index]!)) };
 }

@@ -29,7 +29,13 @@ export function mermaidText(text: string, max = 80): string {
 }
 
 function frameLabel(entry: FrameEntry): string {
-  const parts: string[] = [typeof entry.method === 'string' ? entry.method : entry.kind === 'invalid' ? `invalid${Array.isArray(entry.notes) ? ` (${entry.notes.join(', ')})` : ''}` : String(entry.kind)];
+  const parts: string[] = [
+    typeof entry.method === 'string'
+      ? entry.method
+      : entry.kind === 'invalid'
+        ? `invalid${Array.isArray(entry.notes) ? ` (${entry.notes.join(', ')})` : ''}`
+        : String(entry.kind),
+  ];
   const subject = entry.tool ?? entry.prompt ?? entry.uri;
   if (typeof subject === 'string') parts.push(subject);
   if (typeof entry.id === 'string' || typeof entry.id === 'number') parts.push(`#${entry.id}`);
@@ -40,7 +46,10 @@ function frameLabel(entry: FrameEntry): string {
 }
 
 /** An event's text as the log shows it, without its time and arrow. */
-const eventText = (entry: RecordEntry) => renderLine(entry, { color: false }).replace(/^\S+ \S+ /, '').replace(/\s+/g, ' ');
+const eventText = (entry: RecordEntry) =>
+  renderLine(entry, { color: false })
+    .replace(/^\S+ \S+ /, '')
+    .replace(/\s+/g, ' ');
 
 /** Writes a diagram entry by entry: `header` once, a line (or nothing) per entry. */
 export function createMermaidWriter() {

@@ -4,7 +4,6 @@ import { boundedJson, emptyBut } from './bounded-json.js';
 import { truncate } from './sanitize.js';
 import { summarize } from './summaries.js';
 
-
 const omitMeta: ReadonlySet<string> = new Set(['_meta']);
 const omitMetaName: ReadonlySet<string> = new Set(['_meta', 'name']);
 const omitMetaUri: ReadonlySet<string> = new Set(['_meta', 'uri']);

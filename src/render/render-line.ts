@@ -79,12 +79,19 @@ const eventDetails: { [K in EventKind]: (entry: EntryOf<K>) => Part[] } = {
     e.pid !== undefined ? `pid=${e.pid}` : '',
     e.session !== undefined ? `session=${sanitize(String(e.session))}` : '',
   ],
-  exit: (e) => [e.signal ? `signal=${sanitize(String(e.signal))}` : `code=${String(e.code)}`, cuttable(typeof e.reason === 'string' ? `(${sanitize(e.reason)})` : '')],
+  exit: (e) => [
+    e.signal ? `signal=${sanitize(String(e.signal))}` : `code=${String(e.code)}`,
+    cuttable(typeof e.reason === 'string' ? `(${sanitize(e.reason)})` : ''),
+  ],
   stderr: (e) => [cuttable(sanitize(typeof e.raw === 'string' ? e.raw : `<${e.bytes ?? '?'} bytes, not UTF-8>`))],
   gap: (e) => [cuttable(sanitize(String(e.reason ?? 'lost data'))), e.lost !== undefined ? `lost=${e.lost}` : ''],
   unanswered: (e) => [
     `${Array.isArray(e.requests) ? e.requests.length : 0} request(s) never answered:`,
-    cuttable((Array.isArray(e.requests) ? e.requests : []).map((r) => `${idText(r.id)} ${sanitize(r.method)}${'tool' in r && r.tool ? ` tool=${sanitize(r.tool)}` : ''}`).join(', ')),
+    cuttable(
+      (Array.isArray(e.requests) ? e.requests : [])
+        .map((r) => `${idText(r.id)} ${sanitize(r.method)}${'tool' in r && r.tool ? ` tool=${sanitize(r.tool)}` : ''}`)
+        .join(', '),
+    ),
   ],
   http: (e) => [
     sanitize(String(e.httpMethod ?? '')),

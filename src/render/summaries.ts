@@ -73,11 +73,16 @@ function toolResult(result: unknown, max: number): string | undefined {
 
 function resourceContents(result: unknown, max: number): string | undefined {
   if (!isObject(result)) return undefined;
-  return namedList(result.contents, 'content', (item) => {
-    if (!isObject(item)) return undefined;
-    const size = typeof item.text === 'string' ? `${item.text.length} chars` : typeof item.blob === 'string' ? `${item.blob.length} base64 chars` : '';
-    return [text(item.uri), text(item.mimeType), size].filter(Boolean).join(' ');
-  }, max);
+  return namedList(
+    result.contents,
+    'content',
+    (item) => {
+      if (!isObject(item)) return undefined;
+      const size = typeof item.text === 'string' ? `${item.text.length} chars` : typeof item.blob === 'string' ? `${item.blob.length} base64 chars` : '';
+      return [text(item.uri), text(item.mimeType), size].filter(Boolean).join(' ');
+    },
+    max,
+  );
 }
 
 function promptMessages(result: unknown, max: number): string | undefined {
@@ -100,7 +105,10 @@ function logMessage(params: unknown, max: number): string | undefined {
   return `${text(params.level) ?? '?'}${typeof params.logger === 'string' ? ` ${params.logger}` : ''}: ${data}`;
 }
 
-const listOf = (key: string, noun: string, name: string): Summarize => (body, max) => (isObject(body) ? namedList(body[key], noun, field(name), max) : undefined);
+const listOf =
+  (key: string, noun: string, name: string): Summarize =>
+  (body, max) =>
+    isObject(body) ? namedList(body[key], noun, field(name), max) : undefined;
 
 /**
  * What matters in a frame of each method, by the side it comes from: a request's (or notification's)
@@ -128,7 +136,7 @@ function inputRequired(result: JsonObject, max: number): string {
   const requests = isObject(result.inputRequests) ? Object.entries(result.inputRequests) : [];
   const asked = requests.map(([key, request]) => {
     const message = isObject(request) && isObject(request.params) ? text(request.params.message) : undefined;
-    return `${key} (${isObject(request) ? text(request.method) ?? '?' : '?'}${message === undefined ? '' : ` ${boundedJson(message, max)}`})`;
+    return `${key} (${isObject(request) ? (text(request.method) ?? '?') : '?'}${message === undefined ? '' : ` ${boundedJson(message, max)}`})`;
   });
   const state = typeof result.requestState === 'string' ? ` requestState ${boundedJson(result.requestState, 40)}` : '';
   return `input required: ${asked.join(', ') || 'none'}${state}`;

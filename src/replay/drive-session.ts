@@ -90,7 +90,8 @@ export async function driveSession(session: RecordedSession, openPeer: PeerFacto
   if (!refusedAtStart(live, client)) {
     await awaitEarlierResponses(live, client, Number.MAX_SAFE_INTEGER, options.timeoutMs);
     const deadline = performance.now() + options.timeoutMs;
-    for (const exchange of server) if (!serverMatcher.wasUsed(exchange)) await awaitServerRequest(live, exchange, deadline - performance.now(), options.onWaiting);
+    for (const exchange of server)
+      if (!serverMatcher.wasUsed(exchange)) await awaitServerRequest(live, exchange, deadline - performance.now(), options.onWaiting);
     if (options.notifications) await awaitAllNotifications(live, session, deadline);
   }
   learnSessionIds(session, peer.sessionId?.(), values);
@@ -122,7 +123,14 @@ function learnSessionIds(session: RecordedSession, live: string | undefined, val
 /** Waits for the live server to make a recorded request of its own again (sampling, roots ...), saying so when it is long. */
 async function awaitServerRequest(live: LiveSession, exchange: RecordedExchange, ms: number, say?: (text: string) => void) {
   const waiting = within(live.arrival(exchange), ms);
-  sayIfLong(waiting, say && (() => say(`waiting up to ${Math.round((ms - quietWaitMs) / 1000)}s more for the server to make its request ${frameLabel(exchange.request)} again, as recorded`)));
+  sayIfLong(
+    waiting,
+    say &&
+      (() =>
+        say(
+          `waiting up to ${Math.round((ms - quietWaitMs) / 1000)}s more for the server to make its request ${frameLabel(exchange.request)} again, as recorded`,
+        )),
+  );
   await waiting;
 }
 
@@ -148,7 +156,8 @@ function failIfNeverRan(live: LiveSession, client: RecordedExchange[], goneEarly
   if (live.heard) return;
   const refused = refusedAtStart(live, client);
   if (refused && isUnreachable(refused.failure!)) throw new ReplayError(`the server is not reachable: ${refused.failure}`, 1);
-  if (refused) throw new ReplayError(`the server refused ${refused.exchange.request.method ?? 'the first request'}, so the replay stopped there: ${refused.failure}`, 1);
+  if (refused)
+    throw new ReplayError(`the server refused ${refused.exchange.request.method ?? 'the first request'}, so the replay stopped there: ${refused.failure}`, 1);
   const sent = client.map((exchange) => live.sentFor(exchange)).filter((request) => request !== undefined);
   if (sent.length > 0 && goneEarly) throw new ReplayError(`${goneEarly} before answering anything${stderr ? `; its stderr: ${stderr}` : ''}`, 1);
 }

@@ -17,8 +17,12 @@ function failureOf(item: ReplayItem): string {
 export function formatJunit(result: ReplayResult): string {
   const suites = result.sessions.map((session) => {
     const failures = session.items.filter((item) => item.status !== 'same').length;
-    const cases = session.items.map((item) => `    <testcase classname="mcp-spy.replay.${xml(session.session)}" name="${xml(testName(item))}">${failureOf(item)}</testcase>`);
-    return [`  <testsuite name="replay ${xml(session.session)}" tests="${session.items.length}" failures="${failures}">`, ...cases, '  </testsuite>'].join('\n');
+    const cases = session.items.map(
+      (item) => `    <testcase classname="mcp-spy.replay.${xml(session.session)}" name="${xml(testName(item))}">${failureOf(item)}</testcase>`,
+    );
+    return [`  <testsuite name="replay ${xml(session.session)}" tests="${session.items.length}" failures="${failures}">`, ...cases, '  </testsuite>'].join(
+      '\n',
+    );
   });
   const total = result.counts.same + result.counts.changed + result.counts.missing + result.counts.extra;
   const failed = total - result.counts.same;

@@ -147,7 +147,10 @@ export async function startHttpPeer(url: string, handlers: PeerHandlers): Promis
       await Promise.race([Promise.allSettled([...inflight]), new Promise((resolve) => setTimeout(resolve, 2000))]);
       abort.abort();
       if (state.sessionId && !legacy) {
-        await fetch(url, { method: 'DELETE', headers: { 'mcp-session-id': state.sessionId, ...(state.version ? { 'mcp-protocol-version': state.version } : {}) } }).catch(() => {});
+        await fetch(url, {
+          method: 'DELETE',
+          headers: { 'mcp-session-id': state.sessionId, ...(state.version ? { 'mcp-protocol-version': state.version } : {}) },
+        }).catch(() => {});
       }
       handlers.closed('the session ended');
     },
@@ -160,4 +163,3 @@ export async function startHttpPeer(url: string, handlers: PeerHandlers): Promis
 export function isUnreachable(reason: string): boolean {
   return reason.startsWith('cannot connect');
 }
-

@@ -73,7 +73,15 @@ export async function replay(options: ReplayOptions): Promise<ReplayResult> {
   const speed = options.speed ?? 0;
   if (speed !== 0 && speed !== 1) throw new ReplayError('--speed must be 0 (no delays) or 1 (recorded timing)');
   const follows = [...defaultFollows, ...checkedPaths(options.map ?? [], '--map')];
-  const drive = { timeoutMs, concurrency: options.concurrency ?? false, notifications: options.notifications ?? false, ignores, follows, speed: speed as 0 | 1, onWaiting: options.onWaiting };
+  const drive = {
+    timeoutMs,
+    concurrency: options.concurrency ?? false,
+    notifications: options.notifications ?? false,
+    ignores,
+    follows,
+    speed: speed as 0 | 1,
+    onWaiting: options.onWaiting,
+  };
   const outcomes: SessionOutcome[] = [];
   for (const session of selectSessions(recording, options.session)) {
     const driven = await driveSession(session, openPeer, drive);
@@ -81,7 +89,12 @@ export async function replay(options: ReplayOptions): Promise<ReplayResult> {
   }
   const sessions: SessionResult[] = outcomes.map((outcome) => outcome.result);
   const counts = countItems(sessions);
-  const updated = options.update ? await updateRecording(options.recording, outcomes.flatMap((outcome) => outcome.changes)) : undefined;
+  const updated = options.update
+    ? await updateRecording(
+        options.recording,
+        outcomes.flatMap((outcome) => outcome.changes),
+      )
+    : undefined;
   return {
     ok: counts.changed + counts.missing + counts.extra === 0,
     recording: options.recording,

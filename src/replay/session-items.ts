@@ -27,19 +27,36 @@ function nameOf(frame: RecordedFrame): string | undefined {
 
 function baseItem(frame: RecordedFrame, kind: ReplayItem['kind']): Omit<ReplayItem, 'status'> {
   const name = nameOf(frame);
-  return { kind, method: frame.method ?? '(none)', ...(name ? { name } : {}), ...(frame.id !== undefined ? { id: frame.id } : {}), seq: frame.seq, line: frame.lineNo };
+  return {
+    kind,
+    method: frame.method ?? '(none)',
+    ...(name ? { name } : {}),
+    ...(frame.id !== undefined ? { id: frame.id } : {}),
+    seq: frame.seq,
+    line: frame.lineNo,
+  };
 }
 
 /** Differences once the values the server generated (task ids, cursors) are mapped: those are expected to differ. */
 const diffMapped = (values: ValueMap, recorded: unknown, actual: unknown, ignores: readonly string[]) => diffMessages(values.apply(recorded), actual, ignores);
 
-function responseItem(exchange: RecordedExchange, live: LiveSession, values: ValueMap, ignores: readonly string[], changes: SessionOutcome['changes'], timeoutMs: number): ReplayItem {
+function responseItem(
+  exchange: RecordedExchange,
+  live: LiveSession,
+  values: ValueMap,
+  ignores: readonly string[],
+  changes: SessionOutcome['changes'],
+  timeoutMs: number,
+): ReplayItem {
   const base = baseItem(exchange.request, 'response');
   const sent = live.sentFor(exchange);
   const recorded = exchange.response;
   if (!sent) return { ...base, status: 'missing', reason: `not sent: ${live.goneReason ?? 'the session ended'}` };
   const answer = sent.answer;
-  if (!recorded) return answer ? { ...base, status: 'extra', reason: 'answered now, unanswered in the recording', actual: answer.message } : { ...base, status: 'same', reason: 'unanswered, as recorded' };
+  if (!recorded)
+    return answer
+      ? { ...base, status: 'extra', reason: 'answered now, unanswered in the recording', actual: answer.message }
+      : { ...base, status: 'same', reason: 'unanswered, as recorded' };
   if (!answer) {
     const reason = sent.failure ?? live.goneReason ?? `no response within ${timeoutMs}ms`;
     return { ...base, status: 'missing', reason, recorded: recorded.message };
@@ -59,12 +76,25 @@ function serverRequestItems(server: RecordedExchange[], live: LiveSession, ignor
     else if (seen.exact) items.push({ ...base, status: 'same' });
     else {
       changes.push({ frame: exchange.request, message: seen.message });
-      items.push({ ...base, status: 'changed', diff: diffMessages(exchange.request.message, seen.message, ignores), recorded: exchange.request.message, actual: seen.message });
+      items.push({
+        ...base,
+        status: 'changed',
+        diff: diffMessages(exchange.request.message, seen.message, ignores),
+        recorded: exchange.request.message,
+        actual: seen.message,
+      });
     }
   }
   for (const request of live.serverRequests) {
     if (request.exchange || request.message.method === 'ping') continue;
-    items.push({ kind: 'server-request', status: 'extra', method: String(request.message.method), id: request.message.id as ReplayItem['id'], reason: 'not in the recording (answered with an error)', actual: request.message });
+    items.push({
+      kind: 'server-request',
+      status: 'extra',
+      method: String(request.message.method),
+      id: request.message.id as ReplayItem['id'],
+      reason: 'not in the recording (answered with an error)',
+      actual: request.message,
+    });
   }
   return items;
 }
@@ -90,7 +120,8 @@ function notificationItems(session: RecordedSession, live: LiveSession, values: 
       items.push({ ...base, status: 'changed', diff: diffMapped(values, frame.message, actual, ignores), recorded: frame.message, actual });
     }
   }
-  for (const message of unclaimed) items.push({ kind: 'notification', status: 'extra', method: String(message.method), reason: 'not in the recording', actual: message });
+  for (const message of unclaimed)
+    items.push({ kind: 'notification', status: 'extra', method: String(message.method), reason: 'not in the recording', actual: message });
   return items;
 }
 
@@ -108,10 +139,29 @@ export function collectItems(
     ...serverRequestItems(server, live, options.ignores, changes),
     ...(options.notifications ? notificationItems(session, live, values, options.ignores, changes) : []),
   ];
-  const orphans = live.orphans.filter(isObject).map((message): ReplayItem => ({ kind: 'response', status: 'extra', method: '(unknown)', id: message.id as ReplayItem['id'], reason: 'a response to no request that was sent', actual: message }));
-  const ordered = [...items.filter((item) => item.line !== undefined).sort((a, b) => a.line! - b.line!), ...items.filter((item) => item.line === undefined), ...orphans];
+  const orphans = live.orphans.filter(isObject).map(
+    (message): ReplayItem => ({
+      kind: 'response',
+      status: 'extra',
+      method: '(unknown)',
+      id: message.id as ReplayItem['id'],
+      reason: 'a response to no request that was sent',
+      actual: message,
+    }),
+  );
+  const ordered = [
+    ...items.filter((item) => item.line !== undefined).sort((a, b) => a.line! - b.line!),
+    ...items.filter((item) => item.line === undefined),
+    ...orphans,
+  ];
   return {
-    result: { session: session.id, transport: session.transport, ...(session.revision ? { revision: session.revision } : {}), probe: session.probe, items: ordered },
+    result: {
+      session: session.id,
+      transport: session.transport,
+      ...(session.revision ? { revision: session.revision } : {}),
+      probe: session.probe,
+      items: ordered,
+    },
     changes,
   };
 }

@@ -84,16 +84,28 @@ export function frameLabel(frame: RecordedFrame): string {
  * Waits until the live server sent as many of each awaited notification, it is gone, or the deadline
  * passes; a long wait is said through `say` (what it waits for, before which frame, how many came).
  */
-export async function awaitNotifications(live: LiveSession, wanted: AwaitedNotifications, deadline: number, before: RecordedFrame, say?: (text: string) => void) {
+export async function awaitNotifications(
+  live: LiveSession,
+  wanted: AwaitedNotifications,
+  deadline: number,
+  before: RecordedFrame,
+  say?: (text: string) => void,
+) {
   const count = (method: string) => live.notifications.filter((message) => message.method === method).length;
   const arrived = () => [...wanted].every(([method, want]) => count(method) >= want);
   const waiting = (async () => {
     while (!arrived() && !live.gone.settled && performance.now() < deadline) await sleep(20);
   })();
-  sayIfLong(waiting, say && (() => {
-    const what = [...wanted].filter(([method, want]) => count(method) < want).map(([method, want]) => `${method} (${count(method)} of ${want} so far)`);
-    say(`waiting up to ${Math.round((deadline - performance.now()) / 1000)}s more for ${what.join(', ')}: the recorded server sent them before ${frameLabel(before)}`);
-  }));
+  sayIfLong(
+    waiting,
+    say &&
+      (() => {
+        const what = [...wanted].filter(([method, want]) => count(method) < want).map(([method, want]) => `${method} (${count(method)} of ${want} so far)`);
+        say(
+          `waiting up to ${Math.round((deadline - performance.now()) / 1000)}s more for ${what.join(', ')}: the recorded server sent them before ${frameLabel(before)}`,
+        );
+      }),
+  );
   await waiting;
 }
 

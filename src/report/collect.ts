@@ -41,7 +41,11 @@ function eventOf(entry: RecordEntry, lineNo: number): ReportEvent {
 }
 
 /** Reads a recording's entries into what its report page shows. Memory grows with what is shown. */
-export async function collectRecording(file: string, entries: AsyncIterable<{ entry: RecordEntry; lineNo: number }>, limits = defaultReportLimits): Promise<ReportRecording> {
+export async function collectRecording(
+  file: string,
+  entries: AsyncIterable<{ entry: RecordEntry; lineNo: number }>,
+  limits = defaultReportLimits,
+): Promise<ReportRecording> {
   const stats = createStatsCollector();
   const checker = createChecker();
   const sessions = createSessionTracker();
@@ -104,7 +108,13 @@ export async function collectRecording(file: string, entries: AsyncIterable<{ en
     findings: {
       errors: checked.errors,
       warnings: checked.warnings,
-      list: checked.findings.map(({ rule, level, message, seq, session }) => ({ rule, level, message, ...(seq !== undefined ? { seq } : {}), ...(session !== undefined ? { session } : {}) })),
+      list: checked.findings.map(({ rule, level, message, seq, session }) => ({
+        rule,
+        level,
+        message,
+        ...(seq !== undefined ? { seq } : {}),
+        ...(session !== undefined ? { session } : {}),
+      })),
     },
     inventory: sessions.tools((name) => (Object.hasOwn(result.tools, name) ? result.tools[name]!.count : 0)),
     limits: { ...limits, ...left },

@@ -47,7 +47,14 @@ export function compareAnswers(before: Recording, after: Recording, ignores: rea
       ...(recorded !== undefined ? { before: recorded } : {}),
       ...(actual !== undefined ? { after: actual } : {}),
     }));
-    pairs.push({ method, ...(name ? { name } : {}), status: diff.length === 0 ? 'same' : 'changed', before: sideOf(match.exchange), after: sideOf(exchange), diff });
+    pairs.push({
+      method,
+      ...(name ? { name } : {}),
+      status: diff.length === 0 ? 'same' : 'changed',
+      before: sideOf(match.exchange),
+      after: sideOf(exchange),
+      diff,
+    });
   }
   for (const exchange of matcher.unused()) {
     const name = nameOf(exchange);

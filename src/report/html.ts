@@ -31,7 +31,11 @@ const escapeHtml = (text: string) => text.replace(/[&<>"']/g, (char) => htmlEsca
  */
 export function embeddedJson(data: unknown): string {
   // `</` becomes `<\/` (JSON's own escape of `/`, one byte more), the rest the six bytes of \u003c.
-  return JSON.stringify(data).replace(/<\//g, '<\\/').replace(/<(?=[!sS])/g, '\\u003c').replace(/\u2028/g, '\\u2028').replace(/\u2029/g, '\\u2029');
+  return JSON.stringify(data)
+    .replace(/<\//g, '<\\/')
+    .replace(/<(?=[!sS])/g, '\\u003c')
+    .replace(/\u2028/g, '\\u2028')
+    .replace(/\u2029/g, '\\u2029');
 }
 
 /**

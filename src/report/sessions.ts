@@ -29,14 +29,16 @@ export function createSessionTracker() {
       else if (typeof entry.rev === 'string') draft.facts.revision = entry.rev;
     },
     sessions(): ReportSession[] {
-      return [...drafts].filter(([, draft]) => draft.frames > 0).map(([id, { facts, transport, frames }]) => ({
-        id,
-        frames,
-        ...(transport ? { transport } : {}),
-        ...(facts.revision ? { revision: facts.revision } : {}),
-        ...(facts.client ? { client: facts.client } : {}),
-        ...(facts.server ? { server: facts.server } : {}),
-      }));
+      return [...drafts]
+        .filter(([, draft]) => draft.frames > 0)
+        .map(([id, { facts, transport, frames }]) => ({
+          id,
+          frames,
+          ...(transport ? { transport } : {}),
+          ...(facts.revision ? { revision: facts.revision } : {}),
+          ...(facts.client ? { client: facts.client } : {}),
+          ...(facts.server ? { server: facts.server } : {}),
+        }));
     },
     /** Every tool any session listed (the first listing of a name wins), with how often it was called. */
     tools(calls: (name: string) => number): ReportTool[] {

@@ -51,7 +51,10 @@ export function buildFilter(options: FilterOptions): BuiltFilter {
   ]) {
     if (test) tests.push(test);
   }
-  for (const [name, value, after] of [['since', options.since, true], ['until', options.until, false]] as const) {
+  for (const [name, value, after] of [
+    ['since', options.since, true],
+    ['until', options.until, false],
+  ] as const) {
     if (value === undefined) continue;
     const bound = parseTimePoint(value, options.local);
     if (!bound.ok) return { ok: false, message: `--${name} ${value}: ${bound.message}` };
@@ -74,5 +77,11 @@ export function buildFilter(options: FilterOptions): BuiltFilter {
 
 /** Splits comma-separated option values, as repeated or joined: `--kind a,b --kind c`. */
 export function listOption(value: string, previous: string[] = []): string[] {
-  return [...previous, ...value.split(',').map((part) => part.trim()).filter((part) => part !== '')];
+  return [
+    ...previous,
+    ...value
+      .split(',')
+      .map((part) => part.trim())
+      .filter((part) => part !== ''),
+  ];
 }

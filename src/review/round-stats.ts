@@ -43,7 +43,15 @@ export function createRoundStats() {
   const keyOf = (entry: RecordEntry, seq: number) => `${String(entry.session ?? '')}|${seq}`;
 
   function finish(start: Started, roundMs: number[], endMs: number, unfinished = false) {
-    const call: MultiRoundCall = { session: start.session, seq: start.seq, id: start.id, method: start.method, rounds: roundMs.length, totalMs: Math.round((endMs - start.timeMs) * 10) / 10, roundMs };
+    const call: MultiRoundCall = {
+      session: start.session,
+      seq: start.seq,
+      id: start.id,
+      method: start.method,
+      rounds: roundMs.length,
+      totalMs: Math.round((endMs - start.timeMs) * 10) / 10,
+      roundMs,
+    };
     if (start.tool !== undefined) call.tool = start.tool;
     if (unfinished) call.unfinished = true;
     calls.push(call);
@@ -54,7 +62,15 @@ export function createRoundStats() {
       if (entry.kind === 'request' && entry.dir === 'c2s' && typeof entry.method === 'string' && multiRoundMethods.has(entry.method)) {
         const round = (entry.related as { round?: unknown } | undefined)?.round;
         if (typeof round === 'number' && entry.related) retries.set(keyOf(entry, entry.seq), keyOf(entry, entry.related.seq));
-        else started.set(keyOf(entry, entry.seq), { session: entry.session, seq: entry.seq, id: entry.id, method: entry.method, tool: entry.tool, timeMs: timeOf(entry) });
+        else
+          started.set(keyOf(entry, entry.seq), {
+            session: entry.session,
+            seq: entry.seq,
+            id: entry.id,
+            method: entry.method,
+            tool: entry.tool,
+            timeMs: timeOf(entry),
+          });
         return;
       }
       if (!isFrameEntry(entry) || entry.dir !== 's2c' || !entry.related || entry.kind === 'notification') return;

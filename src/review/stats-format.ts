@@ -45,9 +45,13 @@ function problems(stats: RecordingStats, markdown: boolean): string {
   const bullet = markdown ? '- ' : '  ';
   lines.push(`${markdown ? '### ' : ''}Unanswered requests: ${stats.unanswered.length === 0 ? 'none' : stats.unanswered.length}`);
   for (const r of stats.unanswered) {
-    lines.push(`${bullet}#${sanitize(JSON.stringify(r.id))} ${sanitize(r.method ?? '?')}${r.tool ? ` tool=${sanitize(r.tool)}` : ''} (${r.dir}, seq ${r.seq}, session ${sanitize(r.session ?? '-')})`);
+    lines.push(
+      `${bullet}#${sanitize(JSON.stringify(r.id))} ${sanitize(r.method ?? '?')}${r.tool ? ` tool=${sanitize(r.tool)}` : ''} (${r.dir}, seq ${r.seq}, session ${sanitize(r.session ?? '-')})`,
+    );
   }
-  const notes = Object.entries(stats.invalid.notes).map(([note, count]) => `${sanitize(note)} ${count}`).join(', ');
+  const notes = Object.entries(stats.invalid.notes)
+    .map(([note, count]) => `${sanitize(note)} ${count}`)
+    .join(', ');
   lines.push(`${markdown ? '\n### ' : ''}Invalid frames: ${stats.invalid.count === 0 ? 'none' : `${stats.invalid.count} (${notes})`}`);
   if (stats.faults.count > 0) {
     lines.push(`${markdown ? '\n### ' : ''}Injected faults (the spy's, on purpose; their frames are left out above): ${stats.faults.count}`);
@@ -61,7 +65,14 @@ function sizeTable(stats: RecordingStats, markdown: boolean): string {
   const entries = Object.entries(stats.toolSizes);
   if (entries.length === 0) return '';
   const bytes = (value: number | undefined) => (value === undefined ? '-' : String(value));
-  const rows = entries.map(([name, size]) => [sanitize(name), bytes(size.definitionBytes), String(size.results), bytes(size.results > 0 ? size.resultBytes : undefined), bytes(size.results > 0 ? Math.round(size.resultBytes / size.results) : undefined), bytes(size.results > 0 ? size.maxResultBytes : undefined)]);
+  const rows = entries.map(([name, size]) => [
+    sanitize(name),
+    bytes(size.definitionBytes),
+    String(size.results),
+    bytes(size.results > 0 ? size.resultBytes : undefined),
+    bytes(size.results > 0 ? Math.round(size.resultBytes / size.results) : undefined),
+    bytes(size.results > 0 ? size.maxResultBytes : undefined),
+  ]);
   const definitions = entries.reduce((sum, [, size]) => sum + (size.definitionBytes ?? 0), 0);
   const heading = markdown ? '### Tool sizes (bytes of JSON)' : 'Tool sizes (bytes of JSON):';
   const total = `All definitions: ${definitions} bytes, in every conversation that lists the tools.`;
@@ -86,11 +97,21 @@ function multiRound(stats: RecordingStats, markdown: boolean): string {
 export function formatStats(stats: RecordingStats, format: StatsFormat, file?: string): string {
   if (format === 'json') return `${printableJson(file === undefined ? stats : { file, ...stats }, 2)}\n`;
   const markdown = format === 'markdown';
-  const kinds = Object.entries(stats.kinds).map(([kind, count]) => `${sanitize(kind)} ${count}`).join(', ');
+  const kinds = Object.entries(stats.kinds)
+    .map(([kind, count]) => `${sanitize(kind)} ${count}`)
+    .join(', ');
   const summary = `${plural(stats.entries, 'entry').replace('entrys', 'entries')}, ${plural(stats.frames, 'frame')}, ${plural(stats.sessions.length, 'session')}${kinds ? ` (${kinds})` : ''}`;
   const named = file === undefined ? '' : sanitize(file);
   const title = markdown ? `## MCP recording stats${named ? `: ${named}` : ''}\n\n${summary}\n` : `${named ? `${named}: ` : ''}${summary}\n`;
-  return [title, sessionTable(stats, markdown), callTable('Methods', stats.methods, markdown), callTable('Tools', stats.tools, markdown), sizeTable(stats, markdown), multiRound(stats, markdown), problems(stats, markdown)]
+  return [
+    title,
+    sessionTable(stats, markdown),
+    callTable('Methods', stats.methods, markdown),
+    callTable('Tools', stats.tools, markdown),
+    sizeTable(stats, markdown),
+    multiRound(stats, markdown),
+    problems(stats, markdown),
+  ]
     .filter((part) => part !== '')
     .join('\n');
 }
@@ -98,6 +119,10 @@ export function formatStats(stats: RecordingStats, format: StatsFormat, file?: s
 /** Stats of several recordings: each under its name, one after the other (a JSON array). */
 export function formatStatsFiles(files: { file: string; stats: RecordingStats }[], format: StatsFormat): string {
   if (files.length === 1) return formatStats(files[0]!.stats, format);
-  if (format === 'json') return `${printableJson(files.map(({ file, stats }) => ({ file, ...stats })), 2)}\n`;
+  if (format === 'json')
+    return `${printableJson(
+      files.map(({ file, stats }) => ({ file, ...stats })),
+      2,
+    )}\n`;
   return files.map(({ file, stats }) => formatStats(stats, format, file)).join('\n');
 }

@@ -76,7 +76,10 @@ export function createStatsCollector() {
   let invalidFrames = 0;
 
   function onAnswer(entry: FrameEntry) {
-    const targets = [typeof entry.method === 'string' ? tallyOf(methods, entry.method) : undefined, typeof entry.tool === 'string' ? tallyOf(tools, entry.tool) : undefined];
+    const targets = [
+      typeof entry.method === 'string' ? tallyOf(methods, entry.method) : undefined,
+      typeof entry.tool === 'string' ? tallyOf(tools, entry.tool) : undefined,
+    ];
     for (const tally of targets) {
       if (!tally) continue;
       if (entry.kind === 'protocol-error') tally.protocolErrors++;
@@ -123,10 +126,12 @@ export function createStatsCollector() {
     result(): RecordingStats {
       const finish = (table: Map<string, Tally>) =>
         tableOf(
-          [...table].sort(([a], [b]) => a.localeCompare(b)).map(([name, { latencies, ...counts }]) => {
-            const latency = summarizeLatency(latencies);
-            return [name, latency ? { ...counts, latency } : counts] as const;
-          }),
+          [...table]
+            .sort(([a], [b]) => a.localeCompare(b))
+            .map(([name, { latencies, ...counts }]) => {
+              const latency = summarizeLatency(latencies);
+              return [name, latency ? { ...counts, latency } : counts] as const;
+            }),
         );
       return {
         entries,
@@ -134,7 +139,9 @@ export function createStatsCollector() {
         kinds: tableOf(kinds),
         methods: finish(methods),
         tools: finish(tools),
-        unanswered: answers.unanswered().map(({ session, seq, dir, id, method, tool }) => ({ session: session === '' ? undefined : session, seq, dir, id, method, tool })),
+        unanswered: answers
+          .unanswered()
+          .map(({ session, seq, dir, id, method, tool }) => ({ session: session === '' ? undefined : session, seq, dir, id, method, tool })),
         invalid: { count: invalidFrames, notes: tableOf(invalidNotes) },
         sessions: [...sessions.values()].map(({ tools: _tools, handshake: _handshake, ...facts }) => facts),
         multiRoundCalls: rounds.result(),

@@ -3,9 +3,7 @@
  * language's `time` field alike. Record times are ISO 8601 UTC; a time the user gives is UTC too
  * (a trailing `Z` says so), or the machine's time zone when asked (`--local`).
  */
-export type TimePoint =
-  | { ok: true; read: (t: unknown) => string | number | undefined; at: string | number }
-  | { ok: false; message: string };
+export type TimePoint = { ok: true; read: (t: unknown) => string | number | undefined; at: string | number } | { ok: false; message: string };
 
 const timeOfDay = /^(\d\d):(\d\d)(?::(\d\d)(?:\.(\d{1,3}))?)?(Z)?$/i;
 const fullDate = /^(\d{4})-(\d\d)-(\d\d)(?:[T ](\d\d):(\d\d)(?::(\d\d)(?:\.(\d{1,3}))?)?)?(Z|[+-]\d\d:?\d\d)?$/i;

@@ -29,7 +29,10 @@ export function fullFrame(entry: FrameEntry): string {
   if (entry.msg !== undefined) text = printableJson(entry.msg, 2);
   else if (typeof entry.raw === 'string') text = sanitize(entry.raw);
   else return typeof entry.rawBase64 === 'string' ? `${indent}<not UTF-8, base64> ${entry.rawBase64}\n` : '';
-  return `${text.split('\n').map((line) => indent + line).join('\n')}\n`;
+  return `${text
+    .split('\n')
+    .map((line) => indent + line)
+    .join('\n')}\n`;
 }
 
 /**

@@ -59,7 +59,9 @@ export function openFileSink(name: string, path: string, access: OutputFileOptio
     },
     onTorn: () => {
       context.warn(`${name} ${path} ended mid-line (a run before this one was cut short); this run starts on a new line`);
-      return lines.gapLine(context.own('note', { notes: ['torn-line'], text: `${name} ${path} ended mid-line when this run began appending; the line above is cut short` }));
+      return lines.gapLine(
+        context.own('note', { notes: ['torn-line'], text: `${name} ${path} ended mid-line when this run began appending; the line above is cut short` }),
+      );
     },
     onDropped: (count) => {
       const gap = context.gap(`${name} fell behind the traffic; entries dropped`, count);

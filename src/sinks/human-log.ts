@@ -8,12 +8,18 @@ import { createShedding } from './shedding.js';
 function openHumanLog(outputs: SinkOutputs, context: SinkContext): Sink {
   const shedding = createShedding('this log', outputs.recordPath);
   const lineOf = (note: ReturnType<typeof shedding.last>) => (note ? `${renderLine(note)}\n` : undefined);
-  return openFileSink('log', outputs.logPath!, { named: outputs.logNamed ?? false, allowReadable: outputs.allowReadable ?? false }, {
-    lineOf: (entry, message) => (isRoutine(entry) || shedding.leavesOut(entry) ? undefined : `${renderLine(entry, { message })}\n`),
-    gapLine: (gap) => `${renderLine(gap)}\n`,
-    behind: (behind) => lineOf(shedding.behind(behind)),
-    lastLine: () => lineOf(shedding.last()),
-  }, context);
+  return openFileSink(
+    'log',
+    outputs.logPath!,
+    { named: outputs.logNamed ?? false, allowReadable: outputs.allowReadable ?? false },
+    {
+      lineOf: (entry, message) => (isRoutine(entry) || shedding.leavesOut(entry) ? undefined : `${renderLine(entry, { message })}\n`),
+      gapLine: (gap) => `${renderLine(gap)}\n`,
+      behind: (behind) => lineOf(shedding.behind(behind)),
+      lastLine: () => lineOf(shedding.last()),
+    },
+    context,
+  );
 }
 
 export const humanLog: SinkKind = {

@@ -27,7 +27,14 @@ export function appendLastWords(path: string, words: LastWords): void {
   if (words.tail.length === 0) return;
   const lines = words.tail.map((item, index) => {
     const { kind, t, ...fields } = item;
-    const entry = { v: RECORD_VERSION, seq: words.lastSeq + 1 + index, t: new Date(t).toISOString(), ...(words.session === undefined ? {} : { session: words.session }), kind, ...fields };
+    const entry = {
+      v: RECORD_VERSION,
+      seq: words.lastSeq + 1 + index,
+      t: new Date(t).toISOString(),
+      ...(words.session === undefined ? {} : { session: words.session }),
+      kind,
+      ...fields,
+    };
     return `${JSON.stringify(entry)}\n`;
   });
   const opened = openOutputFile(path, { named: words.named, allowReadable: words.allowReadable ?? false });

@@ -46,7 +46,9 @@ export function createStderrOut(fd = 2, limit = 1024 * 1024) {
       // queue is still full would leave the server's stderr paused for good.
       if (queued <= limit || broken) wakeDrainWaiters();
       if (dropped > 0 && !broken) {
-        queue.push(Buffer.from(`mcp-spy: live view fell behind, ${dropped} line(s) not shown here (the record has every frame, or a gap where it could not keep up)\n`));
+        queue.push(
+          Buffer.from(`mcp-spy: live view fell behind, ${dropped} line(s) not shown here (the record has every frame, or a gap where it could not keep up)\n`),
+        );
         dropped = 0;
       }
       pump();

@@ -57,7 +57,9 @@ export function targetAddressOf(target: URL): { address: string; port: number } 
 async function startObservedProxy(options: HttpSpyOptions, observer: HttpObserverHandle) {
   const { target, listen, timeouts, allowHosts, allowOrigins } = options;
   // Loaded only with fault rules: without them the proxy forwards as it always has.
-  const faults = options.faults ? { faults: (await import('../faults/http-faults.js')).httpFaultHook(options.faults, (fields) => observer.event('fault', fields)) } : {};
+  const faults = options.faults
+    ? { faults: (await import('../faults/http-faults.js')).httpFaultHook(options.faults, (fields) => observer.event('fault', fields)) }
+    : {};
   // --intercept is refused beside fault rules (see the command): one hook at most sees the exchanges.
   const intercept = options.intercept ? await interceptHook(options.intercept, observer, options.stderrOut) : undefined;
   let toldRefusal = false;
@@ -67,7 +69,18 @@ async function startObservedProxy(options: HttpSpyOptions, observer: HttpObserve
     toldRefusal = true;
     options.warn(`refusing connections: ${why}; their clients see the connection reset (each is in the record); raise the limit to let more in`);
   };
-  const proxy = await startHttpProxy({ target, listen, timeouts, allowHosts, allowOrigins, tapExchange: observer.observe, refused, settled: observer.started, ...faults, ...(intercept ? { faults: intercept.hook } : {}) });
+  const proxy = await startHttpProxy({
+    target,
+    listen,
+    timeouts,
+    allowHosts,
+    allowOrigins,
+    tapExchange: observer.observe,
+    refused,
+    settled: observer.started,
+    ...faults,
+    ...(intercept ? { faults: intercept.hook } : {}),
+  });
   return {
     url: proxy.url,
     /** Says where the spy listens, on stdout and in the record (the live view's line): once a client may come. */
@@ -104,7 +117,12 @@ export async function runHttpSpy(options: HttpSpyOptions): Promise<number | unde
     const finished = await observer.finish(options.lossless ? Infinity : options.drainTimeoutMs);
     if (!finished.closed && options.observer.recordPath) {
       warn('the observer did not finish in time; the record ends with a gap for what it did not record');
-      appendLastWords(options.observer.recordPath, { named: options.observer.recordNamed ?? false, allowReadable: options.observer.allowReadable ?? false, lastSeq: finished.lastSeq, tail: finished.tail });
+      appendLastWords(options.observer.recordPath, {
+        named: options.observer.recordNamed ?? false,
+        allowReadable: options.observer.allowReadable ?? false,
+        lastSeq: finished.lastSeq,
+        tail: finished.tail,
+      });
     }
     await options.stderrOut.flush();
   };

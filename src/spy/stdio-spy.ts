@@ -73,7 +73,9 @@ export async function runStdioSpy(options: StdioSpyOptions): Promise<StdioOutcom
     // Loaded only with fault rules: without them not one module of it is in the path.
     // --intercept is refused beside fault rules (see the command), so one hook at most sits in the path.
     const intercept = options.intercept ? await interceptHook(options.intercept, observer, session, options.stderrOut) : undefined;
-    const faultHook = options.faults ? (await import('../faults/stdio-hook.js')).stdioFaultHook(options.faults, observer, (bytes) => options.stderrOut.pass(bytes)) : intercept?.hook;
+    const faultHook = options.faults
+      ? (await import('../faults/stdio-hook.js')).stdioFaultHook(options.faults, observer, (bytes) => options.stderrOut.pass(bytes))
+      : intercept?.hook;
     // With a live view on the same stderr, the server's stderr follows the frames seen before it.
     const ordered = options.observer.live ? orderStderr(options.stderrOut, observer.mark, observer.shownThrough) : undefined;
     const stderr = ordered ?? options.stderrOut;
@@ -114,7 +116,13 @@ export async function runStdioSpy(options: StdioSpyOptions): Promise<StdioOutcom
   stopListening();
   if (!finished.closed && options.observer.recordPath) {
     options.warn('the observer did not finish in time; the record ends with a gap for what it did not record');
-    appendLastWords(options.observer.recordPath, { named: options.observer.recordNamed ?? false, allowReadable: options.observer.allowReadable ?? false, session, lastSeq: finished.lastSeq, tail: finished.tail });
+    appendLastWords(options.observer.recordPath, {
+      named: options.observer.recordNamed ?? false,
+      allowReadable: options.observer.allowReadable ?? false,
+      session,
+      lastSeq: finished.lastSeq,
+      tail: finished.tail,
+    });
   }
   return outcome;
 }

@@ -27,7 +27,12 @@ export interface HttpProxyOptions {
    * Only with fault rules (--fault): sees each exchange first and forwards it (its body read whole)
    * or answers it itself. Without it the proxy forwards every exchange as it streams.
    */
-  faults?: (req: IncomingMessage, res: ServerResponse, forward: (held?: Buffer, marks?: ExchangeMarks, wrap?: (tap: ExchangeTap) => ExchangeTap) => void, tapExchange: HttpProxyOptions['tapExchange']) => void;
+  faults?: (
+    req: IncomingMessage,
+    res: ServerResponse,
+    forward: (held?: Buffer, marks?: ExchangeMarks, wrap?: (tap: ExchangeTap) => ExchangeTap) => void,
+    tapExchange: HttpProxyOptions['tapExchange'],
+  ) => void;
   /** A connection the spy refused (too many for its limit of open files): who, and why. */
   refused?: (peer: string, why: string) => void;
   /** Settles once the files the spy keeps open beside its connections are open (its observer's): the limit is counted then. */
@@ -96,7 +101,14 @@ export async function startHttpProxy(options: HttpProxyOptions): Promise<HttpPro
     if (refusal !== undefined) return refuseExchange(req, res, options.tapExchange, refusal);
     const forwarding = { target, agent, tapExchange: options.tapExchange, closedBySpy: () => (stopping ? stopped : exchange.closed), auth };
     // A rule that reshapes the answer watches the exchange's observer too (`wrap`): it records what was delivered.
-    if (options.faults) return options.faults(req, res, (held, marks, wrap) => forwardExchange(req, res, wrap ? { ...forwarding, tapExchange: (start) => wrap(options.tapExchange(start)) } : forwarding, held, marks), options.tapExchange);
+    if (options.faults)
+      return options.faults(
+        req,
+        res,
+        (held, marks, wrap) =>
+          forwardExchange(req, res, wrap ? { ...forwarding, tapExchange: (start) => wrap(options.tapExchange(start)) } : forwarding, held, marks),
+        options.tapExchange,
+      );
     forwardExchange(req, res, forwarding);
   });
   // Node keeps only the first 2000 header lines of a request by default (its parser, ~1,024 of them
@@ -122,7 +134,9 @@ export async function startHttpProxy(options: HttpProxyOptions): Promise<HttpPro
     server.maxConnections = capacity.connections;
     tooMany = `more than ${capacity.connections} connections at once under the limit of ${capacity.limit} open files (ulimit -n)`;
   });
-  server.on('drop', (peer?: { remoteAddress?: string; remotePort?: number }) => options.refused?.(hostPort(peer?.remoteAddress ?? '?', peer?.remotePort ?? 0), tooMany));
+  server.on('drop', (peer?: { remoteAddress?: string; remotePort?: number }) =>
+    options.refused?.(hostPort(peer?.remoteAddress ?? '?', peer?.remotePort ?? 0), tooMany),
+  );
   server.on('error', (error: NodeJS.ErrnoException) => options.refused?.('?', `the system refused to accept a connection (${error.code ?? error.message})`));
   const address = { host: options.listen.host, port: bound.port };
   policy = hostPolicy(address, options.allowHosts, options.allowOrigins);

@@ -2,7 +2,9 @@ import { connect } from 'node:net';
 import { signalServer, spawnServer } from './spawn-server.js';
 import { exitCodeOf } from './stdio.js';
 
-export type ServerOutcome = { started: true; code: number | null; signal: string | null; exitCode: number } | { started: false; message: string; exitCode: number };
+export type ServerOutcome =
+  | { started: true; code: number | null; signal: string | null; exitCode: number }
+  | { started: false; message: string; exitCode: number };
 
 /** How long a server asked to stop may take before it is killed. */
 const killAfterMs = 3000;

@@ -54,9 +54,7 @@ export interface StdioProxyOptions {
   faults?: StdioFaultHook;
 }
 
-export type StdioOutcome =
-  | { started: true; pid: number; code: number | null; signal: string | null; exitCode: number }
-  | ({ started: false } & SpawnFailure);
+export type StdioOutcome = { started: true; pid: number; code: number | null; signal: string | null; exitCode: number } | ({ started: false } & SpawnFailure);
 
 /** A running server: signal it, and learn how it ended. */
 export interface StdioProxy {
@@ -137,7 +135,10 @@ export function startStdioProxy(options: StdioProxyOptions): StdioProxy {
     const room = tap.roomFor?.(name);
     if (!room) return;
     waitingForRecord.add(stream);
-    holdReading(stream, room.then(() => void waitingForRecord.delete(stream)));
+    holdReading(
+      stream,
+      room.then(() => void waitingForRecord.delete(stream)),
+    );
   };
   const onInput = (chunk: Buffer) => {
     if (faults) faults.chunk('c2s', chunk);

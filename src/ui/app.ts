@@ -10,7 +10,8 @@ import { HeldScreen } from './held.js';
 import { heldKeys, type HoldEffect } from './held-types.js';
 
 /** Each way of letting a held frame go, as an effect. */
-const holdEffects = (release: (how: HoldEffect) => string | Promise<string>) => Object.fromEntries(heldKeys.map(([, , how]) => [how, () => release(how)])) as Record<HoldEffect, () => string | Promise<string>>;
+const holdEffects = (release: (how: HoldEffect) => string | Promise<string>) =>
+  Object.fromEntries(heldKeys.map(([, , how]) => [how, () => release(how)])) as Record<HoldEffect, () => string | Promise<string>>;
 import { wireText } from './text.js';
 
 /** What the console does outside its state; each says in a line what it did. */
@@ -64,7 +65,9 @@ function statusLine(state: ViewState): string {
 const hints = (width: number, screen: Screen) =>
   screen === 'held'
     ? '↑↓ move  a/Enter forward  e edit  d drop  x error  Esc back  q quit'
-    : width >= 100 ? '↑↓ move  Enter open  Esc back  / filter  n/N  f follow  p pause  y copy  e export  ? help  q quit' : 'Enter open  Esc back  / filter  f follow  p pause  Tab  ? help  q quit';
+    : width >= 100
+      ? '↑↓ move  Enter open  Esc back  / filter  n/N  f follow  p pause  y copy  e export  ? help  q quit'
+      : 'Enter open  Esc back  / filter  f follow  p pause  Tab  ? help  q quit';
 
 /** The console: a title, the current screen, a status line and the keys; the state lives in the reducer. */
 export function App({ initial, color, connect, effects = {} }: AppProps): ReactElement {
@@ -98,7 +101,8 @@ export function App({ initial, color, connect, effects = {} }: AppProps): ReactE
   }, [state.effect?.serial]);
 
   const body = screens[state.screen]({ state, palette });
-  const text = (value: string, key: string, dim = false) => h(Text, { key, wrap: 'truncate-end', dimColor: dim && color, inverse: !dim && color }, value === '' ? ' ' : value);
+  const text = (value: string, key: string, dim = false) =>
+    h(Text, { key, wrap: 'truncate-end', dimColor: dim && color, inverse: !dim && color }, value === '' ? ' ' : value);
   return h(
     Box,
     { flexDirection: 'column', width: state.width, height: state.height },

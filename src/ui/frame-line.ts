@@ -15,7 +15,8 @@ function idText(id: unknown): string {
 function details(entry: RecordEntry): string[] {
   const parts: string[] = [];
   // What --intercept did, first: held, or let go (how, and by whom).
-  if (entry.kind === 'intercept') parts.push(`${wireText(entry.action, 10)} #${String(entry.hold)}${typeof entry.by === 'string' ? ` by ${wireText(entry.by, 10)}` : ''}`);
+  if (entry.kind === 'intercept')
+    parts.push(`${wireText(entry.action, 10)} #${String(entry.hold)}${typeof entry.by === 'string' ? ` by ${wireText(entry.by, 10)}` : ''}`);
   const method = fieldOf(entry, 'method');
   const tool = fieldOf(entry, 'tool');
   if (typeof method === 'string') parts.push(wireText(method, 60));
@@ -24,13 +25,20 @@ function details(entry: RecordEntry): string[] {
     if ('id' in entry) parts.push(idText(entry.id));
     if (entry.related && entry.kind === 'notification') parts.push(`for ${idText(entry.related.id)}`);
     if (typeof entry.latencyMs === 'number') parts.push(`${entry.latencyMs}ms`);
-    if (entry.error && typeof entry.error === 'object') parts.push(`${String((entry.error as { code?: unknown }).code)} ${wireText((entry.error as { message?: unknown }).message, 60)}`);
+    if (entry.error && typeof entry.error === 'object')
+      parts.push(`${String((entry.error as { code?: unknown }).code)} ${wireText((entry.error as { message?: unknown }).message, 60)}`);
   }
   if (entry.kind === 'stderr') parts.push(wireText(entry.raw, 120));
   if (entry.kind === 'exit') parts.push(entry.signal ? `signal=${wireText(entry.signal, 20)}` : `code=${String(entry.code)}`);
   if (entry.kind === 'spawn' && Array.isArray(entry.command)) parts.push(wireText(entry.command.join(' '), 80));
   if (entry.kind === 'gap') parts.push(wireText(entry.reason, 80));
-  if (entry.kind === 'http') parts.push([entry.httpMethod, entry.path, entry.status].filter((part) => part !== undefined).map((part) => wireText(part, 60)).join(' '));
+  if (entry.kind === 'http')
+    parts.push(
+      [entry.httpMethod, entry.path, entry.status]
+        .filter((part) => part !== undefined)
+        .map((part) => wireText(part, 60))
+        .join(' '),
+    );
   if (entry.kind === 'note') parts.push(wireText(entry.text, 80));
   if (isFrameEntry(entry) && typeof entry.intercept === 'string') parts.push(interceptMark(entry));
   return parts;

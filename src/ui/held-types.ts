@@ -18,5 +18,5 @@ export const heldKeys: readonly (readonly [string, string, HoldEffect])[] = [
   ['a', 'held: let the frame go as it is (Enter too)', 'hold-forward'],
   ['e', 'held: edit the frame in $VISUAL or $EDITOR, then let it go (checked as JSON-RPC first)', 'hold-edit'],
   ['d', 'held: drop the frame: it reaches no one', 'hold-drop'],
-  ['x', 'held: answer the request with an error in its peer\'s place', 'hold-error'],
+  ['x', "held: answer the request with an error in its peer's place", 'hold-error'],
 ];

@@ -50,7 +50,9 @@ const line = (text: string, key: number | string, inverse = false): ReactElement
 
 function heldColumns(item: HeldItem, width: number): string {
   const { frame } = item;
-  const what = [frame.method ?? frame.kind, frame.tool !== undefined ? `tool=${frame.tool}` : '', frame.id !== undefined ? `#${JSON.stringify(frame.id)}` : ''].filter(Boolean).join(' ');
+  const what = [frame.method ?? frame.kind, frame.tool !== undefined ? `tool=${frame.tool}` : '', frame.id !== undefined ? `#${JSON.stringify(frame.id)}` : '']
+    .filter(Boolean)
+    .join(' ');
   const until = clock(new Date(frame.deadline).toISOString());
   return `${fit(`#${frame.hold}`, 5)} ${fit(wireText(item.spy, 40), Math.max(12, Math.floor(width / 4)))} ${frame.dir === 'c2s' ? '->' : '<-'} ${fit(wireText(what, 120), Math.max(20, Math.floor(width / 2) - 8))} ${until}`;
 }
@@ -58,7 +60,11 @@ function heldColumns(item: HeldItem, width: number): string {
 export function HeldScreen({ state }: { state: ViewState }): ReactElement {
   const height = bodyHeight(state);
   if (state.held.length === 0) {
-    return h(Box, { flexDirection: 'column' }, line('  no frame is held: a spy started with --intercept FILTER holds the frames its filter matches here', 'none'));
+    return h(
+      Box,
+      { flexDirection: 'column' },
+      line('  no frame is held: a spy started with --intercept FILTER holds the frames its filter matches here', 'none'),
+    );
   }
   const listHeight = Math.max(1, Math.min(state.held.length, Math.floor(height / 3)));
   const start = Math.max(0, Math.min(state.heldCursor - Math.floor(listHeight / 2), state.held.length - listHeight));
@@ -70,7 +76,10 @@ export function HeldScreen({ state }: { state: ViewState }): ReactElement {
   const detail = [
     `  #${current.frame.hold} held by ${wireText(current.spy, 60)}: a forward  e edit  d drop  x error  (else it goes on as it is at ${clock(new Date(current.frame.deadline).toISOString())})`,
     ...(current.problem ? [`  ✗ ${wireText(current.problem, 500)}`] : []),
-    ...wrapLines(shownFrame(current.frame.frame).map((text) => `  ${text}`), state.width),
+    ...wrapLines(
+      shownFrame(current.frame.frame).map((text) => `  ${text}`),
+      state.width,
+    ),
   ];
   const room = Math.max(0, height - listHeight - 1);
   const heads = `  ${fit('hold', 5)} ${fit('spy', Math.max(12, Math.floor(state.width / 4)))}    ${fit('frame', Math.max(20, Math.floor(state.width / 2) - 8))} goes on at`;

@@ -19,7 +19,8 @@ const unfoldedBytes = 256 * 1024;
 
 /** The value with long strings and arrays folded, so one huge field cannot bury the rest. */
 export function folded(value: unknown): unknown {
-  if (typeof value === 'string') return value.length > foldedString ? `${value.slice(0, foldedString)}… (${value.length - foldedString} more characters)` : value;
+  if (typeof value === 'string')
+    return value.length > foldedString ? `${value.slice(0, foldedString)}… (${value.length - foldedString} more characters)` : value;
   if (Array.isArray(value)) {
     const shown = value.slice(0, foldedArray).map(folded);
     return value.length > foldedArray ? [...shown, `… ${value.length - foldedArray} more items`] : shown;
@@ -46,7 +47,9 @@ function headerLines(row: Row, entry: RecordEntry, state: ViewState): string[] {
     .map((part) => wireText(part, 80));
   const latencyMs = fieldOf(entry, 'latencyMs');
   const latency = typeof latencyMs === 'number' ? ` ${latencyMs}ms` : '';
-  return [`${what.join(' ')}  seq ${entry.seq} at ${clock(entry.t)}${latency}  ${fieldOf(entry, 'dir') ?? ''}  ${session ? wireText(serverLabel(session), 40) : ''}`];
+  return [
+    `${what.join(' ')}  seq ${entry.seq} at ${clock(entry.t)}${latency}  ${fieldOf(entry, 'dir') ?? ''}  ${session ? wireText(serverLabel(session), 40) : ''}`,
+  ];
 }
 
 function noteLines(entry: RecordEntry): string[] {
@@ -75,7 +78,15 @@ function nearby(state: ViewState, session: string, kind: string, from: number, t
 function linkedLines(state: ViewState, request: Row | undefined): string[] {
   if (!request) return [];
   const end = request.pair ?? request.index + linkedReach;
-  const linked = nearby(state, request.session, 'notification', request.index + 1, Math.min(end, request.index + linkedReach), (entry) => fieldOf(entry, 'related')?.seq === request.entry.seq, 20);
+  const linked = nearby(
+    state,
+    request.session,
+    'notification',
+    request.index + 1,
+    Math.min(end, request.index + linkedReach),
+    (entry) => fieldOf(entry, 'related')?.seq === request.entry.seq,
+    20,
+  );
   if (linked.length === 0) return [];
   return ['linked:', ...linked.map((row) => `  ${clock(row.entry.t)} ${wireText(fieldOf(row.entry, 'method'), 60)} (seq ${row.entry.seq})`)];
 }
@@ -91,7 +102,12 @@ function httpLines(state: ViewState, row: Row, entry: RecordEntry): string[] {
     const exchange = nearby(state, row.session, 'http', row.index - 500, row.index + 500, (other) => fieldOf(other, 'exchange') === exchangeNo, 5);
     for (const { entry: full } of exchange) {
       if (full.kind !== 'http') continue;
-      lines.push(`HTTP ${[full.httpMethod, full.path, full.status, full.summary].filter((part) => part !== undefined).map((part) => wireText(part, 80)).join(' ')}`);
+      lines.push(
+        `HTTP ${[full.httpMethod, full.path, full.status, full.summary]
+          .filter((part) => part !== undefined)
+          .map((part) => wireText(part, 80))
+          .join(' ')}`,
+      );
       for (const [side, headers] of Object.entries(full.headers ?? {})) {
         if (headers && typeof headers === 'object') lines.push(`  ${side}:`, ...Object.entries(headers).map(([name, value]) => `  ${header(name, value)}`));
       }
@@ -105,13 +121,18 @@ function frameLines(state: ViewState, row: Row): string[] {
   const entry = state.load(row) ?? row.entry;
   const lines = [...headerLines(row, entry, state), ...noteLines(entry), ...httpLines(state, row, entry)];
   const message = messageOf(entry);
-  if (message !== undefined) lines.push(`message${state.unfolded ? '' : ' (long strings and arrays folded: z unfolds)'}:`, ...printableJson(state.unfolded ? message : folded(message), 2).split('\n'));
+  if (message !== undefined)
+    lines.push(
+      `message${state.unfolded ? '' : ' (long strings and arrays folded: z unfolds)'}:`,
+      ...printableJson(state.unfolded ? message : folded(message), 2).split('\n'),
+    );
   const text = isFrameEntry(entry) ? frameText(entry) : undefined;
   const bytes = fieldOf(entry, 'bytes');
   const size = typeof bytes === 'number' ? bytes : text === undefined ? 0 : Buffer.byteLength(text);
   const most = state.unfolded ? unfoldedBytes : shownBytes;
   const base64 = fieldOf(entry, 'rawBase64');
-  if (text !== undefined) lines.push(`exact bytes (${bytesText(size)}${text.length > most ? `, first ${most} characters shown` : ''}):`, wireText(text.slice(0, most), most));
+  if (text !== undefined)
+    lines.push(`exact bytes (${bytesText(size)}${text.length > most ? `, first ${most} characters shown` : ''}):`, wireText(text.slice(0, most), most));
   else if (typeof base64 === 'string') lines.push(`exact bytes (${bytesText(size)}, not UTF-8, base64):`, base64.slice(0, most));
   else if (row.offset === undefined) lines.push('(the frame is not kept: it cannot be read again from its file)');
   return lines;

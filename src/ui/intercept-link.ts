@@ -20,7 +20,11 @@ export interface InterceptLink {
 function spyLabel(hello: Record<string, unknown>, socket: string): string {
   if (typeof hello.name === 'string') return `${typeof hello.client === 'string' ? `${hello.client}/` : ''}${hello.name}`;
   if (typeof hello.target === 'string') return hello.target;
-  if (Array.isArray(hello.command)) return hello.command.map(String).map((part, index) => (index <= 1 ? basename(part) : part)).join(' ');
+  if (Array.isArray(hello.command))
+    return hello.command
+      .map(String)
+      .map((part, index) => (index <= 1 ? basename(part) : part))
+      .join(' ');
   return basename(socket);
 }
 

@@ -10,7 +10,7 @@ export const keyHelp: readonly (readonly [string, string])[] = [
   ['↑ ↓  j k', 'move (in the inspector: scroll)'],
   ['g G  Home End', 'first, last'],
   ['PgUp PgDn', 'a page up, down'],
-  ['Enter', 'open: a session\'s frames, a frame in the inspector'],
+  ['Enter', "open: a session's frames, a frame in the inspector"],
   ['Esc', 'back'],
   ['/', 'filter, in the view filter language (Enter applies, Esc cancels)'],
   ['n N', 'next, previous frame that passes the filter (in the inspector too)'],

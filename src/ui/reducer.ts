@@ -38,7 +38,8 @@ function lastScroll(state: ViewState): number {
 
 function toEnd(state: ViewState, end: 'top' | 'bottom'): ViewState {
   if (state.screen === 'sessions') return { ...state, sessionCursor: end === 'top' ? 0 : state.sessions.length };
-  if (state.screen === 'frames') return { ...state, cursor: end === 'top' ? 0 : Math.max(0, state.visible.length - 1), follow: end === 'top' ? false : state.follow };
+  if (state.screen === 'frames')
+    return { ...state, cursor: end === 'top' ? 0 : Math.max(0, state.visible.length - 1), follow: end === 'top' ? false : state.follow };
   return { ...state, scroll: end === 'top' ? 0 : lastScroll(state) };
 }
 
@@ -105,10 +106,14 @@ const reducers: { [K in Action['type']]: (state: ViewState, action: Extract<Acti
     return row ? { ...moved, pane: paneOf(row) } : moved;
   },
   follow: (state) =>
-    state.follow ? { ...state, follow: false } : extendVisible({ ...state, follow: true, paused: false, screen: state.screen === 'sessions' ? 'frames' : state.screen }),
+    state.follow
+      ? { ...state, follow: false }
+      : extendVisible({ ...state, follow: true, paused: false, screen: state.screen === 'sessions' ? 'frames' : state.screen }),
   pause: (state) => (state.paused ? extendVisible({ ...state, paused: false }) : { ...state, paused: true, follow: false }),
   tab: (state) =>
-    state.screen === 'inspector' ? { ...state, pane: state.pane === 'request' ? 'answer' : 'request', scroll: 0 } : { ...state, screen: nextScreen[state.screen], scroll: 0 },
+    state.screen === 'inspector'
+      ? { ...state, pane: state.pane === 'request' ? 'answer' : 'request', scroll: 0 }
+      : { ...state, screen: nextScreen[state.screen], scroll: 0 },
   // Folding is the inspector's; kept as the frames change, so a run of big frames reads unfolded.
   unfold: (state) => (state.screen === 'inspector' ? { ...state, unfolded: !state.unfolded, status: state.unfolded ? 'folded' : 'unfolded' } : state),
   liveness: (state, action) => {

@@ -38,7 +38,16 @@ function sessionWidths(width: number): number[] {
 
 function sessionColumns(session: SessionInfo | undefined, width: number, all: { frames: number; errors: number }): string {
   const cols = session
-    ? [peer(serverLabel(session), session.server?.version), peer(clientLabel(session), session.client?.version), wireText(session.revision ?? '?', 12), session.transport ?? '?', String(session.frames), String(session.errors), clock(session.last), session.ended ? 'ended' : 'live']
+    ? [
+        peer(serverLabel(session), session.server?.version),
+        peer(clientLabel(session), session.client?.version),
+        wireText(session.revision ?? '?', 12),
+        session.transport ?? '?',
+        String(session.frames),
+        String(session.errors),
+        clock(session.last),
+        session.ended ? 'ended' : 'live',
+      ]
     : ['all sessions, merged', '', '', '', String(all.frames), String(all.errors), '', ''];
   const widths = sessionWidths(width);
   return cols.map((col, index) => fit(col, widths[index]!)).join(' ');
@@ -47,7 +56,10 @@ function sessionColumns(session: SessionInfo | undefined, width: number, all: { 
 export function SessionsScreen({ state }: ScreenProps): ReactElement {
   const height = bodyHeight(state);
   const all = state.sessions.reduce((sum, s) => ({ frames: sum.frames + s.frames, errors: sum.errors + s.errors }), { frames: 0, errors: 0 });
-  const heads = state.width >= 100 ? ['server', 'client', 'revision', 'via', 'frames', 'errors', 'last', 'state'] : ['server', 'client', 'revision', 'via', 'frames', 'errs', 'last', 'state'];
+  const heads =
+    state.width >= 100
+      ? ['server', 'client', 'revision', 'via', 'frames', 'errors', 'last', 'state']
+      : ['server', 'client', 'revision', 'via', 'frames', 'errs', 'last', 'state'];
   const widths = sessionWidths(state.width);
   const [start, end] = windowOf(state.sessions.length + 1, state.sessionCursor, height);
   const rows: ReactElement[] = [];
@@ -55,7 +67,8 @@ export function SessionsScreen({ state }: ScreenProps): ReactElement {
     const selected = index === state.sessionCursor;
     rows.push(line(`${selected ? '>' : ' '} ${sessionColumns(index === 0 ? undefined : state.sessions[index - 1], state.width, all)}`, index, selected));
   }
-  if (state.sessions.length === 0) rows.push(line(`  no sessions yet${state.where ? ` in ${wireText(state.where, 300)}` : ''}: waiting for records to appear`, 'none'));
+  if (state.sessions.length === 0)
+    rows.push(line(`  no sessions yet${state.where ? ` in ${wireText(state.where, 300)}` : ''}: waiting for records to appear`, 'none'));
   return h(Box, { flexDirection: 'column' }, line(`  ${heads.map((head, index) => fit(head, widths[index]!)).join(' ')}`, 'heads'), ...rows);
 }
 
@@ -91,7 +104,16 @@ export function ToolsScreen({ state }: ScreenProps): ReactElement {
   const widths = [22, 6, 6, 8, 8, 10, 10, 10];
   const heads = ['tool', 'calls', 'errors', 'p50', 'p95', 'definition', 'results', 'largest'];
   const rows = tools.map((tool) =>
-    [wireText(tool.name, 60), String(tool.calls), String(tool.errors), num(tool.p50, 'ms'), num(tool.p95, 'ms'), tool.definitionBytes === undefined ? '-' : bytesText(tool.definitionBytes), bytesText(tool.resultBytes), bytesText(tool.largestResult)]
+    [
+      wireText(tool.name, 60),
+      String(tool.calls),
+      String(tool.errors),
+      num(tool.p50, 'ms'),
+      num(tool.p95, 'ms'),
+      tool.definitionBytes === undefined ? '-' : bytesText(tool.definitionBytes),
+      bytesText(tool.resultBytes),
+      bytesText(tool.largestResult),
+    ]
       .map((col, index) => fit(col, widths[index]!))
       .join(' '),
   );

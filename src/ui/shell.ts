@@ -84,8 +84,10 @@ export async function runShell(options: ShellOptions): Promise<number> {
       effects: {
         copy: (state) => copyFrame(state, { write: (text) => stdout.write(text), env: options.env, dir: options.cwd, line: files.line }),
         export: (state) => exportShown(state, { write: (text) => stdout.write(text), env: options.env, dir: options.cwd, line: files.line }),
-        exportHar: (state) => exportHarShown(state, { write: (text) => stdout.write(text), env: options.env, dir: options.cwd, line: files.line, version: options.version }),
-        exportReport: (state) => exportReportShown(state, { write: (text) => stdout.write(text), env: options.env, dir: options.cwd, line: files.line, version: options.version }),
+        exportHar: (state) =>
+          exportHarShown(state, { write: (text) => stdout.write(text), env: options.env, dir: options.cwd, line: files.line, version: options.version }),
+        exportReport: (state) =>
+          exportReportShown(state, { write: (text) => stdout.write(text), env: options.env, dir: options.cwd, line: files.line, version: options.version }),
         suspend: () => {
           restore();
           process.kill(process.pid, 'SIGTSTP');
@@ -93,11 +95,13 @@ export async function runShell(options: ShellOptions): Promise<number> {
         release: (state, how) => {
           if (!link) return Promise.resolve('not linked to any spy yet');
           // The editor gets the terminal as Ctrl-Z gives it to the shell, and the console takes it back redrawn.
-          const edit = (text: string) => editInEditor(text, options.env, restore, () => {
-            reenter();
-            if (stdin.isTTY) stdin.setRawMode(true);
-          });
-          const problem = (item: { socket: string; frame: { hold: number } }, text: string | undefined) => dispatch?.({ type: 'held-problem', socket: item.socket, hold: item.frame.hold, text });
+          const edit = (text: string) =>
+            editInEditor(text, options.env, restore, () => {
+              reenter();
+              if (stdin.isTTY) stdin.setRawMode(true);
+            });
+          const problem = (item: { socket: string; frame: { hold: number } }, text: string | undefined) =>
+            dispatch?.({ type: 'held-problem', socket: item.socket, hold: item.frame.hold, text });
           return releaseHeld(state, how, { link, edit, problem, drafts });
         },
       },

@@ -129,7 +129,8 @@ export function createFileLoader(): { load: EntryLoader; line: (row: Row) => str
   const handles = new Map<string, number>();
   let chunk: { file: string; start: number; bytes: Buffer } | undefined;
   const bytesAt = (file: string, offset: number, length: number): Buffer => {
-    if (chunk && chunk.file === file && offset >= chunk.start && offset + length <= chunk.start + chunk.bytes.length) return chunk.bytes.subarray(offset - chunk.start, offset - chunk.start + length);
+    if (chunk && chunk.file === file && offset >= chunk.start && offset + length <= chunk.start + chunk.bytes.length)
+      return chunk.bytes.subarray(offset - chunk.start, offset - chunk.start + length);
     let fd = handles.get(file);
     if (fd === undefined) handles.set(file, (fd = openSync(file, 'r')));
     const buffer = Buffer.allocUnsafe(Math.max(length, readAhead));

@@ -92,7 +92,11 @@ describe('JUnit XML', () => {
   it('is read by a JUnit parser: one case per rule, failures for errors', async () => {
     const result = runBinSync(['check', broken, '--format', 'junit']);
     expect(result.code).toBe(1);
-    const parsed = (await parseJunit(result.text)) as { tests?: number; failures?: number; testsuite?: { testcase?: { classname?: string; failure?: unknown[]; 'system-out'?: string[] }[] }[] };
+    const parsed = (await parseJunit(result.text)) as {
+      tests?: number;
+      failures?: number;
+      testsuite?: { testcase?: { classname?: string; failure?: unknown[]; 'system-out'?: string[] }[] }[];
+    };
     expect(parsed.tests).toBe(rules.length);
     expect(parsed.failures).toBe(2);
     const cases = parsed.testsuite![0]!.testcase!;

@@ -43,7 +43,7 @@ describe('unanswered-request: one definition for the spy and check', () => {
     await expectAgreedClean(record);
   }, 30_000);
 
-  it('a server request the server cancelled itself is neither in the spy\'s unanswered event nor in check', async () => {
+  it("a server request the server cancelled itself is neither in the spy's unanswered event nor in check", async () => {
     const record = join(temp.dir, 'impatient.jsonl');
     await recordImpatient(record);
     expect(readRecord(record).map((entry) => entry.method)).toEqual(expect.arrayContaining(['roots/list', 'notifications/cancelled']));
@@ -51,7 +51,10 @@ describe('unanswered-request: one definition for the spy and check', () => {
   }, 30_000);
 
   it('a server request left unanswered while the client was still there breaks the rule', async () => {
-    const bad = temp.file('unanswered.wire.log', `${lines(handshake('2025-06-18', {}, { roots: {} }), s2c({ id: 0, method: 'roots/list' }), c2s({ id: 1, method: 'ping' }), s2c({ id: 1, result: {} }))}\n`);
+    const bad = temp.file(
+      'unanswered.wire.log',
+      `${lines(handshake('2025-06-18', {}, { roots: {} }), s2c({ id: 0, method: 'roots/list' }), c2s({ id: 1, method: 'ping' }), s2c({ id: 1, result: {} }))}\n`,
+    );
     const result = await check(bad);
     expect(rulesOf(result.text)).toEqual(['unanswered-request']);
     expect(result.code).toBe(1);
@@ -61,7 +64,11 @@ describe('unanswered-request: one definition for the spy and check', () => {
 describe('cancel-unknown-request in stateless 2025 HTTP', () => {
   let record: string;
   beforeAll(async () => {
-    const recorded = await recordHttp(temp.dir, '/mcp', (port) => [node, fixture('http', 'stateless-server.js'), '--port', String(port)], { script: 'everything-client.js', flag: '--url', env: { SCENARIO: 'cancel' } });
+    const recorded = await recordHttp(temp.dir, '/mcp', (port) => [node, fixture('http', 'stateless-server.js'), '--port', String(port)], {
+      script: 'everything-client.js',
+      flag: '--url',
+      env: { SCENARIO: 'cancel' },
+    });
     record = recorded.record;
   }, 30_000);
 
@@ -79,7 +86,10 @@ describe('cancel-unknown-request in stateless 2025 HTTP', () => {
 
   it('a cancellation of a request no exchange sent still breaks the rule', async () => {
     const cancel = { method: 'notifications/cancelled', params: { requestId: 99, reason: 'gone' } };
-    const bad = temp.file('cancel.jsonl', `${[recordLine(1, { session: 'x-1', dir: 'c2s', kind: 'request', method: 'tools/call', id: 1 }, { id: 1, method: 'tools/call', params: { name: 'sleep', arguments: { ms: 1 } } }), recordLine(2, { session: 'x-1', dir: 's2c', kind: 'response', method: 'tools/call', id: 1, related: { seq: 1, id: 1, method: 'tools/call' } }, { id: 1, result: { content: [] } }), recordLine(3, { session: 'x-2', dir: 'c2s', kind: 'notification', method: 'notifications/cancelled', notes: ['cancel-unknown-request'] }, cancel)].join('\n')}\n`);
+    const bad = temp.file(
+      'cancel.jsonl',
+      `${[recordLine(1, { session: 'x-1', dir: 'c2s', kind: 'request', method: 'tools/call', id: 1 }, { id: 1, method: 'tools/call', params: { name: 'sleep', arguments: { ms: 1 } } }), recordLine(2, { session: 'x-1', dir: 's2c', kind: 'response', method: 'tools/call', id: 1, related: { seq: 1, id: 1, method: 'tools/call' } }, { id: 1, result: { content: [] } }), recordLine(3, { session: 'x-2', dir: 'c2s', kind: 'notification', method: 'notifications/cancelled', notes: ['cancel-unknown-request'] }, cancel)].join('\n')}\n`,
+    );
     const result = await check(bad);
     expect(rulesOf(result.text)).toEqual(['cancel-unknown-request']);
   });

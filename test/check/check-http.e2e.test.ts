@@ -11,9 +11,21 @@ const temp = tempDir('mcp-spy-check-http-');
 afterAll(() => temp.remove());
 
 const sessions = {
-  'Streamable HTTP (SDK 1.x client, server-everything)': { path: '/mcp', server: everythingHttp('streamableHttp'), client: { script: 'everything-client.js', flag: '--url' } },
-  'legacy HTTP+SSE (SDK 1.x client, server-everything)': { path: '/sse', server: everythingHttp('sse'), client: { script: 'everything-client.js', flag: '--sse' } },
-  '2026-07-28 stateless HTTP (SDK v2 client in auto mode, v2 server)': { path: '/mcp', server: (port: number) => v2Http(port), client: { script: 'v2-client.js', flag: '--url' } },
+  'Streamable HTTP (SDK 1.x client, server-everything)': {
+    path: '/mcp',
+    server: everythingHttp('streamableHttp'),
+    client: { script: 'everything-client.js', flag: '--url' },
+  },
+  'legacy HTTP+SSE (SDK 1.x client, server-everything)': {
+    path: '/sse',
+    server: everythingHttp('sse'),
+    client: { script: 'everything-client.js', flag: '--sse' },
+  },
+  '2026-07-28 stateless HTTP (SDK v2 client in auto mode, v2 server)': {
+    path: '/mcp',
+    server: (port: number) => v2Http(port),
+    client: { script: 'v2-client.js', flag: '--url' },
+  },
 } as const;
 
 const recorded: Record<string, { record: string; log: string }> = {};
@@ -47,7 +59,9 @@ describe('what the real recordings hold', () => {
     expect(stats.sessions).toHaveLength(1);
     expect(stats.sessions[0]).toMatchObject({ revision: '2025-11-25', client: { name: 'fixture-client' } });
     expect(stats.kinds.http).toBeGreaterThan(0);
-    expect(Object.keys(stats.methods)).toEqual(expect.arrayContaining(['sampling/createMessage', 'roots/list', 'notifications/progress', 'completion/complete']));
+    expect(Object.keys(stats.methods)).toEqual(
+      expect.arrayContaining(['sampling/createMessage', 'roots/list', 'notifications/progress', 'completion/complete']),
+    );
   });
 
   it('2026-07-28: every exchange a session of its own, each naming the server (a tool error too)', async () => {

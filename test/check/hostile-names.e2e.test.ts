@@ -47,7 +47,10 @@ function onlyUnknownKinds(stderr: string): string[] {
 }
 
 beforeAll(async () => {
-  await writeRecording(record, names.flatMap((name, at) => sessionLines(name, at * 20 + 1)));
+  await writeRecording(
+    record,
+    names.flatMap((name, at) => sessionLines(name, at * 20 + 1)),
+  );
 });
 afterAll(() => temp.remove());
 
@@ -121,7 +124,11 @@ describe('names such as toString, constructor and __proto__ on the wire', () => 
     const params = { name: 'echo', arguments: { valueOf: 1 } };
     await writeRecording(path, [
       entryLine(1, { dir: 'c2s', kind: 'request', method: 'tools/call', tool: 'echo', id: 1 }, { id: 1, method: 'tools/call', params }),
-      entryLine(2, { dir: 's2c', kind: 'response', method: 'tools/call', tool: 'echo', id: 1 }, { id: 1, result: { name: 'echo', arguments: {}, toString: 'gone' } }),
+      entryLine(
+        2,
+        { dir: 's2c', kind: 'response', method: 'tools/call', tool: 'echo', id: 1 },
+        { id: 1, result: { name: 'echo', arguments: {}, toString: 'gone' } },
+      ),
     ]);
     const result = await runBin(['replay', path, '--', ...echoServer]);
     expect(result.text).toContain('      result.arguments.valueOf: added 1\n');
@@ -131,13 +138,23 @@ describe('names such as toString, constructor and __proto__ on the wire', () => 
 
   it('mock answers them from the recording, and says what it lacks', async () => {
     const ask = (id: number, method: string, params: object) => JSON.stringify({ jsonrpc: '2.0', id, method, params });
-    const input = [ask(7, 'valueOf', { valueOf: 'valueOf' }), ask(8, 'tools/call', { name: 'constructor', arguments: { constructor: 1 } }), ask(9, 'isPrototypeOf', {}), ''].join('\n');
+    const input = [
+      ask(7, 'valueOf', { valueOf: 'valueOf' }),
+      ask(8, 'tools/call', { name: 'constructor', arguments: { constructor: 1 } }),
+      ask(9, 'isPrototypeOf', {}),
+      '',
+    ].join('\n');
     const result = await runBin(['mock', record], { input });
     expect(onlyUnknownKinds(result.stderr)).toEqual(names);
-    const answers = result.text.trim().split('\n').map((line) => JSON.parse(line));
+    const answers = result.text
+      .trim()
+      .split('\n')
+      .map((line) => JSON.parse(line));
     expect(answers[0]).toEqual({ jsonrpc: '2.0', id: 7, result: { valueOf: 'valueOf' } });
     expect(answers[1]).toEqual({ jsonrpc: '2.0', id: 8, result: { name: 'constructor', arguments: { constructor: 1 } } });
     expect(answers[2].error.code).toBe(-32601);
-    expect(answers[2].error.message).toMatch(/^mcp-spy mock: no recorded answer for isPrototypeOf: the recording has no isPrototypeOf request \(recorded: toString, tools\/list, tools\/call, prompts\/get, constructor, __proto__, valueOf, hasOwnProperty\)$/);
+    expect(answers[2].error.message).toMatch(
+      /^mcp-spy mock: no recorded answer for isPrototypeOf: the recording has no isPrototypeOf request \(recorded: toString, tools\/list, tools\/call, prompts\/get, constructor, __proto__, valueOf, hasOwnProperty\)$/,
+    );
   });
 });

@@ -21,7 +21,11 @@ beforeAll(async () => {
     entryLine(2, { dir: 'c2s', kind: 'request', method: 'initialize', id: 1 }, initialize),
     entryLine(3, { dir: 's2c', kind: 'response', method: 'initialize', id: 1, related: { seq: 2, id: 1, method: 'initialize' } }, initialized),
     entryLine(4, { dir: 'c2s', kind: 'request', method: 'tools/list', id: 2 }, { id: 2, method: 'tools/list' }),
-    entryLine(5, { dir: 's2c', kind: 'response', method: 'tools/list', id: 2, related: { seq: 4, id: 2, method: 'tools/list' } }, { id: 2, result: { tools: [] } }),
+    entryLine(
+      5,
+      { dir: 's2c', kind: 'response', method: 'tools/list', id: 2, related: { seq: 4, id: 2, method: 'tools/list' } },
+      { id: 2, result: { tools: [] } },
+    ),
   ]);
 });
 afterAll(() => temp.remove());
@@ -37,8 +41,18 @@ describe('replay: bad input, one line each', () => {
     ['a corrupt line', () => ['replay', badRecord(), '--', ...server], /^mcp-spy: .*corrupt\.jsonl:4: corrupt record line \(not JSON\)\n$/, 2],
     ['no server and no target', () => ['replay', record], /^mcp-spy: give the server command after -- or --target URL \(one of them\)\n$/, 2],
     ['a target that is not a URL', () => ['replay', record, '--target', 'nowhere'], /^mcp-spy: --target nowhere: not a URL\n$/, 2],
-    ['an ignore path that cannot be read', () => ['replay', record, '--ignore', '$[[[', '--', ...server], /^mcp-spy: bad ignore path \$\[\[\[: cannot read it from "\[\[\[" .*\n$/, 2],
-    ['an unknown format', () => ['replay', record, '--format', 'xml', '--', ...server], /^mcp-spy replay: option '--format <format>' argument 'xml' is invalid: expected one of text, json, junit \(see mcp-spy replay --help\)\n$/, 2],
+    [
+      'an ignore path that cannot be read',
+      () => ['replay', record, '--ignore', '$[[[', '--', ...server],
+      /^mcp-spy: bad ignore path \$\[\[\[: cannot read it from "\[\[\[" .*\n$/,
+      2,
+    ],
+    [
+      'an unknown format',
+      () => ['replay', record, '--format', 'xml', '--', ...server],
+      /^mcp-spy replay: option '--format <format>' argument 'xml' is invalid: expected one of text, json, junit \(see mcp-spy replay --help\)\n$/,
+      2,
+    ],
   ];
   it.each(cases)('%s', async (_name, args, line, exitCode) => {
     const result = await runMain(args());
@@ -81,7 +95,9 @@ describe('mock: bad input, one line each', () => {
   });
 
   it('refuses a --speed it does not know', async () => {
-    expect((await runMain(['mock', record, '--speed', '2'])).stderr).toMatch(/^mcp-spy mock: option '--speed <speed>' argument '2' is invalid: expected 0 \(no delays\) or 1 \(recorded timing\)/);
+    expect((await runMain(['mock', record, '--speed', '2'])).stderr).toMatch(
+      /^mcp-spy mock: option '--speed <speed>' argument '2' is invalid: expected 0 \(no delays\) or 1 \(recorded timing\)/,
+    );
   });
 });
 
@@ -112,7 +128,13 @@ describe('replay and mock errors on a hostile session name', () => {
       entryLine(2, { dir: 'c2s', kind: 'request', method: 'ping', id: 1 }, { id: 1, method: 'ping' }, session),
     ]);
     for (const command of ['replay', 'mock']) {
-      const result = await runMain([command, hostile, '--session', 'nope', ...(command === 'replay' ? ['--', node, fixture('servers', 'echo-server.js')] : [])]);
+      const result = await runMain([
+        command,
+        hostile,
+        '--session',
+        'nope',
+        ...(command === 'replay' ? ['--', node, fixture('servers', 'echo-server.js')] : []),
+      ]);
       expectPrintable(result);
       expect(result.stderr).toBe(`mcp-spy: no session nope in ${hostile} (sessions: s\\u001b]0;pwned\\u0007)\n`);
       expect(result.code).toBe(2);

@@ -19,14 +19,34 @@ const ping = line(1, '10:00:00.000');
 describe('files that cannot be read: one clear line each, exit 2', () => {
   const cases: [string, () => string, RegExp][] = [
     ['a missing file', () => join(temp.dir, 'nothing.jsonl'), /^mcp-spy: cannot read .*nothing\.jsonl: no such file\n$/],
-    ['a directory', () => {
-      const dir = join(temp.dir, 'a-dir');
-      mkdirSync(dir, { recursive: true });
-      return dir;
-    }, /^mcp-spy: cannot read .*a-dir: is a directory\n$/],
-    ['an unknown format', () => temp.file('notes.txt', 'hello\nworld\n'), /^mcp-spy: .*notes\.txt: unknown format \(line 1\): expected an mcp-spy record \(wire\.jsonl\) or a "-> \{json\}" \/ "<- \{json\}" capture\n$/],
-    ['a human log', () => temp.file('wire.log', '20:46:23.515 -> request     initialize #0\n'), /^mcp-spy: .*wire\.log is a human log \(wire\.log\), which cannot be read back; use the record written beside it \(wire\.jsonl\)\n$/],
-    ['a newer record version', () => temp.file('future.jsonl', '{"v":1,"seq":1,"t":"2026-07-28T10:00:00.000Z","kind":"spawn"}\n{"v":99,"seq":2,"t":"2026-07-28T10:00:01.000Z","kind":"spawn"}\n'), /^mcp-spy: .*future\.jsonl:2: record version 99 is newer than this mcp-spy reads \(2\); upgrade mcp-spy\n$/],
+    [
+      'a directory',
+      () => {
+        const dir = join(temp.dir, 'a-dir');
+        mkdirSync(dir, { recursive: true });
+        return dir;
+      },
+      /^mcp-spy: cannot read .*a-dir: is a directory\n$/,
+    ],
+    [
+      'an unknown format',
+      () => temp.file('notes.txt', 'hello\nworld\n'),
+      /^mcp-spy: .*notes\.txt: unknown format \(line 1\): expected an mcp-spy record \(wire\.jsonl\) or a "-> \{json\}" \/ "<- \{json\}" capture\n$/,
+    ],
+    [
+      'a human log',
+      () => temp.file('wire.log', '20:46:23.515 -> request     initialize #0\n'),
+      /^mcp-spy: .*wire\.log is a human log \(wire\.log\), which cannot be read back; use the record written beside it \(wire\.jsonl\)\n$/,
+    ],
+    [
+      'a newer record version',
+      () =>
+        temp.file(
+          'future.jsonl',
+          '{"v":1,"seq":1,"t":"2026-07-28T10:00:00.000Z","kind":"spawn"}\n{"v":99,"seq":2,"t":"2026-07-28T10:00:01.000Z","kind":"spawn"}\n',
+        ),
+      /^mcp-spy: .*future\.jsonl:2: record version 99 is newer than this mcp-spy reads \(2\); upgrade mcp-spy\n$/,
+    ],
   ];
   for (const [what, make, message] of cases) {
     it(`${what}`, async () => {
@@ -56,7 +76,10 @@ describe('files that cannot be read: one clear line each, exit 2', () => {
     const record = temp.file('ok.jsonl', '{"v":1,"seq":1,"t":"2026-07-28T10:00:00.000Z","kind":"spawn"}\n');
     const expectations: [string, string][] = [
       ['latency >', "mcp-spy: bad filter expression: expected a value after '>' at column 10\n"],
-      ['speed > 5', "mcp-spy: bad filter expression: unknown field 'speed' (fields: kind, dir, method, tool, prompt, uri, id, session, seq, latency, code, error, rev, bytes, time, note, text) at column 1\n"],
+      [
+        'speed > 5',
+        "mcp-spy: bad filter expression: unknown field 'speed' (fields: kind, dir, method, tool, prompt, uri, id, session, seq, latency, code, error, rev, bytes, time, note, text) at column 1\n",
+      ],
       ['(tool = "a"', 'mcp-spy: bad filter expression: expected ")" at column 12\n'],
       ['tool = "a', 'mcp-spy: bad filter expression: unterminated string at column 8\n'],
     ];
@@ -72,7 +95,12 @@ describe('view: times, -n, sessions, --follow', () => {
   // Four pings, one each side of 06:46 UTC, in two sessions.
   const record = temp.file('pings.jsonl', line(1, '06:45:59.000') + line(2, '06:46:00.000') + line(3, '06:46:30.500', 's2') + line(4, '06:47:00.000', 's2'));
 
-  it.each([['--since', '25:00'], ['--since', '14:61'], ['--until', '2026-13-01'], ['--since', '2026-02-30']])('%s %s is one line and exit 2', async (option, value) => {
+  it.each([
+    ['--since', '25:00'],
+    ['--since', '14:61'],
+    ['--until', '2026-13-01'],
+    ['--since', '2026-02-30'],
+  ])('%s %s is one line and exit 2', async (option, value) => {
     const result = await runMain(['view', record, option, value]);
     expect(result.stderr).toBe(`mcp-spy: ${option} ${value}: expected a time such as 14:05, 14:05:30.250 or 2026-07-28T14:05:00Z, in UTC\n`);
     expect(result.code).toBe(2);
@@ -108,7 +136,12 @@ describe('check: bad use', () => {
   const broken = temp.file('broken.log', `${byId('duplicate-id').bad}\n`);
 
   it('exits 2 on bad use, with one line', async () => {
-    for (const args of [['check', broken, '--rule', 'no-such-rule=off'], ['check', broken, '--rule', 'duplicate-id=loud'], ['check', broken, '--format', 'xml'], ['check']]) {
+    for (const args of [
+      ['check', broken, '--rule', 'no-such-rule=off'],
+      ['check', broken, '--rule', 'duplicate-id=loud'],
+      ['check', broken, '--format', 'xml'],
+      ['check'],
+    ]) {
       const result = await runMain(args);
       expect(result.code, args.join(' ')).toBe(2);
       expect(result.stderr.trim().split('\n'), args.join(' ')).toHaveLength(1);
@@ -139,7 +172,10 @@ describe('report and import: bad use', () => {
   it.each([
     ['{"not": "har"}', /is not a HAR file: no "log" object/],
     ['not json', /is not a HAR file: not JSON/],
-    ['{"v":2,"seq":1,"t":"2026-01-01T00:00:00.000Z","kind":"spawn"}\n{"v":2,"seq":2,"t":"2026-01-01T00:00:00.000Z","kind":"exit"}\n', /is an mcp-spy record, not a HAR: view, check, replay and export read it as it is\n$/],
+    [
+      '{"v":2,"seq":1,"t":"2026-01-01T00:00:00.000Z","kind":"spawn"}\n{"v":2,"seq":2,"t":"2026-01-01T00:00:00.000Z","kind":"exit"}\n',
+      /is an mcp-spy record, not a HAR: view, check, replay and export read it as it is\n$/,
+    ],
   ])('import refuses %s in one line', async (text, message) => {
     const path = temp.file('bad.har', text);
     const result = await runMain(['import', path]);

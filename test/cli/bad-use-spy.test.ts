@@ -13,10 +13,18 @@ describe('bad use gets one clear line and a non-zero exit', () => {
     ['no command after --', ['--'], /^mcp-spy: no server command/],
     ['no command at all', [], /^mcp-spy: no server command/],
     ['an unknown option', ['--bogus', '--', 'cat'], /^mcp-spy: unknown option '--bogus'/],
-    ['a record path in a missing directory', ['--record', '/nonexistent-dir/x.jsonl', '--', 'cat'], /^mcp-spy: cannot write record \/nonexistent-dir\/x.jsonl: directory \/nonexistent-dir does not exist$/],
+    [
+      'a record path in a missing directory',
+      ['--record', '/nonexistent-dir/x.jsonl', '--', 'cat'],
+      /^mcp-spy: cannot write record \/nonexistent-dir\/x.jsonl: directory \/nonexistent-dir does not exist$/,
+    ],
     ['a log path in a missing directory', ['--log', '/nonexistent-dir/x.log', '--', 'cat'], /^mcp-spy: cannot write log/],
     ['a bad size', ['--max-frame', 'lots', '--', 'cat'], /^mcp-spy: option '--max-frame <size>' argument 'lots' is invalid/],
-    ['a server command without --', ['node', 'server.js'], /^mcp-spy: unknown command 'node'; to spy on a server, put its command after --: mcp-spy -- node server.js$/],
+    [
+      'a server command without --',
+      ['node', 'server.js'],
+      /^mcp-spy: unknown command 'node'; to spy on a server, put its command after --: mcp-spy -- node server.js$/,
+    ],
   ])('%s', async (_name, args, message) => {
     const result = await runMain(args);
     expect(result.code).toBe(2);
@@ -45,7 +53,10 @@ describe('size options are bounded', () => {
     ['a size with a forgotten unit', '16', /the size must be from 1KiB to 256MiB/],
     ['a unit named like an object property', '5constructor', /expected a size such as 16MiB/],
   ])('the stdio and HTTP spies refuse %s in one line, exit 2', async (_name, size, message) => {
-    for (const args of [['--max-frame', size, '--', 'true'], ['http', '--target', 'http://127.0.0.1:9/mcp', '--max-frame', size]]) {
+    for (const args of [
+      ['--max-frame', size, '--', 'true'],
+      ['http', '--target', 'http://127.0.0.1:9/mcp', '--max-frame', size],
+    ]) {
       const result = await runMain(args);
       expect(result.code).toBe(2);
       expect(result.stderr).toMatch(new RegExp(`^mcp-spy( http)?: option '--max-frame <size>' argument '${size}' is invalid: .*\\n$`));
@@ -81,7 +92,11 @@ describe('exports: bad use', () => {
   it.each([
     [['--metrics', '9464', '--', 'true'], 'team=a=b', /^mcp-spy: bad OTEL_RESOURCE_ATTRIBUTES: "team=a=b" is not key=value/],
     [['--otlp', 'http://127.0.0.1:1', '--', 'true'], 'team=tools,=x', /^mcp-spy: bad OTEL_RESOURCE_ATTRIBUTES: "=x" has an empty key/],
-    [['export', 'otlp', 'missing.jsonl', '--endpoint', 'http://127.0.0.1:1'], 'team=%zz', /^mcp-spy: bad OTEL_RESOURCE_ATTRIBUTES: "team=%zz" is not valid percent-encoding/],
+    [
+      ['export', 'otlp', 'missing.jsonl', '--endpoint', 'http://127.0.0.1:1'],
+      'team=%zz',
+      /^mcp-spy: bad OTEL_RESOURCE_ATTRIBUTES: "team=%zz" is not valid percent-encoding/,
+    ],
   ])('%j with OTEL_RESOURCE_ATTRIBUTES=%s is one clear line and exit 2', async (args, attributes, message) => {
     const result = await runMain(args, { env: { OTEL_RESOURCE_ATTRIBUTES: attributes } });
     expect(result.code).toBe(2);
@@ -94,7 +109,10 @@ describe('exports: bad use', () => {
     await new Promise<void>((resolve) => busy.listen(0, '127.0.0.1', resolve));
     const port = (busy.address() as { port: number }).port;
     try {
-      for (const args of [['--no-record', '--metrics', String(port), '--', node, fixture('servers', 'echo-server.js')], ['http', '--target', 'http://127.0.0.1:1/mcp', '--no-record', '--metrics', `127.0.0.1:${port}`]]) {
+      for (const args of [
+        ['--no-record', '--metrics', String(port), '--', node, fixture('servers', 'echo-server.js')],
+        ['http', '--target', 'http://127.0.0.1:1/mcp', '--no-record', '--metrics', `127.0.0.1:${port}`],
+      ]) {
         const result = await runMain(args);
         expect(result.code, args.join(' ')).toBe(69);
         expect(result.stderr).toBe(`mcp-spy: cannot serve metrics on 127.0.0.1:${port}: the port is already in use\n`);
@@ -115,7 +133,9 @@ describe('the HTTP spy: bad use', () => {
   it('says what is wrong in one line and exits non-zero', async () => {
     const badTarget = await runMain(['http', '--target', 'ftp://example.com/mcp']);
     expect(badTarget).toMatchObject({ code: 2, text: '' });
-    expect(badTarget.stderr).toBe('mcp-spy: bad --target "ftp://example.com/mcp": ftp: is not http: or https:; expected a URL such as http://127.0.0.1:3000/mcp\n');
+    expect(badTarget.stderr).toBe(
+      'mcp-spy: bad --target "ftp://example.com/mcp": ftp: is not http: or https:; expected a URL such as http://127.0.0.1:3000/mcp\n',
+    );
     const badListen = await runMain(['http', '--target', 'http://127.0.0.1:1/mcp', '--listen', 'here:there']);
     expect(badListen.code).toBe(2);
     expect(badListen.stderr).toBe('mcp-spy: bad --listen "here:there": expected PORT, HOST:PORT or [IPv6]:PORT\n');

@@ -3,10 +3,16 @@ import { clientIds, configPlaces, type PlaceContext } from '../../src/clients/cl
 import { shapeOf } from '../../src/clients/server-entries.js';
 import { spiedCommand, wrappedCommand } from '../../src/clients/spy-invocation.js';
 
-const context = (platform: NodeJS.Platform, home: string, env: NodeJS.ProcessEnv = {}): PlaceContext => ({ platform, home, env, project: platform === 'win32' ? 'C:\\src\\app' : '/src/app' });
+const context = (platform: NodeJS.Platform, home: string, env: NodeJS.ProcessEnv = {}): PlaceContext => ({
+  platform,
+  home,
+  env,
+  project: platform === 'win32' ? 'C:\\src\\app' : '/src/app',
+});
 
 /** Each place as `client scope file serversAt`, one string per place. */
-const placesOf = (ctx: PlaceContext) => configPlaces(clientIds, ctx).map((place) => `${place.client} ${place.scope} ${place.file} ${place.serversAt.join('.')}`);
+const placesOf = (ctx: PlaceContext) =>
+  configPlaces(clientIds, ctx).map((place) => `${place.client} ${place.scope} ${place.file} ${place.serversAt.join('.')}`);
 
 describe('the clients table', () => {
   it('knows every client and scope on Linux (XDG_CONFIG_HOME honoured)', () => {
@@ -65,8 +71,16 @@ describe('entry shapes', () => {
   });
 
   it('unwraps the command line the spy runs, its own -- kept', () => {
-    const wrapped = wrappedCommand({ node: '/usr/bin/node', bin: '/opt/mcp-spy/bin/mcp-spy.js' }, { client: 'cursor', name: 'w' }, 'npx', ['-y', 'srv', '--', 'x']);
-    expect(wrapped).toEqual({ command: '/usr/bin/node', args: ['/opt/mcp-spy/bin/mcp-spy.js', '--client', 'cursor', '--name', 'w', '--', 'npx', '-y', 'srv', '--', 'x'] });
+    const wrapped = wrappedCommand({ node: '/usr/bin/node', bin: '/opt/mcp-spy/bin/mcp-spy.js' }, { client: 'cursor', name: 'w' }, 'npx', [
+      '-y',
+      'srv',
+      '--',
+      'x',
+    ]);
+    expect(wrapped).toEqual({
+      command: '/usr/bin/node',
+      args: ['/opt/mcp-spy/bin/mcp-spy.js', '--client', 'cursor', '--name', 'w', '--', 'npx', '-y', 'srv', '--', 'x'],
+    });
     expect(spiedCommand(wrapped.command, wrapped.args)).toEqual({ command: 'npx', args: ['-y', 'srv', '--', 'x'] });
   });
 });

@@ -128,7 +128,9 @@ describe('safety of the file', () => {
     const target = targetOf(cursor);
     const manifest = empty();
     const { written } = wrap(target, manifest, { beforeReplace: () => writeFileSync(target.file, '{"mcpServers":{}}\n') });
-    expect(written.map((result) => result.why)).toEqual(['it changed while mcp-spy was editing it (the client may have written it): nothing written, run the command again']);
+    expect(written.map((result) => result.why)).toEqual([
+      'it changed while mcp-spy was editing it (the client may have written it): nothing written, run the command again',
+    ]);
     expect(readFileSync(target.file, 'utf8')).toBe('{"mcpServers":{}}\n');
     expect(manifest.files).toEqual({});
   });
@@ -202,11 +204,27 @@ describe('wrap --http', () => {
   it('points a URL entry at a spy on a port of its own, with the command that runs it; again changes nothing; unwrap gives back the bytes', () => {
     const target = targetOf(cursor);
     const before = readFileSync(target.file);
-    const manifest: WrapManifest = { v: 1, files: { '/elsewhere/mcp.json': [{ path: ['mcpServers', 'x'], client: 'cursor', original: '{}', wrapped: {}, run: ['node', 'mcp-spy.js', 'http', '--target', 'https://x/mcp', '--listen', '127.0.0.1:7301'] }] } };
+    const manifest: WrapManifest = {
+      v: 1,
+      files: {
+        '/elsewhere/mcp.json': [
+          {
+            path: ['mcpServers', 'x'],
+            client: 'cursor',
+            original: '{}',
+            wrapped: {},
+            run: ['node', 'mcp-spy.js', 'http', '--target', 'https://x/mcp', '--listen', '127.0.0.1:7301'],
+          },
+        ],
+      },
+    };
     const works = planWrapFiles([target], { spy, servers: [], http: true }, manifest);
     const remote = works[0]!.plan!.notes.find((note) => note.name === 'remote')!;
     // 7301 is taken by an entry of another file: this one gets the next.
-    expect(remote).toMatchObject({ changes: true, run: [spy.node, spy.bin, 'http', '--target', 'https://example.com/mcp', '--listen', '127.0.0.1:7302', '--client', 'cursor', '--name', 'remote'] });
+    expect(remote).toMatchObject({
+      changes: true,
+      run: [spy.node, spy.bin, 'http', '--target', 'https://example.com/mcp', '--listen', '127.0.0.1:7302', '--client', 'cursor', '--name', 'remote'],
+    });
     writeWrapFiles(works, manifest);
     const after = readFileSync(target.file, 'utf8');
     expect(after).toContain('"url": "http://127.0.0.1:7302/mcp",\n      "headers": {\n        "API_KEY": "value"');
@@ -219,6 +237,9 @@ describe('wrap --http', () => {
 
   it('without --http, leaves the URL entry and says what --http would do', () => {
     const works = planWrapFiles([targetOf(cursor)], { spy, servers: [] });
-    expect(works[0]!.plan!.notes.find((note) => note.name === 'remote')).toMatchObject({ changes: false, run: [spy.node, spy.bin, 'http', '--target', 'https://example.com/mcp', '--listen', '127.0.0.1:7301', '--client', 'cursor', '--name', 'remote'] });
+    expect(works[0]!.plan!.notes.find((note) => note.name === 'remote')).toMatchObject({
+      changes: false,
+      run: [spy.node, spy.bin, 'http', '--target', 'https://example.com/mcp', '--listen', '127.0.0.1:7301', '--client', 'cursor', '--name', 'remote'],
+    });
   });
 });

@@ -19,7 +19,11 @@ describe('the baseline file', () => {
   });
 
   it('shows what a reviewer could not see: invisible characters are \\u escapes, and it reads back the same', () => {
-    const poisoned = { name: 'translate', description: 'Translate.\u{e0053}\u{e0065} a\u200bb \u202eevil\u202c \u00ad\u2060\ufeff\u0085\u001b[31m', inputSchema: { type: 'object' } };
+    const poisoned = {
+      name: 'translate',
+      description: 'Translate.\u{e0053}\u{e0065} a\u200bb \u202eevil\u202c \u00ad\u2060\ufeff\u0085\u001b[31m',
+      inputSchema: { type: 'object' },
+    };
     const text = baselineText({ notes: { translate: { sha256: toolHash(poisoned), definition: poisoned } } }, 'mcp-spy test');
     expect(text).toContain('"description": "Translate.\\udb40\\udc53\\udb40\\udc65 a\\u200bb \\u202eevil\\u202c \\u00ad\\u2060\\ufeff\\u0085\\u001b[31m"');
     expect(text).toMatch(/^[\x0a\x20-\x7e]*$/);
@@ -39,7 +43,11 @@ describe('the baseline file', () => {
     ['a newer format', '{"mcpSpyBaseline": 2, "servers": {}}', /baseline format 2 is newer than this mcp-spy reads \(1\); update mcp-spy/],
     ['a format that is a string', '{"mcpSpyBaseline": "1", "servers": {}}', /baseline format "1" is not one this mcp-spy reads \(it reads 1, a number\)$/],
     ['a format that is an object', '{"mcpSpyBaseline": {"toString": 1}, "servers": {}}', /baseline format \{"toString":1\} is not one this mcp-spy reads/],
-    ['a hash edited by hand', JSON.stringify({ mcpSpyBaseline: 1, servers: { notes: { tools: { search: { sha256: 'sha256:00', definition: search } } } } }), /server "notes", tool "search": its sha256 does not match its definition/],
+    [
+      'a hash edited by hand',
+      JSON.stringify({ mcpSpyBaseline: 1, servers: { notes: { tools: { search: { sha256: 'sha256:00', definition: search } } } } }),
+      /server "notes", tool "search": its sha256 does not match its definition/,
+    ],
     ['a directory', null, /^cannot read baseline .*: is a directory$/],
     ['a tool of the wrong shape', JSON.stringify({ mcpSpyBaseline: 1, servers: { notes: { tools: { search: 1 } } } }), /expected \{"sha256"/],
   ])('refuses %s with one line that names the place', (_name, text, message) => {

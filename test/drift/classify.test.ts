@@ -10,20 +10,65 @@ const changesOf = (before: object, after: object) =>
 
 describe('how a tool change is classed', () => {
   it.each([
-    ['a required argument added', {}, { inputSchema: schema({ q: { type: 'string' }, n: { type: 'integer' } }, ['q', 'n']) }, 'breaking: required argument `n` added'],
-    ['an optional argument added', {}, { inputSchema: schema({ q: { type: 'string' }, n: { type: 'integer' } }, ['q']) }, 'compatible: optional argument `n` added'],
+    [
+      'a required argument added',
+      {},
+      { inputSchema: schema({ q: { type: 'string' }, n: { type: 'integer' } }, ['q', 'n']) },
+      'breaking: required argument `n` added',
+    ],
+    [
+      'an optional argument added',
+      {},
+      { inputSchema: schema({ q: { type: 'string' }, n: { type: 'integer' } }, ['q']) },
+      'compatible: optional argument `n` added',
+    ],
     ['an argument removed', {}, { inputSchema: schema({}, []) }, 'breaking: argument `q` removed'],
     ['an argument made required', { inputSchema: schema({ q: { type: 'string' } }) }, {}, 'breaking: argument `q` is now required'],
-    ['a type narrowed', { inputSchema: schema({ q: { type: ['string', 'number'] } }, ['q']) }, {}, 'breaking: argument `q` narrowed: it admits fewer values than before'],
-    ['number narrowed to integer', { inputSchema: schema({ q: { type: 'number' } }, ['q']) }, { inputSchema: schema({ q: { type: 'integer' } }, ['q']) }, 'breaking: argument `q` narrowed: it admits fewer values than before'],
-    ['an enum narrowed', { inputSchema: schema({ q: { enum: ['a', 'b'] } }, ['q']) }, { inputSchema: schema({ q: { enum: ['a'] } }, ['q']) }, 'breaking: argument `q` narrowed: it admits fewer values than before'],
+    [
+      'a type narrowed',
+      { inputSchema: schema({ q: { type: ['string', 'number'] } }, ['q']) },
+      {},
+      'breaking: argument `q` narrowed: it admits fewer values than before',
+    ],
+    [
+      'number narrowed to integer',
+      { inputSchema: schema({ q: { type: 'number' } }, ['q']) },
+      { inputSchema: schema({ q: { type: 'integer' } }, ['q']) },
+      'breaking: argument `q` narrowed: it admits fewer values than before',
+    ],
+    [
+      'an enum narrowed',
+      { inputSchema: schema({ q: { enum: ['a', 'b'] } }, ['q']) },
+      { inputSchema: schema({ q: { enum: ['a'] } }, ['q']) },
+      'breaking: argument `q` narrowed: it admits fewer values than before',
+    ],
     ['the description changed', {}, { description: 'Do it, and more' }, "risky: description changed: the model's instructions changed"],
-    ['an argument description changed', { inputSchema: schema({ q: { type: 'string', description: 'a' } }, ['q']) }, { inputSchema: schema({ q: { type: 'string', description: 'b' } }, ['q']) }, 'risky: description of argument `q` changed'],
-    ['an output field removed', { outputSchema: schema({ n: { type: 'integer' } }, ['n']) }, { outputSchema: schema({}) }, 'breaking: output field `n` removed'],
-    ['an output field widened', { outputSchema: schema({ n: { type: 'integer' } }, ['n']) }, { outputSchema: schema({ n: { type: ['integer', 'null'] } }, ['n']) }, 'breaking: output field `n` may now hold values it did not before'],
+    [
+      'an argument description changed',
+      { inputSchema: schema({ q: { type: 'string', description: 'a' } }, ['q']) },
+      { inputSchema: schema({ q: { type: 'string', description: 'b' } }, ['q']) },
+      'risky: description of argument `q` changed',
+    ],
+    [
+      'an output field removed',
+      { outputSchema: schema({ n: { type: 'integer' } }, ['n']) },
+      { outputSchema: schema({}) },
+      'breaking: output field `n` removed',
+    ],
+    [
+      'an output field widened',
+      { outputSchema: schema({ n: { type: 'integer' } }, ['n']) },
+      { outputSchema: schema({ n: { type: ['integer', 'null'] } }, ['n']) },
+      'breaking: output field `n` may now hold values it did not before',
+    ],
     ['an output field added', { outputSchema: schema({}) }, { outputSchema: schema({ n: { type: 'integer' } }) }, 'compatible: output field `n` added'],
     ['no longer read-only', { annotations: { readOnlyHint: true } }, { annotations: { readOnlyHint: false } }, 'breaking: no longer read-only (readOnlyHint)'],
-    ['destructive by default once its hints are gone', { annotations: { destructiveHint: false } }, { annotations: {} }, 'breaking: now destructive (destructiveHint)'],
+    [
+      'destructive by default once its hints are gone',
+      { annotations: { destructiveHint: false } },
+      { annotations: {} },
+      'breaking: now destructive (destructiveHint)',
+    ],
     ['made read-only', { annotations: { readOnlyHint: false } }, { annotations: { readOnlyHint: true } }, 'compatible: annotations changed'],
   ])('%s', (_name, before, after, expected) => {
     expect(changesOf(before, after)).toEqual([expected]);
@@ -46,7 +91,14 @@ describe('how a tool change is classed', () => {
 });
 
 describe('the classes of a whole diff', () => {
-  const snapshot = (fields: Partial<Snapshot>): Snapshot => ({ servers: new Set(), tools: new Map(), prompts: new Map(), resources: new Map(), exchanges: [], ...fields });
+  const snapshot = (fields: Partial<Snapshot>): Snapshot => ({
+    servers: new Set(),
+    tools: new Map(),
+    prompts: new Map(),
+    resources: new Map(),
+    exchanges: [],
+    ...fields,
+  });
   it('a capability dropped breaks, one added does not, a revision change is risky; worst first', () => {
     const report = diffSnapshots(
       snapshot({ revision: '2025-06-18', serverCapabilities: { tools: { listChanged: true }, prompts: {} } }),
@@ -85,6 +137,8 @@ describe('the classes of a whole diff', () => {
       { before: 'a', after: 'b' },
       [],
     );
-    expect(report.changes.map((change) => `${change.class} ${change.subject}: ${change.message}`)).toEqual(["risky t: description changed: the model's instructions changed"]);
+    expect(report.changes.map((change) => `${change.class} ${change.subject}: ${change.message}`)).toEqual([
+      "risky t: description changed: the model's instructions changed",
+    ]);
   });
 });

@@ -12,7 +12,10 @@ const path = (name: string) => join(temp.dir, name);
 /** Runs the notes client through a spy with these options; resolves with the spy's stderr (its live view). */
 function spied(spyArgs: string[], server: string[]): Promise<string> {
   return new Promise((resolve, reject) => {
-    const child = spawn(node, [fixture('clients', 'notes-client.js'), '--', node, bin, ...spyArgs, '--', ...server], { env: { ...process.env, FORCE_COLOR: '0' }, stdio: ['ignore', 'ignore', 'pipe'] });
+    const child = spawn(node, [fixture('clients', 'notes-client.js'), '--', node, bin, ...spyArgs, '--', ...server], {
+      env: { ...process.env, FORCE_COLOR: '0' },
+      stdio: ['ignore', 'ignore', 'pipe'],
+    });
     let stderr = '';
     child.stderr.on('data', (chunk: Buffer) => (stderr += chunk.toString('utf8')));
     child.on('error', reject);
@@ -20,7 +23,8 @@ function spied(spyArgs: string[], server: string[]): Promise<string> {
   });
 }
 
-const notesOf = (record: string) => readEntries(record).flatMap((entry) => (Array.isArray(entry.notes) ? entry.notes.map((note) => `${entry.method} ${String(note)}`) : []));
+const notesOf = (record: string) =>
+  readEntries(record).flatMap((entry) => (Array.isArray(entry.notes) ? entry.notes.map((note) => `${entry.method} ${String(note)}`) : []));
 
 describe('diff between two recordings of one server', () => {
   beforeAll(async () => {
@@ -49,12 +53,24 @@ describe('diff between two recordings of one server', () => {
     expect(runBinSync(['diff', path('a.jsonl'), path('b.jsonl'), '--fail-on', 'breaking']).code).toBe(0);
     expect(runBinSync(['diff', path('c.jsonl'), path('c.jsonl'), '--fail-on', 'any']).code).toBe(0);
     const json = JSON.parse(runBinSync(['diff', path('a.jsonl'), path('c.jsonl'), '--format', 'json', '--fail-on', 'breaking']).text);
-    expect(json.changes.map((change: { class: string; subject: string }) => `${change.class} ${change.subject}`)).toEqual(['breaking search', 'breaking publish', 'risky search', 'compatible notes']);
+    expect(json.changes.map((change: { class: string; subject: string }) => `${change.class} ${change.subject}`)).toEqual([
+      'breaking search',
+      'breaking publish',
+      'risky search',
+      'compatible notes',
+    ]);
     const junit = runBinSync(['diff', path('a.jsonl'), path('c.jsonl'), '--format', 'junit', '--fail-on', 'breaking']);
     expect(junit.code).toBe(1);
-    expect(junit.text).toMatch(/<testcase name="breaking-change: [^"]*" classname="mcp-spy.diff.breaking-change" time="0">\n\s+<failure message="2 finding\(s\)/);
+    expect(junit.text).toMatch(
+      /<testcase name="breaking-change: [^"]*" classname="mcp-spy.diff.breaking-change" time="0">\n\s+<failure message="2 finding\(s\)/,
+    );
     const sarif = JSON.parse(runBinSync(['diff', path('a.jsonl'), path('c.jsonl'), '--format', 'sarif']).text);
-    expect(sarif.runs[0].results.map((result: { ruleId: string }) => result.ruleId)).toEqual(['breaking-change', 'breaking-change', 'risky-change', 'compatible-change']);
+    expect(sarif.runs[0].results.map((result: { ruleId: string }) => result.ruleId)).toEqual([
+      'breaking-change',
+      'breaking-change',
+      'risky-change',
+      'compatible-change',
+    ]);
     const markdown = runBinSync(['diff', path('a.jsonl'), path('c.jsonl'), '--format', 'markdown']).text;
     expect(markdown).toContain('| **breaking** | tool | `search` | required argument `limit` added |');
   });
@@ -82,7 +98,10 @@ describe('baselines and tools that change', () => {
     const lock = JSON.parse(readFileSync(path('lock.json'), 'utf8'));
     expect(Object.keys(lock.servers)).toEqual(['notes']);
     expect(Object.keys(lock.servers.notes.tools)).toEqual(['publish', 'search']);
-    expect(lock.servers.notes.tools.search).toMatchObject({ sha256: expect.stringMatching(/^sha256:[0-9a-f]{64}$/), definition: { name: 'search', description: 'Search the notes' } });
+    expect(lock.servers.notes.tools.search).toMatchObject({
+      sha256: expect.stringMatching(/^sha256:[0-9a-f]{64}$/),
+      definition: { name: 'search', description: 'Search the notes' },
+    });
     expect(runBinSync(['check', path('pinned.jsonl'), '--baseline', path('lock.json')]).code).toBe(0);
   });
 
@@ -93,10 +112,16 @@ describe('baselines and tools that change', () => {
     expect(live).toContain('tool search differs from its pin in the baseline; tool publish differs from its pin in the baseline');
     expect(notesOf(path('changed.jsonl'))).toContain('tools/list tool-definition-changed');
     const said = readEntries(path('changed.jsonl')).filter((entry) => entry.kind === 'note');
-    expect(said[0]).toMatchObject({ notes: ['tool-definition-changed'], related: { method: 'tools/list' }, text: expect.stringContaining('tool search differs') });
+    expect(said[0]).toMatchObject({
+      notes: ['tool-definition-changed'],
+      related: { method: 'tools/list' },
+      text: expect.stringContaining('tool search differs'),
+    });
     const result = runBinSync(['check', path('changed.jsonl'), '--baseline', path('lock.json')]);
     expect(result.code).toBe(1);
-    expect(result.text).toContain('error tool-definition-changed: tool search differs from its pin: description: "Search the notes" -> "Search the notes, newest first"');
+    expect(result.text).toContain(
+      'error tool-definition-changed: tool search differs from its pin: description: "Search the notes" -> "Search the notes, newest first"',
+    );
     expect(result.text).toContain('error tool-definition-changed: tool publish differs from its pin: annotations.destructiveHint: false -> true');
     // Once per tool, though the client listed the tools twice.
     expect(result.text.match(/tool search differs/g)).toHaveLength(1);

@@ -37,7 +37,11 @@ describe('the formats of diff', () => {
       expect(validateSarif(log), JSON.stringify(validateSarif.errors)).toBe(true);
     }
     const log = JSON.parse(formatDiff(report, 'sarif', 'breaking', '0.0.0'));
-    expect(log.runs[0].results.map((result: { ruleId: string; level: string }) => `${result.ruleId} ${result.level}`)).toEqual(['breaking-change error', 'risky-change warning', 'compatible-change warning']);
+    expect(log.runs[0].results.map((result: { ruleId: string; level: string }) => `${result.ruleId} ${result.level}`)).toEqual([
+      'breaking-change error',
+      'risky-change warning',
+      'compatible-change warning',
+    ]);
   });
 
   it('junit: XML a reporter parses, failing only the classes of --fail-on', async () => {

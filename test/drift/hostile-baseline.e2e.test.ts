@@ -11,7 +11,11 @@ afterAll(() => temp.remove());
 
 const deep = 50_000;
 const hostile: [string, string, RegExp][] = [
-  ['a format that is an object', '{"mcpSpyBaseline":{"toString":1},"servers":{}}', /baseline format \{"toString":1\} is not one this mcp-spy reads \(it reads 1, a number\)/],
+  [
+    'a format that is an object',
+    '{"mcpSpyBaseline":{"toString":1},"servers":{}}',
+    /baseline format \{"toString":1\} is not one this mcp-spy reads \(it reads 1, a number\)/,
+  ],
   ['a format that is the string "1"', '{"mcpSpyBaseline":"1","servers":{}}', /baseline format "1" is not one this mcp-spy reads/],
   [
     'a definition 50,000 levels deep',
@@ -41,7 +45,11 @@ describe('a baseline file that cannot be used', () => {
     expect(result.stderr.trim().split('\n')).toHaveLength(1);
     expect(result.text).toBe('{"jsonrpc":"2.0","id":1,"result":{}}\n');
     expect(result.code).toBe(0);
-    expect(readEntries(wire).filter((entry) => entry.dir).map((entry) => entry.kind)).toEqual(['request', 'response']);
+    expect(
+      readEntries(wire)
+        .filter((entry) => entry.dir)
+        .map((entry) => entry.kind),
+    ).toEqual(['request', 'response']);
   });
 
   it('a byte order mark before the JSON is read past, as records read past it', async () => {

@@ -34,7 +34,9 @@ describe('a 2026-07-28 call with an elicitation round (the v2 SDK multi-round-tr
 
   it('renders its rounds in view, the same as wire.log', () => {
     const view = runBinSync(['view', record]).text;
-    expect(view).toMatch(/<- response {4}tools\/call #0 tool=deploy .*input required: confirm \(elicitation\/create "Deploy to prod\?"\) requestState "deploy:prod:/);
+    expect(view).toMatch(
+      /<- response {4}tools\/call #0 tool=deploy .*input required: confirm \(elicitation\/create "Deploy to prod\?"\) requestState "deploy:prod:/,
+    );
     expect(view).toMatch(/-> request {5}tools\/call #1 tool=deploy round 2 of #0 /);
     expect(view).toMatch(/<- response {4}tools\/call #1 tool=deploy round 2 [\d.]+ms "deployed to prod"/);
     expect(view).toBe(readFileSync(log, 'utf8'));

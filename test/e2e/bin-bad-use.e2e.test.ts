@@ -6,14 +6,26 @@ import { runBin } from '../helpers/spy.js';
 describe('the binary passes bad use on to the shell: one line on stderr, nothing on stdout, exit 2', () => {
   it.each([
     ['the stdio spy', ['--bogus', '--', 'cat'], "mcp-spy: unknown option '--bogus' (see mcp-spy --help)\n"],
-    ['http', ['http', '--target', 'ftp://x/mcp'], 'mcp-spy: bad --target "ftp://x/mcp": ftp: is not http: or https:; expected a URL such as http://127.0.0.1:3000/mcp\n'],
+    [
+      'http',
+      ['http', '--target', 'ftp://x/mcp'],
+      'mcp-spy: bad --target "ftp://x/mcp": ftp: is not http: or https:; expected a URL such as http://127.0.0.1:3000/mcp\n',
+    ],
     ['view', ['view', 'missing.jsonl'], 'mcp-spy: cannot read missing.jsonl: no such file\n'],
     ['stats', ['stats', 'missing.jsonl'], 'mcp-spy: cannot read missing.jsonl: no such file\n'],
     ['check', ['check', 'missing.jsonl'], 'mcp-spy: cannot read missing.jsonl: no such file\n'],
-    ['report', ['report', 'a.jsonl', 'b.jsonl', 'c.jsonl'], 'mcp-spy: report takes one recording, or two to compare: mcp-spy report before.jsonl after.jsonl\n'],
+    [
+      'report',
+      ['report', 'a.jsonl', 'b.jsonl', 'c.jsonl'],
+      'mcp-spy: report takes one recording, or two to compare: mcp-spy report before.jsonl after.jsonl\n',
+    ],
     ['replay', ['replay', 'missing.jsonl'], 'mcp-spy: give the server command after -- or --target URL (one of them)\n'],
     ['mock', ['mock', 'missing.jsonl'], 'mcp-spy: cannot read missing.jsonl: no such file\n'],
-    ['export otlp', ['export', 'otlp', 'missing.jsonl', '--endpoint', 'ftp://x'], 'mcp-spy: bad --endpoint "ftp://x": OTLP/HTTP needs an http or https URL, not ftp:; expected a collector URL such as http://127.0.0.1:4318\n'],
+    [
+      'export otlp',
+      ['export', 'otlp', 'missing.jsonl', '--endpoint', 'ftp://x'],
+      'mcp-spy: bad --endpoint "ftp://x": OTLP/HTTP needs an http or https URL, not ftp:; expected a collector URL such as http://127.0.0.1:4318\n',
+    ],
     ['export har', ['export', 'har', 'missing.jsonl'], 'mcp-spy: cannot read missing.jsonl: no such file\n'],
     ['import', ['import', 'missing.har'], 'mcp-spy: cannot read missing.har: no such file\n'],
     ['diff', ['diff', 'missing.jsonl'], 'mcp-spy: diff needs two recordings (mcp-spy diff before.jsonl after.jsonl), or one and a server command after --\n'],

@@ -20,16 +20,51 @@ const line = (ms: number, dir: 'c2s' | 's2c', kind: string, message: object, fie
 const record = temp.file(
   'wire.jsonl',
   [
-    line(0, 'c2s', 'request', { id: 0, method: 'initialize', params: { protocolVersion: '2025-11-25', capabilities: {}, clientInfo: { name: 'c', version: '1' } } }, { method: 'initialize', id: 0 }),
-    line(20, 's2c', 'response', { id: 0, result: { protocolVersion: '2025-11-25', capabilities: { tools: {} }, serverInfo: { name: 'notes', version: '1.0.0' } } }, { method: 'initialize', id: 0, latencyMs: 20, related: { seq: 1, id: 0, method: 'initialize' } }),
+    line(
+      0,
+      'c2s',
+      'request',
+      { id: 0, method: 'initialize', params: { protocolVersion: '2025-11-25', capabilities: {}, clientInfo: { name: 'c', version: '1' } } },
+      { method: 'initialize', id: 0 },
+    ),
+    line(
+      20,
+      's2c',
+      'response',
+      { id: 0, result: { protocolVersion: '2025-11-25', capabilities: { tools: {} }, serverInfo: { name: 'notes', version: '1.0.0' } } },
+      { method: 'initialize', id: 0, latencyMs: 20, related: { seq: 1, id: 0, method: 'initialize' } },
+    ),
     line(30, 'c2s', 'notification', { method: 'notifications/initialized' }, { method: 'notifications/initialized' }),
     line(40, 'c2s', 'request', { id: 1, method: 'tools/list' }, { method: 'tools/list', id: 1 }),
     line(45, 's2c', 'response', { id: 1, result: { tools } }, { method: 'tools/list', id: 1, latencyMs: 5, related: { seq: 4, id: 1, method: 'tools/list' } }),
-    line(50, 'c2s', 'request', { id: 2, method: 'tools/call', params: { name: 'search', arguments: { q: 'x' } } }, { method: 'tools/call', id: 2, tool: 'search' }),
-    line(2550, 's2c', 'response', { id: 2, result: answer }, { method: 'tools/call', id: 2, tool: 'search', latencyMs: 2500, related: { seq: 6, id: 2, method: 'tools/call', tool: 'search' } }),
+    line(
+      50,
+      'c2s',
+      'request',
+      { id: 2, method: 'tools/call', params: { name: 'search', arguments: { q: 'x' } } },
+      { method: 'tools/call', id: 2, tool: 'search' },
+    ),
+    line(
+      2550,
+      's2c',
+      'response',
+      { id: 2, result: answer },
+      { method: 'tools/call', id: 2, tool: 'search', latencyMs: 2500, related: { seq: 6, id: 2, method: 'tools/call', tool: 'search' } },
+    ),
   ].join(''),
 );
-const asserting = ['--expect-tool', 'search', '--expect-tool', 'fetch*', '--forbid-tool', 'delete_*', '--max-duration', 'tool:search=1s', '--max-duration', 'tools/list=1s'];
+const asserting = [
+  '--expect-tool',
+  'search',
+  '--expect-tool',
+  'fetch*',
+  '--forbid-tool',
+  'delete_*',
+  '--max-duration',
+  'tool:search=1s',
+  '--max-duration',
+  'tools/list=1s',
+];
 
 describe('check: assertions for CI', () => {
   it('without assertions the recording is clean', async () => {
@@ -60,13 +95,23 @@ describe('check: assertions for CI', () => {
 
   it('JUnit: a test case per kind of assertion; SARIF: a rule each, results at their lines; JSON: the findings', async () => {
     const junit = await runBin(['check', record, ...asserting, '--format', 'junit']);
-    for (const id of ['expect-tool', 'forbid-tool', 'max-duration']) expect(junit.text).toMatch(new RegExp(`<testcase name="${id}: [^"]*" classname="mcp-spy.check.${id}" time="0">\\n\\s+<failure message="1 finding\\(s\\)`));
+    for (const id of ['expect-tool', 'forbid-tool', 'max-duration'])
+      expect(junit.text).toMatch(
+        new RegExp(`<testcase name="${id}: [^"]*" classname="mcp-spy.check.${id}" time="0">\\n\\s+<failure message="1 finding\\(s\\)`),
+      );
     expect(junit.code).toBe(1);
     const sarif = JSON.parse((await runBin(['check', record, ...asserting, '--format', 'sarif'])).text);
     const rules = sarif.runs[0].tool.driver.rules.map((rule: { id: string }) => rule.id);
     expect(rules.slice(-3)).toEqual(['expect-tool', 'forbid-tool', 'max-duration']);
-    const results = sarif.runs[0].results.map((result: { ruleId: string; locations: { physicalLocation: { region?: { startLine: number } } }[] }) => [result.ruleId, result.locations[0]!.physicalLocation.region?.startLine]);
-    expect(results).toEqual([['forbid-tool', 5], ['max-duration', 7], ['expect-tool', undefined]]);
+    const results = sarif.runs[0].results.map((result: { ruleId: string; locations: { physicalLocation: { region?: { startLine: number } } }[] }) => [
+      result.ruleId,
+      result.locations[0]!.physicalLocation.region?.startLine,
+    ]);
+    expect(results).toEqual([
+      ['forbid-tool', 5],
+      ['max-duration', 7],
+      ['expect-tool', undefined],
+    ]);
     const json = JSON.parse((await runBin(['check', record, ...asserting, '--format', 'json'])).text);
     expect(json.findings.map((finding: { rule: string }) => finding.rule)).toEqual(['forbid-tool', 'max-duration', 'expect-tool']);
   });
@@ -78,7 +123,9 @@ describe('check: assertions for CI', () => {
 
   it('a --max-duration without a duration is one line, exit 2', async () => {
     const result = await runBin(['check', record, '--max-duration', 'tools/call']);
-    expect(result.stderr).toBe("mcp-spy check: option '--max-duration <method=duration>' argument 'tools/call' is invalid: expected METHOD=DURATION, e.g. tools/call=2s, tool:search=500ms or resources/*=1s (see mcp-spy check --help)\n");
+    expect(result.stderr).toBe(
+      "mcp-spy check: option '--max-duration <method=duration>' argument 'tools/call' is invalid: expected METHOD=DURATION, e.g. tools/call=2s, tool:search=500ms or resources/*=1s (see mcp-spy check --help)\n",
+    );
     expect(result.code).toBe(2);
   });
 });

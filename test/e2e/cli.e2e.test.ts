@@ -46,7 +46,10 @@ describe('exit codes and signals', () => {
 
   it('runs the server in our working directory with our environment', async () => {
     const dir = tempDir().dir;
-    const result = await runBin(['-q', '--no-record', '--no-log', '--', 'sh', '-c', 'pwd; echo "$SPY_TEST_VALUE"'], { cwd: dir, env: { SPY_TEST_VALUE: 'kept' } });
+    const result = await runBin(['-q', '--no-record', '--no-log', '--', 'sh', '-c', 'pwd; echo "$SPY_TEST_VALUE"'], {
+      cwd: dir,
+      env: { SPY_TEST_VALUE: 'kept' },
+    });
     expect(result.stdout.toString()).toBe(`${dir}\nkept\n`);
   });
 });

@@ -16,11 +16,13 @@ const callText = (id: number, deep: string) => `{"jsonrpc":"2.0","id":${id},"met
 const answerText = (id: number, deep: string) => `{"jsonrpc":"2.0","id":${id},"result":{"name":"echo","arguments":{"deep":${deep}}}}`;
 
 // What replay, mock and diff compare or send is the frame as read: they say so, once.
-const cutLine = (path: string, line = 1) => `mcp-spy: ${path}:${line}: frames nested deeper than 1000 levels (this one first) are read cut at that depth: what lies deeper is neither compared nor sent\n`;
+const cutLine = (path: string, line = 1) =>
+  `mcp-spy: ${path}:${line}: frames nested deeper than 1000 levels (this one first) are read cut at that depth: what lies deeper is neither compared nor sent\n`;
 
 /** A record as an mcp-spy before the cut wrote it: the deep frames spliced in whole. */
 function deepRecord(depth: number): string {
-  const line = (seq: number, fields: object, msg: string) => `${JSON.stringify({ v: 2, seq, t: `2026-07-28T10:00:0${seq}.000Z`, session: 's1', ...fields }).slice(0, -1)},"msg":${msg}}\n`;
+  const line = (seq: number, fields: object, msg: string) =>
+    `${JSON.stringify({ v: 2, seq, t: `2026-07-28T10:00:0${seq}.000Z`, session: 's1', ...fields }).slice(0, -1)},"msg":${msg}}\n`;
   const deep = deepArray(depth);
   return [
     line(1, { dir: 'c2s', kind: 'request', method: 'tools/call', id: 1, tool: 'echo', bytes: 99 }, callText(1, deep)),
@@ -44,7 +46,12 @@ describe('a record holding a frame 5,000 levels deep', () => {
   });
 
   it('view, stats and check read it; check warns of it', async () => {
-    for (const args of [['view', record], ['stats', record], ['export', 'har', record], ['report', record, '-o', '-']]) {
+    for (const args of [
+      ['view', record],
+      ['stats', record],
+      ['export', 'har', record],
+      ['report', record, '-o', '-'],
+    ]) {
       const result = await runBin(args);
       expect(result.stderr).toBe('');
       expect(result.code).toBe(0);
@@ -106,11 +113,27 @@ describe('frames 50,000 levels deep', () => {
     const entry = {
       startedDateTime: '2026-07-28T10:00:00.000Z',
       time: 1,
-      request: { method: 'POST', url: 'http://127.0.0.1:3000/mcp', httpVersion: 'HTTP/1.1', headers: [{ name: 'content-type', value: 'application/json' }], postData: text(callText(1, deep)) },
-      response: { status: 200, statusText: 'OK', httpVersion: 'HTTP/1.1', headers: [{ name: 'content-type', value: 'application/json' }], content: text(answerText(1, deep)) },
+      request: {
+        method: 'POST',
+        url: 'http://127.0.0.1:3000/mcp',
+        httpVersion: 'HTTP/1.1',
+        headers: [{ name: 'content-type', value: 'application/json' }],
+        postData: text(callText(1, deep)),
+      },
+      response: {
+        status: 200,
+        statusText: 'OK',
+        httpVersion: 'HTTP/1.1',
+        headers: [{ name: 'content-type', value: 'application/json' }],
+        content: text(answerText(1, deep)),
+      },
       timings: { send: 0, wait: 1, receive: 0 },
     };
-    const other = { ...entry, request: { ...entry.request, url: 'http://127.0.0.1:3000/token', postData: text(deep) }, response: { ...entry.response, content: text(deep) } };
+    const other = {
+      ...entry,
+      request: { ...entry.request, url: 'http://127.0.0.1:3000/token', postData: text(deep) },
+      response: { ...entry.response, content: text(deep) },
+    };
     writeFileSync(har, JSON.stringify({ log: { version: '1.2', creator: { name: 'test', version: '1' }, entries: [other, entry] } }));
     const out = join(temp.dir, 'imported.jsonl');
     const result = await runBin(['import', har, '-o', out]);
@@ -118,7 +141,11 @@ describe('frames 50,000 levels deep', () => {
     expect(result.code).toBe(0);
     const frames = readEntries(out).filter((item) => item.dir);
     expect(frames.map((item) => item.notes)).toEqual([['nested-too-deep'], ['nested-too-deep']]);
-    for (const args of [['view', out, '--full'], ['view', out, '--format', 'json'], ['replay', out, '--', node, fixture('servers', 'echo-server.js')]]) {
+    for (const args of [
+      ['view', out, '--full'],
+      ['view', out, '--format', 'json'],
+      ['replay', out, '--', node, fixture('servers', 'echo-server.js')],
+    ]) {
       const read = await runBin(args);
       expect(read.stderr).toBe(args[0] === 'replay' ? cutLine(out, 2) : '');
       expect(read.code).toBe(0);

@@ -14,7 +14,14 @@ import { fixture, framesOf, node, readEntries, runBin, tempDir } from '../helper
 const temp = tempDir();
 afterAll(() => temp.remove());
 
-const secrets = { password: 'hunter2-horse-battery', apiKey: 'sk-live-0a1b2c3d4e5f', api_key: 'ak-9z8y7x6w5v4u', client_secret: 'cs-0011223344556677', access_token: 'at-abcdefabcdef', token: 'tk-1234567890ab' };
+const secrets = {
+  password: 'hunter2-horse-battery',
+  apiKey: 'sk-live-0a1b2c3d4e5f',
+  api_key: 'ak-9z8y7x6w5v4u',
+  client_secret: 'cs-0011223344556677',
+  access_token: 'at-abcdefabcdef',
+  token: 'tk-1234567890ab',
+};
 const call = {
   jsonrpc: '2.0',
   id: 1,
@@ -51,7 +58,9 @@ describe('secrets masked by default', () => {
       "$['params']['arguments']['X-Auth-Token']",
     ]);
     // A schema's property named password is a schema; a progress token is not a secret.
-    expect(request!.msg).toMatchObject({ params: { arguments: { 'X-Auth-Token': '[redacted]', schema: { properties: { password: { type: 'string' } } } }, _meta: { progressToken: 'progress-1' } } });
+    expect(request!.msg).toMatchObject({
+      params: { arguments: { 'X-Auth-Token': '[redacted]', schema: { properties: { password: { type: 'string' } } } }, _meta: { progressToken: 'progress-1' } },
+    });
     expect(response!.redacted).toHaveLength(7);
   });
 
@@ -91,17 +100,51 @@ describe('secrets masked by default', () => {
   });
 });
 
-describe('the errors\' own words on OTLP spans', () => {
+describe("the errors' own words on OTLP spans", () => {
   it('are there only with --otlp-content', async () => {
     const line = (seq: number, fields: object) => `${JSON.stringify({ v: 2, seq, t: `2026-07-28T10:00:0${seq}.000Z`, session: 's1', ...fields })}\n`;
     const path = temp.file(
       'errors.jsonl',
       [
         line(1, { kind: 'spawn', command: ['server'], transport: 'stdio' }),
-        line(2, { dir: 'c2s', kind: 'request', method: 'tools/call', id: 1, tool: 'login', bytes: 9, msg: { jsonrpc: '2.0', id: 1, method: 'tools/call', params: { name: 'login', arguments: {} } } }),
-        line(3, { dir: 's2c', kind: 'tool-error', method: 'tools/call', id: 1, tool: 'login', bytes: 9, related: { seq: 2, id: 1, method: 'tools/call', tool: 'login' }, msg: { jsonrpc: '2.0', id: 1, result: { isError: true, content: [{ type: 'text', text: 'login failed for key sk-tool-error-words' }] } } }),
-        line(4, { dir: 'c2s', kind: 'request', method: 'prompts/get', id: 2, prompt: 'p', bytes: 9, msg: { jsonrpc: '2.0', id: 2, method: 'prompts/get', params: { name: 'p' } } }),
-        line(5, { dir: 's2c', kind: 'protocol-error', method: 'prompts/get', id: 2, bytes: 9, error: { code: -32602, message: 'bad token tk-protocol-words' }, related: { seq: 4, id: 2, method: 'prompts/get' }, msg: { jsonrpc: '2.0', id: 2, error: { code: -32602, message: 'bad token tk-protocol-words' } } }),
+        line(2, {
+          dir: 'c2s',
+          kind: 'request',
+          method: 'tools/call',
+          id: 1,
+          tool: 'login',
+          bytes: 9,
+          msg: { jsonrpc: '2.0', id: 1, method: 'tools/call', params: { name: 'login', arguments: {} } },
+        }),
+        line(3, {
+          dir: 's2c',
+          kind: 'tool-error',
+          method: 'tools/call',
+          id: 1,
+          tool: 'login',
+          bytes: 9,
+          related: { seq: 2, id: 1, method: 'tools/call', tool: 'login' },
+          msg: { jsonrpc: '2.0', id: 1, result: { isError: true, content: [{ type: 'text', text: 'login failed for key sk-tool-error-words' }] } },
+        }),
+        line(4, {
+          dir: 'c2s',
+          kind: 'request',
+          method: 'prompts/get',
+          id: 2,
+          prompt: 'p',
+          bytes: 9,
+          msg: { jsonrpc: '2.0', id: 2, method: 'prompts/get', params: { name: 'p' } },
+        }),
+        line(5, {
+          dir: 's2c',
+          kind: 'protocol-error',
+          method: 'prompts/get',
+          id: 2,
+          bytes: 9,
+          error: { code: -32602, message: 'bad token tk-protocol-words' },
+          related: { seq: 4, id: 2, method: 'prompts/get' },
+          msg: { jsonrpc: '2.0', id: 2, error: { code: -32602, message: 'bad token tk-protocol-words' } },
+        }),
         line(6, { kind: 'exit', code: 0 }),
       ].join(''),
     );

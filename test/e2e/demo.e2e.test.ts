@@ -20,7 +20,10 @@ describe('mcp-spy demo', () => {
 
   it('makes a missing --dir tree private (0700) whatever the umask', () => {
     const dir = join(tempDir().dir, 'a', 'b');
-    const result = spawnSync('sh', ['-c', 'umask 000 && exec "$@"', 'sh', node, bin, 'demo', '--dir', dir], { encoding: 'utf8', env: { ...process.env, FORCE_COLOR: '0' } });
+    const result = spawnSync('sh', ['-c', 'umask 000 && exec "$@"', 'sh', node, bin, 'demo', '--dir', dir], {
+      encoding: 'utf8',
+      env: { ...process.env, FORCE_COLOR: '0' },
+    });
     expect(result.status).toBe(0);
     expect(statSync(dir).mode & 0o777).toBe(0o700);
     expect(statSync(join(dir, '..')).mode & 0o777).toBe(0o700);

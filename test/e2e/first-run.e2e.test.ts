@@ -21,7 +21,15 @@ function sandbox(): string {
   writeFileSync(join(dir, 'src', 'index.ts'), 'export {};\n');
   // The real build's last step, after a stand-in for tsc and the page bundle.
   const last = ' && node scripts/prepare.js --built';
-  writeFileSync(join(dir, 'package.json'), JSON.stringify({ name: 'sandbox', private: true, type: 'module', scripts: { prepare: pkg.scripts.prepare, build: `node -e "require('fs').appendFileSync('builds', 'x')"${last}` } }));
+  writeFileSync(
+    join(dir, 'package.json'),
+    JSON.stringify({
+      name: 'sandbox',
+      private: true,
+      type: 'module',
+      scripts: { prepare: pkg.scripts.prepare, build: `node -e "require('fs').appendFileSync('builds', 'x')"${last}` },
+    }),
+  );
   return dir;
 }
 

@@ -40,7 +40,13 @@ function checksOf(out: string, side: string): Map<string, string[]> {
     const scenario = relative(out, dirname(join(out, file))).replace(/-\d{4}-\d\d-\d\dT[\d-]+Z$/, '');
     if (timingOnly.has(scenario)) continue;
     const checks = JSON.parse(readFileSync(join(out, file), 'utf8')) as { id: string; status: string }[];
-    scenarios.set(scenario, checks.filter((check) => check.status !== 'INFO').map((check) => `${check.id} ${check.status}`).sort());
+    scenarios.set(
+      scenario,
+      checks
+        .filter((check) => check.status !== 'INFO')
+        .map((check) => `${check.id} ${check.status}`)
+        .sort(),
+    );
     const stderr = join(out, dirname(file), 'stderr.txt');
     if (existsSync(stderr)) clientStderr.set(`${side} ${scenario}`, readFileSync(stderr, 'utf8').slice(-2000));
   }
@@ -48,7 +54,10 @@ function checksOf(out: string, side: string): Map<string, string[]> {
 }
 
 const passing = (scenarios: Map<string, string[]>) =>
-  [...scenarios].filter(([, checks]) => checks.length > 0 && checks.every((check) => check.endsWith(' SUCCESS'))).map(([name]) => name).sort();
+  [...scenarios]
+    .filter(([, checks]) => checks.length > 0 && checks.every((check) => check.endsWith(' SUCCESS')))
+    .map(([name]) => name)
+    .sort();
 
 describe('conformance client scenarios, direct and through the spy', () => {
   const dirs = { direct: '', spy: '', records: '' };
@@ -85,7 +94,18 @@ describe('conformance client scenarios, direct and through the spy', () => {
   });
 
   it('runs every auth scenario, initialize and tools_call, most of them passing direct', () => {
-    expect([...direct.keys()]).toEqual(expect.arrayContaining(['initialize', 'tools_call', 'auth/metadata-default', 'auth/metadata-var3', 'auth/token-endpoint-auth-post', 'auth/pre-registration', 'auth/2025-03-26-oauth-metadata-backcompat', 'auth/client-credentials-basic']));
+    expect([...direct.keys()]).toEqual(
+      expect.arrayContaining([
+        'initialize',
+        'tools_call',
+        'auth/metadata-default',
+        'auth/metadata-var3',
+        'auth/token-endpoint-auth-post',
+        'auth/pre-registration',
+        'auth/2025-03-26-oauth-metadata-backcompat',
+        'auth/client-credentials-basic',
+      ]),
+    );
     expect([...direct.keys()].filter((name) => name.startsWith('auth/')).length).toBeGreaterThanOrEqual(22);
     expect(passing(direct).length).toBeGreaterThanOrEqual(20);
   });
@@ -100,8 +120,18 @@ describe('conformance client scenarios, direct and through the spy', () => {
   });
 
   it('records what it rewrote: the metadata and the challenge, as the server said them and as the client got them', () => {
-    const rewrites = records.flatMap((entry) => (entry.kind === 'http' && Array.isArray(entry.rewrites) ? (entry.rewrites as { at: string; from: string; to: string }[]) : []));
-    expect(rewrites).toContainEqual({ at: 'metadata', from: expect.stringMatching(/^http:\/\/localhost:\d+\/mcp$/), to: expect.stringMatching(/^http:\/\/127\.0\.0\.1:\d+\/mcp$/) });
-    expect(rewrites).toContainEqual({ at: 'www-authenticate', from: expect.stringContaining('resource_metadata="http://localhost:'), to: expect.stringContaining('resource_metadata="http://127.0.0.1:') });
+    const rewrites = records.flatMap((entry) =>
+      entry.kind === 'http' && Array.isArray(entry.rewrites) ? (entry.rewrites as { at: string; from: string; to: string }[]) : [],
+    );
+    expect(rewrites).toContainEqual({
+      at: 'metadata',
+      from: expect.stringMatching(/^http:\/\/localhost:\d+\/mcp$/),
+      to: expect.stringMatching(/^http:\/\/127\.0\.0\.1:\d+\/mcp$/),
+    });
+    expect(rewrites).toContainEqual({
+      at: 'www-authenticate',
+      from: expect.stringContaining('resource_metadata="http://localhost:'),
+      to: expect.stringContaining('resource_metadata="http://127.0.0.1:'),
+    });
   });
 });

@@ -10,7 +10,9 @@ import { fixture, node } from '../helpers/spy.js';
 /** Runs the XAA client against a URL: what it printed, and its exit code. */
 function xaaClient(url: string): Promise<{ code: number; out: { tools?: string[]; error?: string } }> {
   return new Promise((resolve) => {
-    execFile(node, [fixture('clients', 'xaa-client.js'), url], (error, stdout) => resolve({ code: error ? Number(error.code ?? 1) : 0, out: JSON.parse(stdout) }));
+    execFile(node, [fixture('clients', 'xaa-client.js'), url], (error, stdout) =>
+      resolve({ code: error ? Number(error.code ?? 1) : 0, out: JSON.parse(stdout) }),
+    );
   });
 }
 

@@ -84,11 +84,18 @@ describe('mcp-spy http in front of server-everything (Streamable HTTP)', () => {
       'c2s request resources/read',
       'c2s request prompts/get',
       's2c response prompts/get',
-    ]) expect(seen).toContain(expected);
+    ])
+      expect(seen).toContain(expected);
     // The initialize request carried no session id yet: it belongs to the session its response assigned.
     expect(frames[0]).toMatchObject({ kind: 'request', method: 'initialize', rev: '2025-11-25' });
     const calls = frames.filter((entry) => entry.kind === 'response' && entry.method === 'tools/call');
-    expect(calls.map((entry) => entry.tool)).toEqual(['echo', 'get-sum', 'trigger-long-running-operation', 'trigger-sampling-request', 'trigger-elicitation-request']);
+    expect(calls.map((entry) => entry.tool)).toEqual([
+      'echo',
+      'get-sum',
+      'trigger-long-running-operation',
+      'trigger-sampling-request',
+      'trigger-elicitation-request',
+    ]);
     expect(calls.every((entry) => typeof entry.latencyMs === 'number')).toBe(true);
     const progress = frames.filter((entry) => entry.method === 'notifications/progress');
     expect(progress.map((entry) => entry.related?.method)).toEqual(['tools/call', 'tools/call']);
@@ -133,7 +140,9 @@ describe('mcp-spy http in front of server-everything (Streamable HTTP)', () => {
     expect(new Set(sessions).size).toBe(3);
     const frames = await eventually(() => {
       const all = framesOf(running.spy.entries());
-      return all.filter((entry) => entry.kind === 'response' && sessions.includes(String(entry.session)) && entry.tool === 'echo').length === 15 ? all : undefined;
+      return all.filter((entry) => entry.kind === 'response' && sessions.includes(String(entry.session)) && entry.tool === 'echo').length === 15
+        ? all
+        : undefined;
     });
     clients.forEach(({ name }, index) => {
       const own = frames.filter((entry) => entry.session === sessions[index]);

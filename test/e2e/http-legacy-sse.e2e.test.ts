@@ -55,7 +55,8 @@ describe('mcp-spy http in front of a legacy HTTP+SSE server (2024-11-05 transpor
       'c2s response sampling/createMessage',
       's2c response resources/read',
       's2c response prompts/get',
-    ]) expect(seen).toContain(expected);
+    ])
+      expect(seen).toContain(expected);
     expect(frames.filter((entry) => entry.notes !== undefined)).toEqual([]);
     const posts = entries.filter((entry) => entry.kind === 'http' && entry.httpMethod === 'POST' && entry.session === session);
     expect(posts.length).toBeGreaterThan(4);
@@ -102,7 +103,11 @@ describe('the legacy endpoint event', () => {
     const text = Buffer.from(value!).toString('utf8');
     const spyOrigin = new URL(spy.url).origin;
     expect(text).toBe(`event: endpoint\ndata: ${spyOrigin}/messages?sessionId=abc\n\n`);
-    const post = await fetch(`${spyOrigin}/messages?sessionId=abc`, { method: 'POST', headers: { 'content-type': 'application/json' }, body: '{"jsonrpc":"2.0","method":"notifications/initialized"}' });
+    const post = await fetch(`${spyOrigin}/messages?sessionId=abc`, {
+      method: 'POST',
+      headers: { 'content-type': 'application/json' },
+      body: '{"jsonrpc":"2.0","method":"notifications/initialized"}',
+    });
     expect(post.status).toBe(202);
     expect(posted).toEqual(['/messages?sessionId=abc {"jsonrpc":"2.0","method":"notifications/initialized"}']);
     controller.abort();

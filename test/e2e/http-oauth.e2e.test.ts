@@ -16,7 +16,13 @@ class MemoryAuth implements OAuthClientProvider {
   authorizationUrl?: URL;
   readonly redirectUrl = 'http://127.0.0.1:9/callback';
   get clientMetadata() {
-    return { client_name: 'mcp-spy-test', redirect_uris: [this.redirectUrl], grant_types: ['authorization_code'], response_types: ['code'], token_endpoint_auth_method: 'client_secret_post' };
+    return {
+      client_name: 'mcp-spy-test',
+      redirect_uris: [this.redirectUrl],
+      grant_types: ['authorization_code'],
+      response_types: ['code'],
+      token_endpoint_auth_method: 'client_secret_post',
+    };
   }
   clientInformation = () => this.info;
   saveClientInformation = (info: OAuthClientInformationMixed) => void (this.info = info);
@@ -90,7 +96,9 @@ describe('an OAuth-protected server through the HTTP spy', () => {
     expect(token.body).toContain('"access_token":"[redacted]"');
     const authorize = entries.find((entry) => entry.kind === 'http' && String(entry.path).startsWith('/authorize'))!;
     // The client's `resource` in the query goes to the server as the server names itself: a rewrite.
-    expect(authorize.summary).toMatch(/^text\/plain: \d+ bytes; redirect to http:\/\/127\.0\.0\.1:9\/callback\?code=\[redacted\]; 1 URL moved between the server's origin and the spy's \(rewrites\)$/);
+    expect(authorize.summary).toMatch(
+      /^text\/plain: \d+ bytes; redirect to http:\/\/127\.0\.0\.1:9\/callback\?code=\[redacted\]; 1 URL moved between the server's origin and the spy's \(rewrites\)$/,
+    );
   });
 
   it('records the 401 to initialize as an auth challenge, not as an unanswered request', () => {

@@ -47,8 +47,16 @@ describe('mcp-spy http in front of a 2026-07-28 server (stateless Streamable HTT
 
   it('notes a header that disagrees with the body, and records a GET answered 405', async () => {
     const body = { jsonrpc: '2.0', id: 7, method: 'tools/call', params: { name: 'add', arguments: { a: 1, b: 1 }, _meta: meta } };
-    const headers = { 'content-type': 'application/json', accept: 'application/json, text/event-stream', 'mcp-protocol-version': '2026-07-28', 'mcp-method': 'tools/call', 'mcp-name': 'subtract' };
-    const [viaSpy, straight] = await Promise.all([running.spy.url, running.direct].map((url) => fetch(url, { method: 'POST', headers, body: JSON.stringify(body) })));
+    const headers = {
+      'content-type': 'application/json',
+      accept: 'application/json, text/event-stream',
+      'mcp-protocol-version': '2026-07-28',
+      'mcp-method': 'tools/call',
+      'mcp-name': 'subtract',
+    };
+    const [viaSpy, straight] = await Promise.all(
+      [running.spy.url, running.direct].map((url) => fetch(url, { method: 'POST', headers, body: JSON.stringify(body) })),
+    );
     expect(viaSpy!.status).toBe(straight!.status);
     expect(await viaSpy!.text()).toBe(await straight!.text());
     const get = await fetch(running.spy.url, { headers: { accept: 'text/event-stream' } });

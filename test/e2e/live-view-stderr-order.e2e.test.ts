@@ -7,11 +7,15 @@ import { bin, fixture, node, tempDir } from '../helpers/spy.js';
 /** Runs the client against the spy and the chatty server; resolves with all the spy wrote on its stderr. */
 function spyStderr(dir: string): Promise<string> {
   return new Promise((resolve, reject) => {
-    const client = spawn(node, [fixture('clients', 'everything-client.js'), '--', node, bin, '--record', 'r.jsonl', '--no-log', '--', node, fixture('servers', 'chatty-server.js')], {
-      cwd: dir,
-      env: { ...process.env, FORCE_COLOR: '0', SCENARIO: 'progress', CLIENT_STDERR: 'inherit' },
-      stdio: ['ignore', 'ignore', 'pipe'],
-    });
+    const client = spawn(
+      node,
+      [fixture('clients', 'everything-client.js'), '--', node, bin, '--record', 'r.jsonl', '--no-log', '--', node, fixture('servers', 'chatty-server.js')],
+      {
+        cwd: dir,
+        env: { ...process.env, FORCE_COLOR: '0', SCENARIO: 'progress', CLIENT_STDERR: 'inherit' },
+        stdio: ['ignore', 'ignore', 'pipe'],
+      },
+    );
     let text = '';
     client.stderr.on('data', (chunk: Buffer) => (text += chunk.toString('utf8')));
     client.on('error', reject);
@@ -19,7 +23,7 @@ function spyStderr(dir: string): Promise<string> {
   });
 }
 
-describe('the server\'s stderr in the live view', () => {
+describe("the server's stderr in the live view", () => {
   it('comes after the line of the request that made the server write it', async () => {
     const { dir, remove } = tempDir();
     onTestFinished(remove);

@@ -102,10 +102,23 @@ describe('previews', () => {
 
   it('fit the terminal the live view, and view, are on', () => {
     const { dir, file } = tempDir();
-    const input = file('in.jsonl', line({ jsonrpc: '2.0', id: 0, method: 'initialize', params: { protocolVersion: '2025-06-18', capabilities: {}, clientInfo: { name: 'narrow', version: '1' } } }));
+    const input = file(
+      'in.jsonl',
+      line({
+        jsonrpc: '2.0',
+        id: 0,
+        method: 'initialize',
+        params: { protocolVersion: '2025-06-18', capabilities: {}, clientInfo: { name: 'narrow', version: '1' } },
+      }),
+    );
     // `script` puts the spy's stderr (then view's stdout) on a terminal of the width asked.
     const onTerminal = (columns: number, command: string) =>
-      spawnSync('script', ['-qec', `stty cols ${columns}; ${command}`, '/dev/null'], { cwd: dir, env: { ...process.env, FORCE_COLOR: '0' }, encoding: 'utf8', timeout: 30_000 })
+      spawnSync('script', ['-qec', `stty cols ${columns}; ${command}`, '/dev/null'], {
+        cwd: dir,
+        env: { ...process.env, FORCE_COLOR: '0' },
+        encoding: 'utf8',
+        timeout: 30_000,
+      })
         .stdout.split(/\r?\n/)
         .filter((text) => / (->|<-) /.test(text));
     const live = onTerminal(100, `${node} ${bin} --record r.jsonl --no-log -- ${node} ${everythingServer} < ${input} > /dev/null`);
@@ -116,7 +129,9 @@ describe('previews', () => {
     expect(view).toHaveLength(2);
     for (const text of view) expect(text.length).toBeLessThanOrEqual(70);
     // Into a file or a pipe, lines keep their fixed length.
-    const piped = runBinSync(['view', join(dir, 'r.jsonl')]).text.split('\n').find((text) => text.includes('<- response'));
+    const piped = runBinSync(['view', join(dir, 'r.jsonl')])
+      .text.split('\n')
+      .find((text) => text.includes('<- response'));
     expect(piped!.length).toBeGreaterThan(100);
   });
 });

@@ -54,7 +54,12 @@ describe('the demo says how to go on from where the user is', () => {
   const nextLine = (text: string) => text.split('\n').find((line) => line.startsWith('Next: '))!;
 
   it('npx mcp-spy inside the clone, node and the bin elsewhere, mcp-spy when it is on the PATH', async () => {
-    const path = { PATH: process.env.PATH!.split(':').filter((dir) => !dir.includes('node_modules')).join(':') };
+    const path = {
+      PATH: process.env
+        .PATH!.split(':')
+        .filter((dir) => !dir.includes('node_modules'))
+        .join(':'),
+    };
     const inClone = await runBin(['demo', '--dir', join(temp.dir, 'a')], { cwd: root, env: path });
     expect(nextLine(inClone.text)).toBe(`Next: npx mcp-spy view ${join(temp.dir, 'a', 'wire.jsonl')} --kind tool-error,protocol-error,invalid`);
     const elsewhere = await runBin(['demo', '--dir', join(temp.dir, 'b')], { cwd: temp.dir, env: path });
@@ -64,24 +69,34 @@ describe('the demo says how to go on from where the user is', () => {
     const ran = execFileSync('sh', ['-c', hint], { cwd: temp.dir, env: { ...process.env, FORCE_COLOR: '0' } }).toString();
     expect(ran).toContain('<- tool-error');
     // So does the one that draws the session: the report lands beside the record.
-    const seeIt = elsewhere.text.split('\n').find((line) => line.startsWith('See it: '))!.slice('See it: '.length);
+    const seeIt = elsewhere.text
+      .split('\n')
+      .find((line) => line.startsWith('See it: '))!
+      .slice('See it: '.length);
     expect(seeIt).toBe(`node ${bin} report ${join(temp.dir, 'b', 'wire.jsonl')}`);
-    expect(execFileSync('sh', ['-c', seeIt], { cwd: temp.dir, env: { ...process.env, FORCE_COLOR: '0' } }).toString().trim()).toBe(join(temp.dir, 'b', 'wire.html'));
+    expect(
+      execFileSync('sh', ['-c', seeIt], { cwd: temp.dir, env: { ...process.env, FORCE_COLOR: '0' } })
+        .toString()
+        .trim(),
+    ).toBe(join(temp.dir, 'b', 'wire.html'));
     const linked = join(temp.dir, 'bin');
     mkdirSync(linked);
     symlinkSync(bin, join(linked, 'mcp-spy'));
     const onPath = await runBin(['demo', '--dir', join(temp.dir, 'c')], { cwd: temp.dir, env: { PATH: `${linked}:${path.PATH}` } });
     expect(nextLine(onPath.text)).toMatch(/^Next: mcp-spy view /);
     // Its last line says how to put the spy in front of a server of one's own.
-    expect(elsewhere.text.trimEnd().split('\n').at(-1)).toBe(`Yours:  node ${bin} -- node server.js   (any server's command after --; README, "Spy on a stdio server")`);
+    expect(elsewhere.text.trimEnd().split('\n').at(-1)).toBe(
+      `Yours:  node ${bin} -- node server.js   (any server's command after --; README, "Spy on a stdio server")`,
+    );
     // Three demos and two commands, one after the other.
   }, 180_000);
 });
 
 describe('the demo on one screen', () => {
-  it('shows each answer in the live view before the client\'s line about it, and counts only its own run', () => {
+  it("shows each answer in the live view before the client's line about it, and counts only its own run", () => {
     const dir = join(temp.dir, 'screen');
-    const run = () => execFileSync('sh', ['-c', `"$0" "$1" demo --dir "$2" 2>&1`, process.execPath, bin, dir], { env: { ...process.env, FORCE_COLOR: '0' }, encoding: 'utf8' });
+    const run = () =>
+      execFileSync('sh', ['-c', `"$0" "$1" demo --dir "$2" 2>&1`, process.execPath, bin, dir], { env: { ...process.env, FORCE_COLOR: '0' }, encoding: 'utf8' });
     run();
     const text = run();
     const pairs = [
@@ -109,17 +124,28 @@ describe('the demo on one screen', () => {
 });
 
 describe('the README quick start', () => {
-  it('is two commands, and the first one\'s demo hint runs from the clone with no global install', () => {
+  it("is two commands, and the first one's demo hint runs from the clone with no global install", () => {
     const readme = readFileSync(join(root, 'README.md'), 'utf8');
     const block = readme.slice(readme.indexOf('## Quick start')).split('\n\n')[1]!;
     const commands = block.split('\n').map((line) => line.trim().split(/\s+#/)[0]!.trim());
     expect(commands).toEqual(['npm ci && npx mcp-spy demo', 'npm test']);
     // npm ci has run (these tests run on its build); no mcp-spy on the PATH, no registry.
-    const env = { ...process.env, FORCE_COLOR: '0', npm_config_offline: 'true', PATH: process.env.PATH!.split(':').filter((dir) => !dir.includes('node_modules')).join(':') };
+    const env = {
+      ...process.env,
+      FORCE_COLOR: '0',
+      npm_config_offline: 'true',
+      PATH: process.env
+        .PATH!.split(':')
+        .filter((dir) => !dir.includes('node_modules'))
+        .join(':'),
+    };
     const dir = join(temp.dir, 'quick');
     const shell = (command: string) => execFileSync('sh', ['-c', command], { cwd: root, env, encoding: 'utf8', stdio: ['ignore', 'pipe', 'ignore'] });
     const demo = shell(`${commands[0]!.replace('npm ci && ', '')} --dir ${dir}`);
-    const hint = demo.split('\n').find((line) => line.startsWith('Next: '))!.slice('Next: '.length);
+    const hint = demo
+      .split('\n')
+      .find((line) => line.startsWith('Next: '))!
+      .slice('Next: '.length);
     expect(hint).toMatch(/^npx mcp-spy view /);
     expect(shell(hint)).toContain('<- tool-error');
     // npx, the demo and view, each a process start that a busy machine makes slow.
@@ -128,7 +154,9 @@ describe('the README quick start', () => {
 
 describe('the package', () => {
   it('ships the demo and its server, not the test fixtures or the test TLS key', () => {
-    const packed = JSON.parse(execFileSync('npm', ['pack', '--dry-run', '--json', '--ignore-scripts'], { cwd: root, encoding: 'utf8', stdio: ['ignore', 'pipe', 'ignore'] })) as [{ files: { path: string }[] }];
+    const packed = JSON.parse(
+      execFileSync('npm', ['pack', '--dry-run', '--json', '--ignore-scripts'], { cwd: root, encoding: 'utf8', stdio: ['ignore', 'pipe', 'ignore'] }),
+    ) as [{ files: { path: string }[] }];
     const files = packed[0].files.map((file) => file.path);
     expect(files).toEqual(expect.arrayContaining(['bin/mcp-spy.js', 'dist/cli/main.js', 'dist/cli/demo-command.js', 'fixtures/demo/server.js', 'README.md']));
     expect(files.filter((file) => file.startsWith('fixtures/') && !file.startsWith('fixtures/demo/'))).toEqual([]);

@@ -44,13 +44,17 @@ describe('the sessions directory', () => {
     const result = await runBin(['-q', '--name', 'echo', '--', ...echo], { input: request, env: { ...env, MCP_SPY_DIR: join(blocker, 'sessions') } });
     expect(result.code).toBe(0);
     expect(result.text).toBe(`${JSON.stringify({ jsonrpc: '2.0', id: 1, result: { n: 1 } })}\n`);
-    expect(result.stderr).toBe(`mcp-spy: the record and log are not written (cannot make ${join(blocker, 'sessions')}: ENOTDIR); the server runs all the same\n`);
+    expect(result.stderr).toBe(
+      `mcp-spy: the record and log are not written (cannot make ${join(blocker, 'sessions')}: ENOTDIR); the server runs all the same\n`,
+    );
   });
 
   it('no sessions yet: says where it looked and how sessions come to be', async () => {
     const listed = await runBin(['sessions'], { env });
     expect(listed.code).toBe(0);
-    expect(listed.text).toBe(`no sessions in ${join(temp.dir, 'state', 'mcp-spy', 'sessions')} (mcp-spy wrap puts the spy in front of a client's servers; each run of one writes a session here)\n`);
+    expect(listed.text).toBe(
+      `no sessions in ${join(temp.dir, 'state', 'mcp-spy', 'sessions')} (mcp-spy wrap puts the spy in front of a client's servers; each run of one writes a session here)\n`,
+    );
     const prune = await runBin(['sessions', 'prune'], { env });
     expect(prune.code).toBe(2);
     expect(prune.stderr).toBe('mcp-spy: prune needs --keep N (per server) or --max-size SIZE (in all), or both\n');
@@ -60,7 +64,11 @@ describe('the sessions directory', () => {
     const dir = join(temp.dir, 'spied');
     const spy = await startSpy(['--target', 'http://127.0.0.1:1/mcp', '--client', 'cursor', '--name', 'remote'], [], { ...env, MCP_SPY_DIR: dir });
     try {
-      const answer = await fetch(spy.url, { method: 'POST', headers: { 'content-type': 'application/json', accept: 'application/json, text/event-stream' }, body: request });
+      const answer = await fetch(spy.url, {
+        method: 'POST',
+        headers: { 'content-type': 'application/json', accept: 'application/json, text/event-stream' },
+        body: request,
+      });
       expect(answer.status).toBe(502);
       expect(existsSync(join(spy.dir, 'wire.jsonl'))).toBe(false);
     } finally {
@@ -77,12 +85,15 @@ describe('the sessions directory', () => {
 
   it('marks a session live while its spy runs, ended once it has exited', async () => {
     const dir = join(temp.dir, 'spied');
-    const listed = async () => (JSON.parse((await runBin(['sessions', '--format', 'json', '--dir', dir], { env })).text) as { sessions: { state: string; frames: number }[] }).sessions;
+    const listed = async () =>
+      (JSON.parse((await runBin(['sessions', '--format', 'json', '--dir', dir], { env })).text) as { sessions: { state: string; frames: number }[] }).sessions;
     let stdin: NodeJS.WritableStream | undefined;
     const running = runBin(['-q', '--name', 'echo', '--', ...echo], { env: { ...env, MCP_SPY_DIR: dir }, onStart: (child) => (stdin = child.stdin!) });
     stdin!.write(request);
     // The answer recorded: the session is under way, its spy still running (stdin open).
-    await eventually(() => existsSync(dir) && readdirSync(dir).length === 1 && readFileSync(join(dir, readdirSync(dir)[0]!), 'utf8').includes('"kind":"response"'));
+    await eventually(
+      () => existsSync(dir) && readdirSync(dir).length === 1 && readFileSync(join(dir, readdirSync(dir)[0]!), 'utf8').includes('"kind":"response"'),
+    );
     expect(await listed()).toMatchObject([{ state: 'live', frames: 2 }]);
     stdin!.end();
     expect((await running).code).toBe(0);

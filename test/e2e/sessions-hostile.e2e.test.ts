@@ -26,7 +26,7 @@ async function oneSession(): Promise<string> {
 }
 
 describe('files in the sessions directory that no spy wrote', () => {
-  it('a planted link, a FIFO, a directory and another user\'s file are not sessions: not read, not listed, not pruned', async () => {
+  it("a planted link, a FIFO, a directory and another user's file are not sessions: not read, not listed, not pruned", async () => {
     const real = await oneSession();
     const outside = join(temp.dir, 'outside.txt');
     writeFileSync(outside, 'not a session\n');
@@ -80,7 +80,9 @@ describe('sessions of entries with hostile names', () => {
     for (const row of rows) expect(row.replace('名前', 'xxxx').search(/\d{4}-\d\d-\d\d /)).toBe(stateAt);
     const json = await runBin(['sessions', '--format', 'json'], { env });
     expect(json.text).not.toContain('\u202e');
-    expect((JSON.parse(json.text) as { sessions: { server: string }[] }).sessions.map((session) => session.server).sort()).toEqual([long, 'bidi\u202eexe.txt', '名前'].sort());
+    expect((JSON.parse(json.text) as { sessions: { server: string }[] }).sessions.map((session) => session.server).sort()).toEqual(
+      [long, 'bidi\u202eexe.txt', '名前'].sort(),
+    );
   });
 });
 
@@ -94,7 +96,10 @@ describe('the mode of the sessions directory', () => {
     const defaultDir = join(env.XDG_STATE_HOME!, 'mcp-spy', 'sessions');
     mkdirSync(defaultDir, { recursive: true });
     chmodSync(defaultDir, 0o755);
-    const result = await runBin(['-q', '--name', 'echo', '--', node, fixture('servers', 'echo-server.js')], { input: request, env: { ...env, MCP_SPY_DIR: '' } });
+    const result = await runBin(['-q', '--name', 'echo', '--', node, fixture('servers', 'echo-server.js')], {
+      input: request,
+      env: { ...env, MCP_SPY_DIR: '' },
+    });
     expect(result.code).toBe(0);
     expect((statSync(defaultDir).mode & 0o777).toString(8)).toBe('700');
   });

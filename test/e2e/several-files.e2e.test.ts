@@ -37,7 +37,10 @@ describe('check reads every file given: a verdict each, the worst status', () =>
     expect(sarif.runs[0].artifacts.map((artifact: { location: { uri: string } }) => artifact.location.uri)).toEqual([clean, broken]);
     expect(sarif.runs[0].results[0].locations[0].physicalLocation.artifactLocation).toEqual({ uri: broken, index: 1 });
     const json = JSON.parse((await runBin(['check', clean, broken, '--format', 'json'])).text);
-    expect(json.map((file: { file: string; errors: number }) => [file.file, file.errors])).toEqual([[clean, 0], [broken, 1]]);
+    expect(json.map((file: { file: string; errors: number }) => [file.file, file.errors])).toEqual([
+      [clean, 0],
+      [broken, 1],
+    ]);
   });
 });
 
@@ -48,7 +51,10 @@ describe('stats and view read every file given', () => {
     expect(text.text).toMatch(new RegExp(`^${clean}: 4 entries`));
     expect(text.text).toContain(`\n${broken}: `);
     const json = JSON.parse((await runBin(['stats', clean, broken, '--format', 'json'])).text);
-    expect(json.map((stats: { file: string; entries: number }) => [stats.file, stats.entries])).toEqual([[clean, 4], [broken, 3]]);
+    expect(json.map((stats: { file: string; entries: number }) => [stats.file, stats.entries])).toEqual([
+      [clean, 4],
+      [broken, 3],
+    ]);
   });
 
   it('view: each recording after a line naming it; a missing one fails', async () => {
@@ -72,9 +78,21 @@ describe('the commands that read one recording refuse more: one line, exit 2, no
     ['baseline', ['baseline', clean, broken], 'mcp-spy baseline: too many arguments: it takes one argument, not 2 (see mcp-spy baseline --help)\n'],
     ['mock', ['mock', clean, broken], 'mcp-spy mock: too many arguments: it takes one argument, not 2 (see mcp-spy mock --help)\n'],
     ['export har', ['export', 'har', clean, broken], 'mcp-spy export har: too many arguments: it takes one argument, not 2 (see mcp-spy export har --help)\n'],
-    ['export otlp', ['export', 'otlp', clean, broken], 'mcp-spy export otlp: too many arguments: it takes one argument, not 2 (see mcp-spy export otlp --help)\n'],
-    ['diff', ['diff', clean, clean, broken], 'mcp-spy diff: too many arguments: it takes 2 arguments, not 3; a server command goes after -- (see mcp-spy diff --help)\n'],
-    ['replay', ['replay', clean, broken, '--', node, '-e', ''], 'mcp-spy replay: too many arguments: it takes one argument, not 2; a server command goes after -- (see mcp-spy replay --help)\n'],
+    [
+      'export otlp',
+      ['export', 'otlp', clean, broken],
+      'mcp-spy export otlp: too many arguments: it takes one argument, not 2 (see mcp-spy export otlp --help)\n',
+    ],
+    [
+      'diff',
+      ['diff', clean, clean, broken],
+      'mcp-spy diff: too many arguments: it takes 2 arguments, not 3; a server command goes after -- (see mcp-spy diff --help)\n',
+    ],
+    [
+      'replay',
+      ['replay', clean, broken, '--', node, '-e', ''],
+      'mcp-spy replay: too many arguments: it takes one argument, not 2; a server command goes after -- (see mcp-spy replay --help)\n',
+    ],
   ])('%s', async (_name, args, line) => {
     const result = await runBin(args);
     expect(result.stderr).toBe(line);

@@ -26,7 +26,11 @@ describe('the stdio spy forwards bytes untouched', () => {
 
   it('forwards a 64 MB line whole and records it in part, without stalling', async () => {
     const dir = tempDir().dir;
-    const big = Buffer.concat([Buffer.from('{"jsonrpc":"2.0","id":1,"method":"big","params":{"data":"'), Buffer.alloc(64 * 1024 * 1024, 0x61), Buffer.from('"}}\n')]);
+    const big = Buffer.concat([
+      Buffer.from('{"jsonrpc":"2.0","id":1,"method":"big","params":{"data":"'),
+      Buffer.alloc(64 * 1024 * 1024, 0x61),
+      Buffer.from('"}}\n'),
+    ]);
     const input = Buffer.concat([big, Buffer.from('{"jsonrpc":"2.0","id":2,"method":"after"}\n')]);
     // Finishing may take as long as it needs: the observer, at a low priority, may be seconds behind
     // 64 MB on a busy machine, and the default drain timeout (2 s) would make the rest a gap.

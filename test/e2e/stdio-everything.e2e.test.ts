@@ -15,7 +15,11 @@ const sha = (path: string) => createHash('sha256').update(readFileSync(path)).di
 async function session(command: string, args: string[], beforeClose?: () => Promise<unknown>) {
   const client = new Client({ name: 'e2e-client', version: '1.0.0' }, { capabilities: { sampling: {}, roots: { listChanged: true }, elicitation: {} } });
   client.setRequestHandler(ListRootsRequestSchema, async () => ({ roots: [{ uri: 'file:///tmp/project', name: 'project' }] }));
-  client.setRequestHandler(CreateMessageRequestSchema, async () => ({ role: 'assistant', content: { type: 'text', text: 'a sampled answer' }, model: 'test-model' }));
+  client.setRequestHandler(CreateMessageRequestSchema, async () => ({
+    role: 'assistant',
+    content: { type: 'text', text: 'a sampled answer' },
+    model: 'test-model',
+  }));
   client.setRequestHandler(ElicitRequestSchema, async () => ({ action: 'decline' }));
   const transport = new StdioClientTransport({ command, args, env: process.env as Record<string, string>, stderr: 'ignore' });
   await client.connect(transport);
@@ -27,7 +31,9 @@ async function session(command: string, args: string[], beforeClose?: () => Prom
     sum: await client.callTool({ name: 'get-sum', arguments: { a: 2, b: 40 } }),
     image: await client.callTool({ name: 'get-tiny-image', arguments: {} }),
     structured: await client.callTool({ name: 'get-structured-content', arguments: { location: 'Chicago' } }),
-    long: await client.callTool({ name: 'trigger-long-running-operation', arguments: { duration: 0.4, steps: 2 } }, undefined, { onprogress: (p) => progress.push(p) }),
+    long: await client.callTool({ name: 'trigger-long-running-operation', arguments: { duration: 0.4, steps: 2 } }, undefined, {
+      onprogress: (p) => progress.push(p),
+    }),
     sampling: await client.callTool({ name: 'trigger-sampling-request', arguments: { prompt: 'hi', maxTokens: 10 } }),
     resources: (await client.listResources()).resources.map((resource) => resource.uri),
     prompts: (await client.listPrompts()).prompts.map((prompt) => prompt.name),
@@ -53,12 +59,29 @@ describe('the SDK client and server-everything, through the spy', () => {
     const direct = await session(process.execPath, [everythingServer, 'stdio']);
     const dir = tempDir().dir;
     const record = join(dir, 'wire.jsonl');
-    const spied = await session(process.execPath, [
-      fixture('tap.js'), dir, 'client',
-      process.execPath, bin, '--record', record, '--log', join(dir, 'wire.log'), '--',
-      process.execPath, fixture('tap.js'), dir, 'server',
-      process.execPath, everythingServer, 'stdio',
-    ], recorded(record));
+    const spied = await session(
+      process.execPath,
+      [
+        fixture('tap.js'),
+        dir,
+        'client',
+        process.execPath,
+        bin,
+        '--record',
+        record,
+        '--log',
+        join(dir, 'wire.log'),
+        '--',
+        process.execPath,
+        fixture('tap.js'),
+        dir,
+        'server',
+        process.execPath,
+        everythingServer,
+        'stdio',
+      ],
+      recorded(record),
+    );
     // Progress that arrives with the result may be dropped by the client itself, direct or not:
     // compare the results, and check the progress in the record instead.
     const { progress: spiedProgress, ...spiedResults } = spied;
@@ -72,7 +95,10 @@ describe('the SDK client and server-everything, through the spy', () => {
     const entries = readEntries(record);
     const seen = framesOf(entries);
     // Every line that crossed, in order, is a frame of the record with its exact text.
-    const lines = (path: string) => readFileSync(path, 'utf8').split('\n').filter((line) => line !== '');
+    const lines = (path: string) =>
+      readFileSync(path, 'utf8')
+        .split('\n')
+        .filter((line) => line !== '');
     expect(seen.filter((entry) => entry.dir === 'c2s').map((entry) => frameText(entry))).toEqual(lines(join(dir, 'server.in')));
     expect(seen.filter((entry) => entry.dir === 's2c').map((entry) => frameText(entry))).toEqual(lines(join(dir, 'server.out')));
     expect(entries[0]).toMatchObject({ kind: 'spawn', seq: 1 });

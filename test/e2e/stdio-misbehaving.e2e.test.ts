@@ -12,7 +12,9 @@ describe('a server that misbehaves', () => {
     ];
     const expected = Buffer.concat([
       Buffer.from('Starting misbehaving server v0.1...\n'),
-      Buffer.from(`${JSON.stringify({ jsonrpc: '2.0', id: 1, result: { protocolVersion: '2025-06-18', capabilities: { tools: {} }, serverInfo: { name: 'misbehaving', version: '0.1' } } })}\n`),
+      Buffer.from(
+        `${JSON.stringify({ jsonrpc: '2.0', id: 1, result: { protocolVersion: '2025-06-18', capabilities: { tools: {} }, serverInfo: { name: 'misbehaving', version: '0.1' } } })}\n`,
+      ),
       Buffer.from('{"jsonrpc":"2.0","id":2,"result":{"tools":[\n'),
       Buffer.from([0xff, 0xfe, 0x41, 0x0a]),
     ]);

@@ -14,7 +14,18 @@ describe('the record and the log', () => {
     await runBin(['-q', '--drain-timeout', '60s', '--', 'cat'], { cwd: dir, input: ping(2) });
     for (const name of ['wire.jsonl', 'wire.log']) expect(statSync(join(dir, name)).mode & 0o777).toBe(0o600);
     const entries = readEntries(join(dir, 'wire.jsonl'));
-    expect(entries.map((entry) => entry.kind)).toEqual(['spawn', 'request', 'request', 'exit', 'unanswered', 'spawn', 'request', 'request', 'exit', 'unanswered']);
+    expect(entries.map((entry) => entry.kind)).toEqual([
+      'spawn',
+      'request',
+      'request',
+      'exit',
+      'unanswered',
+      'spawn',
+      'request',
+      'request',
+      'exit',
+      'unanswered',
+    ]);
     expect(new Set(entries.map((entry) => entry.session)).size).toBe(2);
     expect(entries[5]).toMatchObject({ seq: 1, kind: 'spawn' });
     expect(readFileSync(join(dir, 'wire.log'), 'utf8').match(/\*\* spawn/g)).toHaveLength(2);
@@ -26,20 +37,28 @@ describe('the record and the log', () => {
     // All of it is to be recorded: finishing may take as long as it needs (on a loaded machine
     // the default 2 s would end it with a gap, as it should).
     await Promise.all(Array.from({ length: 4 }, () => runBin(['-q', '--drain-timeout', '60s', '--', 'cat'], { cwd: dir, input: burst })));
-    const lines = readFileSync(join(dir, 'wire.jsonl'), 'utf8').split('\n').filter((line) => line !== '');
+    const lines = readFileSync(join(dir, 'wire.jsonl'), 'utf8')
+      .split('\n')
+      .filter((line) => line !== '');
     const entries = lines.map((line) => JSON.parse(line) as { session: string; kind: string });
     const sessions = new Set(entries.map((entry) => entry.session));
     expect(sessions.size).toBe(4);
     for (const session of sessions) {
       expect(entries.filter((entry) => entry.session === session && entry.kind === 'request')).toHaveLength(6000);
     }
-    const logLines = readFileSync(join(dir, 'wire.log'), 'utf8').split('\n').filter((line) => line !== '');
+    const logLines = readFileSync(join(dir, 'wire.log'), 'utf8')
+      .split('\n')
+      .filter((line) => line !== '');
     expect(logLines.every((line) => /^\d\d:\d\d:\d\d\.\d{3} /.test(line))).toBe(true);
   });
 
   it('go to the state directory when the working directory is not writable, and the spy says where', async () => {
     const state = tempDir().dir;
-    const result = await runBin(['-q', '--drain-timeout', '60s', '--', 'cat'], { cwd: '/proc', input: ping(1), env: { XDG_STATE_HOME: state, MCP_SPY_DIR: '' } });
+    const result = await runBin(['-q', '--drain-timeout', '60s', '--', 'cat'], {
+      cwd: '/proc',
+      input: ping(1),
+      env: { XDG_STATE_HOME: state, MCP_SPY_DIR: '' },
+    });
     expect(result.code).toBe(0);
     expect(result.stdout.toString()).toBe(ping(1));
     expect(result.stderr).toContain(`writing the record and log to ${join(state, 'mcp-spy')} (/proc is not writable)`);

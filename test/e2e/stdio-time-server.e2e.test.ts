@@ -13,10 +13,19 @@ describe('a classic exchange with a time server, sent by hand', () => {
       onStart: (child) => {
         const talk = lineConversation(child);
         void (async () => {
-          answers.push(await talk.request({ jsonrpc: '2.0', id: 0, method: 'initialize', params: { protocolVersion: '2025-06-18', capabilities: {}, clientInfo: { name: 'hand', version: '1' } } }));
+          answers.push(
+            await talk.request({
+              jsonrpc: '2.0',
+              id: 0,
+              method: 'initialize',
+              params: { protocolVersion: '2025-06-18', capabilities: {}, clientInfo: { name: 'hand', version: '1' } },
+            }),
+          );
           talk.notify({ jsonrpc: '2.0', method: 'notifications/initialized' });
           answers.push(await talk.request({ jsonrpc: '2.0', id: 1, method: 'tools/list' }));
-          answers.push(await talk.request({ jsonrpc: '2.0', id: 2, method: 'tools/call', params: { name: 'get_current_time', arguments: { timezone: 'Mars/Olympus' } } }));
+          answers.push(
+            await talk.request({ jsonrpc: '2.0', id: 2, method: 'tools/call', params: { name: 'get_current_time', arguments: { timezone: 'Mars/Olympus' } } }),
+          );
           answers.push(await talk.request({ jsonrpc: '2.0', id: 3, method: 'tools/call', params: { name: 'get_weather', arguments: {} } }));
           answers.push(await talk.request({ jsonrpc: '2.0', id: 4, method: 'tools/fly' }));
           talk.end();
@@ -27,7 +36,17 @@ describe('a classic exchange with a time server, sent by hand', () => {
     expect(answers).toHaveLength(5);
     const seen = framesOf(readEntries(join(dir, 'wire.jsonl')));
     expect(seen.map((entry) => entry.kind)).toEqual([
-      'request', 'response', 'notification', 'request', 'response', 'request', 'tool-error', 'request', 'tool-error', 'request', 'protocol-error',
+      'request',
+      'response',
+      'notification',
+      'request',
+      'response',
+      'request',
+      'tool-error',
+      'request',
+      'tool-error',
+      'request',
+      'protocol-error',
     ]);
     expect(seen[8]).toMatchObject({ method: 'tools/call', tool: 'get_weather' });
     expect(seen[10]).toMatchObject({ method: 'tools/fly', error: { code: -32601 }, errorName: 'Method not found' });

@@ -26,7 +26,16 @@ describe('a 2026-07-28 session (v2 client in auto mode, v2 server)', () => {
     const direct = await session(process.execPath, [fixture('v2', 'server.js')]);
     const dir = tempDir().dir;
     const record = join(dir, 'wire.jsonl');
-    const spied = await session(process.execPath, [bin, '--record', record, '--log', join(dir, 'wire.log'), '--', process.execPath, fixture('v2', 'server.js')]);
+    const spied = await session(process.execPath, [
+      bin,
+      '--record',
+      record,
+      '--log',
+      join(dir, 'wire.log'),
+      '--',
+      process.execPath,
+      fixture('v2', 'server.js'),
+    ]);
     expect(spied).toEqual(direct);
     expect(spied.version).toBe('2026-07-28');
 
@@ -49,7 +58,18 @@ describe('a 2026-07-28 session (v2 client in auto mode, v2 server)', () => {
 
     const mainFrames = framesOf(main!);
     expect(mainFrames[0]).toMatchObject({ kind: 'request', method: 'tools/list', rev: '2026-07-28', revChanged: true });
-    expect(mainFrames.map((entry) => entry.kind)).toEqual(['request', 'response', 'request', 'response', 'request', 'tool-error', 'request', 'response', 'request', 'response']);
+    expect(mainFrames.map((entry) => entry.kind)).toEqual([
+      'request',
+      'response',
+      'request',
+      'response',
+      'request',
+      'tool-error',
+      'request',
+      'response',
+      'request',
+      'response',
+    ]);
     expect(mainFrames.every((entry) => entry.rev === '2026-07-28')).toBe(true);
     expect(mainFrames.some((entry) => entry.method === 'initialize')).toBe(false);
     expect(readFileSync(join(dir, 'wire.log'), 'utf8')).toContain('rev=2026-07-28');

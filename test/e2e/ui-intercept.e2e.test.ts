@@ -21,16 +21,23 @@ async function consoleWithEditor(size = { width: 120, height: 40 }) {
     `#!/bin/sh\nif [ -f ${quote(join(temp.dir, 'bad'))} ]; then rm ${quote(join(temp.dir, 'bad'))}; printf '}}' >> "$1"; else sed -i -e '/^}}$/d' -e 's/hello from the test/edited in the console/' "$1"; fi\n`,
   );
   chmodSync(editor, 0o755);
-  const terminal = startTerminal(`EDITOR=${quote(editor)} MCP_SPY_DIR=${quote(sessions)} ${quote(node)} ${quote(bin)} ui; echo "EXIT=$?"; exec sleep 600`, size);
+  const terminal = startTerminal(
+    `EDITOR=${quote(editor)} MCP_SPY_DIR=${quote(sessions)} ${quote(node)} ${quote(bin)} ui; echo "EXIT=$?"; exec sleep 600`,
+    size,
+  );
   onTestFinished(terminal.kill);
   await terminal.shows(/no sessions yet/);
   /** A spy in front of server-everything with these options, started as wrap starts it; the client calls echo with each message. */
   const spied = (spyArgs: string[], messages: (string | { message: string; timeout: number })[], env: NodeJS.ProcessEnv = {}) =>
-    runClient('echo-calls-client.js', ['--', node, bin, '--client', 'fixture-echo-client', '--name', 'everything', '-q', ...spyArgs, '--', node, everythingServer, 'stdio'], {
-      MESSAGES: JSON.stringify(messages),
-      MCP_SPY_DIR: sessions,
-      ...env,
-    }) as Promise<unknown[]>;
+    runClient(
+      'echo-calls-client.js',
+      ['--', node, bin, '--client', 'fixture-echo-client', '--name', 'everything', '-q', ...spyArgs, '--', node, everythingServer, 'stdio'],
+      {
+        MESSAGES: JSON.stringify(messages),
+        MCP_SPY_DIR: sessions,
+        ...env,
+      },
+    ) as Promise<unknown[]>;
   return { terminal, spied, bad: () => writeFileSync(join(temp.dir, 'bad'), '') };
 }
 

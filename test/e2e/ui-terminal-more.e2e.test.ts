@@ -76,7 +76,13 @@ describe('mcp-spy ui under a flood of frames', () => {
       // 200 frames every 10 ms: 20,000 a second, as long as the test needs.
       while (!stop) {
         w.lines.length = 0;
-        for (let i = 0; i < 200; i++) w.frame('c2s', 'request', { method: 'tools/call', id: written + i, tool: 'echo' }, { id: written + i, method: 'tools/call', params: { name: 'echo', arguments: { message: 'flood' } } });
+        for (let i = 0; i < 200; i++)
+          w.frame(
+            'c2s',
+            'request',
+            { method: 'tools/call', id: written + i, tool: 'echo' },
+            { id: written + i, method: 'tools/call', params: { name: 'echo', arguments: { message: 'flood' } } },
+          );
         appendFileSync(record, `${w.lines.join('\n')}\n`);
         written += 200;
         await sleep(10);

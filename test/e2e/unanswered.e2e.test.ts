@@ -35,7 +35,7 @@ async function closeOnRoots(record: string) {
   await closed;
 }
 
-describe('a server request racing the client\'s close', () => {
+describe("a server request racing the client's close", () => {
   it('seen before the close, with nothing from the client after it, is client-closed as when seen after', async () => {
     const record = join(temp.dir, 'close-on-roots.jsonl');
     await closeOnRoots(record);
@@ -65,7 +65,11 @@ describe('a server request racing the client\'s close', () => {
 
 /** Posts JSON-RPC to `url` as a Streamable HTTP client does. */
 const post = (url: string, body: object, headers: Record<string, string> = {}) =>
-  fetch(url, { method: 'POST', headers: { 'content-type': 'application/json', accept: 'application/json, text/event-stream', ...headers }, body: JSON.stringify({ jsonrpc: '2.0', ...body }) });
+  fetch(url, {
+    method: 'POST',
+    headers: { 'content-type': 'application/json', accept: 'application/json, text/event-stream', ...headers },
+    body: JSON.stringify({ jsonrpc: '2.0', ...body }),
+  });
 
 describe('a request posted to a session after its DELETE', () => {
   it('is answered by the 404, not left unanswered', async () => {
@@ -73,7 +77,11 @@ describe('a request posted to a session after its DELETE', () => {
     const spy = await startSpy(['--target', `http://127.0.0.1:${port}/mcp`], [node, fixture('http', 'tool-server.js'), '--port', String(port)]);
     const record = join(spy.dir, 'wire.jsonl');
     try {
-      const init = await post(spy.url, { id: 1, method: 'initialize', params: { protocolVersion: '2025-06-18', capabilities: {}, clientInfo: { name: 'raw', version: '1' } } });
+      const init = await post(spy.url, {
+        id: 1,
+        method: 'initialize',
+        params: { protocolVersion: '2025-06-18', capabilities: {}, clientInfo: { name: 'raw', version: '1' } },
+      });
       const session = { 'mcp-session-id': init.headers.get('mcp-session-id')!, 'mcp-protocol-version': '2025-06-18' };
       await init.text();
       await (await post(spy.url, { method: 'notifications/initialized' }, session)).text();
@@ -84,7 +92,9 @@ describe('a request posted to a session after its DELETE', () => {
       await spy.stop();
       const entries = readRecord(record);
       const list = entries.find((entry) => entry.kind === 'request' && entry.method === 'tools/list')!;
-      expect(entries.find((entry) => entry.kind === 'http' && entry.status === 404)).toMatchObject({ requests: [{ seq: list.seq, id: 2, method: 'tools/list' }] });
+      expect(entries.find((entry) => entry.kind === 'http' && entry.status === 404)).toMatchObject({
+        requests: [{ seq: list.seq, id: 2, method: 'tools/list' }],
+      });
       const seen = await verdicts(record);
       expect(seen.unansweredEvents).toEqual([]);
       expect(seen.stats).toBe('none');
@@ -99,7 +109,11 @@ describe('a call cancelled on stateless HTTP (the cancellation in an exchange of
   it('is related to its call live, neither unanswered nor an unknown cancellation, as check has it', async () => {
     const dir = join(temp.dir, 'stateless');
     mkdirSync(dir);
-    const { record, log } = await recordHttp(dir, '/mcp', (port) => [node, fixture('http', 'stateless-server.js'), '--port', String(port)], { script: 'everything-client.js', flag: '--url', env: { SCENARIO: 'cancel' } });
+    const { record, log } = await recordHttp(dir, '/mcp', (port) => [node, fixture('http', 'stateless-server.js'), '--port', String(port)], {
+      script: 'everything-client.js',
+      flag: '--url',
+      env: { SCENARIO: 'cancel' },
+    });
     const entries = readRecord(record);
     const call = entries.find((entry) => entry.kind === 'request' && entry.method === 'tools/call')!;
     const cancel = entries.find((entry) => entry.method === 'notifications/cancelled')!;

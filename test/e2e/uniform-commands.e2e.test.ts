@@ -41,10 +41,26 @@ describe('every command answers bad use alike: one line, exit 2', () => {
   it.each([
     ['export har, an unknown option', ['export', 'har', before, '--bogus'], "mcp-spy export har: unknown option '--bogus' (see mcp-spy export har --help)\n"],
     ['export otlp, no file', ['export', 'otlp'], "mcp-spy export otlp: missing required argument 'file' (see mcp-spy export otlp --help)\n"],
-    ['help of an unknown command', ['help', 'nosuch'], "mcp-spy: unknown command 'nosuch'; the commands: demo, view, ui, stats, check, report, replay, mock, diff, baseline, wrap, unwrap, sessions, export, import, http, help (see mcp-spy --help)\n"],
-    ['help of an unknown subcommand', ['export', 'help', 'nosuch'], "mcp-spy export: unknown command 'nosuch'; the commands: otlp, har, help (see mcp-spy export --help)\n"],
-    ['a bad duration', ['replay', before, '--timeout', 'soon', '--', 'cat'], "mcp-spy replay: option '--timeout <duration>' argument 'soon' is invalid: expected a duration such as 5000, 500ms, 5s or 2m (see mcp-spy replay --help)\n"],
-    ['a bad choice', ['stats', before, '--format', 'xml'], "mcp-spy stats: option '--format <format>' argument 'xml' is invalid: expected one of text, json, markdown (see mcp-spy stats --help)\n"],
+    [
+      'help of an unknown command',
+      ['help', 'nosuch'],
+      "mcp-spy: unknown command 'nosuch'; the commands: demo, view, ui, stats, check, report, replay, mock, diff, baseline, wrap, unwrap, sessions, export, import, http, help (see mcp-spy --help)\n",
+    ],
+    [
+      'help of an unknown subcommand',
+      ['export', 'help', 'nosuch'],
+      "mcp-spy export: unknown command 'nosuch'; the commands: otlp, har, help (see mcp-spy export --help)\n",
+    ],
+    [
+      'a bad duration',
+      ['replay', before, '--timeout', 'soon', '--', 'cat'],
+      "mcp-spy replay: option '--timeout <duration>' argument 'soon' is invalid: expected a duration such as 5000, 500ms, 5s or 2m (see mcp-spy replay --help)\n",
+    ],
+    [
+      'a bad choice',
+      ['stats', before, '--format', 'xml'],
+      "mcp-spy stats: option '--format <format>' argument 'xml' is invalid: expected one of text, json, markdown (see mcp-spy stats --help)\n",
+    ],
   ])('%s', async (_name, args, line) => {
     const result = await runBin(args);
     expect(result.stderr).toBe(line);
@@ -83,9 +99,13 @@ describe('a collector that is not there', () => {
     const port = await closedPort();
     const record = join(temp.dir, 'live.jsonl');
     const input = frames(initialize, { method: 'notifications/initialized' }, { id: 1, method: 'tools/list' });
-    const result = await runBin(['--record', record, '--no-log', '-q', '--otlp', `http://127.0.0.1:${port}`, '--', node, fixture('demo', 'server.js')], { input });
+    const result = await runBin(['--record', record, '--no-log', '-q', '--otlp', `http://127.0.0.1:${port}`, '--', node, fixture('demo', 'server.js')], {
+      input,
+    });
     expect(result.code).toBe(0);
-    expect(result.stderr).toContain(`mcp-spy: cannot export spans to http://127.0.0.1:${port}/v1/traces: connect ECONNREFUSED 127.0.0.1:${port}; the traffic is not affected`);
+    expect(result.stderr).toContain(
+      `mcp-spy: cannot export spans to http://127.0.0.1:${port}/v1/traces: connect ECONNREFUSED 127.0.0.1:${port}; the traffic is not affected`,
+    );
     const note = readEntries(record).find((entry) => entry.kind === 'note');
     expect(note?.reason).toBe(`connect ECONNREFUSED 127.0.0.1:${port}`);
   });
@@ -121,7 +141,11 @@ describe('installing', () => {
     try {
       for (const name of ['package.json', 'package-lock.json']) copyFileSync(join(root, name), join(dir.dir, name));
       // A dry run from the lock, offline with an empty cache: the tree is resolved as a real npm ci resolves it, nothing fetched.
-      const { stderr } = await promisify(execFile)('npm', ['ci', '--dry-run', '--ignore-scripts', '--offline', '--no-audit', '--no-fund', '--cache', join(dir.dir, 'cache')], { cwd: dir.dir });
+      const { stderr } = await promisify(execFile)(
+        'npm',
+        ['ci', '--dry-run', '--ignore-scripts', '--offline', '--no-audit', '--no-fund', '--cache', join(dir.dir, 'cache')],
+        { cwd: dir.dir },
+      );
       expect(stderr).not.toContain('ERESOLVE');
     } finally {
       dir.remove();

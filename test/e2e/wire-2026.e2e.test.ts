@@ -13,7 +13,10 @@ const temp = tempDir('mcp-spy-2026-');
 afterAll(() => (process.env.KEEP ? undefined : temp.remove()));
 
 const rules = (text: string) => [...text.matchAll(/ (?:error|warning) ([a-z-]+):/g)].map((match) => match[1]);
-const deploy = { name: 'deploy', inputSchema: { type: 'object', properties: { region: { type: 'string', 'x-mcp-header': 'Region' }, dry: { type: 'boolean', 'x-mcp-header': 'Dry-Run' } } } };
+const deploy = {
+  name: 'deploy',
+  inputSchema: { type: 'object', properties: { region: { type: 'string', 'x-mcp-header': 'Region' }, dry: { type: 'boolean', 'x-mcp-header': 'Dry-Run' } } },
+};
 const answer = { content: [{ type: 'text', text: 'deployed' }], resultType: 'complete' };
 
 /** Stateless exchanges, each a session of its own: tools/list in x-1, then one call in x-2 with `headers`. */
@@ -21,18 +24,53 @@ function recording(name: string, args: object, params: Record<string, string>): 
   const headers = { 'mcp-protocol-version': '2026-07-28', 'mcp-method': 'tools/call', 'mcp-name': 'deploy', ...params };
   const list = { id: 1, method: 'tools/list', params: { _meta: meta2026 } };
   const call = { id: 2, method: 'tools/call', params: { name: 'deploy', arguments: args, _meta: meta2026 } };
-  return temp.file(name, `${[
-    recordLine(1, { session: 'x-1', dir: 'c2s', kind: 'request', method: 'tools/list', id: 1, rev: '2026-07-28', headers: { 'mcp-protocol-version': '2026-07-28', 'mcp-method': 'tools/list' } }, list),
-    recordLine(2, { session: 'x-1', dir: 's2c', kind: 'response', method: 'tools/list', id: 1, rev: '2026-07-28', related: { seq: 1, id: 1, method: 'tools/list' } }, { id: 1, result: { tools: [deploy], resultType: 'complete' } }),
-    recordLine(3, { session: 'x-2', dir: 'c2s', kind: 'request', method: 'tools/call', tool: 'deploy', id: 2, rev: '2026-07-28', headers }, call),
-    recordLine(4, { session: 'x-2', dir: 's2c', kind: 'response', method: 'tools/call', tool: 'deploy', id: 2, rev: '2026-07-28', related: { seq: 3, id: 2, method: 'tools/call', tool: 'deploy' } }, { id: 2, result: answer }),
-  ].join('\n')}\n`);
+  return temp.file(
+    name,
+    `${[
+      recordLine(
+        1,
+        {
+          session: 'x-1',
+          dir: 'c2s',
+          kind: 'request',
+          method: 'tools/list',
+          id: 1,
+          rev: '2026-07-28',
+          headers: { 'mcp-protocol-version': '2026-07-28', 'mcp-method': 'tools/list' },
+        },
+        list,
+      ),
+      recordLine(
+        2,
+        { session: 'x-1', dir: 's2c', kind: 'response', method: 'tools/list', id: 1, rev: '2026-07-28', related: { seq: 1, id: 1, method: 'tools/list' } },
+        { id: 1, result: { tools: [deploy], resultType: 'complete' } },
+      ),
+      recordLine(3, { session: 'x-2', dir: 'c2s', kind: 'request', method: 'tools/call', tool: 'deploy', id: 2, rev: '2026-07-28', headers }, call),
+      recordLine(
+        4,
+        {
+          session: 'x-2',
+          dir: 's2c',
+          kind: 'response',
+          method: 'tools/call',
+          tool: 'deploy',
+          id: 2,
+          rev: '2026-07-28',
+          related: { seq: 3, id: 2, method: 'tools/call', tool: 'deploy' },
+        },
+        { id: 2, result: answer },
+      ),
+    ].join('\n')}\n`,
+  );
 }
 
 describe('Mcp-Param-* headers', () => {
   it('that agree with the arguments are clean, the base64 form of a non-ASCII value decoded', async () => {
     const zurich = `=?base64?${Buffer.from('Zürich', 'utf8').toString('base64')}?=`;
-    const result = await runBin(['check', recording('agree.jsonl', { region: 'Zürich', dry: true }, { 'mcp-param-region': zurich, 'mcp-param-dry-run': 'true' })]);
+    const result = await runBin([
+      'check',
+      recording('agree.jsonl', { region: 'Zürich', dry: true }, { 'mcp-param-region': zurich, 'mcp-param-dry-run': 'true' }),
+    ]);
     expect(result.text).toContain('clean');
   });
 
@@ -63,7 +101,9 @@ function deployServer(): Promise<{ server: Server; url: string }> {
       res.writeHead(200, { 'content-type': 'application/json' }).end(JSON.stringify({ jsonrpc: '2.0', id, result }));
     });
   });
-  return new Promise((resolve) => server.listen(0, '127.0.0.1', () => resolve({ server, url: `http://127.0.0.1:${(server.address() as { port: number }).port}/mcp` })));
+  return new Promise((resolve) =>
+    server.listen(0, '127.0.0.1', () => resolve({ server, url: `http://127.0.0.1:${(server.address() as { port: number }).port}/mcp` })),
+  );
 }
 
 describe('Mcp-Param-* headers through the HTTP spy', () => {
@@ -74,7 +114,13 @@ describe('Mcp-Param-* headers through the HTTP spy', () => {
       const post = (id: number, method: string, params: object, headers: Record<string, string> = {}) =>
         fetch(spy.url, {
           method: 'POST',
-          headers: { 'content-type': 'application/json', accept: 'application/json, text/event-stream', 'mcp-protocol-version': '2026-07-28', 'mcp-method': method, ...headers },
+          headers: {
+            'content-type': 'application/json',
+            accept: 'application/json, text/event-stream',
+            'mcp-protocol-version': '2026-07-28',
+            'mcp-method': method,
+            ...headers,
+          },
           body: JSON.stringify({ jsonrpc: '2.0', id, method, params: { ...params, _meta: meta2026 } }),
         }).then((response) => response.text());
       await post(1, 'tools/list', {});
@@ -125,7 +171,11 @@ describe('the tasks extension and subscriptions/listen', () => {
     for (const method of ['notifications/subscriptions/acknowledged', 'notifications/tasks']) {
       expect(entries.find((entry) => entry.method === method)?.related, method).toMatchObject({ seq: listen.seq, id: 1, method: 'subscriptions/listen' });
     }
-    for (const method of ['tasks/get', 'tasks/update', 'tasks/cancel']) expect(entries.find((entry) => entry.method === method && entry.kind === 'response'), method).toBeDefined();
+    for (const method of ['tasks/get', 'tasks/update', 'tasks/cancel'])
+      expect(
+        entries.find((entry) => entry.method === method && entry.kind === 'response'),
+        method,
+      ).toBeDefined();
     const check = await runBin(['check', record]);
     expect(rules(check.text)).not.toContain('method-not-in-revision');
     // The listen stream is never answered here: the client closed it (stdio: its input).

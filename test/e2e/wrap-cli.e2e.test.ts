@@ -23,7 +23,14 @@ beforeEach(() => {
   copyFileSync(fixture('client-configs', 'cursor', 'user.json'), cursorFile);
   copyFileSync(fixture('client-configs', 'vscode', 'workspace.json'), vscodeFile);
   // Nothing of the real home: every place the table and the state directory look is in the test's directory.
-  env = { HOME: home, XDG_STATE_HOME: join(home, '.local', 'state'), XDG_CONFIG_HOME: join(home, '.config'), MCP_SPY_DIR: '', CLAUDE_CONFIG_DIR: '', APPDATA: '' };
+  env = {
+    HOME: home,
+    XDG_STATE_HOME: join(home, '.local', 'state'),
+    XDG_CONFIG_HOME: join(home, '.config'),
+    MCP_SPY_DIR: '',
+    CLAUDE_CONFIG_DIR: '',
+    APPDATA: '',
+  };
 });
 afterEach(() => temp.remove());
 
@@ -33,7 +40,11 @@ const wrapBin = (args: string[]) => runBin(args, { cwd: project, env });
 function wrapOnTerminal(answer: string): Promise<{ code: number | null; text: string }> {
   return new Promise((resolve, reject) => {
     const command = [node, bin, 'wrap', 'cursor'].map((word) => `'${word}'`).join(' ');
-    const child = spawn('script', ['-qec', command, '/dev/null'], { cwd: project, env: { ...process.env, ...env, FORCE_COLOR: '0' }, stdio: ['pipe', 'pipe', 'inherit'] });
+    const child = spawn('script', ['-qec', command, '/dev/null'], {
+      cwd: project,
+      env: { ...process.env, ...env, FORCE_COLOR: '0' },
+      stdio: ['pipe', 'pipe', 'inherit'],
+    });
     let text = '';
     let answered = false;
     child.stdout.on('data', (chunk: Buffer) => {
@@ -55,8 +66,12 @@ describe('mcp-spy wrap', () => {
     const result = await wrapBin(['wrap']);
     expect(result.stderr).toBe('');
     expect(result.code).toBe(1);
-    expect(result.text).toContain(`${cursorFile} (Cursor)\n  + web-search (user): wrap: npx -y mcp-server-web-search\n  - remote (user): a remote server (https://example.com/mcp) is not wrapped`);
-    expect(result.text).toContain(`${vscodeFile} (VS Code)\n  + Perplexity (project): wrap: npx -y server-perplexity-ask\n  + fetch (project): wrap: uvx mcp-server-fetch\n`);
+    expect(result.text).toContain(
+      `${cursorFile} (Cursor)\n  + web-search (user): wrap: npx -y mcp-server-web-search\n  - remote (user): a remote server (https://example.com/mcp) is not wrapped`,
+    );
+    expect(result.text).toContain(
+      `${vscodeFile} (VS Code)\n  + Perplexity (project): wrap: npx -y server-perplexity-ask\n  + fetch (project): wrap: uvx mcp-server-fetch\n`,
+    );
     expect(result.text).toContain('nothing written: to wrap 3 servers in 2 files, run again with --yes');
     expect([bytes(cursorFile), bytes(vscodeFile)]).toEqual(before);
   });
@@ -66,7 +81,9 @@ describe('mcp-spy wrap', () => {
     const result = await wrapBin(['wrap', '--server', 'fetch', '--dry-run']);
     expect(result.code).toBe(0);
     expect(result.text).toContain(`--- ${vscodeFile}\n+++ ${vscodeFile}\n@@ -21,8 +21,8 @@\n`);
-    expect(result.text).toContain(`-      "command": "uvx",\n-      "args": ["mcp-server-fetch"],\n+      "command": ${JSON.stringify(node)},\n+      "args": [${JSON.stringify(bin)}, "--client", "vscode", "--name", "fetch", "--", "uvx", "mcp-server-fetch"],\n`);
+    expect(result.text).toContain(
+      `-      "command": "uvx",\n-      "args": ["mcp-server-fetch"],\n+      "command": ${JSON.stringify(node)},\n+      "args": [${JSON.stringify(bin)}, "--client", "vscode", "--name", "fetch", "--", "uvx", "mcp-server-fetch"],\n`,
+    );
     expect(result.text).not.toContain('Perplexity (project)');
     expect(result.text).not.toContain(cursorFile);
     expect(result.text).toContain('(dry run: nothing written)');
@@ -107,7 +124,9 @@ describe('mcp-spy wrap', () => {
     const cursorBefore = bytes(cursorFile);
     const result = await wrapBin(['wrap', '--yes']);
     expect(result.code).toBe(2);
-    expect(result.stderr).toBe(`mcp-spy: cannot wrap ${vscodeFile}: not valid JSON with comments at line 1, column 40: a closing brace expected\nmcp-spy: cannot wrap ${cursorFile}: it is read-only (mode 0444)\n`);
+    expect(result.stderr).toBe(
+      `mcp-spy: cannot wrap ${vscodeFile}: not valid JSON with comments at line 1, column 40: a closing brace expected\nmcp-spy: cannot wrap ${cursorFile}: it is read-only (mode 0444)\n`,
+    );
     expect(bytes(vscodeFile)).toBe('{ "servers": { "a": { "command": "x" } ');
     expect(bytes(cursorFile)).toBe(cursorBefore);
   });
@@ -146,7 +165,9 @@ describe('mcp-spy wrap', () => {
     writeFileSync(cursorFile, byHand);
     const result = await wrapBin(['unwrap', 'cursor']);
     expect(result.code).toBe(0);
-    expect(result.text).toBe(`${cursorFile}\n  mine: runs mcp-spy, but not as mcp-spy wrap left it (wrapped by hand?): left as it is\nnothing to unwrap: no entry wrapped by mcp-spy wrap is recorded for these\n`);
+    expect(result.text).toBe(
+      `${cursorFile}\n  mine: runs mcp-spy, but not as mcp-spy wrap left it (wrapped by hand?): left as it is\nnothing to unwrap: no entry wrapped by mcp-spy wrap is recorded for these\n`,
+    );
     expect(bytes(cursorFile)).toBe(byHand);
   });
 });

@@ -15,7 +15,14 @@ beforeEach(() => {
   mkdirSync(join(home, '.cursor'), { recursive: true });
   file = join(home, '.cursor', 'mcp.json');
   writeFileSync(file, config);
-  env = { HOME: home, XDG_STATE_HOME: join(home, '.local', 'state'), XDG_CONFIG_HOME: join(home, '.config'), MCP_SPY_DIR: '', CLAUDE_CONFIG_DIR: '', APPDATA: '' };
+  env = {
+    HOME: home,
+    XDG_STATE_HOME: join(home, '.local', 'state'),
+    XDG_CONFIG_HOME: join(home, '.config'),
+    MCP_SPY_DIR: '',
+    CLAUDE_CONFIG_DIR: '',
+    APPDATA: '',
+  };
 });
 afterEach(() => temp.remove());
 
@@ -83,7 +90,9 @@ describe('two wraps at once', () => {
     writeFileSync(`${manifest()}.lock`, `${process.pid}\n`);
     for (const args of [['wrap', 'cursor', '--yes'], ['unwrap']]) {
       const held = await wrapBin(args);
-      expect(held.stderr).toBe(`mcp-spy: another mcp-spy wrap or unwrap (pid ${process.pid}) is changing the record of wrapped entries; run this again once it is done (or remove ${manifest()}.lock if no such process runs)\n`);
+      expect(held.stderr).toBe(
+        `mcp-spy: another mcp-spy wrap or unwrap (pid ${process.pid}) is changing the record of wrapped entries; run this again once it is done (or remove ${manifest()}.lock if no such process runs)\n`,
+      );
       expect(held.code).toBe(2);
       expect(readFileSync(file, 'utf8')).toBe(config);
     }
@@ -99,7 +108,17 @@ describe('two wraps at once', () => {
 });
 
 describe('hostile entry names', () => {
-  const names = ['__proto__', 'constructor', 'esc\u001b]0;pwn\u0007\u001b[31m', 'bidi\u202eexe.txt', 'a/../../b', '..', 'nl\nx', 'n'.repeat(10240), '--weird--'];
+  const names = [
+    '__proto__',
+    'constructor',
+    'esc\u001b]0;pwn\u0007\u001b[31m',
+    'bidi\u202eexe.txt',
+    'a/../../b',
+    '..',
+    'nl\nx',
+    'n'.repeat(10240),
+    '--weird--',
+  ];
   const hostile = `{"mcpServers":{${names.map((name, index) => `${JSON.stringify(name)}:{"command":"node","args":["s${index}.js"]}`).join(',')}}}\n`;
 
   it('the plan and the --dry-run diff show controls and bidirectional overrides as escapes; wrap then unwrap gives the same bytes', async () => {
@@ -123,7 +142,9 @@ describe('entries of odd shapes', () => {
     writeFileSync(file, twice);
     const wrapped = await wrapBin(['wrap', 'cursor', '--yes']);
     expect(wrapped.code).toBe(0);
-    expect(wrapped.text).toContain('  - a (user): named more than once here (a client uses only one of them): left as it is; give each its own name\n'.repeat(2));
+    expect(wrapped.text).toContain(
+      '  - a (user): named more than once here (a client uses only one of them): left as it is; give each its own name\n'.repeat(2),
+    );
     expect(wrapped.text).toContain('  + b (user): wrap: node\n');
     const unwrapped = await wrapBin(['unwrap']);
     expect(unwrapped.stderr).toBe('');
@@ -170,7 +191,7 @@ describe('a config that is a link to nothing', () => {
   });
 });
 
-describe('a link planted at the backup\'s name', () => {
+describe("a link planted at the backup's name", () => {
   it('is replaced by the backup, never written through (a cloned project holding .mcp.json.mcp-spy-backup -> ~/.bashrc)', async () => {
     const project = join(temp.dir, 'cloned');
     mkdirSync(project);

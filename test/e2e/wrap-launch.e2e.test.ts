@@ -44,7 +44,11 @@ function clientEnv(): NodeJS.ProcessEnv {
 function launch(): Promise<Record<string, unknown>> {
   rmSync(memoryFile, { force: true });
   return new Promise((resolve, reject) => {
-    const child = spawn(node, [fixture('clients', 'config-launcher.js'), config, 'everything', 'memory'], { cwd: project, env: clientEnv(), stdio: ['ignore', 'pipe', 'pipe'] });
+    const child = spawn(node, [fixture('clients', 'config-launcher.js'), config, 'everything', 'memory'], {
+      cwd: project,
+      env: clientEnv(),
+      stdio: ['ignore', 'pipe', 'pipe'],
+    });
     let out = '';
     let err = '';
     child.stdout.on('data', (chunk: Buffer) => (out += chunk.toString('utf8')));

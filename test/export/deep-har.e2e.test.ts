@@ -39,11 +39,23 @@ describe('a HAR nested 50,000 deep outside its bodies', () => {
     expect(imported.stderr).toBe(`mcp-spy: 6 entries imported from ${har}\n`);
     expect(imported.code).toBe(0);
     const entries = readEntries(out);
-    expect(entries.map((entry) => `${entry.kind} ${entry.method ?? entry.httpMethod}`)).toEqual(['http GET', 'notification ping', 'request ping', 'response ping', 'request ping', 'response ping']);
+    expect(entries.map((entry) => `${entry.kind} ${entry.method ?? entry.httpMethod}`)).toEqual([
+      'http GET',
+      'notification ping',
+      'request ping',
+      'response ping',
+      'request ping',
+      'response ping',
+    ]);
     // A value that is no text is read as text, cut; a secret header is masked however it is written.
     expect(entries[0]!.headers).toEqual({ request: { 'x-deep': marker, authorization: '[redacted]' }, response: { 'set-cookie': '[redacted]' } });
     expect(entries[3]!.notes).toEqual(['nested-too-deep']);
-    for (const args of [['view', out, '--full'], ['check', out], ['report', out, '-o', '-'], ['export', 'har', out]]) {
+    for (const args of [
+      ['view', out, '--full'],
+      ['check', out],
+      ['report', out, '-o', '-'],
+      ['export', 'har', out],
+    ]) {
       const read = await runBin(args);
       expect(read.stderr, args.join(' ')).not.toMatch(/\n\s+at |Maximum call stack/);
       expect(read.code, args.join(' ')).toBeLessThan(2);

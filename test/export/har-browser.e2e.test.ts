@@ -11,12 +11,21 @@ async function talkMcp() {
   const headers = { 'content-type': 'application/json', accept: 'application/json, text/event-stream' };
   let session = '';
   const post = async (body: object) => {
-    const response = await fetch('/mcp', { method: 'POST', headers: session ? { ...headers, 'mcp-session-id': session, 'mcp-protocol-version': '2025-06-18' } : headers, body: JSON.stringify(body) });
+    const response = await fetch('/mcp', {
+      method: 'POST',
+      headers: session ? { ...headers, 'mcp-session-id': session, 'mcp-protocol-version': '2025-06-18' } : headers,
+      body: JSON.stringify(body),
+    });
     session ||= response.headers.get('mcp-session-id') ?? '';
     return `${response.status} ${(await response.text()).length > 0}`;
   };
   return [
-    await post({ jsonrpc: '2.0', id: 0, method: 'initialize', params: { protocolVersion: '2025-06-18', capabilities: {}, clientInfo: { name: 'browser', version: '1' } } }),
+    await post({
+      jsonrpc: '2.0',
+      id: 0,
+      method: 'initialize',
+      params: { protocolVersion: '2025-06-18', capabilities: {}, clientInfo: { name: 'browser', version: '1' } },
+    }),
     await post({ jsonrpc: '2.0', method: 'notifications/initialized' }),
     await post({ jsonrpc: '2.0', id: 1, method: 'tools/call', params: { name: 'echo', arguments: { message: '</script>' } } }),
     await post({ jsonrpc: '2.0', id: 2, method: 'prompts/get', params: { name: 'no-such-prompt' } }),

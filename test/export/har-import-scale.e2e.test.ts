@@ -19,7 +19,9 @@ async function writeManyFrames(path: string): Promise<void> {
     if (!out.write(text)) await once(out, 'drain');
   };
   await put('{"log":{"version":"1.2","creator":{"name":"test","version":"1"},"entries":[{"startedDateTime":"2026-07-28T10:00:00.000Z","time":1,');
-  await put('"request":{"method":"GET","url":"http://127.0.0.1:3000/mcp","headers":[]},"response":{"status":200,"headers":[],"content":{"size":0,"mimeType":"text/event-stream"}},"_mcpFrames":[');
+  await put(
+    '"request":{"method":"GET","url":"http://127.0.0.1:3000/mcp","headers":[]},"response":{"status":200,"headers":[],"content":{"size":0,"mimeType":"text/event-stream"}},"_mcpFrames":[',
+  );
   for (let at = 0; at < frames; at++) {
     const data = JSON.stringify({ jsonrpc: '2.0', method: 'notifications/message', params: { level: 'info', data: at } });
     await put(`${at > 0 ? ',' : ''}${JSON.stringify({ type: 'receive', time: 1785232800 + at / 1000, opcode: 1, data })}`);
@@ -46,12 +48,22 @@ describe('import at scale', () => {
   it('reads a HAR from standard input, past a byte order mark, as it reads a file', async () => {
     const entry = {
       startedDateTime: '2026-07-28T10:00:00.000Z',
-      request: { method: 'POST', url: 'http://127.0.0.1:3000/mcp', headers: [], postData: { mimeType: 'application/json', text: '{"jsonrpc":"2.0","id":1,"method":"ping"}' } },
+      request: {
+        method: 'POST',
+        url: 'http://127.0.0.1:3000/mcp',
+        headers: [],
+        postData: { mimeType: 'application/json', text: '{"jsonrpc":"2.0","id":1,"method":"ping"}' },
+      },
       response: { status: 200, headers: [], content: { mimeType: 'application/json', text: '{"jsonrpc":"2.0","id":1,"result":{}}' } },
     };
     const result = await runBin(['import', '-'], { input: `\uFEFF${JSON.stringify({ log: { version: '1.2', entries: [entry] } })}\n` });
     expect(result.stderr).toBe('mcp-spy: 2 entries imported from -\n');
-    expect(result.text.trim().split('\n').map((line) => JSON.parse(line).kind)).toEqual(['request', 'response']);
+    expect(
+      result.text
+        .trim()
+        .split('\n')
+        .map((line) => JSON.parse(line).kind),
+    ).toEqual(['request', 'response']);
     const empty = await runBin(['import', '-'], { input: '{"log":{"version":"1.2","entries":[]}}' });
     expect([empty.code, empty.stderr, empty.text]).toEqual([0, 'mcp-spy: 0 entries imported from -\n', '']);
     const other = await runBin(['import', '-'], { input: '{"log":{"entries":{"a":{}}}}' });

@@ -17,21 +17,53 @@ const har = {
         request: {
           method: 'POST',
           url: 'http://127.0.0.1:3000/mcp',
-          headers: [{ name: 'Content-Type', value: 'application/json' }, { name: 'X-API-Key', value: key }],
-          postData: { mimeType: 'application/json', text: JSON.stringify({ jsonrpc: '2.0', id: 1, method: 'tools/call', params: { name: 'login', arguments: { user: 'ada', password: 'hunter2' } } }) },
+          headers: [
+            { name: 'Content-Type', value: 'application/json' },
+            { name: 'X-API-Key', value: key },
+          ],
+          postData: {
+            mimeType: 'application/json',
+            text: JSON.stringify({ jsonrpc: '2.0', id: 1, method: 'tools/call', params: { name: 'login', arguments: { user: 'ada', password: 'hunter2' } } }),
+          },
         },
-        response: { status: 200, headers: [], content: { mimeType: 'application/json', text: JSON.stringify({ jsonrpc: '2.0', id: 1, result: { content: [{ type: 'text', text: `logged in with ${key}` }] } }) } },
+        response: {
+          status: 200,
+          headers: [],
+          content: {
+            mimeType: 'application/json',
+            text: JSON.stringify({ jsonrpc: '2.0', id: 1, result: { content: [{ type: 'text', text: `logged in with ${key}` }] } }),
+          },
+        },
       },
       {
         startedDateTime: '2026-01-05T10:00:01.000Z',
         time: 5,
-        request: { method: 'POST', url: 'http://127.0.0.1:3000/mcp', headers: [], postData: { mimeType: 'application/json', text: JSON.stringify({ jsonrpc: '2.0', id: 2, method: 'tools/call', params: { name: 'mint', arguments: {} } }) } },
-        response: { status: 200, headers: [], content: { mimeType: 'text/event-stream', text: `event: message\ndata: ${JSON.stringify({ jsonrpc: '2.0', id: 2, result: { structuredContent: { accessToken: 'at-secret-value' }, content: [] } })}\n\n` } },
+        request: {
+          method: 'POST',
+          url: 'http://127.0.0.1:3000/mcp',
+          headers: [],
+          postData: {
+            mimeType: 'application/json',
+            text: JSON.stringify({ jsonrpc: '2.0', id: 2, method: 'tools/call', params: { name: 'mint', arguments: {} } }),
+          },
+        },
+        response: {
+          status: 200,
+          headers: [],
+          content: {
+            mimeType: 'text/event-stream',
+            text: `event: message\ndata: ${JSON.stringify({ jsonrpc: '2.0', id: 2, result: { structuredContent: { accessToken: 'at-secret-value' }, content: [] } })}\n\n`,
+          },
+        },
       },
       {
         startedDateTime: '2026-01-05T10:00:02.000Z',
         time: 5,
-        request: { method: 'GET', url: 'http://127.0.0.1:3000/callback?code=auth-code-123456&state=s', headers: [{ name: 'Authorization', value: `Bearer ${bearer}` }] },
+        request: {
+          method: 'GET',
+          url: 'http://127.0.0.1:3000/callback?code=auth-code-123456&state=s',
+          headers: [{ name: 'Authorization', value: `Bearer ${bearer}` }],
+        },
         response: { status: 405, headers: [{ name: 'Set-Cookie', value: 'sid=cookie-secret-1' }], content: { mimeType: 'text/plain', text: 'no' } },
       },
     ],
@@ -48,7 +80,10 @@ describe('import masks what the spies mask by default', () => {
     const result = await runBin(['import', path]);
     expect(result.code).toBe(0);
     for (const secret of secrets) expect(result.text).not.toContain(secret);
-    const entries = result.text.trim().split('\n').map((line) => JSON.parse(line) as TestEntry);
+    const entries = result.text
+      .trim()
+      .split('\n')
+      .map((line) => JSON.parse(line) as TestEntry);
     expect(entries.map((entry) => [entry.kind, entry.redacted])).toEqual([
       ['request', ["$['params']['arguments']['password']"]],
       ['response', ["$['result']['content'][0]['text']"]],
@@ -58,7 +93,10 @@ describe('import masks what the spies mask by default', () => {
       ['http', undefined],
     ]);
     expect(entries[1]!.msg).toMatchObject({ result: { content: [{ text: 'logged in with [redacted]' }] } });
-    expect(entries[4]).toMatchObject({ path: '/callback?code=[redacted]&state=s', headers: { request: { authorization: '[redacted]' }, response: { 'set-cookie': '[redacted]' } } });
+    expect(entries[4]).toMatchObject({
+      path: '/callback?code=[redacted]&state=s',
+      headers: { request: { authorization: '[redacted]' }, response: { 'set-cookie': '[redacted]' } },
+    });
   });
 
   it('keeps them as the HAR has them with --no-default-redact', async () => {

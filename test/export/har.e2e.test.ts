@@ -25,7 +25,9 @@ function harValidator() {
 
 /** The frames of a record as they crossed the wire: direction, kind and text, in order. */
 const framesOf = (entries: TestEntry[]) =>
-  entries.filter((entry) => entry.dir !== undefined && !(entry.batch && entry.batch.index > 0)).map((entry) => `${entry.dir} ${entry.kind} ${String(entry.raw)}`);
+  entries
+    .filter((entry) => entry.dir !== undefined && !(entry.batch && entry.batch.index > 0))
+    .map((entry) => `${entry.dir} ${entry.kind} ${String(entry.raw)}`);
 
 describe('HAR export and import', () => {
   const dir = tempDir();
@@ -37,7 +39,11 @@ describe('HAR export and import', () => {
     stdio = (await recordEverything(dir.dir)).record;
     const httpDir = tempDir();
     http = join(dir.dir, 'http.jsonl');
-    const recorded = await recordHttp(httpDir.dir, '/mcp', everythingHttp('streamableHttp'), { script: 'everything-client.js', flag: '--url', env: { SCENARIO: 'review' } });
+    const recorded = await recordHttp(httpDir.dir, '/mcp', everythingHttp('streamableHttp'), {
+      script: 'everything-client.js',
+      flag: '--url',
+      env: { SCENARIO: 'review' },
+    });
     writeFileSync(http, readFileSync(recorded.record));
     httpDir.remove();
     // Two real sessions, one after the other: a loaded machine needs more than one hook's minute.
@@ -57,7 +63,10 @@ describe('HAR export and import', () => {
     expect(imported.code).toBe(0);
     expect(framesOf(readEntries(back))).toEqual(framesOf(readEntries(record)));
     // The imported record is a record: check reads it, and pairs responses with requests as the spy did.
-    const latencies = (path: string) => readEntries(path).filter((entry) => entry.latencyMs !== undefined).map((entry) => entry.method);
+    const latencies = (path: string) =>
+      readEntries(path)
+        .filter((entry) => entry.latencyMs !== undefined)
+        .map((entry) => entry.method);
     expect(latencies(back)).toEqual(latencies(record));
     expect(runBinSync(['check', back]).stderr).toBe('');
   });
@@ -65,9 +74,18 @@ describe('HAR export and import', () => {
   it('puts each HTTP frame in the exchange the record says carried it, and keeps that through import', async () => {
     const otelDir = tempDir();
     try {
-      const { record } = await recordHttp(otelDir.dir, '/mcp', everythingHttp('streamableHttp'), { script: 'everything-client.js', flag: '--url', env: { SCENARIO: 'otel' } });
+      const { record } = await recordHttp(otelDir.dir, '/mcp', everythingHttp('streamableHttp'), {
+        script: 'everything-client.js',
+        flag: '--url',
+        env: { SCENARIO: 'otel' },
+      });
       const recorded = readEntries(record);
-      const harOf = async (path: string) => JSON.parse((await runBin(['export', 'har', path])).text).log.entries as { request: { method: string; headers: { name: string }[] }; response: { content: { mimeType: string } }; _mcpFrames: { data: string; _seq: number }[] }[];
+      const harOf = async (path: string) =>
+        JSON.parse((await runBin(['export', 'har', path])).text).log.entries as {
+          request: { method: string; headers: { name: string }[] };
+          response: { content: { mimeType: string } };
+          _mcpFrames: { data: string; _seq: number }[];
+        }[];
       const entries = await harOf(record);
       const carrying = (method: string) => entries.filter((entry) => entry._mcpFrames.some((frame) => JSON.parse(frame.data).method === method));
       // The server's request to the client came on the GET stream, not on the POST that happened to be the latest.
@@ -85,7 +103,8 @@ describe('HAR export and import', () => {
       expect((await runBin(['import', join(otelDir.dir, 'x.har'), '-o', back], {})).code).toBe(2);
       writeFileSync(join(otelDir.dir, 'x.har'), (await runBin(['export', 'har', record])).text);
       expect((await runBin(['import', join(otelDir.dir, 'x.har'), '-o', back])).code).toBe(0);
-      const layout = (list: typeof entries) => list.map((entry) => `${entry.request.method} ${entry._mcpFrames.map((frame) => JSON.parse(frame.data).method ?? 'answer').join(',')}`);
+      const layout = (list: typeof entries) =>
+        list.map((entry) => `${entry.request.method} ${entry._mcpFrames.map((frame) => JSON.parse(frame.data).method ?? 'answer').join(',')}`);
       expect(layout(await harOf(back))).toEqual(layout(entries));
     } finally {
       otelDir.remove();
@@ -114,7 +133,12 @@ describe('HAR export and import', () => {
     const post = (text: string, answer: object, extra: object = {}) => ({
       startedDateTime: '2026-01-05T10:00:00.000Z',
       time: 1e300,
-      request: { method: 'POST', url: 'http://127.0.0.1:3000/mcp', headers: [{ name: '__proto__', value: 'x' }], postData: { mimeType: 'application/json', text } },
+      request: {
+        method: 'POST',
+        url: 'http://127.0.0.1:3000/mcp',
+        headers: [{ name: '__proto__', value: 'x' }],
+        postData: { mimeType: 'application/json', text },
+      },
       response: { status: 200, headers: [], content: { mimeType: 'application/json', text: JSON.stringify(answer) } },
       _mcpSession: '__proto__',
       ...extra,
@@ -123,7 +147,10 @@ describe('HAR export and import', () => {
       log: {
         entries: [
           post('{"jsonrpc":"2.0","id":1,"method":', { jsonrpc: '2.0', id: null, error: { code: -32700, message: 'Parse error' } }),
-          { startedDateTime: 'never', _webSocketMessages: [{ type: 'send', time: -1e300, opcode: 1, data: JSON.stringify({ jsonrpc: '2.0', id: 2, method: 'ping' }) }] },
+          {
+            startedDateTime: 'never',
+            _webSocketMessages: [{ type: 'send', time: -1e300, opcode: 1, data: JSON.stringify({ jsonrpc: '2.0', id: 2, method: 'ping' }) }],
+          },
         ],
       },
     };
@@ -132,7 +159,10 @@ describe('HAR export and import', () => {
     const result = await runBin(['import', path]);
     expect(result.stderr).toBe(`mcp-spy: 3 entries imported from ${path}\n`);
     expect(result.code).toBe(0);
-    const entries = result.text.trim().split('\n').map((line) => JSON.parse(line) as TestEntry);
+    const entries = result.text
+      .trim()
+      .split('\n')
+      .map((line) => JSON.parse(line) as TestEntry);
     // The garbage the client sent stays, as the spy records it: an invalid frame, then the server's parse error.
     expect(entries.map((e) => `${e.dir} ${e.kind} ${e.session}`)).toEqual(['c2s request ws-2', 'c2s invalid __proto__', 's2c protocol-error __proto__']);
     expect(entries.map((e) => e.t)).toEqual(['1970-01-01T00:00:00.000Z', '2026-01-05T10:00:00.000Z', '2026-01-05T10:00:00.000Z']);
@@ -143,7 +173,16 @@ describe('HAR export and import', () => {
     const entry = (request: object, response: object, offsetMs: number) => ({
       startedDateTime: new Date(Date.parse(started) + offsetMs).toISOString(),
       time: 12.5,
-      request: { method: 'POST', url: 'http://127.0.0.1:3000/mcp', httpVersion: 'HTTP/1.1', cookies: [], queryString: [], headersSize: -1, bodySize: -1, ...request },
+      request: {
+        method: 'POST',
+        url: 'http://127.0.0.1:3000/mcp',
+        httpVersion: 'HTTP/1.1',
+        cookies: [],
+        queryString: [],
+        headersSize: -1,
+        bodySize: -1,
+        ...request,
+      },
       response: { status: 200, statusText: 'OK', httpVersion: 'HTTP/1.1', cookies: [], redirectURL: '', headersSize: -1, bodySize: -1, ...response },
       cache: {},
       timings: { blocked: -1, dns: -1, ssl: -1, connect: -1, send: 0.1, wait: 10, receive: 2.4 },
@@ -151,22 +190,50 @@ describe('HAR export and import', () => {
       _priority: 'High',
       _resourceType: 'fetch',
     });
-    const headers = [{ name: 'Content-Type', value: 'application/json' }, { name: 'Mcp-Session-Id', value: 'browser-session' }];
+    const headers = [
+      { name: 'Content-Type', value: 'application/json' },
+      { name: 'Mcp-Session-Id', value: 'browser-session' },
+    ];
     const har = {
       log: {
         version: '1.2',
         creator: { name: 'WebInspector', version: '537.36' },
         pages: [],
         entries: [
-          entry({ method: 'GET', url: 'http://127.0.0.1:3000/', headers: [] }, { headers: [{ name: 'Content-Type', value: 'text/html' }], content: { size: 15, mimeType: 'text/html', text: '<html></html>' } }, 0),
           entry(
-            { headers, postData: { mimeType: 'application/json', text: JSON.stringify({ jsonrpc: '2.0', id: 1, method: 'tools/call', params: { name: 'echo', arguments: { message: '</script>' } } }) } },
-            { headers: [{ name: 'Content-Type', value: 'text/event-stream' }], content: { size: 100, mimeType: 'text/event-stream', text: `event: message\ndata: ${JSON.stringify({ jsonrpc: '2.0', method: 'notifications/progress', params: { progressToken: 1, progress: 1 } })}\n\nevent: message\ndata: ${JSON.stringify({ jsonrpc: '2.0', id: 1, result: { content: [], isError: true } })}\n\n` } },
+            { method: 'GET', url: 'http://127.0.0.1:3000/', headers: [] },
+            { headers: [{ name: 'Content-Type', value: 'text/html' }], content: { size: 15, mimeType: 'text/html', text: '<html></html>' } },
+            0,
+          ),
+          entry(
+            {
+              headers,
+              postData: {
+                mimeType: 'application/json',
+                text: JSON.stringify({ jsonrpc: '2.0', id: 1, method: 'tools/call', params: { name: 'echo', arguments: { message: '</script>' } } }),
+              },
+            },
+            {
+              headers: [{ name: 'Content-Type', value: 'text/event-stream' }],
+              content: {
+                size: 100,
+                mimeType: 'text/event-stream',
+                text: `event: message\ndata: ${JSON.stringify({ jsonrpc: '2.0', method: 'notifications/progress', params: { progressToken: 1, progress: 1 } })}\n\nevent: message\ndata: ${JSON.stringify({ jsonrpc: '2.0', id: 1, result: { content: [], isError: true } })}\n\n`,
+              },
+            },
             100,
           ),
           entry(
             { headers, postData: { mimeType: 'application/json', text: JSON.stringify({ jsonrpc: '2.0', id: 2, method: 'tools/list' }) } },
-            { headers: [{ name: 'Content-Type', value: 'application/json' }], content: { size: 50, mimeType: 'application/json', encoding: 'base64', text: Buffer.from(JSON.stringify({ jsonrpc: '2.0', id: 2, result: { tools: [] } })).toString('base64') } },
+            {
+              headers: [{ name: 'Content-Type', value: 'application/json' }],
+              content: {
+                size: 50,
+                mimeType: 'application/json',
+                encoding: 'base64',
+                text: Buffer.from(JSON.stringify({ jsonrpc: '2.0', id: 2, result: { tools: [] } })).toString('base64'),
+              },
+            },
             200,
           ),
         ],
@@ -176,7 +243,10 @@ describe('HAR export and import', () => {
     writeFileSync(path, JSON.stringify(har));
     const result = await runBin(['import', path]);
     expect(result.code).toBe(0);
-    const entries = result.text.trim().split('\n').map((line) => JSON.parse(line) as TestEntry);
+    const entries = result.text
+      .trim()
+      .split('\n')
+      .map((line) => JSON.parse(line) as TestEntry);
     expect(entries.map((e) => `${e.kind} ${e.method ?? e.httpMethod} ${e.session}`)).toEqual([
       'http GET x-1',
       'request tools/call browser-session',

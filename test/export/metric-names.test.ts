@@ -41,7 +41,9 @@ async function served(withGap: boolean): Promise<Map<string, Set<string>>> {
 
 /** The table for Grafana in docs/otel.md: each metric's Prometheus name and the labels it lists. */
 function grafanaTable(): Map<string, Set<string>> {
-  const section = readFileSync(new URL('../../docs/otel.md', import.meta.url), 'utf8').split('## Metrics for Prometheus and Grafana')[1]!.split('\n## ')[0]!;
+  const section = readFileSync(new URL('../../docs/otel.md', import.meta.url), 'utf8')
+    .split('## Metrics for Prometheus and Grafana')[1]!
+    .split('\n## ')[0]!;
   const table = new Map<string, Set<string>>();
   for (const line of section.split('\n')) {
     const row = /^\| `([a-z_]+)`[^|]*\|[^|]*\|(.*)\|$/.exec(line);
@@ -60,7 +62,11 @@ describe('the metrics a scraper gets', () => {
     // "the same" in docs/otel.md: the server's operations list the client's labels but the server's address.
     table.set('mcp_server_operation_duration_seconds', new Set([...sameLabels].filter((label) => !label.startsWith('server_'))));
     expect(new Set(families.keys())).toEqual(new Set(table.keys()));
-    for (const [name, labels] of families) expect([...labels].filter((label) => !table.get(name)!.has(label)), name).toEqual([]);
+    for (const [name, labels] of families)
+      expect(
+        [...labels].filter((label) => !table.get(name)!.has(label)),
+        name,
+      ).toEqual([]);
   });
 
   it('count the gaps from 0, so an alert has a series before the first one', async () => {

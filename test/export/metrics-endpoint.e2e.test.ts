@@ -42,7 +42,8 @@ describe('the metrics endpoint', () => {
         }).on('error', reject);
       });
     // The observer counts each answer a moment after it crossed: the scrape is read once all are in.
-    const count = (text: string) => [...text.matchAll(/^mcp_client_operation_duration_seconds_count\{[^}]*\} (\d+)/gm)].reduce((sum, match) => sum + Number(match[1]), 0);
+    const count = (text: string) =>
+      [...text.matchAll(/^mcp_client_operation_duration_seconds_count\{[^}]*\} (\d+)/gm)].reduce((sum, match) => sum + Number(match[1]), 0);
     let body = '';
     for (const deadline = Date.now() + 30_000; count(body) < calls && Date.now() < deadline; ) {
       body = await scrape().then(

@@ -52,7 +52,12 @@ function checkConventions(spans: ReceivedSpan[], transport: 'pipe' | 'tcp') {
   expect(toolError.status.message || undefined).toBeUndefined();
 
   const protocolError = one(spans, 'prompts/get no-such-prompt');
-  expect(protocolError.attributes).toMatchObject({ 'mcp.method.name': 'prompts/get', 'gen_ai.prompt.name': 'no-such-prompt', 'error.type': '-32602', 'rpc.response.status_code': '-32602' });
+  expect(protocolError.attributes).toMatchObject({
+    'mcp.method.name': 'prompts/get',
+    'gen_ai.prompt.name': 'no-such-prompt',
+    'error.type': '-32602',
+    'rpc.response.status_code': '-32602',
+  });
   expect(protocolError.status.code).toBe(ERROR);
   expect(protocolError.status.message || undefined).toBeUndefined();
   expect(protocolError.attributes['gen_ai.operation.name']).toBeUndefined();
@@ -74,7 +79,11 @@ describe('OpenTelemetry export of a stdio session (server-everything)', () => {
 
   beforeAll(async () => {
     receiver = await startOtlpReceiver();
-    await runClient('everything-client.js', ['--', node, bin, '--record', record, '--no-log', '-q', '--otlp', receiver.url, '--', node, everythingServer, 'stdio'], { SCENARIO: 'otel' });
+    await runClient(
+      'everything-client.js',
+      ['--', node, bin, '--record', record, '--no-log', '-q', '--otlp', receiver.url, '--', node, everythingServer, 'stdio'],
+      { SCENARIO: 'otel' },
+    );
   });
   afterAll(async () => {
     await receiver.close();
@@ -99,7 +108,27 @@ describe('OpenTelemetry export of a stdio session (server-everything)', () => {
   it('with --otlp-content, puts them on as JSON, after --redact', async () => {
     const content = await startOtlpReceiver();
     try {
-      await runClient('everything-client.js', ['--', node, bin, '--no-record', '--no-log', '-q', '--otlp', content.url, '--otlp-content', '--redact', '$.params.arguments.message', '--', node, everythingServer, 'stdio'], { SCENARIO: 'otel' });
+      await runClient(
+        'everything-client.js',
+        [
+          '--',
+          node,
+          bin,
+          '--no-record',
+          '--no-log',
+          '-q',
+          '--otlp',
+          content.url,
+          '--otlp-content',
+          '--redact',
+          '$.params.arguments.message',
+          '--',
+          node,
+          everythingServer,
+          'stdio',
+        ],
+        { SCENARIO: 'otel' },
+      );
       const echo = one(content.spans, 'tools/call echo');
       expect(echo.attributes['gen_ai.tool.call.arguments']).toBe('{"message":"[redacted]"}');
       expect(JSON.parse(String(echo.attributes['gen_ai.tool.call.result']))).toMatchObject({ content: [{ type: 'text' }] });
@@ -113,7 +142,7 @@ describe('OpenTelemetry export of a stdio session (server-everything)', () => {
     }
   });
 
-  it('sends the MCP metrics with the conventions\' buckets and attributes', () => {
+  it("sends the MCP metrics with the conventions' buckets and attributes", () => {
     const operations = receiver.metrics.filter((metric) => metric.name === 'mcp.client.operation.duration');
     expect(operations.length).toBeGreaterThan(0);
     expect(operations[0]!.unit).toBe('s');
@@ -129,13 +158,26 @@ describe('OpenTelemetry export of a stdio session (server-everything)', () => {
   it('export otlp of the same recording (OTLP/JSON) sends the same spans, ids and all', async () => {
     const after = await startOtlpReceiver();
     try {
-      const result = await runBin(['export', 'otlp', record, '--endpoint', after.url], { env: { OTEL_EXPORTER_OTLP_PROTOCOL: 'http/json', OTEL_SERVICE_NAME: 'fleet-spy' } });
+      const result = await runBin(['export', 'otlp', record, '--endpoint', after.url], {
+        env: { OTEL_EXPORTER_OTLP_PROTOCOL: 'http/json', OTEL_SERVICE_NAME: 'fleet-spy' },
+      });
       expect(result.stderr).toBe('');
       expect(result.code).toBe(0);
       expect(result.text).toMatch(/^exported \d+ span\(s\) of 1 session\(s\) to http:\/\/127\.0\.0\.1:\d+\/v1\/traces\n$/);
       expect(after.contentTypes).toContain('application/json');
       const shape = (spans: ReceivedSpan[]) =>
-        spans.map(({ name, kind, traceId, spanId, parentSpanId, attributes, status, events }) => ({ name, kind, traceId, spanId, parentSpanId, attributes, status, events: events.length })).sort((a, b) => a.spanId.localeCompare(b.spanId));
+        spans
+          .map(({ name, kind, traceId, spanId, parentSpanId, attributes, status, events }) => ({
+            name,
+            kind,
+            traceId,
+            spanId,
+            parentSpanId,
+            attributes,
+            status,
+            events: events.length,
+          }))
+          .sort((a, b) => a.spanId.localeCompare(b.spanId));
       expect(shape(after.spans)).toEqual(shape(receiver.spans));
       expect(after.spans[0]!.resource['service.name']).toBe('fleet-spy');
       // The metrics too, once: a second send of the same cumulative points is only noise for the collector.
@@ -156,7 +198,12 @@ describe('OpenTelemetry export of an HTTP session', () => {
       const { session } = checkConventions(receiver.spans, 'tcp');
       const sessionId = readEntries(record).find((entry) => entry.dir)!.session;
       expect(sessionId).toMatch(/^[0-9a-f-]{36}$/);
-      expect(session.attributes).toMatchObject({ 'mcp.session.id': sessionId, 'server.address': '127.0.0.1', 'server.port': port, 'network.protocol.name': 'http' });
+      expect(session.attributes).toMatchObject({
+        'mcp.session.id': sessionId,
+        'server.address': '127.0.0.1',
+        'server.port': port,
+        'network.protocol.name': 'http',
+      });
     } finally {
       await receiver.close();
       dir.remove();
@@ -168,7 +215,10 @@ describe('OpenTelemetry export of an HTTP session', () => {
 async function recordHttpWith(dir: string, port: number, otlp: string) {
   const { startSpy } = await import('../helpers/http-spy.js');
   const recordPath = join(dir, 'wire.jsonl');
-  const spy = await startSpy(['--target', `http://127.0.0.1:${port}/mcp`, '--record', recordPath, '--no-log', '--otlp', otlp], everythingHttp('streamableHttp')(port));
+  const spy = await startSpy(
+    ['--target', `http://127.0.0.1:${port}/mcp`, '--record', recordPath, '--no-log', '--otlp', otlp],
+    everythingHttp('streamableHttp')(port),
+  );
   try {
     await runClient('everything-client.js', ['--url', spy.url], { SCENARIO: 'otel' });
   } finally {
@@ -184,7 +234,10 @@ describe('a collector that is down', () => {
       const dead = `http://127.0.0.1:${await freePort()}`;
       const record = join(dir.dir, 'wire.jsonl');
       const direct = await runClient('everything-client.js', ['--', node, everythingServer, 'stdio'], { SCENARIO: 'otel' });
-      const spied = await recordSession('everything-client.js', record, [node, everythingServer, 'stdio'], { SCENARIO: 'otel', OTEL_EXPORTER_OTLP_ENDPOINT: dead });
+      const spied = await recordSession('everything-client.js', record, [node, everythingServer, 'stdio'], {
+        SCENARIO: 'otel',
+        OTEL_EXPORTER_OTLP_ENDPOINT: dead,
+      });
       expect(spied).toEqual(direct);
       const entries = readEntries(record);
       const note = entries.find((entry) => entry.kind === 'note' && entry.notes?.includes('spans-dropped'));
@@ -197,7 +250,9 @@ describe('a collector that is down', () => {
       });
       const lines = run.stderr.split('\n').filter((line) => line.startsWith('mcp-spy:'));
       expect(lines).toHaveLength(1);
-      expect(lines[0]).toMatch(/^mcp-spy: cannot export spans to http:\/\/127\.0\.0\.1:\d+\/v1\/traces: .+; the traffic is not affected, spans are dropped and counted in the record$/);
+      expect(lines[0]).toMatch(
+        /^mcp-spy: cannot export spans to http:\/\/127\.0\.0\.1:\d+\/v1\/traces: .+; the traffic is not affected, spans are dropped and counted in the record$/,
+      );
     } finally {
       dir.remove();
     }

@@ -33,7 +33,15 @@ describe('export otlp to a collector that trickles its reply', () => {
       [
         line(1, { kind: 'spawn', command: ['server'], transport: 'stdio' }),
         line(2, { dir: 'c2s', kind: 'request', method: 'ping', id: 1, bytes: 9, msg: { jsonrpc: '2.0', id: 1, method: 'ping' } }),
-        line(3, { dir: 's2c', kind: 'response', method: 'ping', id: 1, bytes: 9, related: { seq: 2, id: 1, method: 'ping' }, msg: { jsonrpc: '2.0', id: 1, result: {} } }),
+        line(3, {
+          dir: 's2c',
+          kind: 'response',
+          method: 'ping',
+          id: 1,
+          bytes: 9,
+          related: { seq: 2, id: 1, method: 'ping' },
+          msg: { jsonrpc: '2.0', id: 1, result: {} },
+        }),
         line(4, { kind: 'exit', code: 0 }),
       ].join(''),
     );
@@ -44,7 +52,9 @@ describe('export otlp to a collector that trickles its reply', () => {
         setTimeout(() => child.kill('SIGKILL'), 60_000).unref();
       },
     });
-    expect(result.stderr).toBe(`mcp-spy: the collector at http://127.0.0.1:${port}/v1/traces did not take 2 span(s) within 6 s; the export stopped after 0 span(s)\n`);
+    expect(result.stderr).toBe(
+      `mcp-spy: the collector at http://127.0.0.1:${port}/v1/traces did not take 2 span(s) within 6 s; the export stopped after 0 span(s)\n`,
+    );
     expect(result.code).toBe(69);
     expect(replies.size).toBeGreaterThan(0);
   });

@@ -19,7 +19,10 @@ describe('a real Prometheus scrapes --metrics', () => {
     const dir = mkdtempSync(join(tmpdir(), 'mcp-spy-prometheus-'));
     const serverPort = await freePort();
     const metricsPort = await freePort();
-    const spy = await startSpy(['--target', `http://127.0.0.1:${serverPort}/mcp`, '--metrics', `127.0.0.1:${metricsPort}`], everythingHttp('streamableHttp')(serverPort));
+    const spy = await startSpy(
+      ['--target', `http://127.0.0.1:${serverPort}/mcp`, '--metrics', `127.0.0.1:${metricsPort}`],
+      everythingHttp('streamableHttp')(serverPort),
+    );
     let prometheus: Awaited<ReturnType<typeof run>> | undefined;
     try {
       await runClient('everything-client.js', ['--url', spy.url], { SCENARIO: 'otel' });
@@ -34,7 +37,9 @@ describe('a real Prometheus scrapes --metrics', () => {
         return requestsIn(all) >= 8 ? all : undefined;
       }, 30_000).catch((error: Error) => {
         const all = spy.entries();
-        throw new Error(`${error.message}: ${requestsIn(all)} request(s) of 8 in ${all.length} entries (${[...new Set(all.map((entry) => entry.kind))].join(', ')}); the spy's stderr: ${spy.stderr().slice(-2000)}`);
+        throw new Error(
+          `${error.message}: ${requestsIn(all)} request(s) of 8 in ${all.length} entries (${[...new Set(all.map((entry) => entry.kind))].join(', ')}); the spy's stderr: ${spy.stderr().slice(-2000)}`,
+        );
       });
       for (const entry of entries) {
         if (entry.dir !== 'c2s' || entry.kind !== 'request') continue;
@@ -43,9 +48,16 @@ describe('a real Prometheus scrapes --metrics', () => {
       }
 
       const config = join(dir, 'prometheus.yml');
-      writeFileSync(config, `global:\n  scrape_interval: 1s\nscrape_configs:\n  - job_name: mcp-spy\n    static_configs:\n      - targets: ['127.0.0.1:${metricsPort}']\n`);
+      writeFileSync(
+        config,
+        `global:\n  scrape_interval: 1s\nscrape_configs:\n  - job_name: mcp-spy\n    static_configs:\n      - targets: ['127.0.0.1:${metricsPort}']\n`,
+      );
       const webPort = await freePort();
-      prometheus = await run('prometheus', [`--config.file=${config}`, `--storage.tsdb.path=${join(dir, 'data')}`, `--web.listen-address=127.0.0.1:${webPort}`], /Server is ready to receive web requests/);
+      prometheus = await run(
+        'prometheus',
+        [`--config.file=${config}`, `--storage.tsdb.path=${join(dir, 'data')}`, `--web.listen-address=127.0.0.1:${webPort}`],
+        /Server is ready to receive web requests/,
+      );
       const api = `http://127.0.0.1:${webPort}`;
       let samples: Sample[] = [];
       for (const deadline = Date.now() + 30_000; samples.length === 0 && Date.now() < deadline; ) {
@@ -57,7 +69,9 @@ describe('a real Prometheus scrapes --metrics', () => {
 
       // The histogram has the conventions' buckets, and the labels are the attributes with underscores.
       const buckets = await query(api, 'mcp_client_operation_duration_seconds_bucket{mcp_method_name="tools/call",gen_ai_tool_name="get-sum"}');
-      expect(buckets.map((sample) => sample.metric.le).sort((a, b) => Number(a?.replace('+Inf', 'Infinity')) - Number(b?.replace('+Inf', 'Infinity')))).toEqual(['0.01', '0.02', '0.05', '0.1', '0.2', '0.5', '1', '2', '5', '10', '30', '60', '120', '300', '+Inf']);
+      expect(buckets.map((sample) => sample.metric.le).sort((a, b) => Number(a?.replace('+Inf', 'Infinity')) - Number(b?.replace('+Inf', 'Infinity')))).toEqual(
+        ['0.01', '0.02', '0.05', '0.1', '0.2', '0.5', '1', '2', '5', '10', '30', '60', '120', '300', '+Inf'],
+      );
       expect(buckets[0]!.metric).toMatchObject({ error_type: 'tool_error', network_transport: 'tcp', mcp_protocol_version: '2025-11-25' });
       const errors = await query(api, 'mcp_client_operation_duration_seconds_count{error_type="-32602"}');
       expect(errors.map((sample) => sample.metric.gen_ai_prompt_name)).toEqual(['no-such-prompt']);

@@ -9,7 +9,12 @@ describe('the span queue in front of a collector', () => {
     const sent: number[] = [];
     const failures: string[] = [];
     // A collector that takes the request and never answers.
-    const queue = createSpanQueue((spans) => (sent.push(spans.length), new Promise(() => {})), { max: 100, batch: 10, delayMs: 1, onFirstFailure: (reason) => failures.push(reason) });
+    const queue = createSpanQueue((spans) => (sent.push(spans.length), new Promise(() => {})), {
+      max: 100,
+      batch: 10,
+      delayMs: 1,
+      onFirstFailure: (reason) => failures.push(reason),
+    });
     for (let n = 0; n < 10_000; n++) queue.push(span(n));
     // One request at a time: one batch in flight, the rest wait; past max, new spans are dropped as they come.
     expect(sent).toEqual([10]);

@@ -14,7 +14,10 @@ function fuzzInput(seed: number) {
   const pick = <T>(items: T[]) => items[Math.floor(random() * items.length)]!;
   const text = (length: number) => Array.from({ length }, () => pick(['a', 'é', '"', '\\', ' ', '{', '}', '😀', 'method', ':'])).join('');
   const shapes = [
-    () => Buffer.from(`${JSON.stringify({ jsonrpc: '2.0', id: Math.floor(random() * 100), method: pick(['tools/call', 'ping', 'resources/read']), params: { name: text(5), text: text(20) } })}\n`),
+    () =>
+      Buffer.from(
+        `${JSON.stringify({ jsonrpc: '2.0', id: Math.floor(random() * 100), method: pick(['tools/call', 'ping', 'resources/read']), params: { name: text(5), text: text(20) } })}\n`,
+      ),
     () => Buffer.from(`${JSON.stringify({ jsonrpc: '2.0', id: Math.floor(random() * 100), result: { text: text(30) } })}\r\n`),
     () => Buffer.from(`${JSON.stringify({ jsonrpc: '2.0', method: 'notifications/message', params: { data: text(10) } })}\n`),
     () => Buffer.from(`${text(15)}\n`),
@@ -38,11 +41,16 @@ function through(rules: FaultRule[], dir: 'c2s' | 's2c', chunks: Buffer[]) {
   const written: Buffer[] = [];
   const recorded: Buffer[] = [];
   const random = seededRandom(1);
-  const faults = createStdioFaults(createFaultMatcher(rules, random), random, { write: (_, bytes) => written.push(Buffer.from(bytes)), disconnect: () => {} }, {
-    line: (_, bytes) => recorded.push(Buffer.from(bytes)),
-    fault: () => {},
-    stderr: () => {},
-  });
+  const faults = createStdioFaults(
+    createFaultMatcher(rules, random),
+    random,
+    { write: (_, bytes) => written.push(Buffer.from(bytes)), disconnect: () => {} },
+    {
+      line: (_, bytes) => recorded.push(Buffer.from(bytes)),
+      fault: () => {},
+      stderr: () => {},
+    },
+  );
   for (const chunk of chunks) faults.chunk(dir, chunk);
   faults.end(dir, () => {});
   return { written: Buffer.concat(written), recorded: Buffer.concat(recorded) };

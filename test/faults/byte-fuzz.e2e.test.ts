@@ -15,7 +15,10 @@ function randomBytes(seed: number, length: number): Buffer {
     bytes[at] = roll < 0.02 ? 0x0a : roll < 0.03 ? 0x0d : Math.floor(random() * 256);
   }
   // Some lines that look like JSON-RPC (a rule reads those), the last one without its newline.
-  const framed = Array.from({ length: 200 }, (_, i) => `{"jsonrpc":"2.0","id":${i},"method":"tools/call","params":{"name":"n${i}"}}${i % 3 ? '\n' : '\r\n'}`).join('');
+  const framed = Array.from(
+    { length: 200 },
+    (_, i) => `{"jsonrpc":"2.0","id":${i},"method":"tools/call","params":{"name":"n${i}"}}${i % 3 ? '\n' : '\r\n'}`,
+  ).join('');
   return Buffer.concat([bytes.subarray(0, length / 2), Buffer.from(framed), bytes.subarray(length / 2), Buffer.from('{"method":"last"')]);
 }
 

@@ -11,7 +11,8 @@ import { fixture, node } from '../helpers/spy.js';
 // The plain spy in front of server-everything: its record is what really reached the server.
 const front = spyInFront('/mcp', everythingHttp('streamableHttp'));
 
-const faulted = (rule: string, until?: (entries: Entries) => boolean, options: Parameters<typeof faultedCall>[3] & { server?: Spy } = {}) => faultedCall(options.server ?? front.spy, rule, until, options);
+const faulted = (rule: string, until?: (entries: Entries) => boolean, options: Parameters<typeof faultedCall>[3] & { server?: Spy } = {}) =>
+  faultedCall(options.server ?? front.spy, rule, until, options);
 
 describe('mcp-spy http --fault on the answer of a call passed on (server-everything, SSE)', () => {
   it('slow-stream holds each event of the answer, its bytes unchanged', async () => {
@@ -35,7 +36,9 @@ describe('mcp-spy http --fault on the answer of a call passed on (server-everyth
 
   it('cut-stream closes the connection at once: the client sees its stream end without the answer', async () => {
     const rule = 'tools/call: cut-stream';
-    const run = await faulted(rule, (entries) => entries.some((entry) => entry.kind === 'http' && String(entry.reason ?? '').includes('closed the connection')));
+    const run = await faulted(rule, (entries) =>
+      entries.some((entry) => entry.kind === 'http' && String(entry.reason ?? '').includes('closed the connection')),
+    );
     expect(run.outcome).toMatchObject({ code: -32001 });
     expect(run.errors).toContainEqual(expect.stringMatching(/SSE stream disconnected/));
     expect(run.reached).toBe(true);
@@ -51,7 +54,11 @@ describe('mcp-spy http --fault on the answer of a call passed on (server-everyth
   it('cut-stream 1 lets one message through, then closes the connection before the answer', async () => {
     const rule = 'tools/call: cut-stream 1';
     const call = { name: 'trigger-long-running-operation', arguments: { duration: 2, steps: 4 } };
-    const run = await faulted(rule, (entries) => entries.some((entry) => entry.kind === 'http' && String(entry.reason ?? '').includes('closed the connection')), { call });
+    const run = await faulted(
+      rule,
+      (entries) => entries.some((entry) => entry.kind === 'http' && String(entry.reason ?? '').includes('closed the connection')),
+      { call },
+    );
     expect(run.errors[0]).toMatch(/SSE stream disconnected/);
     expect(run.progress[0]).toBe(1);
     const { frames } = answerFrames(run.entries);
@@ -93,7 +100,11 @@ describe('corrupt on a notification posted over HTTP', () => {
     const outer = await startSpy(['--target', front.spy.url, '--fault', rule]);
     onTestFinished(() => outer.dispose().then(() => {}));
     const sent = JSON.stringify({ jsonrpc: '2.0', method: 'notifications/initialized', params: { marker: String(Math.random()) } });
-    const answer = await fetch(outer.url, { method: 'POST', headers: { 'content-type': 'application/json', accept: 'application/json, text/event-stream' }, body: sent });
+    const answer = await fetch(outer.url, {
+      method: 'POST',
+      headers: { 'content-type': 'application/json', accept: 'application/json, text/event-stream' },
+      body: sent,
+    });
     // The server's own answer to a body that is not JSON.
     expect(answer.status).toBe(400);
     const posted = await eventually(() => outer.entries().find((entry) => entry.dir === 'c2s' && entry.origin === 'spy'));
@@ -136,14 +147,11 @@ describe('replay of an HTTP recording made with fault rules', () => {
     ['tools/call: cut-stream', 1],
     ['tools/call: corrupt', 2],
     ['tools/call: noise "n"', 2],
-  ])(
-    '%s: compares with what the server really said, leaving out what it never said',
-    async (rule, same) => {
-      const run = await faulted(rule, (entries) => entries.some((entry) => entry.kind === 'request' && entry.method === 'tools/call'), { replay: true });
-      expect(run.replay!.stdout.toString()).toContain(`replay passed: ${same} same, 0 changed, 0 missing, 0 extra`);
-      expect(run.replay!.code).toBe(0);
-    },
-  );
+  ])('%s: compares with what the server really said, leaving out what it never said', async (rule, same) => {
+    const run = await faulted(rule, (entries) => entries.some((entry) => entry.kind === 'request' && entry.method === 'tools/call'), { replay: true });
+    expect(run.replay!.stdout.toString()).toContain(`replay passed: ${same} same, 0 changed, 0 missing, 0 extra`);
+    expect(run.replay!.code).toBe(0);
+  });
 });
 
 describe('mcp-spy http --fault on a JSON answer (the SDK server with JSON responses)', () => {
@@ -162,7 +170,14 @@ describe('mcp-spy http --fault on a JSON answer (the SDK server with JSON respon
     ['cut-stream', /terminated|other side closed|socket/i, undefined],
   ])('%s: the client gets a body that is not the answer', async (action, thrown, frame) => {
     const rule = `tools/call: ${action}`;
-    const run = await faulted(rule, (entries) => entries.some((entry) => entry.kind === 'unanswered' || (entry.dir === 's2c' && entry.origin === 'spy') || String(entry.reason ?? '').includes('closed')), { server: json });
+    const run = await faulted(
+      rule,
+      (entries) =>
+        entries.some(
+          (entry) => entry.kind === 'unanswered' || (entry.dir === 's2c' && entry.origin === 'spy') || String(entry.reason ?? '').includes('closed'),
+        ),
+      { server: json },
+    );
     expect(run.outcome).toMatchObject({ thrown: expect.stringMatching(thrown) });
     expect(run.reached).toBe(true);
     const { frames } = answerFrames(run.entries);

@@ -11,7 +11,7 @@ const front = spyInFront('/mcp', everythingHttp('streamableHttp'));
 const faulted = (rule: string, until?: (entries: Entries) => boolean) => faultedCall(front.spy, rule, until);
 
 describe('mcp-spy http --fault, the SDK client and server-everything', () => {
-  it('tool-error answers in the server\'s place; the call never reaches the server', async () => {
+  it("tool-error answers in the server's place; the call never reaches the server", async () => {
     const run = await faulted('tools/call tool=echo: tool-error "disk full"');
     expect(run.outcome).toEqual({ result: { content: [{ type: 'text', text: 'disk full' }], isError: true } });
     expect(run.reached).toBe(false);
@@ -36,7 +36,9 @@ describe('mcp-spy http --fault, the SDK client and server-everything', () => {
 
   it('delay passes the call on, late', async () => {
     const started = Date.now();
-    const run = await faulted('tools/call: delay 1s', (entries) => entries.some((entry) => entry.dir === 's2c' && JSON.stringify(entry.msg ?? '').includes('Echo:')));
+    const run = await faulted('tools/call: delay 1s', (entries) =>
+      entries.some((entry) => entry.dir === 's2c' && JSON.stringify(entry.msg ?? '').includes('Echo:')),
+    );
     expect(Date.now() - started).toBeGreaterThanOrEqual(1000);
     expect(run.outcome).toEqual({ result: { content: [{ type: 'text', text: `Echo: ${run.marker}` }] } });
     expect(run.reached).toBe(true);
@@ -68,7 +70,10 @@ describe('mcp-spy http --fault, the SDK client and server-everything', () => {
     expect(run.outcome).toMatchObject({ code: 404, thrown: expect.stringContaining('Session not found') });
     expect(run.reached).toBe(false);
     const request = run.entries.find((entry) => entry.kind === 'request' && entry.method === 'tools/call');
-    expect(run.entries.find((entry) => entry.dir === 's2c' && entry.id === request!.id && entry.kind !== 'fault')).toMatchObject({ origin: 'spy', fault: 'tools/call: expire-session' });
+    expect(run.entries.find((entry) => entry.dir === 's2c' && entry.id === request!.id && entry.kind !== 'fault')).toMatchObject({
+      origin: 'spy',
+      fault: 'tools/call: expire-session',
+    });
   });
 
   it('disconnect resets the connection; never reaches the server', async () => {
@@ -80,7 +85,13 @@ describe('mcp-spy http --fault, the SDK client and server-everything', () => {
   it('timeout: the cancellation of the held call is answered 202, swallowed and marked; the spy lives on', async () => {
     const rule = 'tools/call: timeout';
     const outer = await startSpy(['--target', front.spy.url, '--fault', rule]);
-    const post = (body: object, signal?: AbortSignal) => fetch(outer.url, { method: 'POST', headers: { 'content-type': 'application/json', accept: 'application/json, text/event-stream' }, body: JSON.stringify({ jsonrpc: '2.0', ...body }), ...(signal ? { signal } : {}) });
+    const post = (body: object, signal?: AbortSignal) =>
+      fetch(outer.url, {
+        method: 'POST',
+        headers: { 'content-type': 'application/json', accept: 'application/json, text/event-stream' },
+        body: JSON.stringify({ jsonrpc: '2.0', ...body }),
+        ...(signal ? { signal } : {}),
+      });
     const abort = new AbortController();
     const heldCall = post({ id: 5, method: 'tools/call', params: { name: 'echo', arguments: { message: 'held' } } }, abort.signal).catch(() => undefined);
     await eventually(() => outer.entries().find((entry) => entry.kind === 'fault'));
@@ -90,7 +101,15 @@ describe('mcp-spy http --fault, the SDK client and server-everything', () => {
     await heldCall;
     const notification = await eventually(() => outer.entries().find((entry) => entry.kind === 'notification' && entry.method === 'notifications/cancelled'));
     expect(notification).toMatchObject({ fault: rule });
-    expect(outer.entries().filter((entry) => entry.kind === 'fault').map((entry) => entry.text)).toEqual(['held unanswered until cancelled or the client gives up; not passed on', 'the held request 5 was cancelled; the cancellation is not passed on either']);
+    expect(
+      outer
+        .entries()
+        .filter((entry) => entry.kind === 'fault')
+        .map((entry) => entry.text),
+    ).toEqual([
+      'held unanswered until cancelled or the client gives up; not passed on',
+      'the held request 5 was cancelled; the cancellation is not passed on either',
+    ]);
     // Still serving.
     expect((await post({ method: 'notifications/initialized' })).status).toBeLessThan(500);
     await outer.dispose();
@@ -99,6 +118,8 @@ describe('mcp-spy http --fault, the SDK client and server-everything', () => {
   it('refuses what has no meaning on HTTP with one line, exit 2', async () => {
     const run = await runBin(['http', '--target', front.spy.url, '--fault', 'tools/call: noise stderr "x"']);
     expect(run.code).toBe(2);
-    expect(run.stderr.trim()).toBe(`mcp-spy: 'tools/call: noise stderr "x"': noise stderr is for stdio: on HTTP noise goes into the answer (write noise "text")`);
+    expect(run.stderr.trim()).toBe(
+      `mcp-spy: 'tools/call: noise stderr "x"': noise stderr is for stdio: on HTTP noise goes into the answer (write noise "text")`,
+    );
   });
 });

@@ -26,7 +26,11 @@ describe('--seed', () => {
     expect(second.faulted).toEqual(first.faulted);
     expect(sha(second.output)).toBe(sha(first.output));
     // What was dropped never reached the server (cat gives back exactly what it was given).
-    const returned = first.output.toString().trim().split('\n').map((line) => (JSON.parse(line) as { id: number }).id);
+    const returned = first.output
+      .toString()
+      .trim()
+      .split('\n')
+      .map((line) => (JSON.parse(line) as { id: number }).id);
     expect(returned.filter((id) => first.faulted.includes(id))).toEqual([]);
     expect(returned.length + first.faulted.length).toBe(40);
     const other = await run([...rule, '--seed', '8']);

@@ -19,16 +19,33 @@ async function faulted(faultArgs: string[], timeout = 60_000) {
   client.onerror = (error) => clientErrors.push(error.message);
   const transport = new StdioClientTransport({
     command: process.execPath,
-    args: [bin, '--record', record, '--log', join(dir, 'wire.log'), '-q', ...faultArgs, '--', process.execPath, fixture('tap.js'), dir, 'server', process.execPath, everythingServer, 'stdio'],
+    args: [
+      bin,
+      '--record',
+      record,
+      '--log',
+      join(dir, 'wire.log'),
+      '-q',
+      ...faultArgs,
+      '--',
+      process.execPath,
+      fixture('tap.js'),
+      dir,
+      'server',
+      process.execPath,
+      everythingServer,
+      'stdio',
+    ],
     env: process.env as Record<string, string>,
     stderr: 'pipe',
   });
   let spyStderr = '';
   transport.stderr?.on('data', (chunk: Buffer) => (spyStderr += chunk.toString()));
   await client.connect(transport);
-  const outcome = await client
-    .callTool({ name: 'echo', arguments: { message: 'hello' } }, undefined, { timeout })
-    .then((result) => ({ result }), (error: Error & { code?: number }) => ({ thrown: error.message, code: error.code }));
+  const outcome = await client.callTool({ name: 'echo', arguments: { message: 'hello' } }, undefined, { timeout }).then(
+    (result) => ({ result }),
+    (error: Error & { code?: number }) => ({ thrown: error.message, code: error.code }),
+  );
   await client.close();
   // The spy has exited once the record's last line (the server's exit) is written.
   await expect.poll(() => existsSync(record) && readFileSync(record, 'utf8').includes('"kind":"exit"'), { timeout: 30_000 }).toBe(true);
@@ -43,13 +60,20 @@ const faultsOf = (entries: ReturnType<typeof readEntries>) => entries.filter((en
 const echoCalls = (serverIn: string) => serverIn.split('\n').filter((line) => line.includes('"tools/call"'));
 
 describe('--fault on stdio, the SDK client and server-everything', () => {
-  it('tool-error answers in the server\'s place: the client sees isError, the server never gets the call, the record says so', async () => {
+  it("tool-error answers in the server's place: the client sees isError, the server never gets the call, the record says so", async () => {
     const run = await faulted(['--fault', 'tools/call tool=echo: tool-error "disk full"']);
     expect(run.outcome).toEqual({ result: { content: [{ type: 'text', text: 'disk full' }], isError: true } });
     expect(echoCalls(run.serverIn)).toEqual([]);
     expect(run.serverIn).toContain('"initialize"');
     const [fault] = faultsOf(run.entries);
-    expect(fault).toMatchObject({ kind: 'fault', rule: 'tools/call tool=echo: tool-error "disk full"', action: 'tool-error', stream: 'c2s', method: 'tools/call', tool: 'echo' });
+    expect(fault).toMatchObject({
+      kind: 'fault',
+      rule: 'tools/call tool=echo: tool-error "disk full"',
+      action: 'tool-error',
+      stream: 'c2s',
+      method: 'tools/call',
+      tool: 'echo',
+    });
     const made = run.entries.find((entry) => entry.dir === 's2c' && entry.kind === 'tool-error');
     expect(made).toMatchObject({ origin: 'spy', fault: 'tools/call tool=echo: tool-error "disk full"', method: 'tools/call', tool: 'echo' });
     expect(run.entries.find((entry) => entry.dir === 'c2s' && entry.method === 'tools/call')).toMatchObject({ fault: expect.any(String) });
@@ -58,7 +82,10 @@ describe('--fault on stdio, the SDK client and server-everything', () => {
     expect(run.log).toContain('(injected by mcp-spy)');
     expect(run.spyStderr).toMatch(/injecting faults: 1 rule\(s\), --seed \d+/);
     // stats keeps the injected answer out of the server's counts and lists the fault apart.
-    const stats = JSON.parse((await runBin(['stats', run.record, '--format', 'json'])).text) as { faults: unknown; tools: Record<string, { toolErrors: number }> };
+    const stats = JSON.parse((await runBin(['stats', run.record, '--format', 'json'])).text) as {
+      faults: unknown;
+      tools: Record<string, { toolErrors: number }>;
+    };
     expect(stats.faults).toEqual({ count: 1, rules: { 'tools/call tool=echo: tool-error "disk full"': 1 } });
     expect(stats.tools.echo?.toolErrors ?? 0).toBe(0);
     expect((await runBin(['stats', run.record])).text).toContain('Injected faults');
@@ -156,10 +183,13 @@ describe('replay of a faulted recording', () => {
 /** One echo call against `mcp-spy mock RECORD ...args`: what the client got. */
 async function mocked(record: string, args: string[]) {
   const client = new Client({ name: 'fault-client', version: '1.0.0' });
-  await client.connect(new StdioClientTransport({ command: process.execPath, args: [bin, 'mock', record, ...args], env: process.env as Record<string, string>, stderr: 'ignore' }));
-  const outcome = await client
-    .callTool({ name: 'echo', arguments: { message: 'hello' } }, undefined, { timeout: 1500 })
-    .then((result) => ({ result }), (error: Error & { code?: number }) => ({ thrown: error.message, code: error.code }));
+  await client.connect(
+    new StdioClientTransport({ command: process.execPath, args: [bin, 'mock', record, ...args], env: process.env as Record<string, string>, stderr: 'ignore' }),
+  );
+  const outcome = await client.callTool({ name: 'echo', arguments: { message: 'hello' } }, undefined, { timeout: 1500 }).then(
+    (result) => ({ result }),
+    (error: Error & { code?: number }) => ({ thrown: error.message, code: error.code }),
+  );
   await client.close();
   return outcome;
 }
@@ -168,7 +198,9 @@ describe('mock --fault', () => {
   it('takes the same rules: the recorded server misbehaves on cue', async () => {
     const { record } = await faulted([]);
     expect(await mocked(record, [])).toEqual({ result: { content: [{ type: 'text', text: 'Echo: hello' }] } });
-    expect(await mocked(record, ['--fault', 'tools/call tool=echo: tool-error "disk full"'])).toEqual({ result: { content: [{ type: 'text', text: 'disk full' }], isError: true } });
+    expect(await mocked(record, ['--fault', 'tools/call tool=echo: tool-error "disk full"'])).toEqual({
+      result: { content: [{ type: 'text', text: 'disk full' }], isError: true },
+    });
     expect(await mocked(record, ['--fault', 'tools/call: error -32603 "backend down"'])).toMatchObject({ code: -32603 });
     expect(await mocked(record, ['--fault', 'tools/call: drop'])).toMatchObject({ code: -32001 });
     expect(await mocked(record, ['--fault', 'tools/call: disconnect'])).toMatchObject({ code: -32000 });
@@ -178,7 +210,9 @@ describe('mock --fault', () => {
     const { record } = await faulted([]);
     const overHttp = (flags: string[]) => withMock(record, (url) => mockedOverHttp(url), flags);
     expect(await overHttp([])).toEqual({ result: { content: [{ type: 'text', text: 'Echo: hello' }] } });
-    expect(await overHttp(['--fault', 'tools/call tool=echo: tool-error "disk full"'])).toEqual({ result: { content: [{ type: 'text', text: 'disk full' }], isError: true } });
+    expect(await overHttp(['--fault', 'tools/call tool=echo: tool-error "disk full"'])).toEqual({
+      result: { content: [{ type: 'text', text: 'disk full' }], isError: true },
+    });
     expect(await overHttp(['--fault', 'tools/call: error -32603 "backend down"'])).toMatchObject({ code: -32603 });
     expect(await overHttp(['--fault', 'tools/call: drop'])).toMatchObject({ code: -32001 });
     expect(await overHttp(['--fault', 'tools/call: status 429 retry-after=2'])).toMatchObject({ code: 429 });
@@ -194,12 +228,16 @@ describe('mock --fault', () => {
     expect(await overHttp(['--fault', 'tools/call: cut-stream'])).toMatchObject({ code: -32001 });
     // Two events (the notification, the answer), each held a second: the client is given longer.
     const slowStarted = Date.now();
-    expect(await withMock(record, (url) => mockedOverHttp(url, 30_000), ['--fault', 'tools/call: slow-stream 1s'])).toEqual({ result: { content: [{ type: 'text', text: 'Echo: hello' }] } });
+    expect(await withMock(record, (url) => mockedOverHttp(url, 30_000), ['--fault', 'tools/call: slow-stream 1s'])).toEqual({
+      result: { content: [{ type: 'text', text: 'Echo: hello' }] },
+    });
     expect(Date.now() - slowStarted).toBeGreaterThanOrEqual(2000);
     // What has no meaning on HTTP is refused with one line.
     const noise = await runBin(['mock', record, '--listen', '127.0.0.1:0', '--fault', 'tools/call: noise stderr "x"']);
     expect(noise.code).toBe(2);
-    expect(noise.stderr.trim()).toBe(`mcp-spy: 'tools/call: noise stderr "x"': noise stderr is for stdio: on HTTP noise goes into the answer (write noise "text")`);
+    expect(noise.stderr.trim()).toBe(
+      `mcp-spy: 'tools/call: noise stderr "x"': noise stderr is for stdio: on HTTP noise goes into the answer (write noise "text")`,
+    );
   });
 });
 
@@ -207,9 +245,10 @@ describe('mock --fault', () => {
 async function mockedOverHttp(url: string, timeout = 1500) {
   const client = new Client({ name: 'fault-client', version: '1.0.0' });
   await client.connect(new StreamableHTTPClientTransport(new URL(url)));
-  const outcome = await client
-    .callTool({ name: 'echo', arguments: { message: 'hello' } }, undefined, { timeout })
-    .then((result) => ({ result }), (error: Error & { code?: number }) => ({ thrown: error.message, code: error.code }));
+  const outcome = await client.callTool({ name: 'echo', arguments: { message: 'hello' } }, undefined, { timeout }).then(
+    (result) => ({ result }),
+    (error: Error & { code?: number }) => ({ thrown: error.message, code: error.code }),
+  );
   await client.close().catch(() => {});
   return outcome;
 }
@@ -218,7 +257,19 @@ describe('bad rules', () => {
   it('say one line per mistake and exit 2 before the server starts', async () => {
     const dir = tempDir();
     const file = dir.file('chaos.yaml', 'faults:\n  - "tools/call: explode"\n');
-    const run = await runBin(['--fault', 'tools/call delay 3s', '--fault', 'tools/call: status 429', '--faults', file, '--', process.execPath, '-e', 'require("fs").writeFileSync(process.argv[1], "ran")', join(dir.dir, 'ran')]);
+    const run = await runBin([
+      '--fault',
+      'tools/call delay 3s',
+      '--fault',
+      'tools/call: status 429',
+      '--faults',
+      file,
+      '--',
+      process.execPath,
+      '-e',
+      'require("fs").writeFileSync(process.argv[1], "ran")',
+      join(dir.dir, 'ran'),
+    ]);
     expect(run.code).toBe(2);
     expect(run.stderr.trim().split('\n')).toEqual([
       expect.stringMatching(/^mcp-spy: .*chaos\.yaml: faults\[0\]: unknown action explode/),

@@ -10,12 +10,14 @@ const filesystemServer = join(root, 'node_modules', '@modelcontextprotocol', 'se
 
 async function writeThroughSpy(dir: string, faultArgs: string[]) {
   const client = new Client({ name: 'fault-client', version: '1.0.0' });
-  await client.connect(new StdioClientTransport({
-    command: process.execPath,
-    args: [bin, '--record', join(dir, 'wire.jsonl'), '--no-log', '-q', ...faultArgs, '--', process.execPath, filesystemServer, dir],
-    env: process.env as Record<string, string>,
-    stderr: 'ignore',
-  }));
+  await client.connect(
+    new StdioClientTransport({
+      command: process.execPath,
+      args: [bin, '--record', join(dir, 'wire.jsonl'), '--no-log', '-q', ...faultArgs, '--', process.execPath, filesystemServer, dir],
+      env: process.env as Record<string, string>,
+      stderr: 'ignore',
+    }),
+  );
   const results = [];
   for (const name of ['first.txt', 'second.txt']) {
     results.push(await client.callTool({ name: 'write_file', arguments: { path: join(dir, name), content: `content of ${name}` } }));
@@ -25,7 +27,7 @@ async function writeThroughSpy(dir: string, faultArgs: string[]) {
 }
 
 describe('tool-error on write_file, with server-filesystem', () => {
-  it('answers the second call in the server\'s place: the first file is written, the second never is', async () => {
+  it("answers the second call in the server's place: the first file is written, the second never is", async () => {
     const { dir } = tempDir();
     const results = await writeThroughSpy(dir, ['--fault', 'tools/call tool=write_file nth=2: tool-error "disk full"']);
     expect(results[0]).not.toHaveProperty('isError', true);

@@ -17,7 +17,23 @@ async function intercepted(spyArgs: string[]) {
   const client = new Client({ name: 'intercept-client', version: '1.0.0' });
   const transport = new StdioClientTransport({
     command: process.execPath,
-    args: [bin, '--client', 'test', '--name', 'everything', '-q', ...spyArgs, '--', process.execPath, fixture('tap.js'), temp.dir, 'server', process.execPath, everythingServer, 'stdio'],
+    args: [
+      bin,
+      '--client',
+      'test',
+      '--name',
+      'everything',
+      '-q',
+      ...spyArgs,
+      '--',
+      process.execPath,
+      fixture('tap.js'),
+      temp.dir,
+      'server',
+      process.execPath,
+      everythingServer,
+      'stdio',
+    ],
     env: { ...process.env, MCP_SPY_DIR: sessions } as Record<string, string>,
     stderr: 'pipe',
   });
@@ -59,16 +75,28 @@ describe('--intercept on stdio, released over the control socket', () => {
     expect(run.serverIn()).not.toContain('"tools/call"');
 
     // Edits that are not a JSON-RPC message are refused, each with why; the frame stays held.
-    expect(await control.send({ op: 'edit', hold: 1, frame: '{"jsonrpc":"2.0","id":' })).toMatchObject({ ok: false, message: expect.stringMatching(/^the edited frame is not JSON: /) });
-    expect(await control.send({ op: 'edit', hold: 1, frame: '{"id":2,"params":{}}' })).toMatchObject({ ok: false, message: expect.stringMatching(/^the edited frame is not valid JSON-RPC: not a JSON-RPC 2.0 message/) });
-    expect(await control.send({ op: 'forward', hold: 7 })).toMatchObject({ ok: false, message: 'no frame #7 is held (it was released already, or never held)' });
+    expect(await control.send({ op: 'edit', hold: 1, frame: '{"jsonrpc":"2.0","id":' })).toMatchObject({
+      ok: false,
+      message: expect.stringMatching(/^the edited frame is not JSON: /),
+    });
+    expect(await control.send({ op: 'edit', hold: 1, frame: '{"id":2,"params":{}}' })).toMatchObject({
+      ok: false,
+      message: expect.stringMatching(/^the edited frame is not valid JSON-RPC: not a JSON-RPC 2.0 message/),
+    });
+    expect(await control.send({ op: 'forward', hold: 7 })).toMatchObject({
+      ok: false,
+      message: 'no frame #7 is held (it was released already, or never held)',
+    });
     const edited = call.frame.replace('hello from the test', 'edited at the intercept');
     expect(await control.send({ op: 'edit', hold: 1, frame: JSON.stringify(JSON.parse(edited), null, 2) })).toMatchObject({ ok: true });
 
     // The answer matches the filter too (it carries its request's tool): held, and let go as it is.
     const reply = await control.held('s2c');
     expect(reply).toMatchObject({ kind: 'response', method: 'tools/call', tool: 'echo' });
-    expect(await control.send({ op: 'error', hold: reply.hold })).toMatchObject({ ok: false, message: expect.stringMatching(/^only a request can be answered with an error/) });
+    expect(await control.send({ op: 'error', hold: reply.hold })).toMatchObject({
+      ok: false,
+      message: expect.stringMatching(/^only a request can be answered with an error/),
+    });
     expect(await control.send({ op: 'forward', hold: reply.hold })).toMatchObject({ ok: true });
     expect(await answer).toEqual({ result: { content: [{ type: 'text', text: 'Echo: edited at the intercept' }] } });
     expect(run.serverIn()).toContain('edited at the intercept');
@@ -124,8 +152,12 @@ describe('--intercept on stdio, released over the control socket', () => {
     const run = await intercepted(['--intercept', 'method = "tools/call" and dir = c2s', '--hold-timeout', '1s']);
     expect(await echo(run.client, 'nobody is watching')).toEqual({ result: { content: [{ type: 'text', text: 'Echo: nobody is watching' }] } });
     const entries = await run.finish();
-    expect(run.stderr()).toMatch(/^mcp-spy: intercepting method = "tools\/call" and dir = c2s: a matching frame is held until released in mcp-spy ui \(control socket .*\.sock\)/m);
-    expect(run.stderr()).toMatch(/^mcp-spy: holding #1 -> tools\/call tool=echo id=\d+: release it in mcp-spy ui \(forward, edit, drop, error\); it goes on as it was in 1 s$/m);
+    expect(run.stderr()).toMatch(
+      /^mcp-spy: intercepting method = "tools\/call" and dir = c2s: a matching frame is held until released in mcp-spy ui \(control socket .*\.sock\)/m,
+    );
+    expect(run.stderr()).toMatch(
+      /^mcp-spy: holding #1 -> tools\/call tool=echo id=\d+: release it in mcp-spy ui \(forward, edit, drop, error\); it goes on as it was in 1 s$/m,
+    );
     expect(run.stderr()).toMatch(/^mcp-spy: #1 held 1 s \(--hold-timeout\) with no release: passed on as it was$/m);
     expect(entries.filter((entry) => entry.kind === 'intercept').map((event) => [event.action, event.by])).toEqual([
       ['hold', undefined],
@@ -157,10 +189,14 @@ describe('--intercept and check', () => {
     onTestFinished(temp.remove);
     const record = join(temp.dir, 'wire.jsonl');
     const sessions = join(temp.dir, 'sessions');
-    const child = spawn(process.execPath, [bin, '--record', record, '--no-log', '-q', '--intercept', 'method = "tools/call"', '--', process.execPath, everythingServer, 'stdio'], {
-      stdio: ['pipe', 'pipe', 'ignore'],
-      env: { ...process.env, MCP_SPY_DIR: sessions },
-    });
+    const child = spawn(
+      process.execPath,
+      [bin, '--record', record, '--no-log', '-q', '--intercept', 'method = "tools/call"', '--', process.execPath, everythingServer, 'stdio'],
+      {
+        stdio: ['pipe', 'pipe', 'ignore'],
+        env: { ...process.env, MCP_SPY_DIR: sessions },
+      },
+    );
     const send = (message: object) => child.stdin.write(`${JSON.stringify({ jsonrpc: '2.0', ...message })}\n`);
     let out = '';
     child.stdout.on('data', (chunk: Buffer) => (out += chunk.toString()));

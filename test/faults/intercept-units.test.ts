@@ -68,7 +68,10 @@ describe('the holds and their bounds', () => {
     vi.useFakeTimers();
     const events: EventFields<'intercept'>[] = [];
     const said: string[] = [];
-    const holds = createHolds({ filter: 'tool = "echo"', test: () => true, holdMs: 1000, maxHeld }, { event: (fields) => events.push(fields), say: (line) => said.push(line), now: () => Date.now() });
+    const holds = createHolds(
+      { filter: 'tool = "echo"', test: () => true, holdMs: 1000, maxHeld },
+      { event: (fields) => events.push(fields), say: (line) => said.push(line), now: () => Date.now() },
+    );
     const outcomes: HoldOutcome[] = [];
     const hold = (text = call) => holds.hold(interceptEntry(text, 'c2s', undefined, newRequestsSeen()), text, (outcome) => outcomes.push(outcome));
     return { holds, events, said, outcomes, hold };
@@ -85,7 +88,10 @@ describe('the holds and their bounds', () => {
       ['hold', undefined, undefined],
       ['forward', 'bound', 1000],
     ]);
-    expect(said).toEqual(['holding #1 -> tools/call tool=echo id=7: release it in mcp-spy ui (forward, edit, drop, error); it goes on as it was in 1 s', '#1 held 1 s (--hold-timeout) with no release: passed on as it was']);
+    expect(said).toEqual([
+      'holding #1 -> tools/call tool=echo id=7: release it in mcp-spy ui (forward, edit, drop, error); it goes on as it was in 1 s',
+      '#1 held 1 s (--hold-timeout) with no release: passed on as it was',
+    ]);
   });
 
   it('lets the oldest go past the count bound; says nothing on stderr while a console listens', () => {
@@ -105,7 +111,10 @@ describe('the holds and their bounds', () => {
     const { holds, outcomes, hold } = holdsOf();
     hold('{"jsonrpc":"2.0","method":"notifications/message","params":{}}');
     hold();
-    expect(holds.release(1, { action: 'error' })).toEqual({ ok: false, message: 'only a request can be answered with an error; #1 is a notification (drop it instead)' });
+    expect(holds.release(1, { action: 'error' })).toEqual({
+      ok: false,
+      message: 'only a request can be answered with an error; #1 is a notification (drop it instead)',
+    });
     expect(holds.release(2, { action: 'edit', frame: '{' })).toMatchObject({ ok: false });
     expect(holds.release(2, { action: 'error', code: -32000, message: 'no' })).toMatchObject({ ok: true });
     expect(outcomes).toEqual([{ action: 'error', answer: '{"jsonrpc":"2.0","id":7,"error":{"code":-32000,"message":"no"}}' }]);
@@ -115,7 +124,7 @@ describe('the holds and their bounds', () => {
   });
 });
 
-describe('the console\'s held screen', () => {
+describe("the console's held screen", () => {
   const key = (input: string, extra: Partial<Key> = {}) => ({ type: 'key' as const, input, key: { ...extra } as Key });
   const frame = { dir: 'c2s' as const, kind: 'request', method: 'tools/call', tool: 'echo', id: 7, hold: 1, frame: call, heldAt: 0, deadline: 1000 };
 
@@ -148,11 +157,21 @@ describe('the report page', () => {
 describe('a held frame on stdio', () => {
   it('holds the lines behind it in its direction, in order, while the other direction flows', async () => {
     const { createStdioIntercept } = await import('../../src/faults/intercept-stdio.js');
-    const holds = createHolds({ filter: 'tool = "echo"', test: (parseFilter('tool = "echo" and dir = c2s') as { test: (entry: RecordEntry) => boolean }).test, holdMs: 60_000, maxHeld: 10 }, { event: () => {}, say: () => {} });
+    const holds = createHolds(
+      {
+        filter: 'tool = "echo"',
+        test: (parseFilter('tool = "echo" and dir = c2s') as { test: (entry: RecordEntry) => boolean }).test,
+        holdMs: 60_000,
+        maxHeld: 10,
+      },
+      { event: () => {}, say: () => {} },
+    );
     const written: string[] = [];
     const recorded: { dir: string; text: string; mark?: Partial<RecordEntry> }[] = [];
     const io = { write: (dir: 'c2s' | 's2c', bytes: Buffer) => void written.push(`${dir} ${bytes.toString().trim()}`), disconnect: () => {} };
-    const stream = createStdioIntercept(holds, 's', io, { line: (dir, bytes, mark) => void recorded.push({ dir, text: bytes.toString().trim(), ...(mark ? { mark } : {}) }) });
+    const stream = createStdioIntercept(holds, 's', io, {
+      line: (dir, bytes, mark) => void recorded.push({ dir, text: bytes.toString().trim(), ...(mark ? { mark } : {}) }),
+    });
     const ping = '{"jsonrpc":"2.0","id":8,"method":"ping"}';
     const note = '{"jsonrpc":"2.0","method":"notifications/message","params":{}}';
     stream.chunk('c2s', Buffer.from(`${call}\n${ping}\n`));

@@ -11,12 +11,18 @@ import { readFaultOptions } from '../../src/cli/fault-options.js';
 const good: [string, Partial<FaultRule>][] = [
   ['tools/call tool=search: delay 3s', { match: { method: 'tools/call', tool: 'search' }, when: {}, action: { name: 'delay', ms: 3000, jitterMs: 0 } }],
   ['tools/call: delay 1500ms jitter=500ms', { action: { name: 'delay', ms: 1500, jitterMs: 500 } }],
-  ['tools/call tool=write_file nth=2: tool-error "disk full"', { match: { method: 'tools/call', tool: 'write_file' }, when: { nth: 2 }, action: { name: 'tool-error', text: 'disk full' } }],
+  [
+    'tools/call tool=write_file nth=2: tool-error "disk full"',
+    { match: { method: 'tools/call', tool: 'write_file' }, when: { nth: 2 }, action: { name: 'tool-error', text: 'disk full' } },
+  ],
   ['resources/read: error -32603 "backend down"', { action: { name: 'error', code: -32603, message: 'backend down' } }],
   ['tools/call: status 429 retry-after=2 p=0.2', { when: { p: 0.2 }, action: { name: 'status', status: 429, retryAfter: 2 } }],
   ['* dir=s2c every=3 after=1: drop', { match: { method: '*', dir: 's2c' }, when: { every: 3, after: 1 }, action: { name: 'drop' } }],
   ['prompts/get prompt=greet: timeout', { match: { method: 'prompts/get', prompt: 'greet' }, action: { name: 'timeout' } }],
-  ['resources/read uri="file:///a b.txt": corrupt cut', { match: { method: 'resources/read', uri: 'file:///a b.txt' }, action: { name: 'corrupt', mode: 'cut' } }],
+  [
+    'resources/read uri="file:///a b.txt": corrupt cut',
+    { match: { method: 'resources/read', uri: 'file:///a b.txt' }, action: { name: 'corrupt', mode: 'cut' } },
+  ],
   ['tools/call : corrupt', { action: { name: 'corrupt', mode: 'invalid-json' } }],
   ['tools/call: noise stderr "warming up"', { action: { name: 'noise', stream: 'stderr', text: 'warming up' } }],
   ['tools/call: noise', { action: { name: 'noise', stream: 'stdout', text: 'mcp-spy: injected noise' } }],
@@ -69,7 +75,10 @@ describe('the rule grammar', () => {
 
 describe('chaos files', () => {
   it('read YAML with a seed, lines and objects', () => {
-    const file = readRulesFile('chaos.yaml', 'seed: 7\nfaults:\n  - "tools/call tool=search: delay 3s"\n  - method: tools/call\n    tool: write_file\n    nth: 2\n    action: tool-error "disk full"\n');
+    const file = readRulesFile(
+      'chaos.yaml',
+      'seed: 7\nfaults:\n  - "tools/call tool=search: delay 3s"\n  - method: tools/call\n    tool: write_file\n    nth: 2\n    action: tool-error "disk full"\n',
+    );
     expect(file.problems).toEqual([]);
     expect(file.seed).toBe(7);
     expect(file.rules.map((rule) => rule.text)).toEqual(['tools/call tool=search: delay 3s', 'tools/call tool=write_file nth=2: tool-error "disk full"']);
@@ -78,7 +87,10 @@ describe('chaos files', () => {
     expect(readRulesFile('chaos.json', '["resources/read: drop"]').rules[0]!.action).toEqual({ name: 'drop' });
   });
   it('say each mistake on its own line, naming the entry', () => {
-    const file = readRulesFile('chaos.yaml', 'seed: x\nfaults:\n  - "tools/call: explode"\n  - method: tools/call\n  - { action: drop, colour: red }\n  - 42\n');
+    const file = readRulesFile(
+      'chaos.yaml',
+      'seed: x\nfaults:\n  - "tools/call: explode"\n  - method: tools/call\n  - { action: drop, colour: red }\n  - 42\n',
+    );
     expect(file.problems).toEqual([
       'chaos.yaml: seed must be a whole number',
       'chaos.yaml: faults[0]: unknown action explode (one of delay, error, tool-error, drop, timeout, corrupt, disconnect, noise, status, expire-session, slow-stream, cut-stream): tools/call: explode',
@@ -122,7 +134,7 @@ describe('actions and transports', () => {
       else expect(read).toThrow(new RegExp(`^'tools/call: ${action.replace(/[".]/g, '.')}': [^\n]+$`));
     },
   );
-  it('refuses on HTTP a rule for the server\'s frames, which the HTTP spy never matches', () => {
+  it("refuses on HTTP a rule for the server's frames, which the HTTP spy never matches", () => {
     expect(() => readFaultOptions({ fault: ['sampling/createMessage dir=s2c: error -1 "no"'] }, 'http')).toThrow(/dir=s2c matches nothing there/);
     expect(readFaultOptions({ fault: ['sampling/createMessage dir=s2c: error -1 "no"'] }, 'stdio')?.rules).toHaveLength(1);
   });

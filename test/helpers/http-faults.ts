@@ -15,7 +15,12 @@ export type Entries = ReturnType<Spy['entries']>;
  * server): what the client got, what it reported on the way (`errors`, `progress`), the faulting spy's
  * record, what reached the server; `check` must find the record clean.
  */
-export async function faultedCall(server: Spy, rule: string, until: (entries: Entries) => boolean = () => true, options: { call?: { name: string; arguments: Record<string, unknown> }; timeoutMs?: number; replay?: boolean } = {}) {
+export async function faultedCall(
+  server: Spy,
+  rule: string,
+  until: (entries: Entries) => boolean = () => true,
+  options: { call?: { name: string; arguments: Record<string, unknown> }; timeoutMs?: number; replay?: boolean } = {},
+) {
   const { call, timeoutMs = 1500 } = options;
   const outer = await startSpy(['--target', server.url, '--fault', rule]);
   // Stopped even when the test fails on the way: a spy left running would outlive the suite.
@@ -28,8 +33,14 @@ export async function faultedCall(server: Spy, rule: string, until: (entries: En
     const marker = `hello ${Math.random()}`;
     const progress: number[] = [];
     const outcome = await client
-      .callTool(call ?? { name: 'echo', arguments: { message: marker } }, undefined, { timeout: timeoutMs, onprogress: ({ progress: step }) => progress.push(step) })
-      .then((result) => ({ result }), (error: Error & { code?: number }) => ({ thrown: error.message, code: error.code }));
+      .callTool(call ?? { name: 'echo', arguments: { message: marker } }, undefined, {
+        timeout: timeoutMs,
+        onprogress: ({ progress: step }) => progress.push(step),
+      })
+      .then(
+        (result) => ({ result }),
+        (error: Error & { code?: number }) => ({ thrown: error.message, code: error.code }),
+      );
     // What the client saw of the call's own stream, before it gave up or resumed elsewhere.
     const seen = { errors: [...errors], progress: [...progress] };
     await client.close().catch(() => {});
@@ -44,8 +55,12 @@ export async function faultedCall(server: Spy, rule: string, until: (entries: En
     const replay = options.replay ? await runBin(['replay', join(outer.dir, 'wire.jsonl'), '--target', server.url]) : undefined;
     // check does not blame the server for what the spy did on purpose.
     expect(check.stdout.toString() + check.stderr).toContain('clean');
-    const reached = server.entries().some((entry) => entry.method === 'tools/call' && JSON.stringify(entry.msg ?? entry.raw).includes(call ? call.name : marker));
-    const calls = entries.filter((entry) => entry.kind !== 'fault' && (entry.method === 'tools/call' || JSON.stringify(entry.msg ?? '').includes(marker) || entry.origin === 'spy'));
+    const reached = server
+      .entries()
+      .some((entry) => entry.method === 'tools/call' && JSON.stringify(entry.msg ?? entry.raw).includes(call ? call.name : marker));
+    const calls = entries.filter(
+      (entry) => entry.kind !== 'fault' && (entry.method === 'tools/call' || JSON.stringify(entry.msg ?? '').includes(marker) || entry.origin === 'spy'),
+    );
     return { outcome, faults, reached, check, marker, entries, calls, view: view.stdout.toString(), replay, ...seen };
   } finally {
     await outer.dispose();

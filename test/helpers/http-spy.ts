@@ -32,7 +32,10 @@ function processTree(root: number | undefined): string {
       grew = false;
       for (const [pid, ppid] of rows) if (wanted.has(ppid!) && !wanted.has(pid!)) grew = Boolean(wanted.add(pid!));
     }
-    return rows.filter(([pid]) => wanted.has(pid!)).map((fields) => fields.join(' ')).join('\n');
+    return rows
+      .filter(([pid]) => wanted.has(pid!))
+      .map((fields) => fields.join(' '))
+      .join('\n');
   } catch (error) {
     return String(error);
   }
@@ -140,16 +143,20 @@ export async function eventually<T>(find: () => T | undefined, timeoutMs = 40_00
   // yet", not a failure; the last such error is what the test fails with if the time runs out.
   let lastError: unknown;
   try {
-    await waitUntil(() => {
-      try {
-        found = find();
-        lastError = undefined;
-      } catch (error) {
-        lastError = error;
-        return false;
-      }
-      return found !== undefined && found !== false;
-    }, timeoutMs, 'the record to show it');
+    await waitUntil(
+      () => {
+        try {
+          found = find();
+          lastError = undefined;
+        } catch (error) {
+          lastError = error;
+          return false;
+        }
+        return found !== undefined && found !== false;
+      },
+      timeoutMs,
+      'the record to show it',
+    );
   } catch (error) {
     throw lastError ?? error;
   }

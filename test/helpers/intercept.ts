@@ -66,6 +66,9 @@ export async function controlClient(path: string) {
     );
     return reply!;
   };
-  const held = (dir: 'c2s' | 's2c') => next((message) => message.type === 'held' && (message.frame as { dir: string }).dir === dir, `held ${dir} frame`).then((message) => message.frame as Record<string, unknown> & { hold: number; frame: string });
+  const held = (dir: 'c2s' | 's2c') =>
+    next((message) => message.type === 'held' && (message.frame as { dir: string }).dir === dir, `held ${dir} frame`).then(
+      (message) => message.frame as Record<string, unknown> & { hold: number; frame: string },
+    );
   return { messages, next, send, held, close: () => void socket.destroy() };
 }

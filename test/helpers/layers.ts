@@ -109,13 +109,15 @@ export function layerProblems(file: string, text: string): string[] {
   const layer = file.split('/')[0]!;
   if (floorOf(layer) < 0) return [`${file}: ${layer}/ is not a room of the layout (docs/architecture.md, Rooms)`];
   const stage = stageOf(file);
-  if (layer === 'wire' && (stage === undefined || !Object.hasOwn(wireStages, stage))) return [`${file}: wire/ holds its modules in the folders of its stages (${Object.keys(wireStages).join(', ')})`];
+  if (layer === 'wire' && (stage === undefined || !Object.hasOwn(wireStages, stage)))
+    return [`${file}: wire/ holds its modules in the folders of its stages (${Object.keys(wireStages).join(', ')})`];
   const { uses, problems } = modulesOf(text);
   const found = problems.map((problem) => `${file}: ${problem}`);
   for (const { specifier, how } of uses) {
     const target = layerOf(file, specifier);
     if (target !== undefined && floorOf(target) < 0) found.push(`${file} loads ${specifier} (${how}): ${target}/ is not a room of the layout`);
-    else if (target !== undefined && floorOf(target) > floorOf(layer)) found.push(`${file} loads ${specifier} (${how}): ${target}/ stands above ${layer}/ in the layout`);
+    else if (target !== undefined && floorOf(target) > floorOf(layer))
+      found.push(`${file} loads ${specifier} (${how}): ${target}/ stands above ${layer}/ in the layout`);
     else if (target !== undefined && target !== layer && floorOf(target) === floorOf(layer)) {
       found.push(`${file} loads ${specifier} (${how}): ${target}/ stands beside ${layer}/ in the layout, neither imports the other`);
     } else if (layer === 'wire' && target === 'wire') {
@@ -127,7 +129,8 @@ export function layerProblems(file: string, text: string): string[] {
       found.push(`${file} loads ${specifier} (${how}): ${layer}/ is a pure stage, it does no I/O`);
     }
     for (const rule of packageRules) {
-      if ((specifier === rule.name || specifier.startsWith(`${rule.name}/`)) && !rule.allowedIn(layer)) found.push(`${file} loads ${specifier} (${how}): ${rule.why}`);
+      if ((specifier === rule.name || specifier.startsWith(`${rule.name}/`)) && !rule.allowedIn(layer))
+        found.push(`${file} loads ${specifier} (${how}): ${rule.why}`);
     }
   }
   return found;

@@ -81,7 +81,10 @@ export async function startOtlpReceiver(): Promise<OtlpReceiver> {
                 startMs: Number(BigInt(span.startTimeUnixNano) / 1_000_000n),
                 endMs: Number(BigInt(span.endTimeUnixNano) / 1_000_000n),
                 attributes: attributesOf(span.attributes),
-                events: span.events.map((event: { name: string; attributes: KeyValue[] }) => ({ name: event.name, attributes: attributesOf(event.attributes) })),
+                events: span.events.map((event: { name: string; attributes: KeyValue[] }) => ({
+                  name: event.name,
+                  attributes: attributesOf(event.attributes),
+                })),
                 links: span.links.map((link: { traceId: string; spanId: string }) => ({ traceId: hex(link.traceId), spanId: hex(link.spanId) })),
                 status: { code: span.status?.code ?? 0, message: span.status?.message ?? '' },
                 resource,
@@ -94,17 +97,21 @@ export async function startOtlpReceiver(): Promise<OtlpReceiver> {
         for (const resourceMetrics of decoded.resourceMetrics) {
           for (const scopeMetrics of resourceMetrics.scopeMetrics) {
             for (const metric of scopeMetrics.metrics) {
-              const points = (metric.histogram?.dataPoints ?? metric.sum?.dataPoints ?? []).map((point: { attributes: KeyValue[]; count?: string; explicitBounds?: number[] }) => ({
-                attributes: attributesOf(point.attributes),
-                ...(point.count !== undefined ? { count: Number(point.count) } : {}),
-                ...(point.explicitBounds ? { bounds: point.explicitBounds } : {}),
-              }));
+              const points = (metric.histogram?.dataPoints ?? metric.sum?.dataPoints ?? []).map(
+                (point: { attributes: KeyValue[]; count?: string; explicitBounds?: number[] }) => ({
+                  attributes: attributesOf(point.attributes),
+                  ...(point.count !== undefined ? { count: Number(point.count) } : {}),
+                  ...(point.explicitBounds ? { bounds: point.explicitBounds } : {}),
+                }),
+              );
               receiver.metrics.push({ name: metric.name, unit: metric.unit, points });
             }
           }
         }
       }
-      response.writeHead(200, { 'content-type': contentType.includes('json') ? 'application/json' : 'application/x-protobuf' }).end(contentType.includes('json') ? '{}' : '');
+      response
+        .writeHead(200, { 'content-type': contentType.includes('json') ? 'application/json' : 'application/x-protobuf' })
+        .end(contentType.includes('json') ? '{}' : '');
     });
   });
   await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));

@@ -53,7 +53,10 @@ export function statusLines(text: string): string[] {
 export async function allClosed(connections: SlowConnection[], ms: number): Promise<number[]> {
   let timer: NodeJS.Timeout | undefined;
   const deadline = new Promise<never>((_, reject) => {
-    timer = setTimeout(() => reject(new Error(`${connections.filter((c) => !c.socket.destroyed).length} of ${connections.length} connections still open after ${ms}ms`)), ms);
+    timer = setTimeout(
+      () => reject(new Error(`${connections.filter((c) => !c.socket.destroyed).length} of ${connections.length} connections still open after ${ms}ms`)),
+      ms,
+    );
   });
   try {
     return await Promise.race([Promise.all(connections.map((connection) => connection.closed)), deadline]);

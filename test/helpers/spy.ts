@@ -97,7 +97,14 @@ export function runBinSync(args: string[], options: Pick<RunOptions, 'input' | '
     env: { ...process.env, FORCE_COLOR: '0' },
     maxBuffer: 64 * 1024 * 1024,
   });
-  return { code: result.status, signal: result.signal, stdout: result.stdout, text: result.stdout.toString('utf8'), stderr: result.stderr.toString('utf8'), durationMs: performance.now() - started };
+  return {
+    code: result.status,
+    signal: result.signal,
+    stdout: result.stdout,
+    text: result.stdout.toString('utf8'),
+    stderr: result.stderr.toString('utf8'),
+    durationMs: performance.now() - started,
+  };
 }
 
 type FieldOf<K extends PropertyKey> = RecordEntry extends infer E ? (E extends unknown ? (K extends keyof E ? E[K] : never) : never) : never;
@@ -134,7 +141,9 @@ function schemaErrors(value: unknown): string {
   const branch = recordEntry.options.find((option) => option.shape.kind.safeParse(kind).success);
   if (!branch) return `unknown kind ${JSON.stringify(kind)}`;
   const result = branch.safeParse(value);
-  return result.success ? 'valid for its kind, yet not for the whole schema' : result.error.issues.map((issue) => `${issue.path.join('.')}: ${issue.message}`).join('; ');
+  return result.success
+    ? 'valid for its kind, yet not for the whole schema'
+    : result.error.issues.map((issue) => `${issue.path.join('.')}: ${issue.message}`).join('; ');
 }
 
 export function readEntries(path: string): TestEntry[] {

@@ -32,16 +32,54 @@ export function sampleSession(session = 's1', names: { server?: string; start?: 
   const w = recordWriter(session, names.start);
   const server = names.server ?? 'everything';
   w.event({ kind: 'spawn', transport: 'stdio', command: ['node', 'server.js'], pid: 42, name: 'my-everything', client: 'claude-code' });
-  const init = w.frame('c2s', 'request', { method: 'initialize', id: 1 }, { id: 1, method: 'initialize', params: { protocolVersion: '2025-06-18', capabilities: {}, clientInfo: { name: 'test-client', version: '1.0.0' } } });
-  w.frame('s2c', 'response', { method: 'initialize', id: 1, latencyMs: 5, rev: '2025-06-18', related: { seq: init, id: 1, method: 'initialize' } }, { id: 1, result: { protocolVersion: '2025-06-18', capabilities: { tools: {} }, serverInfo: { name: server, version: '2.0.0' } } });
+  const init = w.frame(
+    'c2s',
+    'request',
+    { method: 'initialize', id: 1 },
+    { id: 1, method: 'initialize', params: { protocolVersion: '2025-06-18', capabilities: {}, clientInfo: { name: 'test-client', version: '1.0.0' } } },
+  );
+  w.frame(
+    's2c',
+    'response',
+    { method: 'initialize', id: 1, latencyMs: 5, rev: '2025-06-18', related: { seq: init, id: 1, method: 'initialize' } },
+    { id: 1, result: { protocolVersion: '2025-06-18', capabilities: { tools: {} }, serverInfo: { name: server, version: '2.0.0' } } },
+  );
   const list = w.frame('c2s', 'request', { method: 'tools/list', id: 2 }, { id: 2, method: 'tools/list' });
-  const tools = [{ name: 'echo', description: 'Echoes', inputSchema: { type: 'object' } }, { name: 'add', description: 'Adds two numbers', inputSchema: { type: 'object' } }];
+  const tools = [
+    { name: 'echo', description: 'Echoes', inputSchema: { type: 'object' } },
+    { name: 'add', description: 'Adds two numbers', inputSchema: { type: 'object' } },
+  ];
   w.frame('s2c', 'response', { method: 'tools/list', id: 2, latencyMs: 3, related: { seq: list, id: 2, method: 'tools/list' } }, { id: 2, result: { tools } });
-  const call = w.frame('c2s', 'request', { method: 'tools/call', id: 3, tool: 'echo' }, { id: 3, method: 'tools/call', params: { name: 'echo', arguments: { message: 'hello' }, _meta: { progressToken: 't3' } } });
-  w.frame('s2c', 'notification', { method: 'notifications/progress', related: { seq: call, id: 3, method: 'tools/call', tool: 'echo' } }, { method: 'notifications/progress', params: { progressToken: 't3', progress: 1 } });
-  w.frame('s2c', 'response', { method: 'tools/call', id: 3, tool: 'echo', latencyMs: 120, related: { seq: call, id: 3, method: 'tools/call', tool: 'echo' } }, { id: 3, result: { content: [{ type: 'text', text: 'Echo: hello' }] } });
-  const bad = w.frame('c2s', 'request', { method: 'tools/call', id: 4, tool: 'add' }, { id: 4, method: 'tools/call', params: { name: 'add', arguments: { a: 'x' } } });
-  w.frame('s2c', 'tool-error', { method: 'tools/call', id: 4, tool: 'add', latencyMs: 700, related: { seq: bad, id: 4, method: 'tools/call', tool: 'add' } }, { id: 4, result: { isError: true, content: [{ type: 'text', text: 'a is not a number' }] } });
+  const call = w.frame(
+    'c2s',
+    'request',
+    { method: 'tools/call', id: 3, tool: 'echo' },
+    { id: 3, method: 'tools/call', params: { name: 'echo', arguments: { message: 'hello' }, _meta: { progressToken: 't3' } } },
+  );
+  w.frame(
+    's2c',
+    'notification',
+    { method: 'notifications/progress', related: { seq: call, id: 3, method: 'tools/call', tool: 'echo' } },
+    { method: 'notifications/progress', params: { progressToken: 't3', progress: 1 } },
+  );
+  w.frame(
+    's2c',
+    'response',
+    { method: 'tools/call', id: 3, tool: 'echo', latencyMs: 120, related: { seq: call, id: 3, method: 'tools/call', tool: 'echo' } },
+    { id: 3, result: { content: [{ type: 'text', text: 'Echo: hello' }] } },
+  );
+  const bad = w.frame(
+    'c2s',
+    'request',
+    { method: 'tools/call', id: 4, tool: 'add' },
+    { id: 4, method: 'tools/call', params: { name: 'add', arguments: { a: 'x' } } },
+  );
+  w.frame(
+    's2c',
+    'tool-error',
+    { method: 'tools/call', id: 4, tool: 'add', latencyMs: 700, related: { seq: bad, id: 4, method: 'tools/call', tool: 'add' } },
+    { id: 4, result: { isError: true, content: [{ type: 'text', text: 'a is not a number' }] } },
+  );
   w.frame('s2c', 'response', { id: 99, notes: ['orphan-response'] }, { id: 99, result: {} });
   w.event({ kind: 'exit', code: 0, signal: null });
   return w.lines;

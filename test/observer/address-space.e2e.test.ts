@@ -33,7 +33,9 @@ describe('an address-space limit', () => {
   it('that leaves none: the traffic is forwarded unrecorded, and the spy says so in one line', () => {
     const dir = tempDir().dir;
     const result = spyUnder(1_000_000_000, dir);
-    expect(result.stderr).toMatch(/^mcp-spy: the address-space limit leaves \d+ MiB, less than the 128 MiB the observer thread needs: the traffic is forwarded unrecorded\n$/);
+    expect(result.stderr).toMatch(
+      /^mcp-spy: the address-space limit leaves \d+ MiB, less than the 128 MiB the observer thread needs: the traffic is forwarded unrecorded\n$/,
+    );
     expect(result.status).toBe(0);
     expect(result.stdout).toBe(calls);
     expect(existsSync(join(dir, 'wire.jsonl'))).toBe(false);

@@ -8,7 +8,11 @@ import { frameText } from '../../src/record/frame-message.js';
 type Observer = ReturnType<typeof startHttpObserver>;
 
 /** One exchange handed to the observer as the proxy would: head, body, response head, body, end. */
-function exchange(observer: Observer, request: { method?: string; path: string; headers?: Record<string, string>; body?: string }, response: { status: number; headers?: Record<string, string>; body?: string }) {
+function exchange(
+  observer: Observer,
+  request: { method?: string; path: string; headers?: Record<string, string>; body?: string },
+  response: { status: number; headers?: Record<string, string>; body?: string },
+) {
   const x = observer.observe({ method: request.method ?? 'POST', path: request.path, headers: request.headers ?? {} });
   if (request.body !== undefined) x.requestChunk(Buffer.from(request.body));
   x.requestEnd();
@@ -17,11 +21,23 @@ function exchange(observer: Observer, request: { method?: string; path: string; 
   x.responseEnd();
 }
 
-async function observe(options: { redact?: boolean; redactPaths?: string[] }, drive: (observer: Observer) => void): Promise<{ entries: TestEntry[]; text: string }> {
+async function observe(
+  options: { redact?: boolean; redactPaths?: string[] },
+  drive: (observer: Observer) => void,
+): Promise<{ entries: TestEntry[]; text: string }> {
   const { dir, remove } = tempDir();
   const record = join(dir, 'r.jsonl');
   const observer = startHttpObserver(
-    { recordPath: record, live: false, color: false, maxFrame: 1 << 20, redactHeaders: [], redact: options.redact ?? true, mcpPath: '/mcp', redactPaths: options.redactPaths ?? [] },
+    {
+      recordPath: record,
+      live: false,
+      color: false,
+      maxFrame: 1 << 20,
+      redactHeaders: [],
+      redact: options.redact ?? true,
+      mcpPath: '/mcp',
+      redactPaths: options.redactPaths ?? [],
+    },
     { warn: () => {} },
   );
   drive(observer);
@@ -40,8 +56,16 @@ describe('bodies that are not MCP', () => {
   it('describes OAuth, forms and HTML in http events and keeps garbage sent to the MCP endpoint an invalid frame', async () => {
     const { entries, text } = await observe({}, (observer) => {
       exchange(observer, { path: '/token', headers: form, body: tokenForm }, { status: 200, headers: json, body: tokenBody });
-      exchange(observer, { method: 'GET', path: '/login' }, { status: 200, headers: { 'content-type': 'text/html; charset=utf-8' }, body: '<html>sign in</html>' });
-      exchange(observer, { path: '/token', headers: form, body: 'grant_type=authorization_code&code=bad' }, { status: 400, headers: json, body: '{"error":"invalid_grant","error_description":"code expired"}' });
+      exchange(
+        observer,
+        { method: 'GET', path: '/login' },
+        { status: 200, headers: { 'content-type': 'text/html; charset=utf-8' }, body: '<html>sign in</html>' },
+      );
+      exchange(
+        observer,
+        { path: '/token', headers: form, body: 'grant_type=authorization_code&code=bad' },
+        { status: 400, headers: json, body: '{"error":"invalid_grant","error_description":"code expired"}' },
+      );
       exchange(observer, { path: '/mcp', headers: form, body: 'a=b' }, { status: 400, headers: { 'content-type': 'text/plain' }, body: 'bad request' });
     });
     const http = entries.filter((entry) => entry.kind === 'http');
@@ -51,7 +75,10 @@ describe('bodies that are not MCP', () => {
       ['/token', 400, 'application/json: OAuth error invalid_grant: code expired; authorization_code grant'],
       ['/mcp', 400, 'Bad Request'],
     ]);
-    expect(http[0]).toMatchObject({ contentType: 'application/json', requestBody: 'grant_type=refresh_token&refresh_token=[redacted]&client_secret=[redacted]' });
+    expect(http[0]).toMatchObject({
+      contentType: 'application/json',
+      requestBody: 'grant_type=refresh_token&refresh_token=[redacted]&client_secret=[redacted]',
+    });
     expect(http[1]).toMatchObject({ contentType: 'text/html', body: '<html>sign in</html>' });
     const frames = entries.filter((entry) => entry.dir !== undefined);
     expect(frames.map((entry) => [entry.kind, entry.path, entry.raw])).toEqual([['invalid', undefined, 'a=b']]);
@@ -70,10 +97,19 @@ describe('an auth challenge in the middle of a session', () => {
   it('withdraws the refused request: its retry with the same id is no duplicate, nothing is unanswered', async () => {
     const session = { ...json, 'mcp-session-id': 's-1', 'mcp-protocol-version': '2025-06-18' };
     const call = JSON.stringify({ jsonrpc: '2.0', id: 7, method: 'tools/call', params: { name: 'search', arguments: {} } });
-    const challenge = 'Bearer error="insufficient_scope", scope="files:read files:write", resource_metadata="http://127.0.0.1:9/.well-known/oauth-protected-resource"';
+    const challenge =
+      'Bearer error="insufficient_scope", scope="files:read files:write", resource_metadata="http://127.0.0.1:9/.well-known/oauth-protected-resource"';
     const { entries } = await observe({}, (observer) => {
-      exchange(observer, { path: '/mcp', headers: session, body: call }, { status: 403, headers: { ...json, 'www-authenticate': challenge }, body: '{"error":"insufficient_scope"}' });
-      exchange(observer, { path: '/mcp', headers: session, body: call }, { status: 200, headers: json, body: '{"jsonrpc":"2.0","id":7,"result":{"content":[]}}' });
+      exchange(
+        observer,
+        { path: '/mcp', headers: session, body: call },
+        { status: 403, headers: { ...json, 'www-authenticate': challenge }, body: '{"error":"insufficient_scope"}' },
+      );
+      exchange(
+        observer,
+        { path: '/mcp', headers: session, body: call },
+        { status: 200, headers: json, body: '{"jsonrpc":"2.0","id":7,"result":{"content":[]}}' },
+      );
     });
     const refused = entries.find((entry) => entry.kind === 'http')!;
     expect(refused).toMatchObject({
@@ -82,7 +118,9 @@ describe('an auth challenge in the middle of a session', () => {
       requests: [{ seq: 1, dir: 'c2s', id: 7, method: 'tools/call' }],
       body: '{"error":"insufficient_scope"}',
     });
-    expect(refused.summary).toBe('Forbidden; auth challenge: Bearer, resource_metadata http://127.0.0.1:9/.well-known/oauth-protected-resource, scope files:read files:write, error insufficient_scope; tools/call #7 to be sent again once authorized');
+    expect(refused.summary).toBe(
+      'Forbidden; auth challenge: Bearer, resource_metadata http://127.0.0.1:9/.well-known/oauth-protected-resource, scope files:read files:write, error insufficient_scope; tools/call #7 to be sent again once authorized',
+    );
     expect(entries.filter((entry) => entry.dir !== undefined).map((entry) => [entry.kind, entry.id, entry.notes])).toEqual([
       ['request', 7, undefined],
       ['request', 7, undefined],

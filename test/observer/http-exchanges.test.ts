@@ -17,7 +17,13 @@ const json = { 'content-type': 'application/json' };
 /** A recorder whose entries are kept in memory, and which says which sessions it was asked to end. */
 function recording() {
   const entries: TestEntry[] = [];
-  const sink = { entry: (entry: TestEntry) => entries.push(entry), backlog: () => 0, caughtUp: () => Promise.resolve(), flush: () => Promise.resolve(), closeNow: () => {} };
+  const sink = {
+    entry: (entry: TestEntry) => entries.push(entry),
+    backlog: () => 0,
+    caughtUp: () => Promise.resolve(),
+    flush: () => Promise.resolve(),
+    closeNow: () => {},
+  };
   const recorder = createRecorder({ sinks: [() => sink], warn: () => {}, transport: 'http' });
   const ended: string[] = [];
   const records: Recorder = {
@@ -58,7 +64,10 @@ describe('the HTTP observer', () => {
     // Its session is no longer open: the proxy stopping ends nothing more.
     observer.handle({ type: 'stopped' });
     expect(ended).toEqual(['x-1']);
-    expect(entries.map((entry) => [entry.kind, entry.session])).toEqual([['request', 'x-1'], ['response', 'x-1']]);
+    expect(entries.map((entry) => [entry.kind, entry.session])).toEqual([
+      ['request', 'x-1'],
+      ['response', 'x-1'],
+    ]);
   });
 
   it('records the same when the ends ride on the messages before them', () => {
@@ -75,7 +84,18 @@ describe('the HTTP observer', () => {
       const ends = next?.type === 'request-end' || next?.type === 'response-end';
       return [ends ? ({ ...message, end: next.t } as HttpMessage) : message];
     });
-    expect(riding.map((message) => message.type)).toEqual(['open', 'request-chunk', 'response', 'response-chunk', 'open', 'response', 'open', 'request-chunk', 'response', 'response-chunk']);
+    expect(riding.map((message) => message.type)).toEqual([
+      'open',
+      'request-chunk',
+      'response',
+      'response-chunk',
+      'open',
+      'response',
+      'open',
+      'request-chunk',
+      'response',
+      'response-chunk',
+    ]);
     const recorded = (messages: HttpMessage[]) => {
       const { records, entries } = recording();
       const observer = observeHttp(config, records, STATUS_CODES);

@@ -45,7 +45,10 @@ describe('the HTTP spy observer thread', () => {
   it('records an exchange the same whether its ends ride on its messages of the same moment or cross alone later', async () => {
     const { dir, remove } = tempDir();
     const record = join(dir, 'r.jsonl');
-    const observer = startHttpObserver({ recordPath: record, live: false, color: false, maxFrame: 1024, redactHeaders: [], redact: true, mcpPath: '/mcp' }, { warn: () => {} });
+    const observer = startHttpObserver(
+      { recordPath: record, live: false, color: false, maxFrame: 1024, redactHeaders: [], redact: true, mcpPath: '/mcp' },
+      { warn: () => {} },
+    );
     const pause = () => new Promise((resolve) => setTimeout(resolve, 20));
     const exchange = async (id: number, apart: boolean) => {
       const x = observer.observe({ method: 'POST', path: '/mcp', headers });

@@ -36,7 +36,10 @@ describe('the recorder and its sinks', () => {
     recorder.event('s', 'spawn', { command: ['x'] });
     const [frame] = recorder.frame('s', 'c2s', { bytes: ping });
     for (const sink of [a, b]) {
-      expect(sink.entries.map(({ entry }) => [entry.seq, entry.kind])).toEqual([[1, 'spawn'], [2, 'request']]);
+      expect(sink.entries.map(({ entry }) => [entry.seq, entry.kind])).toEqual([
+        [1, 'spawn'],
+        [2, 'request'],
+      ]);
       expect(sink.entries[1]).toMatchObject({ message: { jsonrpc: '2.0', id: 1, method: 'ping' }, hadMsg: false });
       expect(String(sink.entries[1]!.json)).toBe(ping.toString());
     }
@@ -57,7 +60,11 @@ describe('the recorder and its sinks', () => {
 
   it('paces on the sum of the backlogs, and closes the sinks only once all have flushed', async () => {
     const calls: string[] = [];
-    const recorder = createRecorder({ sinks: [fakeSink('a', calls, { backlog: 3 }).open, fakeSink('b', calls, { backlog: 4 }).open], warn: () => {}, transport: 'http' });
+    const recorder = createRecorder({
+      sinks: [fakeSink('a', calls, { backlog: 3 }).open, fakeSink('b', calls, { backlog: 4 }).open],
+      warn: () => {},
+      transport: 'http',
+    });
     expect(recorder.backlog()).toBe(7);
     await recorder.close();
     expect(calls).toEqual(['a flushed', 'b flushed', 'a closed', 'b closed']);

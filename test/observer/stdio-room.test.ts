@@ -19,9 +19,12 @@ async function observed(hand: (chunk: (stream: 'c2s' | 's2c', bytes: Buffer) => 
   const { dir, remove } = tempDir();
   const record = join(dir, 'r.jsonl');
   const observer = startStdioObserver({ session: 's', recordPath: record, live: false, color: false, maxFrame: 32 * MiB }, { warn: () => {} });
-  hand((stream, bytes) => {
-    for (let at = 0; at < bytes.length; at += 64 * 1024) observer.chunk(stream, bytes.subarray(at, at + 64 * 1024));
-  }, () => observer.behind);
+  hand(
+    (stream, bytes) => {
+      for (let at = 0; at < bytes.length; at += 64 * 1024) observer.chunk(stream, bytes.subarray(at, at + 64 * 1024));
+    },
+    () => observer.behind,
+  );
   observer.end('c2s');
   observer.end('s2c');
   await observer.finish();
@@ -30,7 +33,7 @@ async function observed(hand: (chunk: (stream: 'c2s' | 's2c', bytes: Buffer) => 
   return entries;
 }
 
-describe('the stdio observer\'s room', () => {
+describe("the stdio observer's room", () => {
   it('holds about 8 MiB of small frames; the rest is a gap', async () => {
     let behind = 0;
     const entries = await observed((chunk, behindNow) => {

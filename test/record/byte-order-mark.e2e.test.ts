@@ -46,7 +46,10 @@ describe('a recording that starts with a byte order mark', () => {
   });
 
   it('is read as a plain capture too', async () => {
-    const capture = await withBom('capture.log', `-> ${JSON.stringify({ jsonrpc: '2.0', id: 1, method: 'ping' })}\n<- ${JSON.stringify({ jsonrpc: '2.0', id: 1, result: {} })}\n`);
+    const capture = await withBom(
+      'capture.log',
+      `-> ${JSON.stringify({ jsonrpc: '2.0', id: 1, method: 'ping' })}\n<- ${JSON.stringify({ jsonrpc: '2.0', id: 1, result: {} })}\n`,
+    );
     const view = await runBin(['view', capture, '--strict']);
     expect(view.stderr).toBe('');
     expect(view.text).toMatch(/-> request +ping #1\n.*<- response +ping #1\n$/);

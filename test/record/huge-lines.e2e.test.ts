@@ -12,7 +12,10 @@ const record = join(temp.dir, 'huge.jsonl');
 const smallHeap = { NODE_OPTIONS: '--max-old-space-size=40' };
 const bigCall = { id: 1, method: 'tools/call', params: { name: 'big', arguments: {} } };
 const smallCall = { id: 2, method: 'tools/call', params: { name: 'small', arguments: {} } };
-const hugeLine = entryLine(3, { dir: 's2c', kind: 'response', method: 'tools/call', tool: 'big', id: 1, bytes: 40 * 1024 * 1024 + 40 }).replace(/}\n$/, ',"raw":"{\\"jsonrpc\\":\\"2.0\\",\\"id\\":1,\\"result\\":{\\"text\\":\\"HUGE\\"}}"}\n');
+const hugeLine = entryLine(3, { dir: 's2c', kind: 'response', method: 'tools/call', tool: 'big', id: 1, bytes: 40 * 1024 * 1024 + 40 }).replace(
+  /}\n$/,
+  ',"raw":"{\\"jsonrpc\\":\\"2.0\\",\\"id\\":1,\\"result\\":{\\"text\\":\\"HUGE\\"}}"}\n',
+);
 let hugeBytes = 0;
 
 beforeAll(async () => {
@@ -79,7 +82,11 @@ describe('a line longer than the line limit', () => {
   it('is copied byte for byte when replay --update rewrites the frames around it', async () => {
     const path = join(temp.dir, 'update.jsonl');
     const stale = entryLine(2, { dir: 's2c', kind: 'response', method: 'tools/call', tool: 'small', id: 2 }, { id: 2, result: { stale: true } });
-    await writeRecording(path, [entryLine(1, { dir: 'c2s', kind: 'request', method: 'tools/call', tool: 'small', id: 2 }, smallCall), stale, { huge: hugeLine, mib: 40 }]);
+    await writeRecording(path, [
+      entryLine(1, { dir: 'c2s', kind: 'request', method: 'tools/call', tool: 'small', id: 2 }, smallCall),
+      stale,
+      { huge: hugeLine, mib: 40 },
+    ]);
     const before = statSync(path).size;
     const result = await runBin(['replay', path, '--update', '--', node, fixture('servers', 'echo-server.js')], { env: smallHeap });
     expect(result.stderr).toBe(skipLine().replace(record, path));
@@ -91,7 +98,11 @@ describe('a line longer than the line limit', () => {
     closeSync(file);
     const lines = head.toString('utf8').split('\n');
     // The replaced line is written as version 2 (the answer spliced in as msg); the others stay as they were.
-    expect(lines[0]).toBe(entryLine(1, { dir: 'c2s', kind: 'request', method: 'tools/call', tool: 'small', id: 2 }, smallCall).trimEnd().replace(/"t":"[^"]*"/, lines[0]!.match(/"t":"[^"]*"/)![0]));
+    expect(lines[0]).toBe(
+      entryLine(1, { dir: 'c2s', kind: 'request', method: 'tools/call', tool: 'small', id: 2 }, smallCall)
+        .trimEnd()
+        .replace(/"t":"[^"]*"/, lines[0]!.match(/"t":"[^"]*"/)![0]),
+    );
     expect(JSON.parse(lines[1]!)).toMatchObject({ v: 2, seq: 2, kind: 'response', msg: { jsonrpc: '2.0', id: 2, result: smallCall.params } });
     expect(statSync(path).size - before).toBe(Buffer.byteLength(lines[1]!) - Buffer.byteLength(stale.trimEnd()));
     const [start] = hugeLine.split('HUGE');

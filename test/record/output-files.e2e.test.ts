@@ -15,7 +15,7 @@ const isRoot = process.getuid?.() === 0;
 // FIFOs and files of other users under the default names. None of them may redirect, block or
 // break the session.
 describe('the default files', () => {
-  it('are never written through a planted symlink, nor created at a dangling link\'s target', async () => {
+  it("are never written through a planted symlink, nor created at a dangling link's target", async () => {
     const cwd = tempDir().dir;
     const elsewhere = tempDir().dir;
     const victim = join(elsewhere, 'victim.txt');
@@ -43,7 +43,7 @@ describe('the default files', () => {
     expect(result.stderr).toMatch(/wire\.jsonl: it is a FIFO that no process is reading|not a regular file/);
   });
 
-  it.skipIf(!isRoot)('a file of another user is refused (root\'s spy does not append to it)', async () => {
+  it.skipIf(!isRoot)("a file of another user is refused (root's spy does not append to it)", async () => {
     const cwd = tempDir().dir;
     const theirs = join(cwd, 'wire.jsonl');
     writeFileSync(theirs, '');
@@ -76,7 +76,7 @@ describe.skipIf(!isRoot)('the reason the default files went elsewhere', () => {
     return { cwd, env: { XDG_STATE_HOME: state, MCP_SPY_DIR: '' } };
   };
 
-  it('names a read-only wire.jsonl in the user\'s own directory, not the directory', async () => {
+  it("names a read-only wire.jsonl in the user's own directory, not the directory", async () => {
     const { cwd, env } = asNobody();
     writeFileSync(join(cwd, 'wire.jsonl'), '', { mode: 0o444 });
     chownSync(join(cwd, 'wire.jsonl'), nobody, nobody);

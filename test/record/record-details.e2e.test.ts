@@ -7,8 +7,8 @@ import { runBin, tempDir } from '../helpers/spy.js';
 
 // The spy's own entries belong to the run they tell of, and `check` reads what a record says of
 // itself: bytes as bytes, a run cut short as cut short, a file it could not read as not checked.
-describe('the spy\'s own entries', () => {
-  it('an exporter\'s spans-dropped note carries the run\'s session', async () => {
+describe("the spy's own entries", () => {
+  it("an exporter's spans-dropped note carries the run's session", async () => {
     // A collector that takes the connection and never answers.
     const silent = createServer(() => {});
     await new Promise<void>((resolve) => silent.listen(0, '127.0.0.1', resolve));
@@ -47,7 +47,9 @@ describe('check on what a record says of itself', () => {
       entryLine(2, { dir: 'c2s', kind: 'notification', method: 'notifications/initialized' }, { method: 'notifications/initialized' }),
     ]);
     const result = await runBin(['check', path]);
-    expect(result.text).toBe(`${path}:1: warning run-without-exit: the record of this run ends without an exit entry: the spy was killed or is still running, and what came last may be missing [seq 1, session s1]\n${path}: 0 errors, 1 warning in 2 entries\n`);
+    expect(result.text).toBe(
+      `${path}:1: warning run-without-exit: the record of this run ends without an exit entry: the spy was killed or is still running, and what came last may be missing [seq 1, session s1]\n${path}: 0 errors, 1 warning in 2 entries\n`,
+    );
     expect(result.code).toBe(0);
   });
 

@@ -53,7 +53,12 @@ describe('the record migration hook', () => {
 describe('captures', () => {
   it('split a batch into its members, as live', async () => {
     const path = temp.file('batch.log', '-> [{"jsonrpc":"2.0","id":1,"method":"ping"},{"jsonrpc":"2.0","method":"notifications/initialized"}]\n');
-    const entries = (await collect(readRecording(path))).map(({ lineNo, entry }) => ({ lineNo, kind: entry.kind, batch: entry.kind === 'request' || entry.kind === 'notification' ? entry.batch : undefined, seq: entry.seq }));
+    const entries = (await collect(readRecording(path))).map(({ lineNo, entry }) => ({
+      lineNo,
+      kind: entry.kind,
+      batch: entry.kind === 'request' || entry.kind === 'notification' ? entry.batch : undefined,
+      seq: entry.seq,
+    }));
     expect(entries).toEqual([
       { lineNo: 1, kind: 'request', batch: { index: 0, count: 2 }, seq: 1 },
       { lineNo: 1, kind: 'notification', batch: { index: 1, count: 2 }, seq: 2 },

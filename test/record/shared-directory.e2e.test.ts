@@ -27,7 +27,9 @@ describe.skipIf(!isRoot)('a named path in a shared directory', () => {
     symlinkSync(victim, link);
     lchownSync(link, other, other);
     const result = await runBin(['-q', '--record', link, '--no-log', '--', 'cat'], { input: request(1) });
-    expect(result.stderr).toBe(`mcp-spy: cannot write record ${link}: it is a link of another user (uid ${other}) in a shared directory (sticky and writable by all), which the spy does not follow\n`);
+    expect(result.stderr).toBe(
+      `mcp-spy: cannot write record ${link}: it is a link of another user (uid ${other}) in a shared directory (sticky and writable by all), which the spy does not follow\n`,
+    );
     expect(result.code).toBe(2);
     expect(readFileSync(victim, 'utf8')).toBe('keep me\n');
     expect(statSync(victim).mode & 0o777).toBe(0o644);
@@ -47,12 +49,14 @@ describe.skipIf(!isRoot)('a named path in a shared directory', () => {
     symlinkSync(victim, link);
     lchownSync(link, other, other);
     const result = await runBin(args(input, link));
-    expect(result.stderr).toBe(`mcp-spy: cannot write ${what}${link}: it is a link of another user (uid ${other}) in a shared directory (sticky and writable by all), which the spy does not follow\n`);
+    expect(result.stderr).toBe(
+      `mcp-spy: cannot write ${what}${link}: it is a link of another user (uid ${other}) in a shared directory (sticky and writable by all), which the spy does not follow\n`,
+    );
     expect(result.code).toBe(2);
     expect(readFileSync(victim, 'utf8')).toBe('keep me\n');
   });
 
-  it('a link of the user\'s own there is followed', async () => {
+  it("a link of the user's own there is followed", async () => {
     const { shared } = sharedDirectory();
     const target = join(tempDir().dir, 'real.jsonl');
     symlinkSync(target, join(shared, 'mine.jsonl'));
@@ -67,7 +71,9 @@ describe.skipIf(!isRoot)('a named path in a shared directory', () => {
     writeFileSync(theirs, 'their notes\n', { mode: 0o644 });
     chownSync(theirs, other, other);
     const result = await runBin(['-q', '--no-record', '--log', theirs, '--', 'cat'], { input: request(1) });
-    expect(result.stderr).toBe(`mcp-spy: cannot write log ${theirs}: it belongs to another user (uid ${other}), who can read what is written to it; --allow-readable writes to it all the same\n`);
+    expect(result.stderr).toBe(
+      `mcp-spy: cannot write log ${theirs}: it belongs to another user (uid ${other}), who can read what is written to it; --allow-readable writes to it all the same\n`,
+    );
     expect(result.code).toBe(2);
     expect(readFileSync(theirs, 'utf8')).toBe('their notes\n');
   });

@@ -12,17 +12,38 @@ describe('renderLine', () => {
   it.each([
     [
       'a tool call',
-      frame({ method: 'tools/call', id: 2, tool: 'search', msg: {"jsonrpc":"2.0","id":2,"method":"tools/call","params":{"name":"search","arguments":{"q":"x"}}} }),
+      frame({
+        method: 'tools/call',
+        id: 2,
+        tool: 'search',
+        msg: { jsonrpc: '2.0', id: 2, method: 'tools/call', params: { name: 'search', arguments: { q: 'x' } } },
+      }),
       '10:20:30.456 -> request     tools/call #2 tool=search {"arguments":{"q":"x"}}',
     ],
     [
       'a tool error with its text',
-      frame({ dir: 's2c', kind: 'tool-error', method: 'tools/call', id: 2, tool: 'search', latencyMs: 12.5, msg: {"jsonrpc":"2.0","id":2,"result":{"content":[{"type":"text","text":"boom"}],"isError":true}} }),
+      frame({
+        dir: 's2c',
+        kind: 'tool-error',
+        method: 'tools/call',
+        id: 2,
+        tool: 'search',
+        latencyMs: 12.5,
+        msg: { jsonrpc: '2.0', id: 2, result: { content: [{ type: 'text', text: 'boom' }], isError: true } },
+      }),
       '10:20:30.456 <- tool-error  tools/call #2 tool=search 12.5ms "boom"',
     ],
     [
       'a protocol error with the name of its code',
-      frame({ dir: 's2c', kind: 'protocol-error', method: 'tools/fly', id: 'a', error: { code: -32601, message: 'Method not found' }, errorName: 'Method not found', msg: {} }),
+      frame({
+        dir: 's2c',
+        kind: 'protocol-error',
+        method: 'tools/fly',
+        id: 'a',
+        error: { code: -32601, message: 'Method not found' },
+        errorName: 'Method not found',
+        msg: {},
+      }),
       '10:20:30.456 <- proto-error tools/fly #"a" -32601 Method not found',
     ],
     [
@@ -35,7 +56,11 @@ describe('renderLine', () => {
       frame({ dir: 's2c', kind: 'invalid', notes: ['not-utf8'], rawBase64: '/w==', bytes: 1 }),
       '10:20:30.456 <- INVALID     !not-utf8 <1 bytes, not UTF-8>',
     ],
-    ['a spawn event', { ...base, kind: 'spawn', command: ['node', 'server.js'], pid: 42 } as TestEntry, '10:20:30.456 ** spawn       node server.js pid=42 session=s'],
+    [
+      'a spawn event',
+      { ...base, kind: 'spawn', command: ['node', 'server.js'], pid: 42 } as TestEntry,
+      '10:20:30.456 ** spawn       node server.js pid=42 session=s',
+    ],
     ['an exit by signal', { ...base, kind: 'exit', code: null, signal: 'SIGTERM' } as TestEntry, '10:20:30.456 ** exit        signal=SIGTERM'],
     ['a stderr line', { ...base, kind: 'stderr', raw: 'warn: x' } as TestEntry, '10:20:30.456 ~~ stderr      warn: x'],
   ])('%s', (_name, entry, expected) => {
@@ -43,7 +68,13 @@ describe('renderLine', () => {
   });
 
   it('never throws on entries of the wrong shape', () => {
-    for (const odd of [{}, { kind: 5 }, { kind: 'request', dir: 'c2s', raw: '{not json' }, { kind: 'mystery', t: 'x' }, { kind: 'unanswered', requests: 'no' }]) {
+    for (const odd of [
+      {},
+      { kind: 5 },
+      { kind: 'request', dir: 'c2s', raw: '{not json' },
+      { kind: 'mystery', t: 'x' },
+      { kind: 'unanswered', requests: 'no' },
+    ]) {
       expect(() => renderLine(odd as unknown as TestEntry)).not.toThrow();
     }
   });
@@ -121,8 +152,10 @@ describe('boundedJson', () => {
 
 describe('the preview of a frame', () => {
   const request = (params: unknown) => ({ jsonrpc: '2.0', id: 1, method: 'tools/call', params });
-  it('shows a request\'s params without _meta and without the tool the line names', () => {
-    const line = renderLine(frame({ method: 'tools/call', id: 1, tool: 'echo' }), { message: request({ name: 'echo', _meta: { progressToken: 'p' }, arguments: { text: 'hi' } }) });
+  it("shows a request's params without _meta and without the tool the line names", () => {
+    const line = renderLine(frame({ method: 'tools/call', id: 1, tool: 'echo' }), {
+      message: request({ name: 'echo', _meta: { progressToken: 'p' }, arguments: { text: 'hi' } }),
+    });
     expect(line.endsWith(' tool=echo {"arguments":{"text":"hi"}}')).toBe(true);
   });
   it('shows nothing for params that hold only what the line says', () => {
@@ -130,7 +163,9 @@ describe('the preview of a frame', () => {
     expect(line.endsWith(' tool=echo')).toBe(true);
   });
   it('keeps a name the line does not show (no tool known)', () => {
-    const line = renderLine(frame({ method: 'prompts/list', id: 1 }), { message: { jsonrpc: '2.0', id: 1, method: 'prompts/list', params: { name: 'x', _meta: {} } } });
+    const line = renderLine(frame({ method: 'prompts/list', id: 1 }), {
+      message: { jsonrpc: '2.0', id: 1, method: 'prompts/list', params: { name: 'x', _meta: {} } },
+    });
     expect(line.endsWith(' {"name":"x"}')).toBe(true);
   });
 });

@@ -12,15 +12,60 @@ const tail = (entry: TestEntry, width?: number) => renderLine(entry, { width }).
 
 describe('previews per method', () => {
   it.each([
-    ['initialize request', frame('c2s', 'request', 'initialize', { method: 'initialize', params: { protocolVersion: '2025-11-25', clientInfo: { name: 'c', version: '1' }, capabilities: { roots: {}, sampling: {} } } }), 'initialize #1 client=c 1 caps=roots,sampling'],
-    ['initialize response', frame('s2c', 'response', 'initialize', { result: { protocolVersion: '2025-06-18', serverInfo: { name: 's', version: '2.0' }, capabilities: {} } }), 'initialize #1 server=s 2.0 rev=2025-06-18 caps=none'],
-    ['tools/list', frame('s2c', 'response', 'tools/list', { result: { tools: [{ name: 'a', inputSchema: {} }, { name: 'b' }] } }), 'tools/list #1 2 tools: a, b'],
-    ['tools/call result', frame('s2c', 'response', 'tools/call', { result: { content: [{ type: 'text', text: 'hi' }, { type: 'image', mimeType: 'image/png', data: 'AAAA' }] } }), 'tools/call #1 "hi" <image image/png>'],
+    [
+      'initialize request',
+      frame('c2s', 'request', 'initialize', {
+        method: 'initialize',
+        params: { protocolVersion: '2025-11-25', clientInfo: { name: 'c', version: '1' }, capabilities: { roots: {}, sampling: {} } },
+      }),
+      'initialize #1 client=c 1 caps=roots,sampling',
+    ],
+    [
+      'initialize response',
+      frame('s2c', 'response', 'initialize', { result: { protocolVersion: '2025-06-18', serverInfo: { name: 's', version: '2.0' }, capabilities: {} } }),
+      'initialize #1 server=s 2.0 rev=2025-06-18 caps=none',
+    ],
+    [
+      'tools/list',
+      frame('s2c', 'response', 'tools/list', { result: { tools: [{ name: 'a', inputSchema: {} }, { name: 'b' }] } }),
+      'tools/list #1 2 tools: a, b',
+    ],
+    [
+      'tools/call result',
+      frame('s2c', 'response', 'tools/call', {
+        result: {
+          content: [
+            { type: 'text', text: 'hi' },
+            { type: 'image', mimeType: 'image/png', data: 'AAAA' },
+          ],
+        },
+      }),
+      'tools/call #1 "hi" <image image/png>',
+    ],
     ['tool error', frame('s2c', 'tool-error', 'tools/call', { result: { content: [{ type: 'text', text: 'no' }], isError: true } }), 'tools/call #1 "no"'],
-    ['resources/read', frame('s2c', 'response', 'resources/read', { result: { contents: [{ uri: 'file:///a', mimeType: 'text/plain', text: 'abc' }] } }), 'resources/read #1 1 content: file:///a text/plain 3 chars'],
-    ['prompts/get', frame('s2c', 'response', 'prompts/get', { result: { messages: [{ role: 'user', content: { type: 'text', text: 'q' } }] } }), 'prompts/get #1 1 message, first user: "q"'],
-    ['progress', frame('s2c', 'notification', 'notifications/progress', { method: 'notifications/progress', params: { progressToken: 1, progress: 1, total: 2, message: 'half' } }), 'notifications/progress 1/2 "half"'],
-    ['log message', frame('s2c', 'notification', 'notifications/message', { method: 'notifications/message', params: { level: 'info', logger: 'l', data: { a: 1 } } }), 'notifications/message info l: {"a":1}'],
+    [
+      'resources/read',
+      frame('s2c', 'response', 'resources/read', { result: { contents: [{ uri: 'file:///a', mimeType: 'text/plain', text: 'abc' }] } }),
+      'resources/read #1 1 content: file:///a text/plain 3 chars',
+    ],
+    [
+      'prompts/get',
+      frame('s2c', 'response', 'prompts/get', { result: { messages: [{ role: 'user', content: { type: 'text', text: 'q' } }] } }),
+      'prompts/get #1 1 message, first user: "q"',
+    ],
+    [
+      'progress',
+      frame('s2c', 'notification', 'notifications/progress', {
+        method: 'notifications/progress',
+        params: { progressToken: 1, progress: 1, total: 2, message: 'half' },
+      }),
+      'notifications/progress 1/2 "half"',
+    ],
+    [
+      'log message',
+      frame('s2c', 'notification', 'notifications/message', { method: 'notifications/message', params: { level: 'info', logger: 'l', data: { a: 1 } } }),
+      'notifications/message info l: {"a":1}',
+    ],
   ])('%s', (_name, entry, expected) => {
     expect(tail(entry)).toBe(expected);
   });
@@ -40,8 +85,29 @@ describe('previews per method', () => {
   });
 
   it('never throws on odd shapes, and falls back to the JSON', () => {
-    const odd = [null, 5, 'x', [], { tools: 'no' }, { tools: [null, 3, { name: 7 }] }, { content: [null] }, { contents: {} }, { messages: [5] }, { serverInfo: 3, capabilities: [] }];
-    for (const method of ['initialize', 'tools/list', 'tools/call', 'resources/read', 'prompts/get', 'notifications/progress', 'notifications/message', 'constructor', '__proto__']) {
+    const odd = [
+      null,
+      5,
+      'x',
+      [],
+      { tools: 'no' },
+      { tools: [null, 3, { name: 7 }] },
+      { content: [null] },
+      { contents: {} },
+      { messages: [5] },
+      { serverInfo: 3, capabilities: [] },
+    ];
+    for (const method of [
+      'initialize',
+      'tools/list',
+      'tools/call',
+      'resources/read',
+      'prompts/get',
+      'notifications/progress',
+      'notifications/message',
+      'constructor',
+      '__proto__',
+    ]) {
       for (const body of odd) {
         expect(() => renderLine(frame('s2c', 'response', method, { result: body }), { width: 60 })).not.toThrow();
         expect(() => renderLine(frame('c2s', 'request', method, { method, params: body }))).not.toThrow();

@@ -27,9 +27,19 @@ beforeAll(async () => {
     entryLine(2, { dir: 'c2s', kind: 'request', method, id: 1 }, { id: 1, method, params: { q: `a${csi}` } }, session),
     entryLine(3, { dir: 's2c', kind: 'response', method, id: 1, related: { seq: 2, id: 1, method } }, { id: 1, result: { q: `a${csi}` } }, session),
     entryLine(4, { dir: 'c2s', kind: 'request', method: 'tools/call', tool, id: 2 }, { id: 2, method: 'tools/call', params }, session),
-    entryLine(5, { dir: 's2c', kind: 'response', method: 'tools/call', tool, id: 2, related: { seq: 4, id: 2, method: 'tools/call', tool } }, { id: 2, result: params }, session),
+    entryLine(
+      5,
+      { dir: 's2c', kind: 'response', method: 'tools/call', tool, id: 2, related: { seq: 4, id: 2, method: 'tools/call', tool } },
+      { id: 2, result: params },
+      session,
+    ),
     entryLine(6, { dir: 'c2s', kind: 'request', method: `x${csi}`, id: 3 }, { id: 3, method: `x${csi}` }, session),
-    entryLine(7, { dir: 's2c', kind: 'protocol-error', method: `x${csi}`, id: 3, error: { code: -32601, message: `no${clear}` } }, { id: 3, error: { code: -32601, message: `no${clear}` } }, session),
+    entryLine(
+      7,
+      { dir: 's2c', kind: 'protocol-error', method: `x${csi}`, id: 3, error: { code: -32601, message: `no${clear}` } },
+      { id: 3, error: { code: -32601, message: `no${clear}` } },
+      session,
+    ),
     entryLine(8, { kind: 'stderr', raw: `${title}server says${osc52}` }, undefined, session),
     entryLine(9, { dir: 's2c', kind: 'invalid', notes: [`stdout-noise${clear}`], bytes: 5, raw: `noise${osc52}` }, undefined, session),
   ]);
@@ -61,7 +71,13 @@ describe('terminal controls recorded from the wire', () => {
   it.each(['json', 'jsonl'])('view --format %s escapes them and keeps them', async (format) => {
     const result = await runBin(['view', record, '--format', format]);
     expectPrintable(result);
-    const entries = format === 'json' ? JSON.parse(result.text) : result.text.trim().split('\n').map((line) => JSON.parse(line));
+    const entries =
+      format === 'json'
+        ? JSON.parse(result.text)
+        : result.text
+            .trim()
+            .split('\n')
+            .map((line) => JSON.parse(line));
     expect(entries[1].method).toBe(method);
     expect(entries[0].session).toBe(session);
     expect(entries[3].msg.params).toEqual(params);
@@ -79,7 +95,8 @@ describe('terminal controls recorded from the wire', () => {
     expectPrintable(result);
     expect(result.code).toBe(1);
     if (format === 'json') expect(JSON.parse(result.text).findings.some((finding: { session: string }) => finding.session === session)).toBe(true);
-    if (format === 'sarif') expect(JSON.parse(result.text).runs[0].results.some((r: { properties?: { session: string } }) => r.properties?.session === session)).toBe(true);
+    if (format === 'sarif')
+      expect(JSON.parse(result.text).runs[0].results.some((r: { properties?: { session: string } }) => r.properties?.session === session)).toBe(true);
     if (format === 'text') expect(result.text).toContain('[seq 5, session s\\u001b]0;pwned\\u0007]');
     if (format === 'text' || format === 'junit') expect(result.text).toContain('the result of tool tool\\u001b[2J has no content array');
   });
@@ -92,7 +109,13 @@ describe('terminal controls recorded from the wire', () => {
     const diff = await runBin(['replay', changed, '--format', format, '--', ...echoServer]);
     expectPrintable(diff);
     expect(diff.code).toBe(1);
-    if (format === 'json') expect(JSON.parse(diff.text).sessions[0].items[0].diff).toContainEqual({ path: 'result.a', change: 'changed', recorded: `then${csi}`, actual: `now${osc52}` });
+    if (format === 'json')
+      expect(JSON.parse(diff.text).sessions[0].items[0].diff).toContainEqual({
+        path: 'result.a',
+        change: 'changed',
+        recorded: `then${csi}`,
+        actual: `now${osc52}`,
+      });
     else expect(diff.text).toContain(format === 'junit' ? '&quot;then\\u009b31m&quot;' : '"then\\u009b31m"');
   });
 

@@ -36,11 +36,20 @@ describe('replay of a server that changed', () => {
     const json = await runBin(['replay', record, '--format', 'json', '--', ...changedServer]);
     const report = JSON.parse(json.text);
     const changed = report.sessions[0].items.find((item: { status: string }) => item.status === 'changed');
-    expect(changed).toMatchObject({ kind: 'response', method: 'tools/call', name: 'greet', id: 2, seq: 7, diff: [{ path: 'result.content[0].text', change: 'changed', recorded: 'Hello, Ada!', actual: 'Hi there, Ada.' }] });
+    expect(changed).toMatchObject({
+      kind: 'response',
+      method: 'tools/call',
+      name: 'greet',
+      id: 2,
+      seq: 7,
+      diff: [{ path: 'result.content[0].text', change: 'changed', recorded: 'Hello, Ada!', actual: 'Hi there, Ada.' }],
+    });
     const junit = await runBin(['replay', record, '--format', 'junit', '--', ...changedServer]);
     expect(junit.code).toBe(1);
     expect(junit.text).toContain('<testsuites name="mcp-spy replay" tests="4" failures="1"');
-    expect(junit.text).toMatch(/<testcase classname="mcp-spy\.replay\.[^"]+" name="#7 tools\/call greet"><failure type="changed" message="changed">result\.content\[0\]\.text: &quot;Hello, Ada!&quot; -&gt; &quot;Hi there, Ada\.&quot;<\/failure>/);
+    expect(junit.text).toMatch(
+      /<testcase classname="mcp-spy\.replay\.[^"]+" name="#7 tools\/call greet"><failure type="changed" message="changed">result\.content\[0\]\.text: &quot;Hello, Ada!&quot; -&gt; &quot;Hi there, Ada\.&quot;<\/failure>/,
+    );
   });
 
   it('passes when the changed path is ignored, by --ignore or by the ignore file beside the recording', async () => {
@@ -68,7 +77,9 @@ describe('replay of a server that changed', () => {
     expect(differing).toHaveLength(1);
     const entries = readEntries(updated);
     const oldEntries = readEntries(record);
-    expect(entries.map((entry) => [entry.v, entry.seq, entry.session, entry.kind])).toEqual(oldEntries.map((entry) => [entry.v, entry.seq, entry.session, entry.kind]));
+    expect(entries.map((entry) => [entry.v, entry.seq, entry.session, entry.kind])).toEqual(
+      oldEntries.map((entry) => [entry.v, entry.seq, entry.session, entry.kind]),
+    );
     const entry = entries[differing[0]!]!;
     expect(entry).toMatchObject({ dir: 's2c', kind: 'response', tool: 'greet', id: 2 });
     expect(entry.msg).toEqual({ result: { content: [{ type: 'text', text: 'Hi there, Ada.' }] }, jsonrpc: '2.0', id: 2 });
@@ -97,8 +108,18 @@ describe('replay of a server that changed', () => {
 // Bad input refused before a server starts is tested in-process: test/cli/bad-use-replay.test.ts.
 describe('replay: a server that fails, one line each', () => {
   const cases: [string, () => string[], RegExp, number][] = [
-    ['a server command not found', () => ['replay', record, '--', 'mcp-spy-no-such-server'], /^mcp-spy: cannot start the server mcp-spy-no-such-server: command not found\n$/, 127],
-    ['a server that dies at once', () => ['replay', record, '--', node, join(temp.dir, 'missing-server.js')], /^mcp-spy: the server exited with code 1 before answering anything; its stderr: Error: Cannot find module .*\n$/, 1],
+    [
+      'a server command not found',
+      () => ['replay', record, '--', 'mcp-spy-no-such-server'],
+      /^mcp-spy: cannot start the server mcp-spy-no-such-server: command not found\n$/,
+      127,
+    ],
+    [
+      'a server that dies at once',
+      () => ['replay', record, '--', node, join(temp.dir, 'missing-server.js')],
+      /^mcp-spy: the server exited with code 1 before answering anything; its stderr: Error: Cannot find module .*\n$/,
+      1,
+    ],
   ];
   it.each(cases)('%s', async (_name, args, line, exitCode) => {
     const result = await runBin(args());

@@ -26,7 +26,10 @@ describe('replay against server-everything', () => {
     const items = report.sessions[0].items;
     const serverRequests = items.filter((item: { kind: string }) => item.kind === 'server-request');
     // roots/list comes when the get-roots-list tool asks, or from a timer 350 ms after initialization: either order.
-    expect(serverRequests.map((item: { method: string; status: string }) => `${item.method} ${item.status}`).sort()).toEqual(['roots/list same', 'sampling/createMessage same']);
+    expect(serverRequests.map((item: { method: string; status: string }) => `${item.method} ${item.status}`).sort()).toEqual([
+      'roots/list same',
+      'sampling/createMessage same',
+    ]);
     // The tools that depend on the server's requests answered the same: the recorded answers reached it.
     const names = items.filter((item: { kind: string }) => item.kind === 'response').map((item: { name?: string; method: string }) => item.name ?? item.method);
     expect(names).toEqual(expect.arrayContaining(['trigger-sampling-request', 'get-roots-list', 'echo', 'get-sum', 'simple-prompt']));
@@ -41,7 +44,9 @@ describe('replay against server-everything', () => {
       expect(result.code).toBe(0);
       // Over HTTP the server drops the list_changed it sends at once (no stream is open yet): the replay
       // waits for them as recorded, and says so rather than seeming to hang.
-      expect(result.stderr).toMatch(/^mcp-spy: waiting up to \d+s more for notifications\/tools\/list_changed \(0 of \d+ so far\): the recorded server sent them before #\d+ [\w/]+ \(id \d+\)$/m);
+      expect(result.stderr).toMatch(
+        /^mcp-spy: waiting up to \d+s more for notifications\/tools\/list_changed \(0 of \d+ so far\): the recorded server sent them before #\d+ [\w/]+ \(id \d+\)$/m,
+      );
     });
   });
 

@@ -24,7 +24,8 @@ beforeAll(async () => {
 }, 120_000);
 afterAll(() => temp.remove());
 
-const withEverything = (use: (url: string) => Promise<void>) => withServer(everythingHttp('streamableHttp'), /listening on port/, (port) => use(`http://127.0.0.1:${port}/mcp`));
+const withEverything = (use: (url: string) => Promise<void>) =>
+  withServer(everythingHttp('streamableHttp'), /listening on port/, (port) => use(`http://127.0.0.1:${port}/mcp`));
 
 describe('a real Streamable HTTP recording (SDK 1.x client, server-everything)', () => {
   it('replays against a fresh server-everything (--target) with the default ignores only', async () => {
@@ -57,7 +58,17 @@ describe('a real legacy HTTP+SSE recording (SDK 1.x SSE client, server-everythin
       const items: { method: string; status: string }[] = JSON.parse(result.text).sessions[0].items;
       // server-everything asks for the roots when a tool does and from a timer: once or twice, as timing has it.
       const steady = items.filter((item) => item.method !== 'roots/list').map((item) => `${item.method} ${item.status}`);
-      expect(steady).toEqual(['initialize same', 'tools/list same', 'tools/call same', 'tools/call same', 'tools/call same', 'sampling/createMessage same', 'tools/call same', 'prompts/list same', 'prompts/get same']);
+      expect(steady).toEqual([
+        'initialize same',
+        'tools/list same',
+        'tools/call same',
+        'tools/call same',
+        'tools/call same',
+        'sampling/createMessage same',
+        'tools/call same',
+        'prompts/list same',
+        'prompts/get same',
+      ]);
       expect(items.filter((item) => item.method === 'roots/list' && item.status === 'same').length).toBeGreaterThan(0);
     });
   });
@@ -65,7 +76,9 @@ describe('a real legacy HTTP+SSE recording (SDK 1.x SSE client, server-everythin
   it('stops at a refused initialize with one line saying why, instead of sending the rest', async () => {
     await withEverything(async (url) => {
       const result = await runBin(['replay', legacy.record, '--target', url.replace(/\/mcp$/, '/nowhere')]);
-      expect(result.stderr).toBe('mcp-spy: the server refused initialize, so the replay stopped there: HTTP 404 Not Found; its GET is no HTTP+SSE stream either (HTTP 404, text/html)\n');
+      expect(result.stderr).toBe(
+        'mcp-spy: the server refused initialize, so the replay stopped there: HTTP 404 Not Found; its GET is no HTTP+SSE stream either (HTTP 404, text/html)\n',
+      );
       expect(result.text).toBe('');
       expect(result.code).toBe(1);
     });
@@ -75,20 +88,28 @@ describe('a real legacy HTTP+SSE recording (SDK 1.x SSE client, server-everythin
 describe('a real 2026-07-28 stateless HTTP recording (SDK v2 client, v2 server)', () => {
   it('replays as one run against a fresh v2 server, and catches a change', async () => {
     const ready = /listening on (http:\/\/\S+)/;
-    await withServer((port) => v2Http(port), ready, async (port) => {
-      const result = await runBin(['replay', v2.record, '--format', 'json', '--target', `http://127.0.0.1:${port}/mcp`]);
-      const report = JSON.parse(result.text);
-      // Each exchange is a session of its own in the record; the discover probe and the exchanges after it replay as one.
-      expect(report.sessions).toHaveLength(1);
-      expect(report.sessions[0]).toMatchObject({ session: 'x-1', transport: 'http', revision: '2026-07-28', probe: false });
-      expect(report.counts).toEqual({ same: 4, changed: 0, missing: 0, extra: 0 });
-      expect(result.code).toBe(0);
-    });
-    await withServer((port) => v2Http(port, '--changed'), ready, async (port) => {
-      const result = await runBin(['replay', v2.record, '--target', `http://127.0.0.1:${port}/mcp`]);
-      expect(result.text).toMatch(/result\.content\[0\]\.text: "Hello, Ada!" -> "Hi there, Ada\."/);
-      expect(result.code).toBe(1);
-    });
+    await withServer(
+      (port) => v2Http(port),
+      ready,
+      async (port) => {
+        const result = await runBin(['replay', v2.record, '--format', 'json', '--target', `http://127.0.0.1:${port}/mcp`]);
+        const report = JSON.parse(result.text);
+        // Each exchange is a session of its own in the record; the discover probe and the exchanges after it replay as one.
+        expect(report.sessions).toHaveLength(1);
+        expect(report.sessions[0]).toMatchObject({ session: 'x-1', transport: 'http', revision: '2026-07-28', probe: false });
+        expect(report.counts).toEqual({ same: 4, changed: 0, missing: 0, extra: 0 });
+        expect(result.code).toBe(0);
+      },
+    );
+    await withServer(
+      (port) => v2Http(port, '--changed'),
+      ready,
+      async (port) => {
+        const result = await runBin(['replay', v2.record, '--target', `http://127.0.0.1:${port}/mcp`]);
+        expect(result.text).toMatch(/result\.content\[0\]\.text: "Hello, Ada!" -> "Hi there, Ada\."/);
+        expect(result.code).toBe(1);
+      },
+    );
   });
 
   it('mock --listen answers the v2 client with the recorded results', async () => {
@@ -98,12 +119,18 @@ describe('a real 2026-07-28 stateless HTTP recording (SDK v2 client, v2 server)'
 
 describe('texts that quote the session id (server-everything over HTTP)', () => {
   it('replay maps the recorded Mcp-Session-Id to the live one inside texts: the default ignores suffice', async () => {
-    const toggles = await recordHttp(dirOf('toggles'), '/mcp', everythingHttp('streamableHttp'), { script: 'everything-client.js', flag: '--url', env: { SCENARIO: 'toggles' } });
+    const toggles = await recordHttp(dirOf('toggles'), '/mcp', everythingHttp('streamableHttp'), {
+      script: 'everything-client.js',
+      flag: '--url',
+      env: { SCENARIO: 'toggles' },
+    });
     const recorded = JSON.stringify(toggles.results);
     expect(recorded).toMatch(/for session [0-9a-f-]{36}/);
     await withEverything(async (url) => {
       const result = await runBin(['replay', toggles.record, '--target', url]);
-      expect(result.text).toMatch(/same {4}#\d+ tools\/call toggle-subscriber-updates \(id 1\) \d+ms\n {2}same {4}#\d+ tools\/call toggle-subscriber-updates \(id 2\) \d+ms\n/);
+      expect(result.text).toMatch(
+        /same {4}#\d+ tools\/call toggle-subscriber-updates \(id 1\) \d+ms\n {2}same {4}#\d+ tools\/call toggle-subscriber-updates \(id 2\) \d+ms\n/,
+      );
       expect(result.text).toContain('replay passed: 3 same, 0 changed, 0 missing, 0 extra');
       expect(result.code).toBe(0);
     });

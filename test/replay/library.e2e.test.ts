@@ -18,7 +18,12 @@ describe('replay() as a library', () => {
     const result: ReplayResult = await replay({ recording: record, server });
     expect(result.ok).toBe(true);
     expect(result.counts).toEqual({ same: 4, changed: 0, missing: 0, extra: 0 });
-    expect(result.sessions[0]!.items.map((item) => `${item.status} ${item.method} ${item.name ?? ''}`.trim())).toEqual(['same initialize', 'same tools/list', 'same tools/call greet', 'same tools/call add']);
+    expect(result.sessions[0]!.items.map((item) => `${item.status} ${item.method} ${item.name ?? ''}`.trim())).toEqual([
+      'same initialize',
+      'same tools/list',
+      'same tools/call greet',
+      'same tools/call add',
+    ]);
   });
 
   it('names the changed path, and honours ignore', async () => {

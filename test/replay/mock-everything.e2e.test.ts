@@ -20,8 +20,18 @@ beforeAll(async () => {
 afterAll(() => temp.remove());
 
 const line = (message: object) => `${JSON.stringify(message)}\n`;
-const initialize = (version = '2025-11-25') => line({ jsonrpc: '2.0', id: 'init-1', method: 'initialize', params: { protocolVersion: version, capabilities: {}, clientInfo: { name: 'raw', version: '1' } } });
-const messagesOf = (stdout: string) => stdout.split('\n').filter(Boolean).map((text) => JSON.parse(text));
+const initialize = (version = '2025-11-25') =>
+  line({
+    jsonrpc: '2.0',
+    id: 'init-1',
+    method: 'initialize',
+    params: { protocolVersion: version, capabilities: {}, clientInfo: { name: 'raw', version: '1' } },
+  });
+const messagesOf = (stdout: string) =>
+  stdout
+    .split('\n')
+    .filter(Boolean)
+    .map((text) => JSON.parse(text));
 
 describe('mock from a server-everything recording', () => {
   it('gives the SDK client the same results as the real server, over stdio (sampling and roots asked of it as recorded)', async () => {
@@ -38,19 +48,27 @@ describe('mock from a server-everything recording', () => {
   });
 
   it('speaks Streamable HTTP: a session per initialize, 404 for an unknown one, 405 for GET without one, and --on-miss close', async () => {
-    await withMock(record, async (url) => {
-      const post = (body: object, headers: Record<string, string> = {}) =>
-        fetch(url, { method: 'POST', headers: { 'content-type': 'application/json', accept: 'application/json, text/event-stream', ...headers }, body: JSON.stringify(body) });
-      const init = await post(JSON.parse(initialize()));
-      const session = init.headers.get('mcp-session-id')!;
-      expect(session).toMatch(/^[0-9a-f-]{36}$/);
-      expect(await init.json()).toMatchObject({ id: 'init-1', result: { serverInfo: { name: 'mcp-servers/everything' } } });
-      expect((await post({ jsonrpc: '2.0', id: 1, method: 'prompts/list' }, { 'mcp-session-id': 'nope' })).status).toBe(404);
-      expect((await fetch(url, { headers: { accept: 'text/event-stream' } })).status).toBe(405);
-      const prompts = await post({ jsonrpc: '2.0', id: 2, method: 'prompts/list' }, { 'mcp-session-id': session });
-      expect(await prompts.json()).toMatchObject({ id: 2, result: { prompts: expect.any(Array) } });
-      await expect(post({ jsonrpc: '2.0', id: 3, method: 'nope/nothing' }, { 'mcp-session-id': session })).rejects.toThrow();
-    }, ['--on-miss', 'close']);
+    await withMock(
+      record,
+      async (url) => {
+        const post = (body: object, headers: Record<string, string> = {}) =>
+          fetch(url, {
+            method: 'POST',
+            headers: { 'content-type': 'application/json', accept: 'application/json, text/event-stream', ...headers },
+            body: JSON.stringify(body),
+          });
+        const init = await post(JSON.parse(initialize()));
+        const session = init.headers.get('mcp-session-id')!;
+        expect(session).toMatch(/^[0-9a-f-]{36}$/);
+        expect(await init.json()).toMatchObject({ id: 'init-1', result: { serverInfo: { name: 'mcp-servers/everything' } } });
+        expect((await post({ jsonrpc: '2.0', id: 1, method: 'prompts/list' }, { 'mcp-session-id': 'nope' })).status).toBe(404);
+        expect((await fetch(url, { headers: { accept: 'text/event-stream' } })).status).toBe(405);
+        const prompts = await post({ jsonrpc: '2.0', id: 2, method: 'prompts/list' }, { 'mcp-session-id': session });
+        expect(await prompts.json()).toMatchObject({ id: 2, result: { prompts: expect.any(Array) } });
+        await expect(post({ jsonrpc: '2.0', id: 3, method: 'nope/nothing' }, { 'mcp-session-id': session })).rejects.toThrow();
+      },
+      ['--on-miss', 'close'],
+    );
   });
 
   it('sends the recorded progress notifications of a long-running tool, with the live progress token', async () => {
@@ -61,8 +79,15 @@ describe('mock from a server-everything recording', () => {
     // The SDK client drops a progress notification that reaches it in one chunk with the response, from
     // a real server as from the mock; the first one always arrives well before.
     expect(results.progress).toContainEqual({ progress: 1, total: 2 });
-    const call = { jsonrpc: '2.0', id: 5, method: 'tools/call', params: { name: 'trigger-long-running-operation', arguments: { duration: 0.2, steps: 2 }, _meta: { progressToken: 'tok-9' } } };
-    const raw = await runBin(['mock', timedRecord], { input: [initialize(), line({ jsonrpc: '2.0', method: 'notifications/initialized' }), line(call)].join('') });
+    const call = {
+      jsonrpc: '2.0',
+      id: 5,
+      method: 'tools/call',
+      params: { name: 'trigger-long-running-operation', arguments: { duration: 0.2, steps: 2 }, _meta: { progressToken: 'tok-9' } },
+    };
+    const raw = await runBin(['mock', timedRecord], {
+      input: [initialize(), line({ jsonrpc: '2.0', method: 'notifications/initialized' }), line(call)].join(''),
+    });
     const messages = messagesOf(raw.text);
     const progress = messages.filter((message) => message.method === 'notifications/progress');
     expect(progress.map((message) => message.params)).toEqual([
@@ -93,7 +118,9 @@ describe('mock from a server-everything recording', () => {
     const [init, unknown, prompts, usedUp, ping] = messagesOf(result.text);
     expect(init).toMatchObject({ id: 'init-1', result: { protocolVersion: '2025-06-18', serverInfo: { name: 'mcp-servers/everything' } } });
     expect(unknown.error.code).toBe(-32601);
-    expect(unknown.error.message).toMatch(/^mcp-spy mock: no recorded answer for resources\/templates\/list: the recording has no resources\/templates\/list request \(recorded: tools\/list, tools\/call, prompts\/list, prompts\/get\)$/);
+    expect(unknown.error.message).toMatch(
+      /^mcp-spy mock: no recorded answer for resources\/templates\/list: the recording has no resources\/templates\/list request \(recorded: tools\/list, tools\/call, prompts\/list, prompts\/get\)$/,
+    );
     expect(prompts).toMatchObject({ id: 'b', result: { prompts: expect.any(Array) } });
     expect(usedUp).toMatchObject({ id: 'c', error: { code: -32602, data: { reason: 'used-up' } } });
     expect(ping).toEqual({ jsonrpc: '2.0', id: 'd', result: {} });
@@ -103,7 +130,9 @@ describe('mock from a server-everything recording', () => {
     const twice = [initialize(), line({ jsonrpc: '2.0', id: 1, method: 'prompts/list' }), line({ jsonrpc: '2.0', id: 2, method: 'prompts/list' })].join('');
     const reused = messagesOf((await runBin(['mock', record, '--reuse'], { input: twice })).text);
     expect(reused[1].result).toEqual(reused[2].result);
-    const closed = await runBin(['mock', record, '--on-miss', 'close'], { input: [initialize(), line({ jsonrpc: '2.0', id: 1, method: 'nope/nothing' })].join('') });
+    const closed = await runBin(['mock', record, '--on-miss', 'close'], {
+      input: [initialize(), line({ jsonrpc: '2.0', id: 1, method: 'nope/nothing' })].join(''),
+    });
     expect(closed.code).toBe(1);
     expect(messagesOf(closed.text)).toHaveLength(1);
     expect(closed.stderr).toMatch(/^mcp-spy mock: no recorded answer for \{"jsonrpc":"2\.0","id":1,"method":"nope\/nothing"\}; closing \(--on-miss close\)\n$/);

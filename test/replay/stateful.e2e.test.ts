@@ -51,7 +51,10 @@ function pollRacingCompletion(record: string): string {
   return out;
 }
 
-const methodsOf = (record: string) => readRecord(record).filter((entry) => entry.dir === 'c2s' && entry.kind === 'request').map((entry) => entry.method);
+const methodsOf = (record: string) =>
+  readRecord(record)
+    .filter((entry) => entry.dir === 'c2s' && entry.kind === 'request')
+    .map((entry) => entry.method);
 
 describe('replay of a stateful server', () => {
   it('follows the taskId the live server drew through tasks/get, tasks/result and tasks/list', async () => {

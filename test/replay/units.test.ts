@@ -12,7 +12,18 @@ function frame(seq: number, dir: 'c2s' | 's2c', message: Record<string, unknown>
   const kind = 'method' in message ? ('id' in message ? 'request' : 'notification') : 'response';
   const entry: RecordedFrame['entry'] = { v: 2, seq, t: '', kind, dir, bytes: 0 };
   if (related !== undefined) entry.related = { seq: related, id: message.id as number, method: 'm' };
-  return { lineNo: seq, seq, t: seq * 10, dir, kind, message, raw: JSON.stringify(message), entry, ...(typeof message.method === 'string' ? { method: message.method } : {}), ...('id' in message ? { id: message.id as number } : {}) };
+  return {
+    lineNo: seq,
+    seq,
+    t: seq * 10,
+    dir,
+    kind,
+    message,
+    raw: JSON.stringify(message),
+    entry,
+    ...(typeof message.method === 'string' ? { method: message.method } : {}),
+    ...('id' in message ? { id: message.id as number } : {}),
+  };
 }
 const session = (frames: RecordedFrame[]): RecordedSession => ({ id: 's', transport: 'stdio', probe: false, frames });
 
@@ -30,7 +41,17 @@ describe('diffMessages', () => {
     expect(diffMessages(recorded, { result: { _meta: { at: 2 }, content: [{ text: 'a', type: 'text' }] }, id: 9, jsonrpc: '2.0' }, ['$.._meta'])).toEqual([]);
   });
   it('names added, removed and changed paths', () => {
-    const actual = { jsonrpc: '2.0', id: 1, result: { content: [{ type: 'text', text: 'b' }, { type: 'text', text: 'c' }], isError: true } };
+    const actual = {
+      jsonrpc: '2.0',
+      id: 1,
+      result: {
+        content: [
+          { type: 'text', text: 'b' },
+          { type: 'text', text: 'c' },
+        ],
+        isError: true,
+      },
+    };
     expect(diffMessages(recorded, actual, ['$.._meta'])).toEqual([
       { path: 'result.content[0].text', change: 'changed', recorded: 'a', actual: 'b' },
       { path: 'result.content[1]', change: 'added', actual: { type: 'text', text: 'c' } },
@@ -47,8 +68,9 @@ describe('ignore paths', () => {
     ['[0]', '$[0]'],
     ['..x', '$..x'],
   ])('%s reads as %s', (path, normal) => expect(normalizeIgnorePath(path)).toBe(normal));
-  it.each(['result.content[*].text', '$..timestamp', "$['result']['x-y']", '$..[0]', 'params._meta.progressToken', "$.result.content[?(@.type=='text')].text"])('accepts %s', (path) =>
-    expect(checkIgnorePath(path)).toBeUndefined(),
+  it.each(['result.content[*].text', '$..timestamp', "$['result']['x-y']", '$..[0]', 'params._meta.progressToken', "$.result.content[?(@.type=='text')].text"])(
+    'accepts %s',
+    (path) => expect(checkIgnorePath(path)).toBeUndefined(),
   );
   it.each(['$', '$[[[', 'result..', 'foo bar', '$.a[?(@.x'])('refuses %s', (path) => expect(checkIgnorePath(path)).toMatch(/./));
   it('removes what a path selects from a copy, at any depth', () => {
@@ -81,7 +103,11 @@ describe('createMatcher', () => {
     expect(again.ok && again.exchange.response?.message.result).toEqual({ n: 2 });
     const miss = matcher.match('tools/call', { name: 'a', arguments: { n: 7 } });
     expect(miss).toMatchObject({ ok: false, reason: 'no-match', nearest: { name: 'a', arguments: { n: 1 } } });
-    if (!miss.ok) expect(missAnswer({ jsonrpc: '2.0', id: 3, method: 'tools/call', params: { name: 'a', arguments: { n: 7 } } }, miss, ['$.._meta'])).toMatchObject({ id: 3, error: { code: -32602 } });
+    if (!miss.ok)
+      expect(missAnswer({ jsonrpc: '2.0', id: 3, method: 'tools/call', params: { name: 'a', arguments: { n: 7 } } }, miss, ['$.._meta'])).toMatchObject({
+        id: 3,
+        error: { code: -32602 },
+      });
     expect(matcher.match('tools/fly', {})).toMatchObject({ ok: false, reason: 'unknown-method', recordedMethods: ['tools/call'] });
   });
   it('matches a long recording in recorded order, each match costing its own key (not the whole recording)', () => {
@@ -113,7 +139,9 @@ describe('buildExchanges', () => {
       frame(6, 's2c', { jsonrpc: '2.0', id: 0, result: { done: true } }, 3),
     ];
     const { client, server } = buildExchanges(session(frames));
-    expect(client.map((exchange) => [exchange.request.seq, exchange.response?.seq, exchange.during.map((f) => f.seq), exchange.after.map((f) => f.seq)])).toEqual([
+    expect(
+      client.map((exchange) => [exchange.request.seq, exchange.response?.seq, exchange.during.map((f) => f.seq), exchange.after.map((f) => f.seq)]),
+    ).toEqual([
       [1, undefined, [], [2]],
       [3, 6, [4], []],
     ]);
@@ -127,7 +155,10 @@ describe('buildExchanges', () => {
       // The answer to the first request, though the second shares its id.
       frame(3, 's2c', { jsonrpc: '2.0', id: 7, result: { tools: [] } }, 1),
       // A response the spy paired with nothing (an orphan): it answers neither.
-      { ...frame(4, 's2c', { jsonrpc: '2.0', id: 7, result: {} }), entry: { v: 2, seq: 4, t: '', kind: 'response', dir: 's2c', bytes: 0, notes: ['orphan-response'] } satisfies RecordedFrame['entry'] },
+      {
+        ...frame(4, 's2c', { jsonrpc: '2.0', id: 7, result: {} }),
+        entry: { v: 2, seq: 4, t: '', kind: 'response', dir: 's2c', bytes: 0, notes: ['orphan-response'] } satisfies RecordedFrame['entry'],
+      },
     ];
     const { client } = buildExchanges(session(frames));
     expect(client.map((exchange) => [exchange.request.seq, exchange.response?.seq])).toEqual([
@@ -145,7 +176,13 @@ describe('buildExchanges', () => {
 describe('initializeAnswer', () => {
   it('answers with the client id and the revision it asked for', () => {
     const recorded = { jsonrpc: '2.0', id: 0, result: { protocolVersion: '2025-11-25', capabilities: {} } };
-    expect(initializeAnswer(recorded, { jsonrpc: '2.0', id: 'x', method: 'initialize', params: { protocolVersion: '2025-03-26' } })).toEqual({ jsonrpc: '2.0', id: 'x', result: { protocolVersion: '2025-03-26', capabilities: {} } });
-    expect(initializeAnswer(recorded, { jsonrpc: '2.0', id: 1, method: 'initialize', params: { protocolVersion: '1999-01-01' } })).toMatchObject({ result: { protocolVersion: '2025-11-25' } });
+    expect(initializeAnswer(recorded, { jsonrpc: '2.0', id: 'x', method: 'initialize', params: { protocolVersion: '2025-03-26' } })).toEqual({
+      jsonrpc: '2.0',
+      id: 'x',
+      result: { protocolVersion: '2025-03-26', capabilities: {} },
+    });
+    expect(initializeAnswer(recorded, { jsonrpc: '2.0', id: 1, method: 'initialize', params: { protocolVersion: '1999-01-01' } })).toMatchObject({
+      result: { protocolVersion: '2025-11-25' },
+    });
   });
 });

@@ -25,7 +25,19 @@ function asHttpRecord(source: string, target: string, sessionOf: (entry: Record<
     if (entry.dir === 'c2s' && entry.kind === 'request') exchange++;
     const session = sessionOf(entry, exchange);
     if (entry.dir === 'c2s') {
-      lines.push(JSON.stringify({ v: 1, seq: ++seq, t: entry.t, session, kind: 'http', httpMethod: 'POST', path: '/mcp', status: entry.kind === 'request' ? 200 : 202, headers: { 'mcp-method': entry.method } }));
+      lines.push(
+        JSON.stringify({
+          v: 1,
+          seq: ++seq,
+          t: entry.t,
+          session,
+          kind: 'http',
+          httpMethod: 'POST',
+          path: '/mcp',
+          status: entry.kind === 'request' ? 200 : 202,
+          headers: { 'mcp-method': entry.method },
+        }),
+      );
     }
     renumbered.set(entry.seq, ++seq);
     const related = entry.related ? { ...entry.related, seq: renumbered.get(entry.related.seq)! } : undefined;
@@ -51,7 +63,13 @@ describe('2026-07-28 recordings', () => {
     const result = await runBin(['replay', record, '--format', 'json', '--', ...stdioServer]);
     expect(result.code).toBe(0);
     const report = JSON.parse(result.text);
-    expect(report.sessions.map((session: { revision: string; probe: boolean; items: { method: string; name?: string }[] }) => [session.revision, session.probe, session.items.map((item) => item.name ?? item.method)])).toEqual([
+    expect(
+      report.sessions.map((session: { revision: string; probe: boolean; items: { method: string; name?: string }[] }) => [
+        session.revision,
+        session.probe,
+        session.items.map((item) => item.name ?? item.method),
+      ]),
+    ).toEqual([
       ['2026-07-28', true, ['server/discover']],
       ['2026-07-28', false, ['tools/list', 'greet', 'add']],
     ]);

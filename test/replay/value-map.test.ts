@@ -25,6 +25,9 @@ describe('createValueMap', () => {
   it('follows a path given with --map', () => {
     const values = createValueMap([...defaultFollows, 'result.handle']);
     values.learn(response({ handle: 'rec-h' }), response({ handle: 'live-h' }));
-    expect(values.apply({ method: 'x', params: { handle: 'rec-h', list: ['rec-h'] } })).toEqual({ method: 'x', params: { handle: 'live-h', list: ['live-h'] } });
+    expect(values.apply({ method: 'x', params: { handle: 'rec-h', list: ['rec-h'] } })).toEqual({
+      method: 'x',
+      params: { handle: 'live-h', list: ['live-h'] },
+    });
   });
 });

@@ -13,7 +13,10 @@ const decoded = (text: string) => text.replace(/ﬂ°°(\d+)¶ß/g, (_, code: st
 
 describe('view --format mermaid', () => {
   it('keeps "#" and what follows it in a message (Mermaid reads a bare # as a comment)', async () => {
-    const capture = temp.file('ids.wire.log', `${lines(handshake('2025-06-18', { tools: {} }), c2s({ id: 1, method: 'tools/call', params: { name: 'tag#1', arguments: {} } }), s2c({ id: 1, result: { content: [] } }))}\n`);
+    const capture = temp.file(
+      'ids.wire.log',
+      `${lines(handshake('2025-06-18', { tools: {} }), c2s({ id: 1, method: 'tools/call', params: { name: 'tag#1', arguments: {} } }), s2c({ id: 1, result: { content: [] } }))}\n`,
+    );
     const result = runBinSync(['view', capture, '--format', 'mermaid']);
     expect(result.code).toBe(0);
     expect(result.text).toContain('initialize #35;0');

@@ -70,7 +70,11 @@ describe.skipIf(!chromiumPath)('the drawings of a chatty server', () => {
 
   it.each([1200, 1600, 700])('fit the waterfall to its panel at %i px, neither empty on the right nor scrolling', async (width) => {
     const { page } = await openReport(shared.browser, html(chatty), { width, height: 900 });
-    const fit = await page.$eval('#waterfall .diagram', (panel) => ({ panel: panel.clientWidth, scroll: panel.scrollWidth, svg: panel.querySelector('svg')!.width.baseVal.value }));
+    const fit = await page.$eval('#waterfall .diagram', (panel) => ({
+      panel: panel.clientWidth,
+      scroll: panel.scrollWidth,
+      svg: panel.querySelector('svg')!.width.baseVal.value,
+    }));
     expect(fit.scroll).toBeLessThanOrEqual(fit.panel);
     expect(fit.svg).toBeGreaterThan(fit.panel - 4);
     expect(await spilling(page, '#waterfall text')).toEqual([]);
@@ -118,7 +122,9 @@ describe.skipIf(!chromiumPath)('the summary cards', () => {
     const record = temp.file('tool-error.jsonl', runBinSync(['view', temp.file('tool-error.log', `${capture}\n`), '--format', 'jsonl']).text);
     expect(runBinSync(['report', record]).code).toBe(0);
     const { page } = await openReport(shared.browser, html(record));
-    const cards = await page.$$eval('#summary .card', (elements) => elements.map((card) => [card.getAttribute('data-name'), card.querySelector('.card-value')!.textContent, card.classList.contains('bad')]));
+    const cards = await page.$$eval('#summary .card', (elements) =>
+      elements.map((card) => [card.getAttribute('data-name'), card.querySelector('.card-value')!.textContent, card.classList.contains('bad')]),
+    );
     expect(cards).toContainEqual(['error answers', '1 tool error', false]);
     expect(cards).toContainEqual(['check', '0 errors, 0 warnings', false]);
     expect(cards.map(([name]) => name)).not.toContain('errors');

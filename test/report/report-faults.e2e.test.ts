@@ -36,8 +36,15 @@ describe.skipIf(!chromiumPath)('the report of a recording with injected faults',
     expect(await injected.locator('title').textContent()).toBe(`made by mcp-spy, fault rule: ${toolError}`);
     // The requests the rules matched: marked "faulted", in a colour of their own.
     const faulted = page.locator('#sequence .arrow.faulted');
-    expect((await faulted.locator('text').allTextContents()).sort()).toEqual([expect.stringMatching(/^tools\/call echo.*\(faulted\)$/), expect.stringMatching(/^tools\/call get-sum.*\(faulted\)$/)].sort());
-    const colour = (selector: string) => page.locator(selector).first().locator('path').evaluate((path) => getComputedStyle(path).stroke);
+    expect((await faulted.locator('text').allTextContents()).sort()).toEqual(
+      [expect.stringMatching(/^tools\/call echo.*\(faulted\)$/), expect.stringMatching(/^tools\/call get-sum.*\(faulted\)$/)].sort(),
+    );
+    const colour = (selector: string) =>
+      page
+        .locator(selector)
+        .first()
+        .locator('path')
+        .evaluate((path) => getComputedStyle(path).stroke);
     const faultColour = await colour('#sequence .arrow.faulted');
     expect(await colour('#sequence .arrow.injected')).toBe(faultColour);
     expect(await colour('#sequence .arrow.request:not(.faulted)')).not.toBe(faultColour);

@@ -18,7 +18,9 @@ const frame = (arrow: '->' | '<-', message: object) => `${arrow} ${JSON.stringif
 
 /** A capture turned into a record by `view --format jsonl` (the pipeline annotates it), with times `stepMs` apart. */
 function recordOf(name: string, capture: string, stepMs = 1): string {
-  const lines = runBinSync(['view', temp.file(`${name}.log`, capture), '--format', 'jsonl']).text.split('\n').filter(Boolean);
+  const lines = runBinSync(['view', temp.file(`${name}.log`, capture), '--format', 'jsonl'])
+    .text.split('\n')
+    .filter(Boolean);
   const start = Date.UTC(2026, 6, 28, 10, 0, 0);
   // `msg` stays last on the line, as the record's contract has it (docs/record.md).
   const timed = lines.map((line, index) => {
@@ -30,7 +32,10 @@ function recordOf(name: string, capture: string, stepMs = 1): string {
 
 const hostile = [
   frame('->', { id: 1, method: 'tools/call', params: { name: '</script><script>window.__pwned=1</script>', arguments: {} } }),
-  frame('<-', { id: 1, result: { isError: true, content: [{ type: 'text', text: '<img src=x onerror="window.__pwned=2"><script>window.__pwned=3</script></script><!--' }] } }),
+  frame('<-', {
+    id: 1,
+    result: { isError: true, content: [{ type: 'text', text: '<img src=x onerror="window.__pwned=2"><script>window.__pwned=3</script></script><!--' }] },
+  }),
   frame('->', { id: '__proto__', method: '__proto__', params: { constructor: { prototype: { polluted: 1 } } } }),
   frame('<-', { id: '__proto__', error: { code: -32601, message: '<b onmouseover="window.__pwned=4">\u001b[31mred</b>' } }),
   frame('->', { id: 5, method: 'tools/call', params: { name: 'evil\u202etxt.exe', arguments: {} } }),
@@ -75,9 +80,13 @@ describe('mcp-spy report, the command', () => {
     expect(readFileSync(out, 'utf8')).toMatch(/^<!doctype html>/);
     const bin = join(temp.dir, 'no-browser');
     mkdirSync(bin, { recursive: true });
-    chmodSync(temp.file('no-browser/xdg-open', "#!/bin/sh\necho \"xdg-open: no method available for opening '$1'\" >&2\nexit 3\n"), 0o755);
+    chmodSync(temp.file('no-browser/xdg-open', '#!/bin/sh\necho "xdg-open: no method available for opening \'$1\'" >&2\nexit 3\n'), 0o755);
     const failed = await runBin(['report', record, '--open'], { env: { PATH: `${bin}:${process.env.PATH}` } });
-    expect([failed.code, failed.text, failed.stderr]).toEqual([0, `${out}\n`, `mcp-spy: cannot open a browser (xdg-open: exit status 3); open ${out} yourself\n`]);
+    expect([failed.code, failed.text, failed.stderr]).toEqual([
+      0,
+      `${out}\n`,
+      `mcp-spy: cannot open a browser (xdg-open: exit status 3); open ${out} yourself\n`,
+    ]);
   });
 
   it('keeps what the wire sent from ending its script element', () => {
@@ -105,7 +114,13 @@ describe.skipIf(!chromiumPath)('the report page', () => {
     expect(await page.locator('#frames .row[data-seq="5"] .label').textContent()).toBe('tools/call evil\\u202etxt.exe #5');
     expect(await page.locator('#frames .row[data-seq="6"] .pretty').textContent()).toContain('"text": "\\u2067\\u001b]52;c;aGk=\\u0007\\u009b"');
     expect(await page.locator('#report').textContent()).not.toMatch(/[\u0000-\u0008\u001b\u009b\u202a-\u202e\u2066-\u2069]/);
-    expect(await page.evaluate(() => [(window as { __pwned?: number }).__pwned, document.querySelectorAll('img, b, script').length, ({} as { polluted?: number }).polluted])).toEqual([undefined, 2, undefined]);
+    expect(
+      await page.evaluate(() => [
+        (window as { __pwned?: number }).__pwned,
+        document.querySelectorAll('img, b, script').length,
+        ({} as { polluted?: number }).polluted,
+      ]),
+    ).toEqual([undefined, 2, undefined]);
     expect(errors).toEqual([]);
     expect(requests).toEqual([]);
     await page.close();
@@ -117,7 +132,9 @@ describe.skipIf(!chromiumPath)('the report page', () => {
     const html = join(temp.dir, 'big.html');
     expect(statSync(html).size).toBeLessThan(3 * statSync(record).size);
     const { page, errors, readyMs } = await openReport(shared.browser, html);
-    console.log(`10,000 frames: painted ${readyMs} ms after navigation (load average ${loadavg()[0]!.toFixed(2)}); report ${(statSync(html).size / statSync(record).size).toFixed(2)} x the record (bench/report.js measures both)`);
+    console.log(
+      `10,000 frames: painted ${readyMs} ms after navigation (load average ${loadavg()[0]!.toFixed(2)}); report ${(statSync(html).size / statSync(record).size).toFixed(2)} x the record (bench/report.js measures both)`,
+    );
     expect(await page.locator('#sequence .arrow[data-seq]').count()).toBe(10_000);
     expect(await page.locator('#waterfall .bar').count()).toBe(5000);
     // The time is the benchmark's to measure (bench/report.js; the target is 2 s), not a bound a
@@ -144,15 +161,31 @@ describe.skipIf(!chromiumPath)('the report page', () => {
   });
 
   it('runs an unanswered request to the end of the recording, open, in the waterfall', async () => {
-    const capture = [frame('->', { id: 1, method: 'ping' }), frame('->', { id: 2, method: 'tools/list' }), frame('<-', { id: 1, result: {} }), frame('->', { id: 3, method: 'ping' }), frame('<-', { id: 3, result: {} })].join('');
+    const capture = [
+      frame('->', { id: 1, method: 'ping' }),
+      frame('->', { id: 2, method: 'tools/list' }),
+      frame('<-', { id: 1, result: {} }),
+      frame('->', { id: 3, method: 'ping' }),
+      frame('<-', { id: 3, result: {} }),
+    ].join('');
     const record = recordOf('unanswered', capture, 100);
     runBinSync(['report', record]);
     const { page } = await openReport(shared.browser, join(temp.dir, 'unanswered.html'));
-    const bars = await page.$$eval('#waterfall .bar', (groups) => groups.map((group) => {
-      const rect = group.querySelector('rect')!;
-      return { seq: group.getAttribute('data-seq'), outcome: group.getAttribute('class'), end: Number(rect.getAttribute('x')) + Number(rect.getAttribute('width')) };
-    }));
-    expect(bars.map(({ seq, outcome }) => [seq, outcome])).toEqual([['1', 'bar response'], ['2', 'bar open'], ['4', 'bar response']]);
+    const bars = await page.$$eval('#waterfall .bar', (groups) =>
+      groups.map((group) => {
+        const rect = group.querySelector('rect')!;
+        return {
+          seq: group.getAttribute('data-seq'),
+          outcome: group.getAttribute('class'),
+          end: Number(rect.getAttribute('x')) + Number(rect.getAttribute('width')),
+        };
+      }),
+    );
+    expect(bars.map(({ seq, outcome }) => [seq, outcome])).toEqual([
+      ['1', 'bar response'],
+      ['2', 'bar open'],
+      ['4', 'bar response'],
+    ]);
     expect(bars[1]!.end).toBeGreaterThan(bars[2]!.end - 1);
     expect(await page.locator('#summary').textContent()).toMatch(/unanswered\s*1/i);
     await page.close();
@@ -189,11 +222,16 @@ describe.skipIf(!chromiumPath)('the report page', () => {
       expect.stringMatching(/^tools\/list changed: result\.tools\[1\] \{"name":"divide".*…? → \(none\)/),
       expect.stringMatching(/^tools\/call add changed: result\.content\[0\]\.text "\d+" → "6"$/),
     ]);
-    expect(await page.$$eval('#comparison tr.pair', (rows) => rows.map((row) => [row.getAttribute('data-tool'), row.getAttribute('data-status')]))).toEqual([['divide', 'only-before'], ['add', 'same']]);
+    expect(await page.$$eval('#comparison tr.pair', (rows) => rows.map((row) => [row.getAttribute('data-tool'), row.getAttribute('data-status')]))).toEqual([
+      ['divide', 'only-before'],
+      ['add', 'same'],
+    ]);
     expect(await page.locator('#comparison details.identical tr.pair[data-tool="add"]').count()).toBe(1);
     const changedPairs = page.locator('#comparison details.pair[data-status="changed"]');
     expect(await changedPairs.count()).toBe(2);
-    expect(await changedPairs.locator('tr.diff td:first-child').allTextContents()).toEqual(expect.arrayContaining(['result.content[0].text', 'result.tools[1]']));
+    expect(await changedPairs.locator('tr.diff td:first-child').allTextContents()).toEqual(
+      expect.arrayContaining(['result.content[0].text', 'result.tools[1]']),
+    );
     const same = page.locator('#comparison details.identical details.pair[data-status="same"]');
     expect(await same.count()).toBeGreaterThan(3);
     expect(await same.first().isVisible()).toBe(false);

@@ -22,7 +22,9 @@ beforeAll(async () => {
   };
   records.demo = join(dir('demo'), 'wire.jsonl');
   records.stdio = (await recordEverything(dir('stdio'))).record;
-  records.http = (await recordHttp(dir('http'), '/mcp', everythingHttp('streamableHttp'), { script: 'everything-client.js', flag: '--url', env: { SCENARIO: 'review' } })).record;
+  records.http = (
+    await recordHttp(dir('http'), '/mcp', everythingHttp('streamableHttp'), { script: 'everything-client.js', flag: '--url', env: { SCENARIO: 'review' } })
+  ).record;
   records.v2 = (await recordV2(dir('v2'))).record;
   for (const record of Object.values(records)) {
     const made = await runBin(['report', record]);
@@ -54,13 +56,29 @@ describe.skipIf(!chromiumPath)('the report in a browser', () => {
     const frames = framesOf(readEntries(record));
     const stats = JSON.parse(runBinSync(['stats', record, '--format', 'json']).text) as { kinds: Record<string, number>; frames: number };
     const { page, errors, requests } = await openReport(shared.browser, record.replace(/\.jsonl$/, '.html'));
-    const arrows = await page.$$eval('#sequence .arrow[data-seq]:not(.stderr)', (elements) => elements.map((element) => `${element.getAttribute('data-session')}|${element.getAttribute('data-seq')}`));
+    const arrows = await page.$$eval('#sequence .arrow[data-seq]:not(.stderr)', (elements) =>
+      elements.map((element) => `${element.getAttribute('data-session')}|${element.getAttribute('data-seq')}`),
+    );
     expect(arrows).toEqual(frames.map((frame) => `${frame.session}|${frame.seq}`));
-    const bars = await page.$$eval('#waterfall .bar', (elements) => elements.map((element) => `${element.getAttribute('data-session')}|${element.getAttribute('data-seq')}`));
-    expect(bars.sort()).toEqual(frames.filter((frame) => frame.kind === 'request').map((frame) => `${frame.session}|${frame.seq}`).sort());
-    const counts = await page.$$eval('#summary .kind-counts [data-kind]', (elements) => Object.fromEntries(elements.map((element) => [element.getAttribute('data-kind'), Number(element.getAttribute('data-count'))])));
+    const bars = await page.$$eval('#waterfall .bar', (elements) =>
+      elements.map((element) => `${element.getAttribute('data-session')}|${element.getAttribute('data-seq')}`),
+    );
+    expect(bars.sort()).toEqual(
+      frames
+        .filter((frame) => frame.kind === 'request')
+        .map((frame) => `${frame.session}|${frame.seq}`)
+        .sort(),
+    );
+    const counts = await page.$$eval('#summary .kind-counts [data-kind]', (elements) =>
+      Object.fromEntries(elements.map((element) => [element.getAttribute('data-kind'), Number(element.getAttribute('data-count'))])),
+    );
     expect(counts).toEqual(stats.kinds);
-    expect(await page.$$eval('#frames .row', (rows) => rows.filter((row) => row.matches('.request,.response,.notification,.tool-error,.protocol-error,.invalid')).length)).toBe(stats.frames);
+    expect(
+      await page.$$eval(
+        '#frames .row',
+        (rows) => rows.filter((row) => row.matches('.request,.response,.notification,.tool-error,.protocol-error,.invalid')).length,
+      ),
+    ).toBe(stats.frames);
     const checked = /(\d+ errors?, \d+ warnings?) in/.exec(runBinSync(['check', record]).text)![1];
     expect(await page.textContent('#summary .card[data-name="check"] .card-value')).toBe(checked);
     expect(errors).toEqual([]);
@@ -73,13 +91,29 @@ describe.skipIf(!chromiumPath)('the report in a browser', () => {
     type Row = { count: number; protocolErrors: number; toolErrors: number; latency?: Record<'p50' | 'p95' | 'p99' | 'max', number> };
     const stats = JSON.parse(runBinSync(['stats', record, '--format', 'json']).text) as { methods: Record<string, Row>; tools: Record<string, Row> };
     const { page } = await openReport(shared.browser, record.replace(/\.jsonl$/, '.html'));
-    const cells = (table: number) => page.$$eval(`#latency table:nth-of-type(${table}) tbody tr`, (rows) => rows.map((row) => [...row.querySelectorAll('td')].map((cell) => cell.textContent)));
+    const cells = (table: number) =>
+      page.$$eval(`#latency table:nth-of-type(${table}) tbody tr`, (rows) =>
+        rows.map((row) => [...row.querySelectorAll('td')].map((cell) => cell.textContent)),
+      );
     const expected = (table: Record<string, Row>) =>
-      Object.entries(table).map(([key, row]) => [key, ...[row.count, row.latency?.p50, row.latency?.p95, row.latency?.p99, row.latency?.max, row.protocolErrors, row.toolErrors].map((value) => (value === undefined ? '–' : String(value)))]);
+      Object.entries(table).map(([key, row]) => [
+        key,
+        ...[row.count, row.latency?.p50, row.latency?.p95, row.latency?.p99, row.latency?.max, row.protocolErrors, row.toolErrors].map((value) =>
+          value === undefined ? '–' : String(value),
+        ),
+      ]);
     expect(await cells(1)).toEqual(expected(stats.methods));
     expect(await cells(2)).toEqual(expected(stats.tools));
-    const listed = new Set(readEntries(record).flatMap((entry) => (entry.dir === 's2c' && entry.method === 'tools/list' ? ((entry.msg as { result?: { tools?: { name: string }[] } }).result?.tools ?? []).map((tool) => tool.name) : [])));
-    const tools = await page.$$eval('#tools tr[data-tool]', (rows) => rows.map((row) => [row.getAttribute('data-tool'), Number(row.querySelector('td.number')!.textContent)] as const));
+    const listed = new Set(
+      readEntries(record).flatMap((entry) =>
+        entry.dir === 's2c' && entry.method === 'tools/list'
+          ? ((entry.msg as { result?: { tools?: { name: string }[] } }).result?.tools ?? []).map((tool) => tool.name)
+          : [],
+      ),
+    );
+    const tools = await page.$$eval('#tools tr[data-tool]', (rows) =>
+      rows.map((row) => [row.getAttribute('data-tool'), Number(row.querySelector('td.number')!.textContent)] as const),
+    );
     expect(tools.map(([tool]) => tool).sort()).toEqual([...listed].sort());
     for (const [tool, calls] of tools) expect(calls, tool!).toBe(stats.tools[tool!]?.count ?? 0);
     await page.close();
@@ -87,8 +121,18 @@ describe.skipIf(!chromiumPath)('the report in a browser', () => {
 
   it('draws notifications dashed, tool errors and protocol errors each in a colour of its own', async () => {
     const { page } = await openReport(shared.browser, records.demo!.replace(/\.jsonl$/, '.html'));
-    const style = (kind: string) => page.locator(`#sequence .arrow.${kind} path`).first().evaluate((path) => [getComputedStyle(path).stroke, getComputedStyle(path).strokeDasharray] as const);
-    const [request, response, notification, toolError, protocolError] = await Promise.all([style('request'), style('response'), style('notification'), style('tool-error'), style('protocol-error')]);
+    const style = (kind: string) =>
+      page
+        .locator(`#sequence .arrow.${kind} path`)
+        .first()
+        .evaluate((path) => [getComputedStyle(path).stroke, getComputedStyle(path).strokeDasharray] as const);
+    const [request, response, notification, toolError, protocolError] = await Promise.all([
+      style('request'),
+      style('response'),
+      style('notification'),
+      style('tool-error'),
+      style('protocol-error'),
+    ]);
     expect(notification[1]).not.toBe('none');
     expect([request, response, toolError, protocolError].map(([, dashes]) => dashes)).toEqual(['none', 'none', 'none', 'none']);
     expect(new Set([response[0], toolError[0], protocolError[0]]).size).toBe(3);
@@ -125,7 +169,11 @@ describe.skipIf(!chromiumPath)('the report in a browser', () => {
     expect(progress.length).toBeGreaterThan(0);
     const request = progress[0]!.related!.seq;
     expect(await page.locator(`#waterfall .bar[data-seq="${request}"] .tick`).count()).toBe(progress.filter((entry) => entry.related?.seq === request).length);
-    expect(await page.$$eval('#sequence .arrow[data-related]', (arrows) => arrows.filter((arrow) => /^progress \d+\/\d+ of #/.test(arrow.textContent!)).map((arrow) => Number(arrow.getAttribute('data-related'))))).toEqual(progress.map((entry) => entry.related!.seq));
+    expect(
+      await page.$$eval('#sequence .arrow[data-related]', (arrows) =>
+        arrows.filter((arrow) => /^progress \d+\/\d+ of #/.test(arrow.textContent!)).map((arrow) => Number(arrow.getAttribute('data-related'))),
+      ),
+    ).toEqual(progress.map((entry) => entry.related!.seq));
     await page.close();
   });
 
@@ -163,8 +211,13 @@ describe.skipIf(!chromiumPath)('the report in a browser', () => {
     expect(await row.locator('.exact').textContent()).toBe(frameText(call));
 
     await page.fill('#frames .filter', 'kind = request and method = "tools/*"');
-    const visible = () => page.$$eval('#frames .row', (rows) => rows.filter((row) => !(row as HTMLElement).hidden).map((row) => Number(row.getAttribute('data-seq'))));
-    expect(await visible()).toEqual(framesOf(readEntries(record)).filter((frame) => frame.kind === 'request' && frame.method?.startsWith('tools/')).map((frame) => frame.seq));
+    const visible = () =>
+      page.$$eval('#frames .row', (rows) => rows.filter((row) => !(row as HTMLElement).hidden).map((row) => Number(row.getAttribute('data-seq'))));
+    expect(await visible()).toEqual(
+      framesOf(readEntries(record))
+        .filter((frame) => frame.kind === 'request' && frame.method?.startsWith('tools/'))
+        .map((frame) => frame.seq),
+    );
     await page.fill('#frames .filter', 'latency >');
     expect(await page.textContent('#frames .filter-error')).toMatch(/column/);
     await page.fill('#frames .filter', '');
@@ -179,7 +232,9 @@ describe.skipIf(!chromiumPath)('the report in a browser', () => {
 
   it('takes a picture of the demo report (UPDATE_SCREENSHOTS=1 keeps it as docs/report.png)', async () => {
     // The picture shows the server's command as a reader would type it, not where this test ran.
-    const lines = readEntries(records.demo!).map((entry) => JSON.stringify(entry.kind === 'spawn' ? { ...entry, command: ['node', 'server.js'], cwd: '.' } : entry));
+    const lines = readEntries(records.demo!).map((entry) =>
+      JSON.stringify(entry.kind === 'spawn' ? { ...entry, command: ['node', 'server.js'], cwd: '.' } : entry),
+    );
     const record = temp.file('wire.jsonl', `${lines.join('\n')}\n`);
     expect((await runBin(['report', record])).code).toBe(0);
     const { page } = await openReport(shared.browser, record.replace(/\.jsonl$/, '.html'), { width: 1200, height: 1500 });

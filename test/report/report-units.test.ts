@@ -6,7 +6,15 @@ import type { TestEntry } from '../helpers/spy.js';
 import { embeddedJson } from '../../src/report/html.js';
 import { recordingNames } from '../../src/report/report.js';
 
-const hostile = ['</script><script>alert(1)</script>', '<!--', '%%{init: {"theme":"dark"}}%%', 'a;b\nC->>S: forged', '#35; end', '\u001b[31m\u2028\u2029', '__proto__'];
+const hostile = [
+  '</script><script>alert(1)</script>',
+  '<!--',
+  '%%{init: {"theme":"dark"}}%%',
+  'a;b\nC->>S: forged',
+  '#35; end',
+  '\u001b[31m\u2028\u2029',
+  '__proto__',
+];
 
 describe('embeddedJson', () => {
   it.each(hostile)('keeps %j from ending the script element and reads back the same', (text) => {
@@ -36,11 +44,26 @@ describe('recordingNames', () => {
   it.each([
     [['/tmp/a/wire.jsonl'], ['wire.jsonl']],
     [['-'], ['-']],
-    [['runs/before.jsonl', 'runs/after.jsonl'], ['before.jsonl', 'after.jsonl']],
-    [['/x/before/wire.jsonl', '/x/after/wire.jsonl'], ['before/wire.jsonl', 'after/wire.jsonl']],
-    [['/a/run/wire.jsonl', '/b/run/wire.jsonl'], ['a/run/wire.jsonl', 'b/run/wire.jsonl']],
-    [['wire.jsonl', 'old/wire.jsonl'], ['wire.jsonl', 'old/wire.jsonl']],
-    [['/x/wire.jsonl', '/x/wire.jsonl'], ['wire.jsonl', 'wire.jsonl']],
+    [
+      ['runs/before.jsonl', 'runs/after.jsonl'],
+      ['before.jsonl', 'after.jsonl'],
+    ],
+    [
+      ['/x/before/wire.jsonl', '/x/after/wire.jsonl'],
+      ['before/wire.jsonl', 'after/wire.jsonl'],
+    ],
+    [
+      ['/a/run/wire.jsonl', '/b/run/wire.jsonl'],
+      ['a/run/wire.jsonl', 'b/run/wire.jsonl'],
+    ],
+    [
+      ['wire.jsonl', 'old/wire.jsonl'],
+      ['wire.jsonl', 'old/wire.jsonl'],
+    ],
+    [
+      ['/x/wire.jsonl', '/x/wire.jsonl'],
+      ['wire.jsonl', 'wire.jsonl'],
+    ],
   ])('names %j as %j', (paths, names) => {
     expect(recordingNames(paths)).toEqual(names);
   });
@@ -51,7 +74,17 @@ describe('view --format mermaid', () => {
     const writer = createMermaidWriter();
     const entries: TestEntry[] = hostile.flatMap((name, index) => [
       { v: 2, seq: index * 3 + 1, t: '', session: name, dir: 'c2s', kind: 'request', method: name, tool: name, id: name } as TestEntry,
-      { v: 2, seq: index * 3 + 2, t: '', session: name, dir: 's2c', kind: 'protocol-error', method: name, id: name, error: { code: -32601, message: name } } as TestEntry,
+      {
+        v: 2,
+        seq: index * 3 + 2,
+        t: '',
+        session: name,
+        dir: 's2c',
+        kind: 'protocol-error',
+        method: name,
+        id: name,
+        error: { code: -32601, message: name },
+      } as TestEntry,
       { v: 2, seq: index * 3 + 3, t: '', session: name, kind: 'stderr', raw: name, bytes: name.length } as TestEntry,
     ]);
     const text = writer.header + entries.map((entry) => writer.entry(entry)).join('');

@@ -5,8 +5,25 @@ import { buildFilter } from '../../src/review/filters.js';
 
 const entry = (fields: Partial<TestEntry>): TestEntry => ({ v: 1, seq: 1, t: '2026-07-28T14:05:30.250Z', kind: 'request', ...fields }) as TestEntry;
 
-const call = entry({ dir: 'c2s', kind: 'response', method: 'tools/call', tool: 'search', id: 7, latencyMs: 812.5, session: 'a1', rev: '2025-06-18', raw: '{"result":{"content":[{"type":"text","text":"Found It"}]}}' });
-const failure = entry({ dir: 's2c', kind: 'protocol-error', method: 'tools/call', id: 'x', error: { code: -32602, message: 'Invalid params' }, notes: ['orphan-response'] });
+const call = entry({
+  dir: 'c2s',
+  kind: 'response',
+  method: 'tools/call',
+  tool: 'search',
+  id: 7,
+  latencyMs: 812.5,
+  session: 'a1',
+  rev: '2025-06-18',
+  raw: '{"result":{"content":[{"type":"text","text":"Found It"}]}}',
+});
+const failure = entry({
+  dir: 's2c',
+  kind: 'protocol-error',
+  method: 'tools/call',
+  id: 'x',
+  error: { code: -32602, message: 'Invalid params' },
+  notes: ['orphan-response'],
+});
 const noise = entry({ dir: 's2c', kind: 'invalid', notes: ['stdout-noise', 'not-json'], raw: 'hello' });
 
 const cases: [string, TestEntry, boolean][] = [
@@ -64,7 +81,10 @@ describe('filter expressions', () => {
     ['tool % 3', "unexpected '%' at column 6"],
     ['> 3', "expected a field, got '>' at column 1"],
     // A kind no entry can have matches nothing: said, not silently empty.
-    ['kind = proto_error', "unknown kind 'proto_error' (kinds: request, notification (notify), response, tool-error, protocol-error (proto-error), invalid, spawn, exit, stderr, gap, unanswered, http, note, fault, intercept) at column 8"],
+    [
+      'kind = proto_error',
+      "unknown kind 'proto_error' (kinds: request, notification (notify), response, tool-error, protocol-error (proto-error), invalid, spawn, exit, stderr, gap, unanswered, http, note, fault, intercept) at column 8",
+    ],
   ];
   for (const [source, message] of errors) {
     it(`says what is wrong with ${JSON.stringify(source)}`, () => {
@@ -105,7 +125,10 @@ describe('view options as a filter', () => {
   });
 
   it('refuses unknown kinds, directions and times', () => {
-    expect(buildFilter({ kind: ['tool_error'] })).toMatchObject({ ok: false, message: expect.stringMatching(/^--kind tool_error: unknown kind \(kinds: request, /) });
+    expect(buildFilter({ kind: ['tool_error'] })).toMatchObject({
+      ok: false,
+      message: expect.stringMatching(/^--kind tool_error: unknown kind \(kinds: request, /),
+    });
     expect(buildFilter({ dir: 'up' })).toEqual({ ok: false, message: '--dir up: expected c2s or s2c' });
     expect(buildFilter({ since: 'yesterday' })).toMatchObject({ ok: false, message: expect.stringMatching(/^--since yesterday: expected a time/) });
   });

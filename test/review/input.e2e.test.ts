@@ -47,7 +47,8 @@ describe('reading plain "-> {json}" / "<- {json}" captures', () => {
 describe('view --follow', () => {
   it('prints lines appended to a record being written, and stops on SIGINT', async () => {
     const record = join(temp.dir, 'live.jsonl');
-    const line = (seq: number) => `${JSON.stringify({ v: 1, seq, t: `2026-07-28T10:00:0${seq}.000Z`, session: 's', dir: 'c2s', kind: 'request', method: 'ping', id: seq, raw: `{"jsonrpc":"2.0","id":${seq},"method":"ping"}` })}\n`;
+    const line = (seq: number) =>
+      `${JSON.stringify({ v: 1, seq, t: `2026-07-28T10:00:0${seq}.000Z`, session: 's', dir: 'c2s', kind: 'request', method: 'ping', id: seq, raw: `{"jsonrpc":"2.0","id":${seq},"method":"ping"}` })}\n`;
     writeFileSync(record, line(1));
     const child = spawn(process.execPath, [bin, 'view', record, '--follow'], { env: { ...process.env, FORCE_COLOR: '0' } });
     let out = '';

@@ -11,14 +11,21 @@ const frame = (arrow: string, message: object) => `${arrow} ${JSON.stringify({ j
 const pairs = 5000;
 const capture = temp.file(
   'big.log',
-  Array.from({ length: pairs }, (_, i) => frame('->', { id: i + 1, method: 'ping' }) + frame('<-', { id: i + 1, result: { text: `answer ${i} `.repeat(30) } })).join(''),
+  Array.from(
+    { length: pairs },
+    (_, i) => frame('->', { id: i + 1, method: 'ping' }) + frame('<-', { id: i + 1, result: { text: `answer ${i} `.repeat(30) } }),
+  ).join(''),
 );
 
 /** Runs `mcp-spy ARGS | READER` in a shell: the spy's exit status and stderr, and what the reader printed. */
 function piped(args: string, reader: string) {
   const script = `"${node}" "${bin}" ${args} 2>"${temp.dir}/err"; echo $? >"${temp.dir}/code"`;
   const result = spawnSync('sh', ['-c', `(${script}) | ${reader}`], { encoding: 'utf8', maxBuffer: 64 * 1024 * 1024 });
-  return { out: result.stdout, code: Number(spawnSync('cat', [`${temp.dir}/code`], { encoding: 'utf8' }).stdout), stderr: spawnSync('cat', [`${temp.dir}/err`], { encoding: 'utf8' }).stdout };
+  return {
+    out: result.stdout,
+    code: Number(spawnSync('cat', [`${temp.dir}/code`], { encoding: 'utf8' }).stdout),
+    stderr: spawnSync('cat', [`${temp.dir}/err`], { encoding: 'utf8' }).stdout,
+  };
 }
 
 describe('review output into a pipe', () => {

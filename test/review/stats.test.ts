@@ -19,7 +19,8 @@ describe('latency percentiles', () => {
 });
 
 describe('stats of a 2026-07-28 capture', () => {
-  const meta = '"_meta":{"io.modelcontextprotocol/protocolVersion":"2026-07-28","io.modelcontextprotocol/clientCapabilities":{"sampling":{}},"io.modelcontextprotocol/clientInfo":{"name":"cli","version":"2.0.0"}}';
+  const meta =
+    '"_meta":{"io.modelcontextprotocol/protocolVersion":"2026-07-28","io.modelcontextprotocol/clientCapabilities":{"sampling":{}},"io.modelcontextprotocol/clientInfo":{"name":"cli","version":"2.0.0"}}';
   const capture = [
     `-> {"jsonrpc":"2.0","id":"a","method":"server/discover","params":{${meta}}}`,
     '<- {"jsonrpc":"2.0","id":"a","result":{"supportedVersions":["2026-07-28"],"capabilities":{"tools":{}},"serverInfo":{"name":"srv","version":"3.1.0"}}}',

@@ -9,7 +9,7 @@ describe('parseTimePoint', () => {
     ['14:05:30', '14:05:30'],
     ['14:05:30.250Z', '14:05:30.250'],
     ['23:59:59.9', '14:05:30.2'],
-  ])('reads the time of day %s and compares the entry\'s UTC clock as far as it goes', (value, read) => {
+  ])("reads the time of day %s and compares the entry's UTC clock as far as it goes", (value, read) => {
     const point = parseTimePoint(value);
     expect(point.ok && point.read(t)).toBe(read);
   });
@@ -28,7 +28,7 @@ describe('parseTimePoint', () => {
     expect(parseTimePoint(value)).toEqual({ ok: false, message: 'expected a time such as 14:05, 14:05:30.250 or 2026-07-28T14:05:00Z, in UTC' });
   });
 
-  it('reads a time without a zone in the machine\'s zone with local, and a Z as UTC still', () => {
+  it("reads a time without a zone in the machine's zone with local, and a Z as UTC still", () => {
     const local = parseTimePoint('2026-07-28T14:05', true);
     expect(local).toMatchObject({ ok: true, at: new Date(2026, 6, 28, 14, 5).getTime() });
     const utc = parseTimePoint('14:05:30.250Z', true);

@@ -28,7 +28,7 @@ describe('view: one meaning of time, in UTC', () => {
     expect(runBinSync(['view', record, '--filter', 'time > "2026-07-28T06:46:30Z"']).text).toBe(shown(3, '06:46:30.500') + shown(4, '06:47:00.000'));
   });
 
-  it('takes a Z, and with --local reads and shows the machine\'s time zone', () => {
+  it("takes a Z, and with --local reads and shows the machine's time zone", () => {
     expect(runBinSync(['view', record, '--since', '06:47Z']).text).toBe(shown(4, '06:47:00.000'));
     const tokyo = runBin(['view', record, '--local', '--since', '15:47'], { env: { TZ: 'Asia/Tokyo' } });
     return tokyo.then((result) => {

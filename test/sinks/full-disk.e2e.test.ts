@@ -7,8 +7,9 @@ import { bin, node, runBin, tempDir } from '../helpers/spy.js';
 
 // A full disk (or a file size limit) must cost the files no torn line: each keeps whole lines and,
 // where it still takes one, a gap that says what it lost; the next run appending starts on a new line.
-const calls = Array.from({ length: 4000 }, (_, index) =>
-  `${JSON.stringify({ jsonrpc: '2.0', id: index + 1, method: 'tools/call', params: { name: 'pad', arguments: { text: 'y'.repeat(300) } } })}\n`,
+const calls = Array.from(
+  { length: 4000 },
+  (_, index) => `${JSON.stringify({ jsonrpc: '2.0', id: index + 1, method: 'tools/call', params: { name: 'pad', arguments: { text: 'y'.repeat(300) } } })}\n`,
 ).join('');
 
 /** A 2 MiB tmpfs, or why there is none (mounting needs root and a kernel that lets the container mount). */
@@ -71,7 +72,10 @@ describe('a file size limit (RLIMIT_FSIZE)', () => {
     const record = join(dir, 'wire.jsonl');
     const log = join(dir, 'wire.log');
     // 256 KiB a file: the limit is exact to the byte, so the gap must make its own room.
-    const limited = spawnSync('prlimit', ['--fsize=262144', node, bin, '-q', '--record', record, '--log', log, '--', 'cat'], { input: calls, maxBuffer: 16 * 1024 * 1024 });
+    const limited = spawnSync('prlimit', ['--fsize=262144', node, bin, '-q', '--record', record, '--log', log, '--', 'cat'], {
+      input: calls,
+      maxBuffer: 16 * 1024 * 1024,
+    });
     expect(limited.status).toBe(0);
     expect(limited.stdout.toString()).toBe(calls);
     expect(limited.stderr.toString()).toMatch(/cannot write record .*EFBIG/);

@@ -17,7 +17,10 @@ describe('an HTTP session in wire.log and the record', () => {
   it('reads in time order: each http event at the time of its exchange', () => {
     const times = session.entries.map((entry) => entry.t);
     expect(times).toEqual([...times].sort());
-    const logTimes = session.logText.trimEnd().split('\n').map((text) => text.slice(0, 12));
+    const logTimes = session.logText
+      .trimEnd()
+      .split('\n')
+      .map((text) => text.slice(0, 12));
     expect(logTimes).toEqual([...logTimes].sort());
   });
 
@@ -37,19 +40,30 @@ describe('an HTTP session in wire.log and the record', () => {
 });
 
 describe('a 502 the spy made', () => {
-  it('is marked as the spy\'s own answer in the live view and wire.log', async () => {
+  it("is marked as the spy's own answer in the live view and wire.log", async () => {
     const { dir } = tempDir();
     const port = await freePort();
     const spy = await run(node, [bin, 'http', '--target', `http://127.0.0.1:${port}/mcp`], /listening on (\S+),/, { cwd: dir, env: { FORCE_COLOR: '0' } });
     try {
-      const response = await fetch(spy.url, { method: 'POST', headers: { 'content-type': 'application/json' }, body: JSON.stringify({ jsonrpc: '2.0', id: 5, method: 'tools/list' }) });
+      const response = await fetch(spy.url, {
+        method: 'POST',
+        headers: { 'content-type': 'application/json' },
+        body: JSON.stringify({ jsonrpc: '2.0', id: 5, method: 'tools/list' }),
+      });
       expect(response.status).toBe(502);
-      const live = await eventually(() => spy.stderr().split('\n').find((text) => text.includes('proto-error')));
+      const live = await eventually(() =>
+        spy
+          .stderr()
+          .split('\n')
+          .find((text) => text.includes('proto-error')),
+      );
       expect(live).toMatch(/<- proto-error tools\/list #5 [\d.]+ms -32603 Internal error: Bad Gateway: .*ECONNREFUSED.* \(from mcp-spy\)$/);
     } finally {
       await spy.stop();
     }
-    const logLine = readFileSync(join(dir, 'wire.log'), 'utf8').split('\n').find((text) => text.includes('proto-error'));
+    const logLine = readFileSync(join(dir, 'wire.log'), 'utf8')
+      .split('\n')
+      .find((text) => text.includes('proto-error'));
     expect(logLine).toContain('(from mcp-spy)');
     expect(readEntries(join(dir, 'wire.jsonl')).find((entry) => entry.kind === 'protocol-error')).toMatchObject({ origin: 'spy' });
   });

@@ -19,7 +19,19 @@ const context: SinkContext = {
 };
 
 let seq = 0;
-const frame = (fields: Partial<TestEntry>): TestEntry => ({ v: 2, seq: ++seq, t: '2026-01-01T00:00:00.000Z', session: 's', dir: 'c2s', kind: 'request', method: 'tools/call', id: seq, bytes: 10, ...fields }) as TestEntry;
+const frame = (fields: Partial<TestEntry>): TestEntry =>
+  ({
+    v: 2,
+    seq: ++seq,
+    t: '2026-01-01T00:00:00.000Z',
+    session: 's',
+    dir: 'c2s',
+    kind: 'request',
+    method: 'tools/call',
+    id: seq,
+    bytes: 10,
+    ...fields,
+  }) as TestEntry;
 
 async function logOf(record: string | undefined, drive: (sink: Sink) => void): Promise<string[]> {
   const { dir } = tempDir();
@@ -50,7 +62,9 @@ describe('the human log while the observer is behind', () => {
     expect(lines[1]).toContain('#"broken"');
     expect(lines[2]).toContain('#"noted"');
     expect(lines[3]).toContain('a server line');
-    expect(lines[4]).toContain('the observer was behind the traffic: 5 ordinary frame(s) left out of this log; the record has them all (mcp-spy view /somewhere/wire.jsonl)');
+    expect(lines[4]).toContain(
+      'the observer was behind the traffic: 5 ordinary frame(s) left out of this log; the record has them all (mcp-spy view /somewhere/wire.jsonl)',
+    );
     expect(lines[5]).toContain('#"after"');
   });
 

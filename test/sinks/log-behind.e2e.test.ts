@@ -12,7 +12,10 @@ afterAll(() => temp.remove());
 
 const pad = 'x'.repeat(200);
 /** 30 MB of tools/call requests: far faster than any observer reads them, it falls behind at least once. */
-const input = Array.from({ length: 100_000 }, (_, index) => `{"jsonrpc":"2.0","id":${index + 1},"method":"tools/call","params":{"name":"echo","arguments":{"p":"${pad}"}}}\n`).join('');
+const input = Array.from(
+  { length: 100_000 },
+  (_, index) => `{"jsonrpc":"2.0","id":${index + 1},"method":"tools/call","params":{"name":"echo","arguments":{"p":"${pad}"}}}\n`,
+).join('');
 
 describe('a flood through the stdio spy', () => {
   it('keeps the record; the log leaves out only what it says it left out', async () => {
@@ -26,7 +29,9 @@ describe('a flood through the stdio spy', () => {
     const lines = readFileSync(log, 'utf8').trim().split('\n');
     const logged = lines.filter((line) => / (->|<-) /.test(line)).length;
     const leftOut = lines
-      .map((line) => / the observer was behind the traffic: (\d+) ordinary frame\(s\) left out of this log; the record has them all \(mcp-spy view (.+)\)$/.exec(line))
+      .map((line) =>
+        / the observer was behind the traffic: (\d+) ordinary frame\(s\) left out of this log; the record has them all \(mcp-spy view (.+)\)$/.exec(line),
+      )
       .filter((match) => match !== null);
     expect(leftOut.length).toBeGreaterThan(0);
     expect(leftOut.every((match) => match![2] === record)).toBe(true);
@@ -40,6 +45,8 @@ describe('a flood through the stdio spy', () => {
     const record = join(temp.dir, 'live.jsonl');
     const result = await runBin(['--record', record, '--no-log', '--', 'cat'], { input, cwd: temp.dir, env: { COLUMNS: '200' } });
     expect(result.code).toBe(0);
-    expect(result.stderr).toMatch(/the observer was behind the traffic: \d+ ordinary frame\(s\) left out of the live view; the record has them all \(mcp-spy view .*live\.jsonl\)/);
+    expect(result.stderr).toMatch(
+      /the observer was behind the traffic: \d+ ordinary frame\(s\) left out of the live view; the record has them all \(mcp-spy view .*live\.jsonl\)/,
+    );
   }, 120_000);
 });

@@ -79,7 +79,11 @@ describe('finishing when time runs out keeps what was observed', () => {
       const call = { jsonrpc: '2.0', id: 1, method: 'tools/call', params: { name: 'echo', arguments: {} } };
       for (let round = 0; round < 10; round++) {
         const answers = Array.from({ length: 8 }, () =>
-          fetch(`${spy.url}/mcp`, { method: 'POST', headers: { 'content-type': 'application/json', accept: 'application/json, text/event-stream' }, body: JSON.stringify(call) }).then((answer) => answer.text()),
+          fetch(`${spy.url}/mcp`, {
+            method: 'POST',
+            headers: { 'content-type': 'application/json', accept: 'application/json, text/event-stream' },
+            body: JSON.stringify(call),
+          }).then((answer) => answer.text()),
         );
         for (const text of await Promise.all(answers)) expect(text.length).toBeGreaterThan(big.length);
       }

@@ -19,7 +19,10 @@ describe('the HTTP spy running its server command', () => {
   it('says it listens (stdout and the live view) only once the server accepts connections', async () => {
     const temp = tempDir();
     const port = await freePort();
-    const spy = await run(node, [bin, 'http', '--target', `http://127.0.0.1:${port}/mcp`, '--', node, '-e', lateServer, String(port)], /\*\* spawn /, { cwd: temp.dir, env: { FORCE_COLOR: '0' } });
+    const spy = await run(node, [bin, 'http', '--target', `http://127.0.0.1:${port}/mcp`, '--', node, '-e', lateServer, String(port)], /\*\* spawn /, {
+      cwd: temp.dir,
+      env: { FORCE_COLOR: '0' },
+    });
     try {
       // The server runs but does not listen yet: a client told to come now would get 502.
       expect(spy.stderr()).not.toContain('listening on');

@@ -33,12 +33,15 @@ describe('the HTTP spy starting and stopping', () => {
   it('says so on stderr when the server command is slow to listen, and a stop signal still ends both', async () => {
     const port = await freePort();
     const never = [node, '-e', 'setTimeout(() => {}, 60_000)'];
-    const spy = await run(node, [bin, 'http', '--quiet', '--no-record', '--no-log', '--target', `http://127.0.0.1:${port}/mcp`, '--', ...never], /waiting for the server to accept connections at (\S+)/);
+    const spy = await run(
+      node,
+      [bin, 'http', '--quiet', '--no-record', '--no-log', '--target', `http://127.0.0.1:${port}/mcp`, '--', ...never],
+      /waiting for the server to accept connections at (\S+)/,
+    );
     expect(spy.url).toBe(`127.0.0.1:${port}`);
     expect(spy.stdout()).not.toContain('listening on');
     expect(await spy.stop()).toBe(0);
   });
-
 
   it('a second stop signal while it finishes (a server slow to stop) does not kill it: exit 0, the record ends with the exit', async () => {
     const port = await freePort();

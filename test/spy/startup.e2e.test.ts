@@ -84,12 +84,17 @@ describe('starting up', () => {
   });
 });
 
-describe('a stop signal before the spy\'s own modules have loaded', () => {
+describe("a stop signal before the spy's own modules have loaded", () => {
   it.each(['SIGHUP', 'SIGTERM'] as const)('%s is held from the first line of the spy, and the record holds the attempt', async (signal) => {
     const dir = tempDir().dir;
     const loading = join(dir, 'loading');
     const release = join(dir, 'release');
-    const env = { ...process.env, NODE_OPTIONS: `--import=${fixture('startup', 'slow-modules.mjs')}`, MCP_SPY_TEST_LOADING: loading, MCP_SPY_TEST_RELEASE: release };
+    const env = {
+      ...process.env,
+      NODE_OPTIONS: `--import=${fixture('startup', 'slow-modules.mjs')}`,
+      MCP_SPY_TEST_LOADING: loading,
+      MCP_SPY_TEST_RELEASE: release,
+    };
     const spy = spawn(node, [bin, '-q', '--', 'cat'], { cwd: dir, env, stdio: ['pipe', 'pipe', 'pipe'] });
     let stderr = '';
     spy.stderr.on('data', (chunk: Buffer) => (stderr += chunk.toString()));
@@ -111,7 +116,12 @@ describe('a stop signal before the spy\'s own modules have loaded', () => {
     const dir = tempDir().dir;
     const loading = join(dir, 'loading');
     const release = join(dir, 'release');
-    const env = { ...process.env, NODE_OPTIONS: `--import=${fixture('startup', 'slow-modules.mjs')}`, MCP_SPY_TEST_LOADING: loading, MCP_SPY_TEST_RELEASE: release };
+    const env = {
+      ...process.env,
+      NODE_OPTIONS: `--import=${fixture('startup', 'slow-modules.mjs')}`,
+      MCP_SPY_TEST_LOADING: loading,
+      MCP_SPY_TEST_RELEASE: release,
+    };
     const viewer = spawn(node, [bin, 'view', '-'], { cwd: dir, env, stdio: ['pipe', 'pipe', 'pipe'] });
     const ended = new Promise<[number | null, string | null]>((resolve) => viewer.on('exit', (c, s) => resolve([c, s])));
     await waitUntil(() => existsSync(loading), 40_000, 'view to start loading its modules');

@@ -5,9 +5,21 @@ import { clientErrorAnswer, defaultClientTimeouts, serverTimeoutOptions } from '
 describe('serverTimeoutOptions', () => {
   it.each([
     ['the defaults', defaultClientTimeouts, { headersTimeout: 60_000, requestTimeout: 300_000, keepAliveTimeout: 5_000, connectionsCheckingInterval: 5_000 }],
-    ['a request timeout shorter than the headers timeout bounds it', { headersMs: 60_000, requestMs: 20_000, keepAliveMs: 5_000 }, { headersTimeout: 20_000, requestTimeout: 20_000, connectionsCheckingInterval: 2_000 }],
-    ['no request timeout leaves the headers timeout alone', { headersMs: 1_000, requestMs: 0, keepAliveMs: 1_000 }, { headersTimeout: 1_000, requestTimeout: 0, connectionsCheckingInterval: 100 }],
-    ['a tiny timeout is still checked at most every 50ms', { headersMs: 100, requestMs: 100, keepAliveMs: 100 }, { headersTimeout: 100, connectionsCheckingInterval: 50 }],
+    [
+      'a request timeout shorter than the headers timeout bounds it',
+      { headersMs: 60_000, requestMs: 20_000, keepAliveMs: 5_000 },
+      { headersTimeout: 20_000, requestTimeout: 20_000, connectionsCheckingInterval: 2_000 },
+    ],
+    [
+      'no request timeout leaves the headers timeout alone',
+      { headersMs: 1_000, requestMs: 0, keepAliveMs: 1_000 },
+      { headersTimeout: 1_000, requestTimeout: 0, connectionsCheckingInterval: 100 },
+    ],
+    [
+      'a tiny timeout is still checked at most every 50ms',
+      { headersMs: 100, requestMs: 100, keepAliveMs: 100 },
+      { headersTimeout: 100, connectionsCheckingInterval: 50 },
+    ],
   ])('%s', (_, timeouts, expected) => {
     expect(serverTimeoutOptions(timeouts)).toMatchObject(expected);
   });

@@ -20,8 +20,13 @@ function authServer(): Promise<{ server: Server; port: number }> {
   const json = (value: unknown) => [200, { 'content-type': 'application/json' }, JSON.stringify(value)] as const;
   const routes: Record<string, (req: IncomingMessage, url: URL) => Promise<readonly [number, Record<string, string>, string]>> = {
     'GET /.well-known/oauth-protected-resource/mcp': async () => json({ resource: `${self}/mcp`, authorization_servers: [self], scopes_supported: ['mcp'] }),
-    'GET /.well-known/oauth-authorization-server': async () => json({ issuer: self, authorization_endpoint: `${self}/authorize`, token_endpoint: `${self}/token`, response_types_supported: ['code'] }),
-    'POST /mcp': async () => [401, { 'www-authenticate': `Bearer error="invalid_token", resource_metadata="${self}/.well-known/oauth-protected-resource/mcp"` }, ''],
+    'GET /.well-known/oauth-authorization-server': async () =>
+      json({ issuer: self, authorization_endpoint: `${self}/authorize`, token_endpoint: `${self}/token`, response_types_supported: ['code'] }),
+    'POST /mcp': async () => [
+      401,
+      { 'www-authenticate': `Bearer error="invalid_token", resource_metadata="${self}/.well-known/oauth-protected-resource/mcp"` },
+      '',
+    ],
     'GET /authorize': async (_req, url) => [302, { location: `${self}/callback?code=c1`, 'x-seen-resource': url.searchParams.get('resource') ?? '' }, ''],
     'POST /token': async (req) => {
       const body = await bodyOf(req);
@@ -34,11 +39,13 @@ function authServer(): Promise<{ server: Server; port: number }> {
     const [status, headers, body] = route ? await route(req, url) : ([404, {}, ''] as const);
     res.writeHead(status, { ...headers, 'content-length': Buffer.byteLength(body) }).end(body);
   });
-  return new Promise((resolve) => server.listen(0, '127.0.0.1', () => {
-    const { port } = server.address() as { port: number };
-    self = `http://localhost:${port}`;
-    resolve({ server, port });
-  }));
+  return new Promise((resolve) =>
+    server.listen(0, '127.0.0.1', () => {
+      const { port } = server.address() as { port: number };
+      self = `http://localhost:${port}`;
+      resolve({ server, port });
+    }),
+  );
 }
 
 describe('OAuth through the spy', () => {
@@ -57,10 +64,12 @@ describe('OAuth through the spy', () => {
     await new Promise((resolve) => server?.close(resolve));
   });
 
-  it('names the spy in the challenge and the metadata, with the rewritten body\'s length', async () => {
+  it("names the spy in the challenge and the metadata, with the rewritten body's length", async () => {
     const challenge = await fetch(spy.url, { method: 'POST', body: '{}', headers: { 'content-type': 'application/json' } });
     expect(challenge.status).toBe(401);
-    expect(challenge.headers.get('www-authenticate')).toBe(`Bearer error="invalid_token", resource_metadata="${spyOrigin}/.well-known/oauth-protected-resource/mcp"`);
+    expect(challenge.headers.get('www-authenticate')).toBe(
+      `Bearer error="invalid_token", resource_metadata="${spyOrigin}/.well-known/oauth-protected-resource/mcp"`,
+    );
 
     const resource = await fetch(`${spyOrigin}/.well-known/oauth-protected-resource/mcp`);
     const text = await resource.text();
@@ -79,29 +88,37 @@ describe('OAuth through the spy', () => {
     expect(authorize.headers.get('location')).toBe(`${spyOrigin}/callback?code=c1`);
 
     const form = `grant_type=authorization_code&code=c1&code_verifier=v_~.-&resource=${encodeURIComponent(spy.url)}`;
-    const token = await (await fetch(`${spyOrigin}/token`, { method: 'POST', body: form, headers: { 'content-type': 'application/x-www-form-urlencoded' } })).json();
+    const token = await (
+      await fetch(`${spyOrigin}/token`, { method: 'POST', body: form, headers: { 'content-type': 'application/x-www-form-urlencoded' } })
+    ).json();
     expect(token.resource).toBe(`http://localhost:${port}/mcp`);
     expect(token.body).toBe(`grant_type=authorization_code&code=c1&code_verifier=v_~.-&resource=${encodeURIComponent(`http://localhost:${port}/mcp`)}`);
     expect(token.contentLength).toBe(String(token.bytes));
   });
 
-  it('records each rewrite, and the server\'s own words', async () => {
+  it("records each rewrite, and the server's own words", async () => {
     const server = `http://localhost:${port}`;
     const rewrites = await eventually(() => {
       const found = spy.entries().flatMap((entry) => (entry.kind === 'http' && Array.isArray(entry.rewrites) ? entry.rewrites : []));
       return found.some((rewrite) => rewrite.at === 'form') ? found : undefined;
     });
-    expect(rewrites).toEqual(expect.arrayContaining([
-      { at: 'www-authenticate', from: expect.stringContaining(`resource_metadata="${server}/`), to: expect.stringContaining(`resource_metadata="${spyOrigin}/`) },
-      { at: 'metadata', from: `${server}/mcp`, to: spy.url },
-      { at: 'metadata', from: `${server}/token`, to: `${spyOrigin}/token` },
-      { at: 'query', from: spy.url, to: `${server}/mcp` },
-      // The code in the redirect is a secret: masked in the record like everywhere else.
-      { at: 'location', from: `${server}/callback?code=[redacted]`, to: `${spyOrigin}/callback?code=[redacted]` },
-      { at: 'form', from: spy.url, to: `${server}/mcp` },
-    ]));
+    expect(rewrites).toEqual(
+      expect.arrayContaining([
+        {
+          at: 'www-authenticate',
+          from: expect.stringContaining(`resource_metadata="${server}/`),
+          to: expect.stringContaining(`resource_metadata="${spyOrigin}/`),
+        },
+        { at: 'metadata', from: `${server}/mcp`, to: spy.url },
+        { at: 'metadata', from: `${server}/token`, to: `${spyOrigin}/token` },
+        { at: 'query', from: spy.url, to: `${server}/mcp` },
+        // The code in the redirect is a secret: masked in the record like everywhere else.
+        { at: 'location', from: `${server}/callback?code=[redacted]`, to: `${spyOrigin}/callback?code=[redacted]` },
+        { at: 'form', from: spy.url, to: `${server}/mcp` },
+      ]),
+    );
     expect(JSON.stringify(spy.entries())).toContain(`\\"resource\\":\\"${server}/mcp\\"`);
     // The log is written a moment after the record.
-    await eventually(() => spy.log().includes('moved between the server\'s origin and the spy\'s'));
+    await eventually(() => spy.log().includes("moved between the server's origin and the spy's"));
   });
 });

@@ -13,7 +13,9 @@ const clients = 200;
 /** POSTs a ping on a connection of its own; resolves with the status, or the error code when the connection failed. */
 function ping(url: string, agent: Agent, id: number): Promise<string> {
   return new Promise((resolve) => {
-    const req = request(url, { method: 'POST', agent, headers: { 'content-type': 'application/json' } }, (res) => res.resume().on('end', () => resolve(String(res.statusCode))));
+    const req = request(url, { method: 'POST', agent, headers: { 'content-type': 'application/json' } }, (res) =>
+      res.resume().on('end', () => resolve(String(res.statusCode))),
+    );
     req.on('error', (error: NodeJS.ErrnoException) => resolve(error.code ?? 'error'));
     req.end(JSON.stringify({ jsonrpc: '2.0', id, method: 'ping' }));
   });
@@ -30,7 +32,9 @@ describe('the HTTP spy at its limit of open files', () => {
     upstream = createServer((req, res) => req.resume().on('end', () => held.push({ req, res })));
     await new Promise<void>((resolve) => upstream.listen(0, '127.0.0.1', resolve));
     const target = `http://127.0.0.1:${(upstream.address() as { port: number }).port}/mcp`;
-    spy = await run('sh', ['-c', `ulimit -n 64 && exec "$0" "$@"`, node, bin, 'http', '--quiet', '--no-log', '--target', target], /listening on (\S+),/, { cwd: temp.dir });
+    spy = await run('sh', ['-c', `ulimit -n 64 && exec "$0" "$@"`, node, bin, 'http', '--quiet', '--no-log', '--target', target], /listening on (\S+),/, {
+      cwd: temp.dir,
+    });
   });
   afterAll(async () => {
     await spy?.stop();
@@ -44,7 +48,16 @@ describe('the HTTP spy at its limit of open files', () => {
     const outcomes = Array.from({ length: clients }, (_, id) => ping(spy.url, agent, id));
     await waitUntil(() => spy.stderr().includes('refusing connections'), 30_000, 'the spy to say it refuses connections');
     await waitUntil(() => held.length > 0, 30_000, 'the held connections to reach the server');
-    const release = setInterval(() => held.splice(0).forEach(({ req, res }) => res.writeHead(200, { 'content-type': 'application/json' }).end(JSON.stringify({ jsonrpc: '2.0', id: JSON.parse('0'), result: {} })) && req), 20);
+    const release = setInterval(
+      () =>
+        held
+          .splice(0)
+          .forEach(
+            ({ req, res }) =>
+              res.writeHead(200, { 'content-type': 'application/json' }).end(JSON.stringify({ jsonrpc: '2.0', id: JSON.parse('0'), result: {} })) && req,
+          ),
+      20,
+    );
     const results = await Promise.all(outcomes);
     clearInterval(release);
     const refusedCount = results.filter((result) => result !== '200').length;
@@ -52,7 +65,9 @@ describe('the HTTP spy at its limit of open files', () => {
     expect(refusedCount).toBeGreaterThan(0);
     expect(spy.stderr().match(/refusing connections/g)).toHaveLength(1);
     expect(spy.stderr()).not.toContain('observer stopped');
-    expect(spy.stderr()).toMatch(/^mcp-spy: refusing connections: more than \d+ connections at once under the limit of 64 open files \(ulimit -n\); their clients see the connection reset/m);
+    expect(spy.stderr()).toMatch(
+      /^mcp-spy: refusing connections: more than \d+ connections at once under the limit of 64 open files \(ulimit -n\); their clients see the connection reset/m,
+    );
     await spy.stop();
     const recorded = readEntries(join(temp.dir, 'wire.jsonl'));
     const refusals = recorded.filter((entry) => entry.kind === 'http' && String(entry.summary).includes('refused'));

@@ -7,7 +7,12 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { eventually, freePort, startSpy, type Spy } from '../helpers/http-spy.js';
 import { fixture } from '../helpers/spy.js';
 
-const initialize = JSON.stringify({ jsonrpc: '2.0', id: 7, method: 'initialize', params: { protocolVersion: '2025-11-25', capabilities: {}, clientInfo: { name: 'guard', version: '1.0.0' } } });
+const initialize = JSON.stringify({
+  jsonrpc: '2.0',
+  id: 7,
+  method: 'initialize',
+  params: { protocolVersion: '2025-11-25', capabilities: {}, clientInfo: { name: 'guard', version: '1.0.0' } },
+});
 
 /**
  * POSTs an initialize with the given headers (fetch may not set Host): the status and body. Each on a
@@ -15,18 +20,26 @@ const initialize = JSON.stringify({ jsonrpc: '2.0', id: 7, method: 'initialize',
  */
 function post(url: string, headers: Record<string, string>): Promise<{ status: number; body: string }> {
   return new Promise((resolve, reject) => {
-    const req = request(url, { method: 'POST', agent: false, headers: { 'content-type': 'application/json', accept: 'application/json, text/event-stream', ...headers } }, (res) => {
-      let body = '';
-      res.on('data', (chunk) => (body += chunk));
-      res.on('end', () => resolve({ status: res.statusCode ?? 0, body }));
-    });
+    const req = request(
+      url,
+      { method: 'POST', agent: false, headers: { 'content-type': 'application/json', accept: 'application/json, text/event-stream', ...headers } },
+      (res) => {
+        let body = '';
+        res.on('data', (chunk) => (body += chunk));
+        res.on('end', () => resolve({ status: res.statusCode ?? 0, body }));
+      },
+    );
     req.on('error', reject);
     req.end(initialize);
   });
 }
 
 /** The requests the server says reached it. */
-const seen = (spy: Spy) => spy.stdout().split('\n').filter((line) => line.startsWith('saw '));
+const seen = (spy: Spy) =>
+  spy
+    .stdout()
+    .split('\n')
+    .filter((line) => line.startsWith('saw '));
 
 async function protectedBehindSpy(flags: string[] = []) {
   const port = await freePort();
@@ -59,7 +72,11 @@ describe('DNS rebinding: the spy in front of an SDK server that protects itself'
     const before = seen(spy).length;
     const answer = await post(spy.url, { host: `evil.example.com:${port}` });
     expect(answer.status).toBe(403);
-    expect(JSON.parse(answer.body)).toMatchObject({ jsonrpc: '2.0', id: 7, error: { code: -32000, message: expect.stringContaining('Host evil.example.com') } });
+    expect(JSON.parse(answer.body)).toMatchObject({
+      jsonrpc: '2.0',
+      id: 7,
+      error: { code: -32000, message: expect.stringContaining('Host evil.example.com') },
+    });
     const event = await eventually(() => spy.entries().find((entry) => entry.kind === 'http' && entry.status === 403 && String(entry.reason).includes('Host')));
     expect(event.reason).toContain('--allow-host evil.example.com');
     expect(seen(spy).slice(before)).toEqual([]);
@@ -74,7 +91,7 @@ describe('DNS rebinding: the spy in front of an SDK server that protects itself'
     expect(seen(spy).slice(before)).toEqual([]);
   });
 
-  it('forwards the spy\'s own names and a loopback Origin', async () => {
+  it("forwards the spy's own names and a loopback Origin", async () => {
     const allowed: Record<string, string>[] = [{ host: `localhost:${port}` }, { host: `127.0.0.1:${port}`, origin: 'http://localhost:5173' }];
     for (const headers of allowed) {
       const answer = await post(spy.url, headers);

@@ -26,7 +26,10 @@ describe('a request and a response with thousands of headers', () => {
     // Counts the request's headers (`k...` ones) in its body, and answers with as many of its own.
     upstream = createServer((req, res) => {
       const count = req.rawHeaders.filter((name, index) => index % 2 === 0 && name.startsWith('k')).length;
-      res.writeHead(200, names.flatMap((name) => [name, '']));
+      res.writeHead(
+        200,
+        names.flatMap((name) => [name, '']),
+      );
       res.end(String(count));
     });
     upstream.maxHeadersCount = 0;
@@ -45,7 +48,11 @@ describe('a request and a response with thousands of headers', () => {
     // The body is chunked: its size, the count, the last chunk.
     const counts = (text: string) => {
       const [head, body] = text.split('\r\n\r\n');
-      return { status: head!.split('\r\n')[0], request: body!.split('\r\n')[1], response: head!.split('\r\n').filter((line) => /^k[0-9a-z]+:/.test(line)).length };
+      return {
+        status: head!.split('\r\n')[0],
+        request: body!.split('\r\n')[1],
+        response: head!.split('\r\n').filter((line) => /^k[0-9a-z]+:/.test(line)).length,
+      };
     };
     expect(counts(direct)).toEqual({ status: 'HTTP/1.1 200 OK', request: '2100', response: 2100 });
     expect(counts(spied)).toEqual(counts(direct));

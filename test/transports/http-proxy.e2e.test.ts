@@ -39,7 +39,12 @@ describe('streaming through the spy', () => {
   it('records a session expiring (404) and the client starting again', async () => {
     const response = await fetch(spy.url, {
       method: 'POST',
-      headers: { 'content-type': 'application/json', accept: 'application/json, text/event-stream', 'mcp-session-id': 'gone-away', 'mcp-protocol-version': '2025-11-25' },
+      headers: {
+        'content-type': 'application/json',
+        accept: 'application/json, text/event-stream',
+        'mcp-session-id': 'gone-away',
+        'mcp-protocol-version': '2025-11-25',
+      },
       body: JSON.stringify({ jsonrpc: '2.0', id: 3, method: 'tools/list' }),
     });
     expect(response.status).toBe(404);
@@ -61,14 +66,19 @@ describe('streaming through the spy', () => {
     const lost = entries.find((entry) => entry.kind === 'protocol-error' && entry.session === 'gone-away');
     expect(lost).toMatchObject({ dir: 's2c', id: null, error: { code: -32001 } });
     // The 404 answers the request it refused (the client starts again): it is not left unanswered.
-    expect(entries.find((entry) => entry.kind === 'http' && entry.session === 'gone-away' && entry.status === 404)).toMatchObject({ requests: [{ id: 3, method: 'tools/list' }] });
+    expect(entries.find((entry) => entry.kind === 'http' && entry.session === 'gone-away' && entry.status === 404)).toMatchObject({
+      requests: [{ id: 3, method: 'tools/list' }],
+    });
     expect(entries.find((entry) => entry.kind === 'unanswered' && entry.session === 'gone-away')).toBeUndefined();
   });
 
   it('stops the server command when the spy stops', async () => {
     expect(await spy.stop()).toBe(0);
     const entries = spy.entries();
-    expect(entries.find((entry) => entry.kind === 'spawn')).toMatchObject({ transport: 'http', command: [process.execPath, fixture('http', 'tool-server.js'), '--port', String(port)] });
+    expect(entries.find((entry) => entry.kind === 'spawn')).toMatchObject({
+      transport: 'http',
+      command: [process.execPath, fixture('http', 'tool-server.js'), '--port', String(port)],
+    });
     expect(entries.at(-1)).toMatchObject({ kind: 'exit' });
     const refused = await new Promise<boolean>((resolve) => {
       const socket = connect({ host: '127.0.0.1', port });
@@ -137,7 +147,13 @@ describe('a transparent and safe proxy', () => {
       response: { 'set-cookie': ['[redacted]'] },
     });
     await spy.stop();
-    const files = JSON.stringify(spy.entries().filter((entry) => entry.kind === 'http')) + spy.log().split('\n').filter((line) => line.includes('** http')).join('\n');
+    const files =
+      JSON.stringify(spy.entries().filter((entry) => entry.kind === 'http')) +
+      spy
+        .log()
+        .split('\n')
+        .filter((line) => line.includes('** http'))
+        .join('\n');
     for (const secret of ['client-secret', 'key-secret', 'cookie-secret', 'server-secret']) expect(files).not.toContain(secret);
     const kept = await eventually(() => plain.entries().find((entry) => entry.httpMethod === 'DELETE'));
     expect(kept.headers).toMatchObject({ request: { authorization: 'Bearer client-secret' }, response: { 'set-cookie': ['sid=server-secret'] } });
@@ -194,13 +210,21 @@ describe('an https target', () => {
     const target = `https://localhost:${(upstream.address() as { port: number }).port}/mcp`;
     const spy = await startSpy(['--target', target], [], { NODE_EXTRA_CA_CERTS: fixture('http', 'tls/cert.pem') });
     try {
-      const response = await fetch(spy.url, { method: 'POST', headers: { 'content-type': 'application/json' }, body: '{"jsonrpc":"2.0","id":1,"method":"ping"}' });
+      const response = await fetch(spy.url, {
+        method: 'POST',
+        headers: { 'content-type': 'application/json' },
+        body: '{"jsonrpc":"2.0","id":1,"method":"ping"}',
+      });
       expect(await response.json()).toEqual({ jsonrpc: '2.0', id: 1, result: { host: new URL(target).host } });
       const answer = await eventually(() => framesOf(spy.entries()).find((entry) => entry.dir === 's2c'));
       expect(answer).toMatchObject({ kind: 'response', method: 'ping' });
       // Without trust in that certificate, the client gets a 502 that says why.
       const untrusting = await startSpy(['--target', target]);
-      const refused = await fetch(untrusting.url, { method: 'POST', headers: { 'content-type': 'application/json' }, body: '{"jsonrpc":"2.0","id":2,"method":"ping"}' });
+      const refused = await fetch(untrusting.url, {
+        method: 'POST',
+        headers: { 'content-type': 'application/json' },
+        body: '{"jsonrpc":"2.0","id":2,"method":"ping"}',
+      });
       await untrusting.dispose();
       expect(refused.status).toBe(502);
       expect((await refused.json()).error.message).toContain('SELF_SIGNED_CERT');
@@ -217,7 +241,11 @@ describe('when the server cannot be reached', () => {
     const port = await freePort();
     const spy = await startSpy(['--target', `http://127.0.0.1:${port}/mcp`]);
     try {
-      const response = await fetch(spy.url, { method: 'POST', headers: { 'content-type': 'application/json' }, body: JSON.stringify({ jsonrpc: '2.0', id: 5, method: 'tools/list' }) });
+      const response = await fetch(spy.url, {
+        method: 'POST',
+        headers: { 'content-type': 'application/json' },
+        body: JSON.stringify({ jsonrpc: '2.0', id: 5, method: 'tools/list' }),
+      });
       expect(response.status).toBe(502);
       const body = await response.json();
       expect(body).toMatchObject({ jsonrpc: '2.0', id: 5, error: { code: -32603 } });
@@ -235,9 +263,29 @@ describe('when the server cannot be reached', () => {
 describe('bad use', () => {
   it('ends with the status of a server command that ends on its own', async () => {
     const port = await freePort();
-    const result = await runSpyOnce(['http', '--quiet', '--no-record', '--no-log', '--target', `http://127.0.0.1:${port}/mcp`, '--', process.execPath, '-e', 'process.exit(3)']);
+    const result = await runSpyOnce([
+      'http',
+      '--quiet',
+      '--no-record',
+      '--no-log',
+      '--target',
+      `http://127.0.0.1:${port}/mcp`,
+      '--',
+      process.execPath,
+      '-e',
+      'process.exit(3)',
+    ]);
     expect(result.code).toBe(3);
-    const missing = await runSpyOnce(['http', '--quiet', '--no-record', '--no-log', '--target', `http://127.0.0.1:${port}/mcp`, '--', 'no-such-command-for-mcp-spy']);
+    const missing = await runSpyOnce([
+      'http',
+      '--quiet',
+      '--no-record',
+      '--no-log',
+      '--target',
+      `http://127.0.0.1:${port}/mcp`,
+      '--',
+      'no-such-command-for-mcp-spy',
+    ]);
     expect(missing).toMatchObject({ code: 127, stdout: '', stderr: 'mcp-spy: cannot start no-such-command-for-mcp-spy: command not found\n' });
   });
 

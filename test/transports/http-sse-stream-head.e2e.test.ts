@@ -6,7 +6,12 @@ const json = { 'content-type': 'application/json', accept: 'application/json, te
 
 /** Opens a session with a plain fetch: initialize, then initialized. Returns its id. */
 async function openSession(url: string): Promise<string> {
-  const init = { jsonrpc: '2.0', id: 0, method: 'initialize', params: { protocolVersion: '2025-06-18', capabilities: {}, clientInfo: { name: 'raw', version: '1' } } };
+  const init = {
+    jsonrpc: '2.0',
+    id: 0,
+    method: 'initialize',
+    params: { protocolVersion: '2025-06-18', capabilities: {}, clientInfo: { name: 'raw', version: '1' } },
+  };
   const response = await fetch(url, { method: 'POST', headers: json, body: JSON.stringify(init) });
   const session = response.headers.get('mcp-session-id')!;
   await response.text();
@@ -23,7 +28,9 @@ async function firstBytesOfStream(url: string, withinMs: number): Promise<string
   const target = new URL(url);
   const session = await openSession(url);
   const socket = connect(Number(target.port), target.hostname);
-  socket.write(`GET ${target.pathname} HTTP/1.1\r\nHost: ${target.host}\r\nAccept: text/event-stream\r\nMcp-Session-Id: ${session}\r\nMcp-Protocol-Version: 2025-06-18\r\n\r\n`);
+  socket.write(
+    `GET ${target.pathname} HTTP/1.1\r\nHost: ${target.host}\r\nAccept: text/event-stream\r\nMcp-Session-Id: ${session}\r\nMcp-Protocol-Version: 2025-06-18\r\n\r\n`,
+  );
   try {
     return await new Promise<string>((resolve) => {
       socket.once('data', (chunk) => resolve(chunk.toString('latin1')));
@@ -37,7 +44,7 @@ async function firstBytesOfStream(url: string, withinMs: number): Promise<string
 describe('the GET stream through the spy (server-everything)', () => {
   const running = spyInFront('/mcp', everythingHttp('streamableHttp'));
 
-  it('passes the 200 head on at once, before any event, with the server\'s own Connection header', async () => {
+  it("passes the 200 head on at once, before any event, with the server's own Connection header", async () => {
     const direct = await firstBytesOfStream(running.direct, 40_000);
     // Long enough for a busy machine; a head that waits for the first event never comes at all.
     const spied = await firstBytesOfStream(running.spy.url, 40_000);

@@ -32,7 +32,22 @@ describe('parseListen', () => {
 
 describe('forwardableHeaders', () => {
   it('drops hop-by-hop headers and those Connection names, replaces Host, keeps the rest as sent', () => {
-    const raw = ['Host', 'spy:7000', 'Connection', 'keep-alive, X-Hop', 'X-Hop', '1', 'Transfer-Encoding', 'chunked', 'Accept', 'a', 'accept', 'b', 'Mcp-Session-Id', 's'];
+    const raw = [
+      'Host',
+      'spy:7000',
+      'Connection',
+      'keep-alive, X-Hop',
+      'X-Hop',
+      '1',
+      'Transfer-Encoding',
+      'chunked',
+      'Accept',
+      'a',
+      'accept',
+      'b',
+      'Mcp-Session-Id',
+      's',
+    ];
     expect(forwardableHeaders(raw, 'server:3000')).toEqual(['Host', 'server:3000', 'Accept', 'a', 'accept', 'b', 'Mcp-Session-Id', 's']);
     expect(forwardableHeaders(['Set-Cookie', 'a=1', 'Set-Cookie', 'b=2', 'Keep-Alive', 'timeout=5'])).toEqual(['Set-Cookie', 'a=1', 'Set-Cookie', 'b=2']);
   });

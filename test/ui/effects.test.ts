@@ -33,7 +33,13 @@ describe('y: copy the frame under the cursor', () => {
     const w = recordWriter();
     w.frame('s2c', 'response', { id: 1 }, { id: 1, result: { text: 'x'.repeat(100_000) } });
     let written = '';
-    const said = copyFrame(stateOf(w.lines), { write: (text) => (written += text), env: {}, dir: temp.dir, line: lineOf(w.lines), now: () => new Date(Date.UTC(2026, 11, 1)) });
+    const said = copyFrame(stateOf(w.lines), {
+      write: (text) => (written += text),
+      env: {},
+      dir: temp.dir,
+      line: lineOf(w.lines),
+      now: () => new Date(Date.UTC(2026, 11, 1)),
+    });
     expect(written).toBe('');
     const path = /written to (.+)$/.exec(said)![1]!;
     expect(JSON.parse(readFileSync(path, 'utf8')).result.text).toHaveLength(100_000);
@@ -48,7 +54,8 @@ describe('e: export what is shown', () => {
   it('writes the entries the stream shows, filtered, as their record lines', () => {
     const lines = sampleSession();
     let state = stateOf(lines);
-    for (const action of [{ type: 'filter-start' }, { type: 'filter-edit', text: 'tool = "add"' }, { type: 'filter-apply' }] as const) state = reduce(state, action);
+    for (const action of [{ type: 'filter-start' }, { type: 'filter-edit', text: 'tool = "add"' }, { type: 'filter-apply' }] as const)
+      state = reduce(state, action);
     const said = exportShown(state, { write: () => {}, env: {}, dir: temp.dir, line: lineOf(lines), now: () => new Date(Date.UTC(2026, 11, 1, 1)) });
     const path = /^exported 2 entries to (.+)$/.exec(said)![1]!;
     expect(readFileSync(path, 'utf8')).toBe(`${lines[8]}\n${lines[9]}\n`);
@@ -59,8 +66,16 @@ describe('H: export what is shown as HAR', () => {
   it('writes the frames shown, whole, as the messages of a HAR 1.2 entry', async () => {
     const lines = sampleSession();
     let state = stateOf(lines);
-    for (const action of [{ type: 'filter-start' }, { type: 'filter-edit', text: 'tool = "echo"' }, { type: 'filter-apply' }] as const) state = reduce(state, action);
-    const said = await exportHarShown(state, { write: () => {}, env: {}, dir: temp.dir, line: lineOf(lines), version: '9.9.9', now: () => new Date(Date.UTC(2026, 11, 1, 2)) });
+    for (const action of [{ type: 'filter-start' }, { type: 'filter-edit', text: 'tool = "echo"' }, { type: 'filter-apply' }] as const)
+      state = reduce(state, action);
+    const said = await exportHarShown(state, {
+      write: () => {},
+      env: {},
+      dir: temp.dir,
+      line: lineOf(lines),
+      version: '9.9.9',
+      now: () => new Date(Date.UTC(2026, 11, 1, 2)),
+    });
     const path = /^exported 2 entries as HAR to (.+)$/.exec(said)![1]!;
     const har = JSON.parse(readFileSync(path, 'utf8'));
     expect(har.log.creator.version).toBe('9.9.9');
@@ -74,8 +89,16 @@ describe('R: export what is shown as a report page', () => {
   it('draws the frames shown, and only those, as mcp-spy report draws a record', async () => {
     const lines = sampleSession();
     let state = stateOf(lines);
-    for (const action of [{ type: 'filter-start' }, { type: 'filter-edit', text: 'tool = "echo"' }, { type: 'filter-apply' }] as const) state = reduce(state, action);
-    const said = await exportReportShown(state, { write: () => {}, env: {}, dir: temp.dir, line: lineOf(lines), version: '9.9.9', now: () => new Date(Date.UTC(2026, 11, 1, 3)) });
+    for (const action of [{ type: 'filter-start' }, { type: 'filter-edit', text: 'tool = "echo"' }, { type: 'filter-apply' }] as const)
+      state = reduce(state, action);
+    const said = await exportReportShown(state, {
+      write: () => {},
+      env: {},
+      dir: temp.dir,
+      line: lineOf(lines),
+      version: '9.9.9',
+      now: () => new Date(Date.UTC(2026, 11, 1, 3)),
+    });
     const path = /^exported 2 entries as a report to (.+\.html)$/.exec(said)![1]!;
     const html = readFileSync(path, 'utf8');
     expect(html).toMatch(/^<!doctype html>/i);

@@ -18,7 +18,14 @@ async function consoleOver(dir: string): Promise<ViewState> {
   let state = initialState({ load: files.load });
   const stop = new AbortController();
   const caughtUp = new Set<string>();
-  const done = followSources({ paths: [dir], signal: stop.signal, pollMs: 20, onBatch: (items) => (state = reduce(state, { type: 'entries', items })), onProblem: () => {}, onCaughtUp: (file) => caughtUp.add(file) });
+  const done = followSources({
+    paths: [dir],
+    signal: stop.signal,
+    pollMs: 20,
+    onBatch: (items) => (state = reduce(state, { type: 'entries', items })),
+    onProblem: () => {},
+    onCaughtUp: (file) => caughtUp.add(file),
+  });
   await eventually(() => readdirSync(dir).every((name) => caughtUp.has(join(dir, name))) || undefined);
   stop.abort();
   await done;

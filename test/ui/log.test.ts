@@ -21,7 +21,17 @@ describe('the console log: an index of columns', () => {
     const entry = entryOf(w.lines[0]!);
     const index = log.append(slot, entry, { offset: 5 * 2 ** 32 + 7, length: 99 }, false);
     expect(log.isExact(index)).toBe(true);
-    expect({ ...log.brief(index) }).toEqual({ seq: 1, t: entry.t, kind: 'response', dir: 's2c', method: 'tools/call', tool: 'search', latencyMs: 2.6, bytes: fieldOf(entry, 'bytes'), session: 's1' });
+    expect({ ...log.brief(index) }).toEqual({
+      seq: 1,
+      t: entry.t,
+      kind: 'response',
+      dir: 's2c',
+      method: 'tools/call',
+      tool: 'search',
+      latencyMs: 2.6,
+      bytes: fieldOf(entry, 'bytes'),
+      session: 's1',
+    });
     expect(log.place(index)).toMatchObject({ file: 'f.jsonl', offset: 5 * 2 ** 32 + 7, length: 99 });
     expect(log.keptEntry(index)).toBeUndefined();
   });
@@ -48,7 +58,8 @@ describe('the console log: an index of columns', () => {
     const reads: number[] = [];
     const loader = memoryLoader({ [file]: w.lines });
     const state = reduce(initialState({ load: (row) => (reads.push(row.index), loader(row)) }), { type: 'entries', items: sourceEntries(file, w.lines) });
-    const apply = (text: string) => reduce(reduce(reduce(state, { type: 'filter-start' }), { type: 'filter-edit', text }), { type: 'filter-apply' }).visible.toArray();
+    const apply = (text: string) =>
+      reduce(reduce(reduce(state, { type: 'filter-start' }), { type: 'filter-edit', text }), { type: 'filter-apply' }).visible.toArray();
     reads.length = 0;
     expect(apply('tool = b')).toEqual([1, 3]);
     expect(reads).toEqual([]);

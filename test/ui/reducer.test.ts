@@ -28,7 +28,15 @@ describe('the console state: sessions', () => {
     const [session] = state.sessions;
     expect(serverLabel(session!)).toBe('everything');
     expect(clientLabel(session!)).toBe('test-client');
-    expect(session).toMatchObject({ name: 'my-everything', clientName: 'claude-code', revision: '2025-06-18', transport: 'stdio', frames: 10, errors: 1, ended: true });
+    expect(session).toMatchObject({
+      name: 'my-everything',
+      clientName: 'claude-code',
+      revision: '2025-06-18',
+      transport: 'stdio',
+      frames: 10,
+      errors: 1,
+      ended: true,
+    });
     expect([...session!.toolBytes.keys()]).toEqual(['echo', 'add']);
     expect(session!.toolBytes.get('echo')).toBe(Buffer.byteLength(JSON.stringify({ name: 'echo', description: 'Echoes', inputSchema: { type: 'object' } })));
   });
@@ -142,7 +150,7 @@ describe('the console state: filtering', () => {
     expect(fieldOf(selectedRow(state)!.entry, 'id')).toBe(4);
   });
 
-  it('shows a bad filter\'s error in place as it is typed, and does not apply it', () => {
+  it("shows a bad filter's error in place as it is typed, and does not apply it", () => {
     let state = run(loaded(), { type: 'open' }, { type: 'filter-start' }, { type: 'filter-edit', text: 'tool = ' });
     expect(state.editing!.error).toMatch(/expected a value after '=' at column 8/);
     state = run(state, { type: 'filter-apply' });
@@ -170,10 +178,20 @@ describe('the console state: filtering', () => {
 describe('the console state: folding in the inspector', () => {
   it('folds a long string and a long array, z unfolds them and z again folds them', () => {
     const w = recordWriter();
-    const call = w.frame('c2s', 'request', { method: 'tools/call', id: 1, tool: 'read' }, { id: 1, method: 'tools/call', params: { name: 'read', arguments: {} } });
+    const call = w.frame(
+      'c2s',
+      'request',
+      { method: 'tools/call', id: 1, tool: 'read' },
+      { id: 1, method: 'tools/call', params: { name: 'read', arguments: {} } },
+    );
     const long = `${'a'.repeat(400)}END`;
     const items = Array.from({ length: 60 }, (_, index) => `item-${index}`);
-    w.frame('s2c', 'response', { method: 'tools/call', id: 1, tool: 'read', latencyMs: 2, related: { seq: call, id: 1, method: 'tools/call', tool: 'read' } }, { id: 1, result: { content: [{ type: 'text', text: long }], items } });
+    w.frame(
+      's2c',
+      'response',
+      { method: 'tools/call', id: 1, tool: 'read', latencyMs: 2, related: { seq: call, id: 1, method: 'tools/call', tool: 'read' } },
+      { id: 1, result: { content: [{ type: 'text', text: long }], items } },
+    );
     let state = run(loaded(w.lines), { type: 'open' }, { type: 'bottom' }, { type: 'open' });
     const text = () => inspectorLines({ ...state, width: 1000 }).join('\n');
     expect(text()).toMatch(/… \(103 more characters\)/);

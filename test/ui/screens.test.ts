@@ -35,7 +35,7 @@ describe('the sessions list', () => {
     expect(screen()).toMatch(/everything 2\.0\.0\s+test-client 1\.0\.0\s+2025-06-18\s+stdio\s+10\s+1\s+17:00:00\.120\s+ended/);
   });
 
-  it('gives a wide terminal\'s room to the names: a long server name is whole at 120 columns, and each line fits', () => {
+  it("gives a wide terminal's room to the names: a long server name is whole at 120 columns, and each line fits", () => {
     const { screen } = mount(sampleSession('s1', { server: 'mcp-servers/everything-long' }), { width: 120, height: 30 });
     expect(screen()).toMatch(/mcp-servers\/everything-long 2\.0\.0\s+test-client 1\.0\.0\s+2025-06-18/);
     for (const text of screen().split('\n')) expect(text.length).toBeLessThanOrEqual(120);
@@ -60,13 +60,15 @@ describe('the frame stream', () => {
     expect(screen()).toMatch(/<- response\s+#99 !orphan-response/);
   });
 
-  it('narrows to a filter, and shows a bad one\'s error in place', async () => {
+  it("narrows to a filter, and shows a bad one's error in place", async () => {
     const { type, screen, shows } = mount();
     await type(keys.enter, '/', ...'tool = ');
     await shows(/\/tool = ▏\s+✗ expected a value after '=' at column 8/);
     await type(...'"echo"', keys.enter);
     await shows(/filter: tool = "echo"/);
-    const frames = screen().split('\n').filter((text) => / (->|<-|\*\*) /.test(text));
+    const frames = screen()
+      .split('\n')
+      .filter((text) => / (->|<-|\*\*) /.test(text));
     expect(frames).toHaveLength(2);
   });
 });
@@ -96,7 +98,7 @@ describe('the inspector', () => {
     expect(screen()).toContain('"message": "hello"');
   });
 
-  it('shows notes with their rule\'s words', async () => {
+  it("shows notes with their rule's words", async () => {
     const { type, shows } = mount(undefined, { width: 100, height: 40 });
     await type(keys.enter, 'k', keys.enter);
     await shows(/orphan-response: a response to no request seen in this session/);
@@ -106,7 +108,14 @@ describe('the inspector', () => {
     const w = recordWriter('h1');
     w.event({ kind: 'http', transport: 'http', listen: 'http://127.0.0.1:1/mcp', target: 'http://127.0.0.1:2/mcp' });
     w.frame('c2s', 'request', { method: 'ping', id: 1, exchange: 1, headers: { 'mcp-protocol-version': '2025-06-18' } }, { id: 1, method: 'ping' });
-    w.event({ kind: 'http', exchange: 1, httpMethod: 'POST', path: '/mcp', status: 200, headers: { request: { accept: 'application/json' }, response: { 'content-type': 'application/json' } } });
+    w.event({
+      kind: 'http',
+      exchange: 1,
+      httpMethod: 'POST',
+      path: '/mcp',
+      status: 200,
+      headers: { request: { accept: 'application/json' }, response: { 'content-type': 'application/json' } },
+    });
     const { type, screen, shows } = mount(w.lines, { width: 100, height: 40 });
     await type(keys.enter, 'k', keys.enter);
     await shows(/HTTP POST \/mcp 200/);
@@ -116,7 +125,7 @@ describe('the inspector', () => {
 });
 
 describe('the tools summary', () => {
-  it('shows calls, errors, p50/p95 and the bytes of each tool\'s definition and results', async () => {
+  it("shows calls, errors, p50/p95 and the bytes of each tool's definition and results", async () => {
     const { type, screen, shows } = mount();
     await type(keys.tab, keys.tab);
     await shows(/tools · all sessions/);
@@ -147,6 +156,7 @@ describe('help', () => {
     const { type, screen, shows } = mount(undefined, { width: 100, height: 40 });
     await type('?');
     await shows(/keys \(Esc or \? to go back\)/);
-    for (const key of ['j k', 'g G', 'PgUp PgDn', 'Enter', 'Esc', '/', 'n N', 'f', 'p', 'Tab', 'y', 'e', 'H', '?', 'q', 'Ctrl-Z']) expect(screen()).toContain(`  ${key}`);
+    for (const key of ['j k', 'g G', 'PgUp PgDn', 'Enter', 'Esc', '/', 'n N', 'f', 'p', 'Tab', 'y', 'e', 'H', '?', 'q', 'Ctrl-Z'])
+      expect(screen()).toContain(`  ${key}`);
   });
 });

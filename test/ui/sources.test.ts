@@ -12,7 +12,14 @@ function follow(paths: string[]) {
   const items: SourceEntry[] = [];
   const problems: string[] = [];
   const caughtUp: string[] = [];
-  const done = followSources({ paths, signal: stop.signal, onBatch: (batch) => items.push(...batch), onProblem: (text) => problems.push(text), onCaughtUp: (file) => caughtUp.push(file), pollMs: 20 });
+  const done = followSources({
+    paths,
+    signal: stop.signal,
+    onBatch: (batch) => items.push(...batch),
+    onProblem: (text) => problems.push(text),
+    onCaughtUp: (file) => caughtUp.push(file),
+    pollMs: 20,
+  });
   onTestFinished(async () => {
     stop.abort();
     await done;
@@ -20,7 +27,7 @@ function follow(paths: string[]) {
   return { items, problems, caughtUp };
 }
 
-describe('the console\'s sources', () => {
+describe("the console's sources", () => {
   it('read every record of a directory, then new lines and new files as they are written', async () => {
     const temp = tempDir('mcp-spy-ui-sources-');
     onTestFinished(temp.remove);
@@ -49,13 +56,14 @@ describe('the console\'s sources', () => {
     const running = temp.file('c--running--20261201T170000123Z-2.jsonl', `${sampleSession('r').slice(0, -1).join('\n')}\n`);
     const { caughtUp } = follow([temp.dir]);
     await vi.waitFor(() => expect(caughtUp.sort()).toEqual([ended, running].sort()));
-    const open = () => readdirSync('/proc/self/fd').map((fd) => {
-      try {
-        return readlinkSync(`/proc/self/fd/${fd}`);
-      } catch {
-        return '';
-      }
-    });
+    const open = () =>
+      readdirSync('/proc/self/fd').map((fd) => {
+        try {
+          return readlinkSync(`/proc/self/fd/${fd}`);
+        } catch {
+          return '';
+        }
+      });
     await vi.waitFor(() => expect(open()).not.toContain(ended));
     expect(open()).toContain(running);
   });

@@ -27,8 +27,7 @@ function longSession(revision: string) {
   return correlator;
 }
 
-const duplicateNote = (correlator: Correlator, id: number) =>
-  send(correlator, 'c2s', { id, method: 'ping' }).notes.includes('duplicate-id');
+const duplicateNote = (correlator: Correlator, id: number) => send(correlator, 'c2s', { id, method: 'ping' }).notes.includes('duplicate-id');
 
 describe('the correlator over a million requests', () => {
   const table = [
@@ -106,7 +105,6 @@ describe('a correlator per stateless exchange', () => {
     // ~5 KB each when every correlator was made whole.
     expect(each).toBeLessThan(1536);
   });
-
 
   it('costs a few KiB while it has seen one request, not the room for every id it could remember', () => {
     const before = heapUsed();

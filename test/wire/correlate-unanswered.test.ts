@@ -18,7 +18,11 @@ const rootsRequest: [Direction, object] = ['s2c', { id: 7, method: 'roots/list' 
 
 describe('unanswered()', () => {
   it('lists a request nobody answered', () => {
-    expect(feed([rootsRequest]).unanswered().map((request) => request.method)).toEqual(['roots/list']);
+    expect(
+      feed([rootsRequest])
+        .unanswered()
+        .map((request) => request.method),
+    ).toEqual(['roots/list']);
   });
   it('leaves out a request its sender cancelled', () => {
     expect(feed([rootsRequest, ['s2c', { method: 'notifications/cancelled', params: { requestId: 7 } }]]).unanswered()).toEqual([]);
@@ -41,6 +45,10 @@ describe('unanswered()', () => {
     expect(correlator.unanswered().map((request) => request.method)).toEqual(['roots/list']);
   });
   it('still lists a client request pending when the client closed', () => {
-    expect(feed([['c2s', { id: 1, method: 'tools/list' }]], 1).unanswered().map((request) => request.method)).toEqual(['tools/list']);
+    expect(
+      feed([['c2s', { id: 1, method: 'tools/list' }]], 1)
+        .unanswered()
+        .map((request) => request.method),
+    ).toEqual(['tools/list']);
   });
 });

@@ -27,7 +27,13 @@ function brief(entry: RecordEntry) {
 /** The record of the messages, and the sessions ended, in order. */
 function observe(messages: HttpMessage[], mcpPath = '/mcp') {
   const entries: RecordEntry[] = [];
-  const sink = { entry: (entry: RecordEntry) => entries.push(entry), backlog: () => 0, caughtUp: () => Promise.resolve(), flush: () => Promise.resolve(), closeNow: () => {} };
+  const sink = {
+    entry: (entry: RecordEntry) => entries.push(entry),
+    backlog: () => 0,
+    caughtUp: () => Promise.resolve(),
+    flush: () => Promise.resolve(),
+    closeNow: () => {},
+  };
   const recorder = createRecorder({ sinks: [() => sink], warn: () => {}, transport: 'http' });
   const ended: string[] = [];
   const records: Recorder = { ...recorder, endSession: (session, timeMs) => (ended.push(session), recorder.endSession(session, timeMs)) };
@@ -95,7 +101,7 @@ describe('an HTTP exchange, from its first message to its last', () => {
         { kind: 'http', session: 'L1', status: 202, summary: 'Accepted' },
         { kind: 'response', session: 'L1', dir: 's2c', id: 7 },
       ],
-      ended: [ 'L1' ],
+      ended: ['L1'],
     });
   });
 
@@ -117,7 +123,7 @@ describe('an HTTP exchange, from its first message to its last', () => {
         { kind: 'notification', session: 'x-1', dir: 's2c' },
         { kind: 'http', session: 'x-2', status: 200, summary: 'OK; SSE stream' },
       ],
-      ended: [ 'x-1', 'x-2' ],
+      ended: ['x-1', 'x-2'],
     });
   });
 
@@ -135,7 +141,13 @@ describe('an HTTP exchange, from its first message to its last', () => {
         { kind: 'http', session: 's3', status: 200, summary: 'OK; SSE stream' },
         { kind: 'http', session: 's3', status: 200, endpoint: '/elsewhere', summary: 'OK; SSE stream; endpoint /elsewhere' },
         { kind: 'notification', session: 's3', dir: 's2c' },
-        { kind: 'http', session: 's3', status: 200, reason: 'the server closed the connection before the response ended', summary: 'OK; SSE stream; the server closed the connection before the response ended' },
+        {
+          kind: 'http',
+          session: 's3',
+          status: 200,
+          reason: 'the server closed the connection before the response ended',
+          summary: 'OK; SSE stream; the server closed the connection before the response ended',
+        },
       ],
       ended: [],
     });
@@ -145,15 +157,30 @@ describe('an HTTP exchange, from its first message to its last', () => {
     const got = observe([
       { type: 'open', x: 1, method: 'POST', path: '/mcp', headers: json },
       { type: 'request-chunk', x: 1, t: t + 1, data: call(2) },
-      { type: 'failed', x: 1, t: t + 2, failure: { stage: 'connect', message: 'the server connection failed: ECONNREFUSED', answered: { status: 502, body: rpc({ jsonrpc: '2.0', id: 2, error: { code: -32000, message: 'no server' } }) } } },
+      {
+        type: 'failed',
+        x: 1,
+        t: t + 2,
+        failure: {
+          stage: 'connect',
+          message: 'the server connection failed: ECONNREFUSED',
+          answered: { status: 502, body: rpc({ jsonrpc: '2.0', id: 2, error: { code: -32000, message: 'no server' } }) },
+        },
+      },
     ]);
     expect(got).toEqual({
       entries: [
         { kind: 'request', session: 'x-1', dir: 'c2s', id: 2 },
-        { kind: 'http', session: 'x-1', status: 502, reason: 'the server connection failed: ECONNREFUSED', summary: 'Bad Gateway; the server connection failed: ECONNREFUSED' },
+        {
+          kind: 'http',
+          session: 'x-1',
+          status: 502,
+          reason: 'the server connection failed: ECONNREFUSED',
+          summary: 'Bad Gateway; the server connection failed: ECONNREFUSED',
+        },
         { kind: 'protocol-error', session: 'x-1', dir: 's2c', id: 2 },
       ],
-      ended: [ 'x-1' ],
+      ended: ['x-1'],
     });
   });
 
@@ -178,7 +205,7 @@ describe('an HTTP exchange, from its first message to its last', () => {
         { kind: 'request', session: 'x-2', dir: 'c2s', id: 3 },
         { kind: 'response', session: 'x-2', dir: 's2c', id: 3 },
       ],
-      ended: [ 'x-1', 'x-2' ],
+      ended: ['x-1', 'x-2'],
     });
   });
 });

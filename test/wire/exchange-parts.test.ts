@@ -60,7 +60,13 @@ describe('the body collector of an exchange', () => {
 });
 
 describe('the header redactor', () => {
-  const headers = { authorization: 'Bearer tok-123456789', location: 'http://a/cb?code=code-987654321&state=s', 'x-key': 'key-55555555', accept: '*/*', skipped: undefined };
+  const headers = {
+    authorization: 'Bearer tok-123456789',
+    location: 'http://a/cb?code=code-987654321&state=s',
+    'x-key': 'key-55555555',
+    accept: '*/*',
+    skipped: undefined,
+  };
 
   it('learns, as headers arrive, the secrets their copy masks, in the order the copy meets them', () => {
     const learnt: string[] = [];
@@ -75,7 +81,12 @@ describe('the header redactor', () => {
     const learnt: string[] = [];
     const redactor = createHeaderRedactor(['x-key'], false, (secret) => learnt.push(secret));
     redactor.learn(headers);
-    expect({ ...redactor.copy(headers) }).toEqual({ authorization: 'Bearer tok-123456789', location: headers.location, 'x-key': 'key-55555555', accept: '*/*' });
+    expect({ ...redactor.copy(headers) }).toEqual({
+      authorization: 'Bearer tok-123456789',
+      location: headers.location,
+      'x-key': 'key-55555555',
+      accept: '*/*',
+    });
     expect(learnt).toEqual([]);
   });
 
@@ -87,6 +98,9 @@ describe('the header redactor', () => {
     expect(learnt).toEqual(['a=secret-1111', 'a=secret-1111', 'b=secret-2222', 'b=secret-2222']);
     const copy = redactor.copy(hostile);
     expect(Object.getPrototypeOf(copy)).toBeNull();
-    expect(Object.entries(copy)).toEqual([['__proto__', 'x'], ['cookie', [redactedValue, redactedValue]]]);
+    expect(Object.entries(copy)).toEqual([
+      ['__proto__', 'x'],
+      ['cookie', [redactedValue, redactedValue]],
+    ]);
   });
 });

@@ -25,7 +25,12 @@ describe('the MCP-Protocol-Version header of a 2025 session', () => {
   });
 
   it('is noted live as header-mismatch when it differs from the revision initialize agreed on, and not when it agrees', async () => {
-    const initialize = { jsonrpc: '2.0', id: 1, method: 'initialize', params: { protocolVersion: '2025-06-18', capabilities: {}, clientInfo: { name: 't', version: '1' } } };
+    const initialize = {
+      jsonrpc: '2.0',
+      id: 1,
+      method: 'initialize',
+      params: { protocolVersion: '2025-06-18', capabilities: {}, clientInfo: { name: 't', version: '1' } },
+    };
     const session = (await post(spy.url, initialize))!;
     const common = { 'mcp-session-id': session };
     await post(spy.url, { jsonrpc: '2.0', method: 'notifications/initialized' }, { ...common, 'mcp-protocol-version': '2025-06-18' });

@@ -15,7 +15,13 @@ function sessionServer(): Server {
     req.on('end', () => {
       const message = JSON.parse(body) as { id: number };
       res.writeHead(200, { 'content-type': 'application/json', 'mcp-session-id': `s-${++sessions}` });
-      res.end(JSON.stringify({ jsonrpc: '2.0', id: message.id, result: { protocolVersion: '2025-06-18', capabilities: {}, serverInfo: { name: 'sessions', version: '1' } } }));
+      res.end(
+        JSON.stringify({
+          jsonrpc: '2.0',
+          id: message.id,
+          result: { protocolVersion: '2025-06-18', capabilities: {}, serverInfo: { name: 'sessions', version: '1' } },
+        }),
+      );
     });
   });
 }
@@ -23,10 +29,19 @@ function sessionServer(): Server {
 /** Opens `count` sessions through `url`, 16 at a time, and leaves them open. */
 async function openSessions(url: string, count: number): Promise<void> {
   const agent = new Agent({ keepAlive: true, maxSockets: 16 });
-  const body = JSON.stringify({ jsonrpc: '2.0', id: 0, method: 'initialize', params: { protocolVersion: '2025-06-18', capabilities: {}, clientInfo: { name: 'many', version: '1' } } });
+  const body = JSON.stringify({
+    jsonrpc: '2.0',
+    id: 0,
+    method: 'initialize',
+    params: { protocolVersion: '2025-06-18', capabilities: {}, clientInfo: { name: 'many', version: '1' } },
+  });
   const open = () =>
     new Promise<void>((resolve, reject) => {
-      const req = request(url, { method: 'POST', agent, headers: { 'content-type': 'application/json', accept: 'application/json, text/event-stream' } }, (res) => res.resume().on('end', resolve));
+      const req = request(
+        url,
+        { method: 'POST', agent, headers: { 'content-type': 'application/json', accept: 'application/json, text/event-stream' } },
+        (res) => res.resume().on('end', resolve),
+      );
       req.on('error', reject).end(body);
     });
   for (let done = 0; done < count; done += 16) await Promise.all(Array.from({ length: Math.min(16, count - done) }, open));

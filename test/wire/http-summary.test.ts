@@ -15,7 +15,12 @@ describe('summarizeExchange and isNotable', () => {
     ['a DELETE', { method: 'DELETE', request: {}, status: 204 }, 'No Content; session ended', true],
     ['a GET stream resumed', { method: 'GET', request: { 'last-event-id': 'e7' }, status: 200, stream: true }, 'OK; SSE stream; resuming after event e7', true],
     ['a failure with no response', post({ reason: 'cannot reach http://x: ECONNREFUSED' }), 'no response; cannot reach http://x: ECONNREFUSED', true],
-    ['a legacy endpoint', { method: 'GET', request: {}, status: 200, stream: true, endpoint: { from: 'http://s/m', to: 'http://spy/m' } }, 'OK; SSE stream; endpoint http://s/m (given to the client as http://spy/m)', true],
+    [
+      'a legacy endpoint',
+      { method: 'GET', request: {}, status: 200, stream: true, endpoint: { from: 'http://s/m', to: 'http://spy/m' } },
+      'OK; SSE stream; endpoint http://s/m (given to the client as http://spy/m)',
+      true,
+    ],
   ])('%s', (_name, facts, summary, notable) => {
     expect(summarizeExchange(facts, STATUS_CODES)).toBe(summary);
     expect(isNotable(facts)).toBe(notable);

@@ -5,18 +5,52 @@ function frame(chunks: (string | Buffer)[], max = 1024) {
   const framer = createLineFramer(max);
   const lines = chunks.flatMap((chunk) => framer.push(Buffer.isBuffer(chunk) ? chunk : Buffer.from(chunk)));
   const last = framer.end();
-  return [...lines, ...(last ? [last] : [])].map((line) => ({ text: line.bytes.toString('latin1'), eol: line.eol, size: line.size, truncated: line.truncated }));
+  return [...lines, ...(last ? [last] : [])].map((line) => ({
+    text: line.bytes.toString('latin1'),
+    eol: line.eol,
+    size: line.size,
+    truncated: line.truncated,
+  }));
 }
 
 describe('createLineFramer', () => {
   it.each([
     ['one line', ['{"a":1}\n'], [{ text: '{"a":1}', eol: '\n', size: 7, truncated: false }]],
-    ['two lines in one chunk', ['a\nb\n'], [{ text: 'a', eol: '\n', size: 1, truncated: false }, { text: 'b', eol: '\n', size: 1, truncated: false }]],
+    [
+      'two lines in one chunk',
+      ['a\nb\n'],
+      [
+        { text: 'a', eol: '\n', size: 1, truncated: false },
+        { text: 'b', eol: '\n', size: 1, truncated: false },
+      ],
+    ],
     ['a line split over chunks', ['{"a"', ':1', '}\n'], [{ text: '{"a":1}', eol: '\n', size: 7, truncated: false }]],
     ['CRLF', ['a\r\n'], [{ text: 'a', eol: '\r\n', size: 1, truncated: false }]],
-    ['CRLF split between chunks', ['a\r', '\nb\n'], [{ text: 'a', eol: '\r\n', size: 1, truncated: false }, { text: 'b', eol: '\n', size: 1, truncated: false }]],
-    ['blank lines', ['\n\na\n'], [{ text: '', eol: '\n', size: 0, truncated: false }, { text: '', eol: '\n', size: 0, truncated: false }, { text: 'a', eol: '\n', size: 1, truncated: false }]],
-    ['last line without newline', ['a\nb'], [{ text: 'a', eol: '\n', size: 1, truncated: false }, { text: 'b', eol: '', size: 1, truncated: false }]],
+    [
+      'CRLF split between chunks',
+      ['a\r', '\nb\n'],
+      [
+        { text: 'a', eol: '\r\n', size: 1, truncated: false },
+        { text: 'b', eol: '\n', size: 1, truncated: false },
+      ],
+    ],
+    [
+      'blank lines',
+      ['\n\na\n'],
+      [
+        { text: '', eol: '\n', size: 0, truncated: false },
+        { text: '', eol: '\n', size: 0, truncated: false },
+        { text: 'a', eol: '\n', size: 1, truncated: false },
+      ],
+    ],
+    [
+      'last line without newline',
+      ['a\nb'],
+      [
+        { text: 'a', eol: '\n', size: 1, truncated: false },
+        { text: 'b', eol: '', size: 1, truncated: false },
+      ],
+    ],
     ['a lone CR at EOF stays in the line', ['a\r'], [{ text: 'a\r', eol: '', size: 2, truncated: false }]],
   ])('%s', (_name, chunks, expected) => {
     expect(frame(chunks)).toEqual(expected);

@@ -10,7 +10,12 @@ describe('headerMismatches', () => {
     ['absent headers are no disagreement', {}, call, []],
     ['another method', { 'mcp-method': 'tools/list' }, call, ['mcp-method "tools/list" but the method is "tools/call"']],
     ['another tool', { 'mcp-name': 'sub' }, call, ['mcp-name "sub" but the params.name is "add"']],
-    ['another version', { 'mcp-protocol-version': '2025-11-25' }, call, ['mcp-protocol-version "2025-11-25" but the protocol version in _meta is "2026-07-28"']],
+    [
+      'another version',
+      { 'mcp-protocol-version': '2025-11-25' },
+      call,
+      ['mcp-protocol-version "2025-11-25" but the protocol version in _meta is "2026-07-28"'],
+    ],
     ['a resource URI', { 'mcp-name': 'a://x' }, { method: 'resources/read', params: { uri: 'a://y' } }, ['mcp-name "a://x" but the params.uri is "a://y"']],
     ['not an object', { 'mcp-method': 'x' }, 'text', []],
     ['a batch', { 'mcp-method': 'x' }, [call], []],
@@ -19,7 +24,11 @@ describe('headerMismatches', () => {
   });
 
   it('picks the MCP headers out of a header set', () => {
-    expect(mcpHeadersOf({ 'mcp-session-id': 's', accept: '*/*', 'last-event-id': '9', 'mcp-name': ['a', 'b'] })).toEqual({ 'mcp-session-id': 's', 'last-event-id': '9', 'mcp-name': 'a, b' });
+    expect(mcpHeadersOf({ 'mcp-session-id': 's', accept: '*/*', 'last-event-id': '9', 'mcp-name': ['a', 'b'] })).toEqual({
+      'mcp-session-id': 's',
+      'last-event-id': '9',
+      'mcp-name': 'a, b',
+    });
   });
 
   it('has no MCP headers to give for a header set without them', () => {

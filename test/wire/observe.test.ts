@@ -19,7 +19,12 @@ function run(steps: [Direction, unknown, number?][], transport: 'stdio' | 'http'
   return { observations, correlator, spliced };
 }
 
-const init = (id: number, version = '2025-06-18') => ({ jsonrpc: '2.0', id, method: 'initialize', params: { protocolVersion: version, capabilities: {}, clientInfo: { name: 'c', version: '1' } } });
+const init = (id: number, version = '2025-06-18') => ({
+  jsonrpc: '2.0',
+  id,
+  method: 'initialize',
+  params: { protocolVersion: version, capabilities: {}, clientInfo: { name: 'c', version: '1' } },
+});
 const result = (id: unknown, value: unknown = {}) => ({ jsonrpc: '2.0', id, result: value });
 
 describe('observeFrame and the correlator', () => {
@@ -63,9 +68,23 @@ describe('observeFrame and the correlator', () => {
 
   it.each([
     ['orphan-response', [['s2c', result(9)]], 0, ['orphan-response']],
-    ['duplicate-id', [['c2s', { jsonrpc: '2.0', id: 1, method: 'ping' }], ['s2c', result(1)], ['c2s', { jsonrpc: '2.0', id: 1, method: 'ping' }]], 2, ['duplicate-id']],
+    [
+      'duplicate-id',
+      [
+        ['c2s', { jsonrpc: '2.0', id: 1, method: 'ping' }],
+        ['s2c', result(1)],
+        ['c2s', { jsonrpc: '2.0', id: 1, method: 'ping' }],
+      ],
+      2,
+      ['duplicate-id'],
+    ],
     ['id-null', [['c2s', { jsonrpc: '2.0', id: null, method: 'ping' }]], 0, ['id-null']],
-    ['unknown progress token', [['s2c', { jsonrpc: '2.0', method: 'notifications/progress', params: { progressToken: 5, progress: 1 } }]], 0, ['unknown-progress-token']],
+    [
+      'unknown progress token',
+      [['s2c', { jsonrpc: '2.0', method: 'notifications/progress', params: { progressToken: 5, progress: 1 } }]],
+      0,
+      ['unknown-progress-token'],
+    ],
     ['stdout noise', [['s2c', 'Server starting...']], 0, ['stdout-noise', 'not-json']],
     ['non-JSON from the client', [['c2s', 'hello']], 0, ['not-json']],
   ] as [string, [Direction, unknown][], number, string[]][])('notes %s', (_name, steps, index, notes) => {
@@ -127,13 +146,23 @@ describe('observeFrame and the correlator', () => {
   });
 
   it('classifies batch members one by one, and flags batches the revision forbids', () => {
-    const batch = [{ jsonrpc: '2.0', id: 1, method: 'ping' }, { jsonrpc: '2.0', method: 'notifications/initialized' }];
+    const batch = [
+      { jsonrpc: '2.0', id: 1, method: 'ping' },
+      { jsonrpc: '2.0', method: 'notifications/initialized' },
+    ];
     const { observations: allowed, spliced } = run([['c2s', batch]]);
-    expect(allowed.map((o) => [o.kind, o.batch])).toEqual([['request', { index: 0, count: 2 }], ['notification', { index: 1, count: 2 }]]);
+    expect(allowed.map((o) => [o.kind, o.batch])).toEqual([
+      ['request', { index: 0, count: 2 }],
+      ['notification', { index: 1, count: 2 }],
+    ]);
     // The first member carries the frame's own text; the others their own JSON.
     expect(spliced).toEqual([JSON.stringify(batch), JSON.stringify(batch[1])]);
     expect(allowed[0]!.raw).toBeUndefined();
-    const forbidden = run([['c2s', init(0)], ['s2c', result(0, { protocolVersion: '2025-06-18' })], ['c2s', batch]]).observations.slice(2);
+    const forbidden = run([
+      ['c2s', init(0)],
+      ['s2c', result(0, { protocolVersion: '2025-06-18' })],
+      ['c2s', batch],
+    ]).observations.slice(2);
     expect(forbidden.map((o) => o.kind)).toEqual(['invalid', 'invalid']);
     expect(forbidden[0]!.notes).toContain('batch-forbidden');
   });
@@ -142,7 +171,10 @@ describe('observeFrame and the correlator', () => {
     const correlator = createCorrelator();
     const [bad] = observeFrame({ bytes: Buffer.from([0xff, 0x0a]) }, { dir: 's2c', correlator, nextSeq: () => 1, timeMs: 0, transport: 'stdio' });
     expect(bad!.observation).toMatchObject({ kind: 'invalid', rawBase64: '/wo=', notes: ['stdout-noise', 'not-utf8'] });
-    const [cut] = observeFrame({ bytes: Buffer.from('{"jsonrpc"'), size: 5000, truncated: true }, { dir: 's2c', correlator, nextSeq: () => 2, timeMs: 0, transport: 'stdio' });
+    const [cut] = observeFrame(
+      { bytes: Buffer.from('{"jsonrpc"'), size: 5000, truncated: true },
+      { dir: 's2c', correlator, nextSeq: () => 2, timeMs: 0, transport: 'stdio' },
+    );
     expect(cut!.observation).toMatchObject({ kind: 'invalid', truncated: true, bytes: 5000, notes: ['frame-too-large'] });
   });
 
@@ -152,7 +184,15 @@ describe('observeFrame and the correlator', () => {
       ['c2s', { jsonrpc: '2.0', id: at, method: 'tools/list' }],
       ['s2c', error(at, code)],
     ]);
-    const names = run(steps).observations.filter((observation) => observation.kind === 'protocol-error').map((observation) => `${observation.error?.code} ${observation.errorName}`);
-    expect(names).toEqual(['-32020 Header mismatch', '-32021 Missing required client capability', '-32022 Unsupported protocol version', '-32042 URL elicitation required', '-32002 Resource not found']);
+    const names = run(steps)
+      .observations.filter((observation) => observation.kind === 'protocol-error')
+      .map((observation) => `${observation.error?.code} ${observation.errorName}`);
+    expect(names).toEqual([
+      '-32020 Header mismatch',
+      '-32021 Missing required client capability',
+      '-32022 Unsupported protocol version',
+      '-32042 URL elicitation required',
+      '-32002 Resource not found',
+    ]);
   });
 });

@@ -15,7 +15,14 @@ function session(pins?: ToolPins) {
 }
 
 const deploy = (id: number, extra: object = {}) => ({ id, method: 'tools/call', params: { name: 'deploy', arguments: { env: 'prod' }, ...extra } });
-const asks = (id: number, state?: string) => ({ id, result: { resultType: 'input_required', inputRequests: { confirm: { method: 'elicitation/create', params: { message: 'Sure?' } } }, ...(state ? { requestState: state } : {}) } });
+const asks = (id: number, state?: string) => ({
+  id,
+  result: {
+    resultType: 'input_required',
+    inputRequests: { confirm: { method: 'elicitation/create', params: { message: 'Sure?' } } },
+    ...(state ? { requestState: state } : {}),
+  },
+});
 const answer = { inputResponses: { confirm: { action: 'accept', content: { confirm: true } } } };
 
 describe('multi-round-trip calls in the correlator', () => {
@@ -101,13 +108,21 @@ describe('tools that change under the client', () => {
     frame('c2s', { id: 2, method: 'tools/list', params: { cursor: 'p2' } });
     frame('s2c', { id: 2, result: { tools: [{ name: 'export', inputSchema: { type: 'object' } }] } });
     expect(frame.notices()).toEqual([
-      { note: 'tool-definition-changed', text: 'tool export is not in the baseline (new since it was written); tool add is pinned in the baseline but the server no longer lists it' },
+      {
+        note: 'tool-definition-changed',
+        text: 'tool export is not in the baseline (new since it was written); tool add is pinned in the baseline but the server no longer lists it',
+      },
     ]);
     // Taken once.
     expect(frame.notices()).toBeUndefined();
     frame('s2c', { method: 'notifications/tools/list_changed' });
     list(frame, 3, tool('Search'), add);
-    expect(frame.notices()).toEqual([{ note: 'tool-changed-mid-session', text: 'the server changed its tools mid-session, after notifications/tools/list_changed: changed: search; added: add; removed: export' }]);
+    expect(frame.notices()).toEqual([
+      {
+        note: 'tool-changed-mid-session',
+        text: 'the server changed its tools mid-session, after notifications/tools/list_changed: changed: search; added: add; removed: export',
+      },
+    ]);
   });
 
   it('hashes a definition whatever the order of its keys, and without its _meta', () => {

@@ -38,7 +38,13 @@ export interface ObservedOutput {
  * forwarding thread sends, acknowledges the bytes observed, paces itself on the files, and
  * meets the deadline the forwarding side sets when the spy exits.
  */
-export function serveObserverChannel<M extends ChannelMessage>(port: MessagePort, controlBuffer: SharedArrayBuffer | undefined, observer: ObservingSide<M>, output: ObservedOutput, live = false) {
+export function serveObserverChannel<M extends ChannelMessage>(
+  port: MessagePort,
+  controlBuffer: SharedArrayBuffer | undefined,
+  observer: ObservingSide<M>,
+  output: ObservedOutput,
+  live = false,
+) {
   const control = controlBuffer ? new BigInt64Array(controlBuffer) : undefined;
   /** Messages handled (a finish aside): the forwarding side counts them the same way. */
   let handled = 0;
@@ -215,5 +221,4 @@ export function serveObserverChannel<M extends ChannelMessage>(port: MessagePort
   });
   // Loaded and listening: from now on the time the spy gives it to finish is its own.
   port.postMessage({ type: 'ready' } satisfies ObserverReply);
-
 }

@@ -18,7 +18,13 @@ const reason = 'the observer did not finish in time (--drain-timeout); these byt
  * each after a gap for the bytes of each stream forwarded before it and not in the record, and a
  * gap for the rest. `progress` is what the record holds; `streams` names the streams (HTTP has one, unnamed).
  */
-export function unrecordedTail(events: readonly HandedEvent[], forwarded: readonly number[], progress: RecordProgress, streams: readonly (string | undefined)[], nowMs: number): TailEntry[] {
+export function unrecordedTail(
+  events: readonly HandedEvent[],
+  forwarded: readonly number[],
+  progress: RecordProgress,
+  streams: readonly (string | undefined)[],
+  nowMs: number,
+): TailEntry[] {
   const accounted = [...progress.recorded];
   const tail: TailEntry[] = [];
   const gapsUpTo = (upTo: readonly number[], t: number) => {

@@ -52,7 +52,14 @@ function openHttpObserver(config: HttpObserverConfig, options: ChannelOptions): 
     const x = ++exchanges;
     let lost = 0;
     /** This exchange's last message: an end rides on it while it is the last of the batch. */
-    let previous: HttpMessage = { type: 'open', x, method: start.method, path: start.path, headers: start.headers, ...(start.marks ? { marks: start.marks } : {}) };
+    let previous: HttpMessage = {
+      type: 'open',
+      x,
+      method: start.method,
+      path: start.path,
+      headers: start.headers,
+      ...(start.marks ? { marks: start.marks } : {}),
+    };
     const send = (message: HttpMessage) => {
       previous = message;
       push(message);
@@ -69,7 +76,11 @@ function openHttpObserver(config: HttpObserverConfig, options: ChannelOptions): 
     const lostMessage = (): HttpMessage => ({ type: 'lost', x, t: nowMs(), bytes: lost });
     /** The end of the request (`open`, `request-chunk`) or of the response (`response`, `response-chunk`). */
     const end = (type: 'request-end' | 'response-end', t: number) => {
-      const riding = channel.last() === previous && (type === 'request-end' ? previous.type === 'open' || previous.type === 'request-chunk' : previous.type === 'response' || previous.type === 'response-chunk');
+      const riding =
+        channel.last() === previous &&
+        (type === 'request-end'
+          ? previous.type === 'open' || previous.type === 'request-chunk'
+          : previous.type === 'response' || previous.type === 'response-chunk');
       if (riding) (previous as { end?: number }).end = t;
       else send({ type, x, t });
     };

@@ -32,6 +32,11 @@ export type HttpMessage =
   | { type: 'failed'; x: number; t: number; failure: FailureMessage }
   /** The exchange's bytes outran the observer: it is a gap in the record, not half an exchange. */
   | { type: 'lost'; x: number; t: number; bytes: number }
-  | { type: 'event'; kind: 'http' | 'spawn' | 'exit' | 'fault' | 'intercept'; t: number; fields: EventFields<'http' | 'spawn' | 'exit' | 'fault' | 'intercept'> }
+  | {
+      type: 'event';
+      kind: 'http' | 'spawn' | 'exit' | 'fault' | 'intercept';
+      t: number;
+      fields: EventFields<'http' | 'spawn' | 'exit' | 'fault' | 'intercept'>;
+    }
   /** The proxy stopped: every open session ends (its pending requests become `unanswered`). */
   | { type: 'stopped' };

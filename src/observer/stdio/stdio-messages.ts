@@ -15,6 +15,11 @@ export type StdioMessage =
   | { type: 'lost'; stream: StdioStream; t: number; bytes: number }
   | { type: 'skip'; stream: StdioStream; bytes: number; lastByte: number }
   | { type: 'end'; stream: StdioStream; t: number }
-  | { type: 'event'; kind: 'spawn' | 'exit' | 'note' | 'fault' | 'intercept'; t: number; fields: EventFields<'spawn' | 'exit' | 'note' | 'fault' | 'intercept'> }
+  | {
+      type: 'event';
+      kind: 'spawn' | 'exit' | 'note' | 'fault' | 'intercept';
+      t: number;
+      fields: EventFields<'spawn' | 'exit' | 'note' | 'fault' | 'intercept'>;
+    }
   /** Fields for the next frame of the stream (a fault rule's marks): sent just before that frame's line. */
   | { type: 'mark'; stream: 'c2s' | 's2c'; fields: Partial<FrameEntry> };

@@ -27,7 +27,11 @@ export function faultMark(frame: ReportFrame): { class: string; label: string; t
   // Held by --intercept: let go as it was, or edited (or answered) at the console.
   if (frame.intercept !== undefined) {
     if (frame.origin !== 'spy') return { class: 'faulted', label: 'intercepted', title: `held by --intercept ${frame.intercept}` };
-    return { class: 'injected', label: frame.edited ? 'edited at the intercept' : 'answered at the intercept', title: `made at the console, --intercept ${frame.intercept}` };
+    return {
+      class: 'injected',
+      label: frame.edited ? 'edited at the intercept' : 'answered at the intercept',
+      title: `made at the console, --intercept ${frame.intercept}`,
+    };
   }
   if (frame.fault === undefined) return undefined;
   if (frame.origin === 'spy') return { class: 'injected', label: 'injected by mcp-spy', title: `made by mcp-spy, fault rule: ${frame.fault}` };
@@ -46,9 +50,22 @@ function detailOf(item: ListItem, openRelated: (seq: number, session: string) =>
     parts.push(h('p', {}, link));
   }
   if (item.raw === undefined) {
-    parts.push(h('p', { class: 'left-out' }, item.textLeftOut === 'size-limit' ? 'the text of this frame was left out of the report (size limit)' : 'this frame has no text (bytes that are not UTF-8)'));
+    parts.push(
+      h(
+        'p',
+        { class: 'left-out' },
+        item.textLeftOut === 'size-limit'
+          ? 'the text of this frame was left out of the report (size limit)'
+          : 'this frame has no text (bytes that are not UTF-8)',
+      ),
+    );
   } else {
-    parts.push(h('h4', {}, 'JSON'), payloadBlock(prettyText(item.raw), 'pretty'), h('h4', {}, `exact bytes (${formatBytes(item.bytes ?? item.raw.length)})`), payloadBlock(item.raw, 'exact'));
+    parts.push(
+      h('h4', {}, 'JSON'),
+      payloadBlock(prettyText(item.raw), 'pretty'),
+      h('h4', {}, `exact bytes (${formatBytes(item.bytes ?? item.raw.length)})`),
+      payloadBlock(item.raw, 'exact'),
+    );
   }
   if (item.notes) parts.push(h('p', { class: 'notes' }, `notes: ${item.notes.join(', ')}`));
   return h('div', { class: 'detail' }, ...parts);
@@ -67,7 +84,11 @@ function rowOf(item: ListItem): HTMLElement {
   );
   const mark = frame && faultMark(frame);
   if (mark) head.append(h('span', { class: `badge ${mark.class}`, title: mark.title }, mark.label));
-  return h('div', { class: `row ${item.kind}${mark ? ` ${mark.class}` : ''}`, 'data-seq': item.seq, 'data-line': item.line, 'data-session': item.session }, head);
+  return h(
+    'div',
+    { class: `row ${item.kind}${mark ? ` ${mark.class}` : ''}`, 'data-seq': item.seq, 'data-line': item.line, 'data-session': item.session },
+    head,
+  );
 }
 
 const rowHeight = 22;
@@ -87,10 +108,13 @@ export function frameList(recording: ReportRecording) {
     const detail = row.querySelector(':scope > .detail');
     const opening = open ?? !detail;
     if (detail && !opening) detail.remove();
-    if (!detail && opening) row.append(detailOf(item, (seq, session) => {
-      const request = byRequest(seq, session);
-      if (request) api.open(request.line);
-    }));
+    if (!detail && opening)
+      row.append(
+        detailOf(item, (seq, session) => {
+          const request = byRequest(seq, session);
+          if (request) api.open(request.line);
+        }),
+      );
     row.classList.toggle('open', opening);
   };
   const makeRow = (item: ListItem, index: number) => {
@@ -108,7 +132,11 @@ export function frameList(recording: ReportRecording) {
     return row;
   };
   const made = new Set<number>();
-  const listBlocks = blocks(items, (count) => count * rowHeight, () => h('div', { class: 'block-rows' }));
+  const listBlocks = blocks(
+    items,
+    (count) => count * rowHeight,
+    () => h('div', { class: 'block-rows' }),
+  );
   const build = (block: number) => {
     if (made.has(block)) return;
     made.add(block);
@@ -117,19 +145,28 @@ export function frameList(recording: ReportRecording) {
     items.slice(first, first + blockSize).forEach((item, offset) => fragment.append(makeRow(item, first + offset)));
     listBlocks[block]!.firstElementChild!.append(fragment);
   };
-  const observer = new IntersectionObserver((entries) => {
-    for (const entry of entries) {
-      if (!entry.isIntersecting) continue;
-      build(listBlocks.indexOf(entry.target as HTMLElement));
-      observer.unobserve(entry.target);
-    }
-  }, { rootMargin: '1500px 0px' });
+  const observer = new IntersectionObserver(
+    (entries) => {
+      for (const entry of entries) {
+        if (!entry.isIntersecting) continue;
+        build(listBlocks.indexOf(entry.target as HTMLElement));
+        observer.unobserve(entry.target);
+      }
+    },
+    { rootMargin: '1500px 0px' },
+  );
   listBlocks.forEach((block, index) => (index === 0 ? build(0) : observer.observe(block)));
   const list = h('div', { class: 'rows' }, ...listBlocks);
 
   const kinds = [...new Set(items.map((item) => item.kind))];
   const shownKinds = new Set(kinds);
-  const input = h('input', { type: 'search', class: 'filter', placeholder: 'filter, as view --filter: tool = "search" and latency > 500', spellcheck: 'false', 'aria-label': 'filter expression' });
+  const input = h('input', {
+    type: 'search',
+    class: 'filter',
+    placeholder: 'filter, as view --filter: tool = "search" and latency > 500',
+    spellcheck: 'false',
+    'aria-label': 'filter expression',
+  });
   const problem = h('span', { class: 'filter-error', role: 'status' });
   const count = h('span', { class: 'count' });
   let test: (entry: RecordEntry) => boolean = () => true;
@@ -160,15 +197,19 @@ export function frameList(recording: ReportRecording) {
     test = parsed ? parsed.test : () => true;
     apply();
   });
-  const toggles = h('div', { class: 'kinds' }, ...kinds.map((kind) => {
-    const box = h('input', { type: 'checkbox', checked: true, 'data-kind': kind });
-    box.addEventListener('change', () => {
-      if (box.checked) shownKinds.add(kind);
-      else shownKinds.delete(kind);
-      apply();
-    });
-    return h('label', { class: `toggle ${kind}` }, box, ` ${kind}`);
-  }));
+  const toggles = h(
+    'div',
+    { class: 'kinds' },
+    ...kinds.map((kind) => {
+      const box = h('input', { type: 'checkbox', checked: true, 'data-kind': kind });
+      box.addEventListener('change', () => {
+        if (box.checked) shownKinds.add(kind);
+        else shownKinds.delete(kind);
+        apply();
+      });
+      return h('label', { class: `toggle ${kind}` }, box, ` ${kind}`);
+    }),
+  );
   apply();
   const api = {
     element: section('frames', 'Frames', h('div', { class: 'filter-bar' }, input, count, problem), toggles, list),

@@ -11,8 +11,19 @@ const allSessions = '*';
 
 function sessionPicker(recording: ReportRecording, onPick: (session: string) => void): HTMLElement | undefined {
   if (recording.sessions.length < 2) return undefined;
-  const options = recording.sessions.map((session) => h('option', { value: session.id }, `${session.id} (${[session.client?.name, session.server?.name].filter(Boolean).join(' → ') || session.transport || 'session'}, ${session.frames} frames)`));
-  const select = h('select', { class: 'session-picker', 'aria-label': 'session' }, h('option', { value: allSessions }, `all ${recording.sessions.length} sessions`), ...options);
+  const options = recording.sessions.map((session) =>
+    h(
+      'option',
+      { value: session.id },
+      `${session.id} (${[session.client?.name, session.server?.name].filter(Boolean).join(' → ') || session.transport || 'session'}, ${session.frames} frames)`,
+    ),
+  );
+  const select = h(
+    'select',
+    { class: 'session-picker', 'aria-label': 'session' },
+    h('option', { value: allSessions }, `all ${recording.sessions.length} sessions`),
+    ...options,
+  );
   select.addEventListener('change', () => onPick(select.value));
   return h('label', { class: 'sessions' }, 'session ', select);
 }
@@ -69,14 +80,18 @@ function start(): void {
   const title = data.recordings.map((recording) => recording.file).join(' and ');
   const header = h('header', {}, h('h1', {}, `mcp-spy report: ${title}`));
   if (second && data.comparison) {
-    const tabs = h('nav', { class: 'tabs' }, ...data.recordings.map((recording, index) => {
-      const tab = h('button', { type: 'button', class: index === 1 ? 'tab active' : 'tab', 'data-recording': index }, recording.file);
-      tab.addEventListener('click', () => {
-        for (const other of tabs.querySelectorAll('.tab')) other.classList.toggle('active', other === tab);
-        renderRecording(body, recording);
-      });
-      return tab;
-    }));
+    const tabs = h(
+      'nav',
+      { class: 'tabs' },
+      ...data.recordings.map((recording, index) => {
+        const tab = h('button', { type: 'button', class: index === 1 ? 'tab active' : 'tab', 'data-recording': index }, recording.file);
+        tab.addEventListener('click', () => {
+          for (const other of tabs.querySelectorAll('.tab')) other.classList.toggle('active', other === tab);
+          renderRecording(body, recording);
+        });
+        return tab;
+      }),
+    );
     main.replaceChildren(header, comparisonSection(data.comparison, [first!.file, second.file]), tabs, body);
     renderRecording(body, second);
   } else {

@@ -47,7 +47,8 @@ function progressLabels(items: readonly ListItem[]): Map<ListItem, string> {
     byRequest.set(key, [...(byRequest.get(key) ?? []), item]);
   }
   const labels = new Map<ListItem, string>();
-  for (const frames of byRequest.values()) frames.forEach((frame, index) => labels.set(frame, `progress ${index + 1}/${frames.length} of #${String(frame.related!.id)}`));
+  for (const frames of byRequest.values())
+    frames.forEach((frame, index) => labels.set(frame, `progress ${index + 1}/${frames.length} of #${String(frame.related!.id)}`));
   return labels;
 }
 
@@ -76,7 +77,14 @@ function frameArrow(frame: ReportFrame, y: number, progress: string | undefined)
   const label = `${progress ?? frameLabel(frame)}${mark ? ` (${mark.label})` : ''}`;
   return s(
     'g',
-    { class: `arrow ${frame.kind} ${frame.dir}${mark ? ` ${mark.class}` : ''}`, 'data-seq': frame.seq, 'data-line': frame.line, 'data-session': frame.session, ...(frame.related ? { 'data-related': frame.related.seq } : {}), ...(mark ? { 'data-fault': frame.fault ?? frame.intercept } : {}) },
+    {
+      class: `arrow ${frame.kind} ${frame.dir}${mark ? ` ${mark.class}` : ''}`,
+      'data-seq': frame.seq,
+      'data-line': frame.line,
+      'data-session': frame.session,
+      ...(frame.related ? { 'data-related': frame.related.seq } : {}),
+      ...(mark ? { 'data-fault': frame.fault ?? frame.intercept } : {}),
+    },
     s('path', { d: arrowPath(from, to, y) }),
     s('text', { x: (from + to) / 2, y: y - 5 }, fitMono(label, Math.abs(to - from) - 16)),
     ...(mark ? [s('title', {}, mark.title)] : []),
@@ -86,7 +94,15 @@ function frameArrow(frame: ReportFrame, y: number, progress: string | undefined)
 /** An activation bar on the receiving lifeline, from a request to its answer: the pair drawn as one. */
 function activation(span: ReportSpan, from: number, to: number): SVGRectElement {
   const x = span.dir === 'c2s' ? lanes.server : lanes.client;
-  return s('rect', { class: `activation ${span.outcome}`, 'data-seq': span.seq, 'data-session': span.session, x: x - 4, y: from, width: 8, height: Math.max(4, to - from) });
+  return s('rect', {
+    class: `activation ${span.outcome}`,
+    'data-seq': span.seq,
+    'data-session': span.session,
+    x: x - 4,
+    y: from,
+    width: 8,
+    height: Math.max(4, to - from),
+  });
 }
 
 function itemElement(item: Row, y: number, start: number | undefined, progress: string | undefined): SVGElement[] {
@@ -98,9 +114,23 @@ function itemElement(item: Row, y: number, start: number | undefined, progress: 
   else if (item.kind === 'stderr') {
     const lines = 'lines' in item ? item.lines : 1;
     const text = lines > 1 ? `${lines} lines: ${stderrText(item)}` : stderrText(item);
-    out.push(s('g', { class: 'arrow stderr', ...ids, ...(lines > 1 ? { 'data-lines': lines } : {}) }, s('path', { d: arrowPath(lanes.server, lanes.stderr, y) }), s('text', { x: lanes.stderr + 6, y: y + 4 }, fitMono(text, width - lanes.stderr - 12))));
+    out.push(
+      s(
+        'g',
+        { class: 'arrow stderr', ...ids, ...(lines > 1 ? { 'data-lines': lines } : {}) },
+        s('path', { d: arrowPath(lanes.server, lanes.stderr, y) }),
+        s('text', { x: lanes.stderr + 6, y: y + 4 }, fitMono(text, width - lanes.stderr - 12)),
+      ),
+    );
   } else {
-    out.push(s('g', { class: `event ${item.kind}`, ...ids }, s('rect', { x: 70, y: y - 9, width: width - 80, height: 16, rx: 3 }), s('text', { x: 80, y: y + 3 }, fitMono(item.text, width - 100))));
+    out.push(
+      s(
+        'g',
+        { class: `event ${item.kind}`, ...ids },
+        s('rect', { x: 70, y: y - 9, width: width - 80, height: 16, rx: 3 }),
+        s('text', { x: 80, y: y + 3 }, fitMono(item.text, width - 100)),
+      ),
+    );
   }
   return out;
 }
@@ -116,7 +146,10 @@ export function sequenceDiagram(recording: ReportRecording, shownItems: ListItem
   const progress = progressLabels(shownItems);
   const items = rowsOf(shownItems);
   // The stderr lane only where a server has a stderr (stdio), not empty beside an HTTP server.
-  const shownLanes: Lane[] = recording.events.some((event) => event.kind === 'stderr') || recording.sessions.some((one) => one.transport === 'stdio') ? ['client', 'server', 'stderr'] : ['client', 'server'];
+  const shownLanes: Lane[] =
+    recording.events.some((event) => event.kind === 'stderr') || recording.sessions.some((one) => one.transport === 'stdio')
+      ? ['client', 'server', 'stderr']
+      : ['client', 'server'];
   const rowOf = new Map<string, number>();
   items.forEach((item, index) => {
     if (isFrame(item)) rowOf.set(`${item.session}|${item.seq}`, index);
@@ -131,20 +164,24 @@ export function sequenceDiagram(recording: ReportRecording, shownItems: ListItem
   }
   const start = msOf(recording.start);
   const head = s('svg', { class: 'sequence-head', width, height: top, viewBox: `0 0 ${width} ${top}` }, lifelines(top, shownLanes, names));
-  const body = blocks(items, (count) => count * rowHeight, (slice, first) => {
-    const height = slice.length * rowHeight + (first + slice.length === items.length ? 12 : 0);
-    const svg = s('svg', { class: 'sequence', width, height, viewBox: `0 0 ${width} ${height}` });
-    for (const lane of shownLanes) svg.append(s('line', { class: 'lifeline', x1: lanes[lane], y1: 0, x2: lanes[lane], y2: height }));
-    const last = first + slice.length;
-    for (const { span, from, to } of activations) {
-      if (to < first || from >= last) continue;
-      const top = (Math.max(from, first) - first) * rowHeight + (from >= first ? 14 : 0);
-      const bottom = (Math.min(to, last) - first) * rowHeight + (to < last ? 14 : 0);
-      svg.append(activation(span, top, bottom));
-    }
-    slice.forEach((item, index) => svg.append(...itemElement(item, index * rowHeight + 14, start, progress.get(item))));
-    return svg;
-  });
+  const body = blocks(
+    items,
+    (count) => count * rowHeight,
+    (slice, first) => {
+      const height = slice.length * rowHeight + (first + slice.length === items.length ? 12 : 0);
+      const svg = s('svg', { class: 'sequence', width, height, viewBox: `0 0 ${width} ${height}` });
+      for (const lane of shownLanes) svg.append(s('line', { class: 'lifeline', x1: lanes[lane], y1: 0, x2: lanes[lane], y2: height }));
+      const last = first + slice.length;
+      for (const { span, from, to } of activations) {
+        if (to < first || from >= last) continue;
+        const top = (Math.max(from, first) - first) * rowHeight + (from >= first ? 14 : 0);
+        const bottom = (Math.min(to, last) - first) * rowHeight + (to < last ? 14 : 0);
+        svg.append(activation(span, top, bottom));
+      }
+      slice.forEach((item, index) => svg.append(...itemElement(item, index * rowHeight + 14, start, progress.get(item))));
+      return svg;
+    },
+  );
   const diagram = h('div', { class: 'sequence-diagram', role: 'img', 'aria-label': 'sequence diagram' }, head, ...body);
   diagram.addEventListener('click', (event) => {
     const target = (event.target as Element).closest('[data-line]');

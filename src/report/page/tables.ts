@@ -11,7 +11,15 @@ function latencyTable(title: string, table: Record<string, ReportLatency>): HTML
       'tr',
       { 'data-name': name },
       h('td', {}, name),
-      ...[stats.count, ms(stats.latency?.p50), ms(stats.latency?.p95), ms(stats.latency?.p99), ms(stats.latency?.max), stats.protocolErrors, stats.toolErrors].map((value) => h('td', { class: 'number' }, value)),
+      ...[
+        stats.count,
+        ms(stats.latency?.p50),
+        ms(stats.latency?.p95),
+        ms(stats.latency?.p99),
+        ms(stats.latency?.max),
+        stats.protocolErrors,
+        stats.toolErrors,
+      ].map((value) => h('td', { class: 'number' }, value)),
     ),
   );
   return h('table', { class: 'latency' }, h('thead', {}, head), h('tbody', {}, ...rows));
@@ -32,7 +40,17 @@ export function findingsSection(recording: ReportRecording, open: (finding: Repo
       event.preventDefault();
       open(finding);
     });
-    return h('li', { class: `finding ${finding.level}` }, h('span', { class: `level ${finding.level}` }, finding.level), ' ', h('code', {}, finding.rule), ' ', finding.message, ' ', link);
+    return h(
+      'li',
+      { class: `finding ${finding.level}` },
+      h('span', { class: `level ${finding.level}` }, finding.level),
+      ' ',
+      h('code', {}, finding.rule),
+      ' ',
+      finding.message,
+      ' ',
+      link,
+    );
   });
   return section('findings', 'Check findings', h('ul', { class: 'findings' }, ...items));
 }
@@ -47,7 +65,13 @@ export function toolsSection(recording: ReportRecording): HTMLElement {
       h('td', {}, h('code', {}, tool.name)),
       h('td', {}, tool.description ?? ''),
       h('td', { class: 'number' }, tool.calls),
-      h('td', {}, tool.inputSchema === undefined ? '' : h('details', {}, h('summary', {}, 'input schema'), payloadBlock(JSON.stringify(tool.inputSchema, null, 2), 'pretty'))),
+      h(
+        'td',
+        {},
+        tool.inputSchema === undefined
+          ? ''
+          : h('details', {}, h('summary', {}, 'input schema'), payloadBlock(JSON.stringify(tool.inputSchema, null, 2), 'pretty')),
+      ),
     ),
   );
   const head = h('tr', {}, ...['tool', 'description', 'calls', 'input schema'].map((name) => h('th', {}, name)));

@@ -29,7 +29,10 @@ function timeAxis(startMs: number, endMs: number, { labelWidth, chart }: Layout,
   const step = timed ? roundStep(total) : Math.max(1, Math.ceil(roundStep(total)));
   for (let value = 0; value <= total + step * 1e-9; value += step) {
     const at = labelWidth + (value / total) * chart;
-    ticks.append(s('line', { x1: at, y1: top - 6, x2: at, y2: top - 2 }), s('text', { x: at, y: top - 10, 'text-anchor': 'middle' }, timed ? tickLabel(value) : String(value)));
+    ticks.append(
+      s('line', { x1: at, y1: top - 6, x2: at, y2: top - 2 }),
+      s('text', { x: at, y: top - 10, 'text-anchor': 'middle' }, timed ? tickLabel(value) : String(value)),
+    );
   }
   return { x, ticks };
 }
@@ -45,11 +48,11 @@ export function waterfall(recording: ReportRecording, spans: ReportSpan[], open:
   // A capture has no times: its requests stand in order, each one step long.
   const timed = msOf(recording.start) !== undefined;
   const startMs = timed ? msOf(recording.start)! : 0;
-  const endMs = timed ? msOf(recording.end) ?? startMs : spans.length;
+  const endMs = timed ? (msOf(recording.end) ?? startMs) : spans.length;
   const { x, ticks } = timeAxis(startMs, endMs, layout, timed);
   const bar = (span: ReportSpan, index: number, y: number) => {
-    const from = timed ? msOf(span.start) ?? startMs : index;
-    const to = span.outcome === 'open' ? endMs : timed ? msOf(span.end) ?? endMs : index + 1;
+    const from = timed ? (msOf(span.start) ?? startMs) : index;
+    const to = span.outcome === 'open' ? endMs : timed ? (msOf(span.end) ?? endMs) : index + 1;
     const left = x(from);
     const group = s(
       'g',
@@ -58,7 +61,9 @@ export function waterfall(recording: ReportRecording, spans: ReportSpan[], open:
       s('rect', { x: left, y: y + 3, width: Math.max(2, x(to) - left), height: rowHeight - 6, rx: 2 }),
     );
     if (span.outcome !== 'open' && span.end && span.start) {
-      group.append(s('text', { class: 'bar-time', x: Math.min(width - 60, x(to) + 4), y: y + 12 }, formatDuration((msOf(span.end) ?? 0) - (msOf(span.start) ?? 0))));
+      group.append(
+        s('text', { class: 'bar-time', x: Math.min(width - 60, x(to) + 4), y: y + 12 }, formatDuration((msOf(span.end) ?? 0) - (msOf(span.start) ?? 0))),
+      );
     }
     for (const tick of span.progress) {
       const at = timed ? msOf(tick.t) : undefined;
@@ -67,12 +72,16 @@ export function waterfall(recording: ReportRecording, spans: ReportSpan[], open:
     return group;
   };
   const head = s('svg', { class: 'waterfall-head', width, height: top, viewBox: `0 0 ${width} ${top}` }, ticks);
-  const body = blocks(spans, (count) => count * rowHeight, (slice, first) => {
-    const height = slice.length * rowHeight;
-    const svg = s('svg', { class: 'waterfall', width, height, viewBox: `0 0 ${width} ${height}` });
-    slice.forEach((span, index) => svg.append(bar(span, first + index, index * rowHeight)));
-    return svg;
-  });
+  const body = blocks(
+    spans,
+    (count) => count * rowHeight,
+    (slice, first) => {
+      const height = slice.length * rowHeight;
+      const svg = s('svg', { class: 'waterfall', width, height, viewBox: `0 0 ${width} ${height}` });
+      slice.forEach((span, index) => svg.append(bar(span, first + index, index * rowHeight)));
+      return svg;
+    },
+  );
   const chart = h('div', { class: 'waterfall-chart', role: 'img', 'aria-label': 'waterfall' }, head, ...body);
   chart.addEventListener('click', (event) => {
     const target = (event.target as Element).closest('.bar');

@@ -1,7 +1,15 @@
 import type { Agent, IncomingMessage, RequestOptions, ServerResponse } from 'node:http';
 import { request as httpRequest } from 'node:http';
 import { request as httpsRequest } from 'node:https';
-import { challengedMetadataPath, isDiscoveryPath, originsOf, rewriteRequestPath, rewriteResponseHeaders, type AuthRewrite, type Origins } from './auth-rewrite.js';
+import {
+  challengedMetadataPath,
+  isDiscoveryPath,
+  originsOf,
+  rewriteRequestPath,
+  rewriteResponseHeaders,
+  type AuthRewrite,
+  type Origins,
+} from './auth-rewrite.js';
 import { createEndpointRewriter } from './endpoint-rewrite.js';
 import { createMetadataHolder, isHeldForm, rewriteForm, withContentLength } from './held-body.js';
 import { forwardableHeaders, headerText, streamConnection } from './headers.js';
@@ -82,7 +90,10 @@ export function forwardExchange(req: IncomingMessage, res: ServerResponse, optio
     tap.requestEnd();
     relayExchange(req, res, options, context, rewriteForm(Buffer.concat(chunks), origins, context.note));
   });
-  req.on('close', () => req.complete || tap.failed({ stage: 'client', message: 'the client closed the connection before its request ended', ...options.closedBySpy() }));
+  req.on(
+    'close',
+    () => req.complete || tap.failed({ stage: 'client', message: 'the client closed the connection before its request ended', ...options.closedBySpy() }),
+  );
 }
 
 /** Forwards the exchange; `held` is the request body when it was read whole (and the tap told) already. */
@@ -140,9 +151,10 @@ function relayExchange(req: IncomingMessage, res: ServerResponse, options: Forwa
     if (!requestEnded && req.complete && req.readableLength === 0) tellEnd();
     const status = upRes.statusCode ?? 502;
     const streams = headerText(upRes.headers, 'content-type')?.includes('text/event-stream') === true;
-    const rewriter = method === 'GET' && streams && upRes.headers['content-length'] === undefined
-      ? createEndpointRewriter(target.origin, `http://${req.headers.host ?? target.host}`, (rewrite) => tap.endpointRewritten(rewrite))
-      : undefined;
+    const rewriter =
+      method === 'GET' && streams && upRes.headers['content-length'] === undefined
+        ? createEndpointRewriter(target.origin, `http://${req.headers.host ?? target.host}`, (rewrite) => tap.endpointRewritten(rewrite))
+        : undefined;
     const headers = forwardableHeaders(rewriteResponseHeaders(upRes.rawHeaders, origins, note));
     if (streams) headers.push(...streamConnection(upRes.rawHeaders, req.headers));
     // Discovery metadata is held to its end when its URLs may need to name the spy.

@@ -18,7 +18,9 @@ export function withContentLength(raw: readonly string[], length: number): strin
 /** Whether a request is a form the spy reads whole before forwarding, for its `resource` parameter. */
 export function isHeldForm(method: string, headers: IncomingHttpHeaders): boolean {
   const length = Number(headers['content-length'] ?? NaN);
-  return method === 'POST' && headerText(headers, 'content-type')?.toLowerCase().startsWith('application/x-www-form-urlencoded') === true && length <= formLimit;
+  return (
+    method === 'POST' && headerText(headers, 'content-type')?.toLowerCase().startsWith('application/x-www-form-urlencoded') === true && length <= formLimit
+  );
 }
 
 /** A held form's body as the server must get it: a `resource` naming the spy names the server. */
@@ -32,7 +34,14 @@ export function rewriteForm(body: Buffer, origins: Origins, note: (rewrite: Auth
  * A discovery document on its way to the client: held to its end, its target URLs moved to the
  * spy, then sent with its new length. Anything else (or a document too large) is undefined: it streams.
  */
-export function createMetadataHolder(discovery: boolean, response: IncomingMessage, headers: string[], origins: Origins, note: (rewrite: AuthRewrite) => void, writeHead: (headers: string[]) => void) {
+export function createMetadataHolder(
+  discovery: boolean,
+  response: IncomingMessage,
+  headers: string[],
+  origins: Origins,
+  note: (rewrite: AuthRewrite) => void,
+  writeHead: (headers: string[]) => void,
+) {
   const status = response.statusCode ?? 0;
   const encoded = (headerText(response.headers, 'content-encoding') ?? 'identity') !== 'identity';
   if (status < 200 || status >= 300 || encoded || !discovery || !headerText(response.headers, 'content-type')?.includes('json')) return undefined;

@@ -73,7 +73,8 @@ export class SessionWatch {
   response(request: PendingRequest, result: unknown, out: Correlation) {
     this.server = pickString(result, 'serverInfo', 'name') ?? pickString(result, '_meta', metaKeys.serverInfo, 'name') ?? this.server;
     if (request.origin && out.related) out.related.round = request.origin.round;
-    if (request.subject !== undefined && isInputRequired(result)) (this.rounds ??= createRoundTrips()).inputRequired(request.subject, request.origin ?? originOf(request), result);
+    if (request.subject !== undefined && isInputRequired(result))
+      (this.rounds ??= createRoundTrips()).inputRequired(request.subject, request.origin ?? originOf(request), result);
     if (request.method !== 'tools/list' || request.dir !== 'c2s') return;
     const tools = (this.tools ??= createToolWatch());
     const change = tools.listed(result);

@@ -45,5 +45,7 @@ export type BaselineTools = Readonly<Record<string, Readonly<Record<string, Pinn
 
 /** The hashes alone: what the live spy needs to compare. */
 export function pinsFromBaseline(tools: BaselineTools): ToolPins {
-  return Object.fromEntries(Object.entries(tools).map(([server, pinned]) => [server, Object.fromEntries(Object.entries(pinned).map(([name, tool]) => [name, tool.sha256]))]));
+  return Object.fromEntries(
+    Object.entries(tools).map(([server, pinned]) => [server, Object.fromEntries(Object.entries(pinned).map(([name, tool]) => [name, tool.sha256]))]),
+  );
 }

@@ -40,5 +40,7 @@ export function describeChallenge(challenge: AuthChallenge, requests: string[]):
 export function withdrawRefused(entries: FrameReceipt[], correlator: Pick<Correlator, 'withdraw'>) {
   return entries
     .filter((entry) => entry.kind === 'request' && entry.dir === 'c2s')
-    .flatMap((entry) => (correlator.withdraw('c2s', entry.id ?? null) ? [{ seq: entry.seq, dir: 'c2s' as const, id: entry.id ?? null, method: entry.method ?? '' }] : []));
+    .flatMap((entry) =>
+      correlator.withdraw('c2s', entry.id ?? null) ? [{ seq: entry.seq, dir: 'c2s' as const, id: entry.id ?? null, method: entry.method ?? '' }] : [],
+    );
 }

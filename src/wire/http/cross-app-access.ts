@@ -74,7 +74,13 @@ export function crossAppRefusal(grant: CrossAppGrant, status: number, response: 
  * A token request's part in cross-app access, for the exchange's summary; a refusal the spy caused
  * is said through `warn` too. `host` is the Host the client sent: the spy's address as it knows it.
  */
-export function crossAppStep(form: URLSearchParams | undefined, status: number | undefined, response: unknown, host: string | undefined, warn?: (message: string) => void): string | undefined {
+export function crossAppStep(
+  form: URLSearchParams | undefined,
+  status: number | undefined,
+  response: unknown,
+  host: string | undefined,
+  warn?: (message: string) => void,
+): string | undefined {
   const grant = crossAppGrantOf(form);
   if (!grant) return undefined;
   const refusal = status === undefined || host === undefined ? undefined : crossAppRefusal(grant, status, response, `http://${host}`);

@@ -8,7 +8,20 @@ import { plural } from '../../protocol/plural.js';
  * Members, form fields and query parameters whose values are secrets in OAuth exchanges (token,
  * registration, the authorization redirect). Masked in the record unless --no-redact.
  */
-const secretNames = new Set(['access_token', 'refresh_token', 'id_token', 'client_secret', 'code', 'code_verifier', 'password', 'registration_access_token', 'assertion', 'client_assertion', 'subject_token', 'actor_token']);
+const secretNames = new Set([
+  'access_token',
+  'refresh_token',
+  'id_token',
+  'client_secret',
+  'code',
+  'code_verifier',
+  'password',
+  'registration_access_token',
+  'assertion',
+  'client_assertion',
+  'subject_token',
+  'actor_token',
+]);
 
 /** How much of a body that is not a frame the record keeps. */
 const excerptLength = 200;
@@ -107,11 +120,23 @@ const str = (value: unknown) => (typeof value === 'string' ? value : undefined);
 
 /** What an OAuth body is, by its members, first match wins. Secrets are never part of a description. */
 const describers: ((json: Record<string, unknown>) => string | undefined)[] = [
-  (j) => (str(j.resource) !== undefined && Array.isArray(j.authorization_servers) ? `protected-resource metadata, resource ${str(j.resource)}, ${plural(j.authorization_servers.length, 'authorization server')}` : undefined),
-  (j) => (str(j.issuer) !== undefined && (j.token_endpoint !== undefined || j.authorization_endpoint !== undefined) ? `authorization-server metadata, issuer ${str(j.issuer)}` : undefined),
+  (j) =>
+    str(j.resource) !== undefined && Array.isArray(j.authorization_servers)
+      ? `protected-resource metadata, resource ${str(j.resource)}, ${plural(j.authorization_servers.length, 'authorization server')}`
+      : undefined,
+  (j) =>
+    str(j.issuer) !== undefined && (j.token_endpoint !== undefined || j.authorization_endpoint !== undefined)
+      ? `authorization-server metadata, issuer ${str(j.issuer)}`
+      : undefined,
   (j) => {
     if (j.access_token === undefined) return undefined;
-    const parts = ['token issued', str(j.token_type), typeof j.expires_in === 'number' ? `expires in ${j.expires_in}s` : undefined, str(j.scope) ? `scope ${str(j.scope)}` : undefined, j.refresh_token !== undefined ? 'with a refresh token' : undefined];
+    const parts = [
+      'token issued',
+      str(j.token_type),
+      typeof j.expires_in === 'number' ? `expires in ${j.expires_in}s` : undefined,
+      str(j.scope) ? `scope ${str(j.scope)}` : undefined,
+      j.refresh_token !== undefined ? 'with a refresh token' : undefined,
+    ];
     return parts.filter((part) => part !== undefined && part !== '').join(', ');
   },
   (j) => (str(j.client_id) !== undefined && Array.isArray(j.redirect_uris) ? `client registered, client_id ${str(j.client_id)}` : undefined),
@@ -136,7 +161,11 @@ export function describeBody(body: OtherBody, sized: boolean): string {
  * What the record keeps of the bodies of an exchange that are not frames: their start, secrets masked
  * (`body`, `requestBody`), the response's `contentType`, and what they are in words.
  */
-export function keepBodies(response: OtherBody | undefined, request: OtherBody | undefined, how: { learn: Learn | undefined; scrub: (text: string) => string; sized: boolean }) {
+export function keepBodies(
+  response: OtherBody | undefined,
+  request: OtherBody | undefined,
+  how: { learn: Learn | undefined; scrub: (text: string) => string; sized: boolean },
+) {
   const fields: { body?: string; contentType?: string; requestBody?: string } = {};
   const described: string[] = [];
   if (response) {

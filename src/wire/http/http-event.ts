@@ -18,7 +18,13 @@ export interface HttpEventDeps {
  * The fields of an exchange's `http` event, in the record's order: method, path and headers with
  * their secrets masked, the summary, `extra`, what the spy moved between origins, status and reason.
  */
-export function httpEventFields(start: ExchangeStart, facts: ExchangeFacts, deps: HttpEventDeps, extra: EntryFields, authRewrites: AuthRewrite[] | undefined): EntryFields {
+export function httpEventFields(
+  start: ExchangeStart,
+  facts: ExchangeFacts,
+  deps: HttpEventDeps,
+  extra: EntryFields,
+  authRewrites: AuthRewrite[] | undefined,
+): EntryFields {
   const headers: { request: HeaderRecord; response?: HeaderRecord } = { request: deps.redact.copy(start.headers) };
   if (facts.response) headers.response = deps.redact.copy(facts.response);
   // What the spy moved between origins, masked like the path (a redirect may carry a code).

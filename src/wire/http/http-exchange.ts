@@ -1,7 +1,15 @@
 import { describeChallenge, readChallenge, withdrawRefused } from './auth-challenge.js';
 import { crossAppStep } from './cross-app-access.js';
 import { BodyCollector } from '../framing/body-collector.js';
-import { pathOnly, type AuthRewrite, type EndpointRewrite, type ExchangeFailure, type ExchangeTap, type ExchangeStart, type FrameMark } from './exchange-tap.js';
+import {
+  pathOnly,
+  type AuthRewrite,
+  type EndpointRewrite,
+  type ExchangeFailure,
+  type ExchangeTap,
+  type ExchangeStart,
+  type FrameMark,
+} from './exchange-tap.js';
 import type { EntryFields, ExchangeRecords, FrameReceipt } from './exchange-records.js';
 import type { ExchangeSessions, SessionChoice } from './exchange-sessions.js';
 import { otherRequestOf, requestEntriesOf, requestIsFrame, wholeRequest, type RequestState, type ResponseState } from './exchange-state.js';
@@ -63,7 +71,10 @@ export class ObservedExchange implements ExchangeTap {
   /** `exchange` on every entry of this exchange, so readers know which frames one exchange carried. */
   private readonly tag: EntryFields;
 
-  constructor(readonly start: ExchangeStart, private readonly deps: ExchangeDeps) {
+  constructor(
+    readonly start: ExchangeStart,
+    private readonly deps: ExchangeDeps,
+  ) {
     this.facts = { method: start.method, request: start.headers };
     this.choice = deps.sessions.ofRequest(start.path, start.headers);
     this.mcp = pathOnly(start.path) === deps.mcpPath || (this.choice !== undefined && !this.choice.perExchange);
@@ -122,16 +133,21 @@ export class ObservedExchange implements ExchangeTap {
   }
 
   responseEnd(timeMs = nowMs()) {
-    if (this.responseState.step !== 'awaited' && this.responseState.step !== 'body') for (const event of this.responseState.framer.end()) this.onEvent(event, timeMs);
+    if (this.responseState.step !== 'awaited' && this.responseState.step !== 'body')
+      for (const event of this.responseState.framer.end()) this.onEvent(event, timeMs);
     const { responseState: response } = this;
     const choice = (this.choice ??= this.deps.sessions.perExchange());
     const frame = response.step === 'body' ? response.body?.take() : undefined;
     const framed = frame !== undefined && response.step === 'body' && response.framed;
     const other = frame && !framed ? readBody(frame.bytes, headerValue(this.facts.response, 'content-type')) : undefined;
     const refused = this.refusedRequests();
-    const fields = refused.length > 0 ? { ...this.challengeFields, requests: refused.map(({ seq, id, method }) => ({ seq, dir: 'c2s', id: id ?? null, method: method ?? '' })) } : this.challengeFields;
+    const fields =
+      refused.length > 0
+        ? { ...this.challengeFields, requests: refused.map(({ seq, id, method }) => ({ seq, dir: 'c2s', id: id ?? null, method: method ?? '' })) }
+        : this.challengeFields;
     // A stream said its http event when it opened (or at its first event).
-    if (response.step !== 'stream' && response.step !== 'legacy-stream') this.recordHttp(other || otherRequestOf(this.requestState) ? { ...this.describeBodies(other), ...fields } : fields);
+    if (response.step !== 'stream' && response.step !== 'legacy-stream')
+      this.recordHttp(other || otherRequestOf(this.requestState) ? { ...this.describeBodies(other), ...fields } : fields);
     if (framed) this.deps.records.frame(choice.session, 's2c', frame, timeMs, this.tagged(undefined, 'response', this.bodyMark));
     if (refused.length > 0) withdrawRefused(refused, this.deps.records.correlator(choice.session));
     this.finish(timeMs);
@@ -156,7 +172,8 @@ export class ObservedExchange implements ExchangeTap {
     // Said whether or not the exchange's http event was: the failure is news.
     this.recordHttp(this.describeBodies(undefined));
     // A 408 has no body: only a body is a frame.
-    if (failure.answered && failure.answered.body.length > 0) this.deps.records.frame(choice.session, 's2c', { bytes: failure.answered.body }, timeMs, { origin: 'spy', ...this.tag });
+    if (failure.answered && failure.answered.body.length > 0)
+      this.deps.records.frame(choice.session, 's2c', { bytes: failure.answered.body }, timeMs, { origin: 'spy', ...this.tag });
     this.finish(timeMs);
   }
 
@@ -196,7 +213,10 @@ export class ObservedExchange implements ExchangeTap {
     const challenge = readChallenge(facts.status, facts.response);
     if (!challenge || !choice) return undefined;
     const requests = withdrawRefused(requestEntriesOf(this.requestState), this.deps.records.correlator(choice.session));
-    facts.challenge = describeChallenge(challenge, requests.map((request) => `${request.method} #${JSON.stringify(request.id)}`));
+    facts.challenge = describeChallenge(
+      challenge,
+      requests.map((request) => `${request.method} #${JSON.stringify(request.id)}`),
+    );
     return requests.length > 0 ? { challenge, requests } : { challenge };
   }
 
@@ -209,7 +229,9 @@ export class ObservedExchange implements ExchangeTap {
     const { facts, choice } = this;
     if (!choice || facts.status === undefined || facts.status < 400 || this.challengeFields !== noFields) return [];
     const correlator = this.deps.records.correlator(choice.session);
-    return requestEntriesOf(this.requestState).filter((entry) => entry.kind === 'request' && entry.dir === 'c2s' && correlator.pendingRequest('c2s', entry.id ?? null)?.seq === entry.seq);
+    return requestEntriesOf(this.requestState).filter(
+      (entry) => entry.kind === 'request' && entry.dir === 'c2s' && correlator.pendingRequest('c2s', entry.id ?? null)?.seq === entry.seq,
+    );
   }
 
   /** What the record keeps of bodies that are not frames: an excerpt, secrets masked, and what they are. */
@@ -231,16 +253,22 @@ export class ObservedExchange implements ExchangeTap {
   /** Says the exchange's http event, when it has something to say: each caller says it once. */
   private recordHttp(extra: EntryFields = noFields, timeMs = this.responseMs) {
     if (!isNotable(this.facts)) return;
-    this.deps.records.event(this.choice?.session, 'http', httpEventFields(this.start, this.facts, this.deps, { ...extra, ...this.tag }, this.authRewrites), timeMs);
+    this.deps.records.event(
+      this.choice?.session,
+      'http',
+      httpEventFields(this.start, this.facts, this.deps, { ...extra, ...this.tag }, this.authRewrites),
+      timeMs,
+    );
   }
 
   private finish(timeMs: number) {
     const { choice, facts, start } = this;
     if (!choice) return;
     // A legacy session lives as long as its event stream.
-    const ended = this.responseState.step === 'legacy-stream'
-      || (start.method === 'DELETE' && facts.status !== undefined && facts.status < 300)
-      || (facts.status === 404 && headerValue(start.headers, 'mcp-session-id') !== undefined);
+    const ended =
+      this.responseState.step === 'legacy-stream' ||
+      (start.method === 'DELETE' && facts.status !== undefined && facts.status < 300) ||
+      (facts.status === 404 && headerValue(start.headers, 'mcp-session-id') !== undefined);
     if (choice.perExchange || ended) this.deps.sessions.end(choice.session, timeMs);
     else this.deps.sessions.release(choice.session, timeMs);
   }
@@ -274,7 +302,19 @@ export class ObservedExchange implements ExchangeTap {
     }
     if (event.data === '') {
       // A priming event (an id, no data) or a bare retry: the client's resumption point.
-      if (fields) deps.records.event(session, 'http', { httpMethod: start.method, path: start.path, summary: event.id !== undefined ? `SSE priming event, id ${event.id}` : 'SSE event without data', ...fields, ...this.tag }, timeMs);
+      if (fields)
+        deps.records.event(
+          session,
+          'http',
+          {
+            httpMethod: start.method,
+            path: start.path,
+            summary: event.id !== undefined ? `SSE priming event, id ${event.id}` : 'SSE event without data',
+            ...fields,
+            ...this.tag,
+          },
+          timeMs,
+        );
       return;
     }
     deps.records.frame(session, 's2c', { bytes: Buffer.from(event.data, 'utf8') }, timeMs, this.tagged(fields, 'response', mark));

@@ -74,7 +74,10 @@ export function requestMismatches(
   negotiated: string | undefined,
   paramHeaders?: (tool: string) => ParamHeader[] | undefined,
 ): string[] {
-  const mismatches = version !== undefined && negotiated !== undefined && !isStatelessRevision(negotiated) && version !== negotiated ? [`mcp-protocol-version "${version}" but the session negotiated "${negotiated}"`] : [];
+  const mismatches =
+    version !== undefined && negotiated !== undefined && !isStatelessRevision(negotiated) && version !== negotiated
+      ? [`mcp-protocol-version "${version}" but the session negotiated "${negotiated}"`]
+      : [];
   if (isStatelessRevision(version) || 'mcp-method' in headers) {
     let message: unknown;
     try {

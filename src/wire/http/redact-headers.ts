@@ -3,7 +3,16 @@ import { redactedValue } from '../redact/redact-frame.js';
 import { maskUrl, type Learn } from './http-bodies.js';
 
 /** Headers whose values are secrets unless the user says otherwise. */
-export const defaultRedactedHeaders = ['authorization', 'proxy-authorization', 'cookie', 'set-cookie', 'x-api-key', 'api-key', 'x-auth-token', 'x-access-token'] as const;
+export const defaultRedactedHeaders = [
+  'authorization',
+  'proxy-authorization',
+  'cookie',
+  'set-cookie',
+  'x-api-key',
+  'api-key',
+  'x-auth-token',
+  'x-access-token',
+] as const;
 
 export { redactedValue };
 

@@ -72,7 +72,13 @@ interface FrameBase {
 }
 
 /** Builds the observation field by field, in one fixed order: cheap for V8, stable for readers. */
-function assemble(base: FrameBase, kind: FrameKind, classified: Classified | undefined, correlation: Correlation | undefined, notes: NoteId[]): FrameObservation {
+function assemble(
+  base: FrameBase,
+  kind: FrameKind,
+  classified: Classified | undefined,
+  correlation: Correlation | undefined,
+  notes: NoteId[],
+): FrameObservation {
   const out = { dir: base.dir, kind } as FrameObservation;
   if (correlation?.method !== undefined) out.method = correlation.method;
   if (classified?.hasId) out.id = classified.id ?? null;
@@ -129,7 +135,12 @@ export interface Observed {
  * masked message re-serialized (the wire's bytes held the secret), `bytes` stays the size on the wire.
  * A batch is masked member by member; its first member, which carries the whole line, lists every place.
  */
-function redactFrame(message: unknown, text: string | undefined, base: FrameBase, context: ObserveContext): { message: unknown; members?: (string[] | undefined)[] } {
+function redactFrame(
+  message: unknown,
+  text: string | undefined,
+  base: FrameBase,
+  context: ObserveContext,
+): { message: unknown; members?: (string[] | undefined)[] } {
   const { redact } = context;
   if (!redact || text === undefined) return { message };
   const raw = text;

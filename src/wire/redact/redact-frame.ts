@@ -94,7 +94,8 @@ export function redactMessage(message: unknown, raw: string, paths: readonly str
     }
     copy = replaceAt(message, places, redactedValue);
   }
-  const selects = (path: string, json: unknown) => JSONPath({ path: normalizeJsonPath(path), json: json as object, resultType: 'all', wrap: true }) as Located[];
+  const selects = (path: string, json: unknown) =>
+    JSONPath({ path: normalizeJsonPath(path), json: json as object, resultType: 'all', wrap: true }) as Located[];
   // Copied only when a path selects something: most frames match nothing.
   if (paths.some((path) => selects(path, copy).length > 0)) {
     copy = structuredClone(copy);

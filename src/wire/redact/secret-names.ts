@@ -108,7 +108,8 @@ export function replaceAt(message: unknown, places: readonly Place[], value: unk
     }
     return copy;
   };
-  const put = (to: object, key: string | number, child: unknown) => Object.defineProperty(to, key, { value: child, enumerable: true, writable: true, configurable: true });
+  const put = (to: object, key: string | number, child: unknown) =>
+    Object.defineProperty(to, key, { value: child, enumerable: true, writable: true, configurable: true });
   const root = copyOf(message as object);
   for (const place of places) {
     let from = message as Record<string | number, unknown>;
