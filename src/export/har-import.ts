@@ -139,7 +139,9 @@ function itemsOf(entry: Json, index: number, masks: Masks): Item[] {
   const items: Item[] = [];
   const posted = isObject(request.postData) ? str(request.postData.text) : undefined;
   const body = bodyText(response.content);
-  const ended = timeOr(started + (typeof entry.time === 'number' && entry.time > 0 ? Math.round(entry.time) : 0), started);
+  // Down to the millisecond, as startedDateTime is cut: the end is then never later than the true end, so a
+  // request the page sent once it had this answer (stamped within the same millisecond) stays after it.
+  const ended = timeOr(started + (typeof entry.time === 'number' && entry.time > 0 ? Math.floor(entry.time) : 0), started);
   if (body !== undefined && mime.includes('text/event-stream')) {
     sseData(body).forEach((data, k) =>
       items.push({ type: 'frame', session, dir: 's2c', timeMs: ended, order: order + 1 + k, text: data, transport: 'http', exchange }),
