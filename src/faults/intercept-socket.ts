@@ -3,10 +3,8 @@
 // Lines of JSON both ways: the spy says hello, then news; a client sends releases and gets a reply each.
 import { chmodSync } from 'node:fs';
 import { createServer, type Server, type Socket } from 'node:net';
+import { readControlLines } from './control-lines.js';
 import type { Holds, HoldNews, Release } from './intercept-holds.js';
-
-/** A client's line past this is no edit anyone meant: the connection is closed. */
-const maxLine = 16 * 1024 * 1024;
 
 /** What a client sends: a release of one held frame, `ref` echoed in the reply. */
 export type ControlRequest = Release & { hold: number; ref?: unknown };
@@ -50,19 +48,7 @@ function serve(socket: Socket, holds: Holds, hello: Record<string, unknown>) {
   send({ type: 'hello', ...hello, held: holds.held() });
   const stop = holds.listen((news: HoldNews) => send(news));
   socket.on('close', stop);
-  let rest = '';
-  socket.setEncoding('utf8');
-  socket.on('data', (text: string) => {
-    rest += text;
-    let at = rest.indexOf('\n');
-    while (at !== -1) {
-      const line = rest.slice(0, at);
-      rest = rest.slice(at + 1);
-      if (line.trim() !== '') answer(line);
-      at = rest.indexOf('\n');
-    }
-    if (rest.length > maxLine) socket.destroy();
-  });
+  readControlLines(socket, answer);
   function answer(line: string) {
     const request = readControlRequest(line);
     const ref = 'ref' in request && request.ref !== undefined ? { ref: request.ref } : {};

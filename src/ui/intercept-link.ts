@@ -3,6 +3,7 @@
 import { readdirSync } from 'node:fs';
 import { connect, type Socket } from 'node:net';
 import { basename, join } from 'node:path';
+import { readControlLines } from '../faults/control-lines.js';
 import type { HeldFrame } from '../faults/intercept-holds.js';
 import type { ControlReply } from '../faults/intercept-socket.js';
 import type { Action } from './console-actions.js';
@@ -39,28 +40,21 @@ export function linkIntercepts(dirs: readonly string[], send: (action: Action) =
     const pending = new Map<number, (reply: ControlReply) => void>();
     links.set(path, { socket, pending });
     let spy = basename(path);
-    let rest = '';
-    socket.setEncoding('utf8');
-    socket.on('data', (text: string) => {
-      rest += text;
-      const lines = rest.split('\n');
-      rest = lines.pop()!;
-      for (const line of lines) {
-        let message: Record<string, unknown>;
-        try {
-          message = JSON.parse(line) as Record<string, unknown>;
-        } catch {
-          continue;
-        }
-        if (message.type === 'hello') {
-          spy = spyLabel(message, path);
-          for (const frame of (message.held as HeldFrame[] | undefined) ?? []) send({ type: 'held', item: { socket: path, spy, frame } });
-        } else if (message.type === 'held') send({ type: 'held', item: { socket: path, spy, frame: message.frame as HeldFrame } });
-        else if (message.type === 'released') send({ type: 'released', socket: path, hold: Number(message.hold) });
-        else if (message.type === 'reply' && typeof message.ref === 'number') {
-          pending.get(message.ref)?.(message as unknown as ControlReply);
-          pending.delete(message.ref);
-        }
+    readControlLines(socket, (line) => {
+      let message: Record<string, unknown>;
+      try {
+        message = JSON.parse(line) as Record<string, unknown>;
+      } catch {
+        return;
+      }
+      if (message.type === 'hello') {
+        spy = spyLabel(message, path);
+        for (const frame of (message.held as HeldFrame[] | undefined) ?? []) send({ type: 'held', item: { socket: path, spy, frame } });
+      } else if (message.type === 'held') send({ type: 'held', item: { socket: path, spy, frame: message.frame as HeldFrame } });
+      else if (message.type === 'released') send({ type: 'released', socket: path, hold: Number(message.hold) });
+      else if (message.type === 'reply' && typeof message.ref === 'number') {
+        pending.get(message.ref)?.(message as unknown as ControlReply);
+        pending.delete(message.ref);
       }
     });
     socket.on('error', () => dead.add(path));

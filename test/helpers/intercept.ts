@@ -3,6 +3,7 @@ import { existsSync, readdirSync } from 'node:fs';
 import { connect } from 'node:net';
 import { join } from 'node:path';
 import { vi } from 'vitest';
+import { readControlLines } from '../../src/faults/control-lines.js';
 
 /** The control socket a spy with --intercept made in `dir`, once it is there. */
 export async function controlSocketIn(dir: string): Promise<string> {
@@ -24,18 +25,11 @@ export async function controlClient(path: string) {
   const socket = connect(path);
   const messages: ControlMessage[] = [];
   let read = 0;
-  let rest = '';
-  socket.setEncoding('utf8');
-  socket.on('data', (text: string) => {
-    rest += text;
-    const lines = rest.split('\n');
-    rest = lines.pop()!;
-    for (const line of lines) {
-      const message = JSON.parse(line) as ControlMessage;
-      messages.push(message);
-      // Frames held before the client came are in the hello: read as news too.
-      if (message.type === 'hello') for (const frame of message.held as unknown[]) messages.push({ type: 'held', frame });
-    }
+  readControlLines(socket, (line) => {
+    const message = JSON.parse(line) as ControlMessage;
+    messages.push(message);
+    // Frames held before the client came are in the hello: read as news too.
+    if (message.type === 'hello') for (const frame of message.held as unknown[]) messages.push({ type: 'held', frame });
   });
   await new Promise<void>((resolve, reject) => socket.once('connect', resolve).once('error', reject));
   /** The next message (after those `next` returned before) that passes `test`. */
