@@ -1,11 +1,11 @@
-import { spawn, type ChildProcess } from 'node:child_process';
 import { createServer } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { join } from 'node:path';
-import { afterEach, describe, expect, it } from 'vitest';
+import { describe, expect, it } from 'vitest';
 import { accountedBytes, readRecord } from '../helpers/faults.js';
 import { startSpy } from '../helpers/http-spy.js';
 import { runBin, tempDir, type TestEntry } from '../helpers/spy.js';
+import { cpuHogs } from '../helpers/hogs.js';
 
 // What the observer made is never thrown away when finishing runs out of time: on a machine so
 // busy that the observer thread (at a low priority) hardly runs, or with a drain timeout too short
@@ -36,24 +36,11 @@ async function recordTinyLines(args: string[]): Promise<TestEntry[]> {
   return readRecord(join(dir, 'w.jsonl'));
 }
 
-const hogs: ChildProcess[] = [];
-
-afterEach(() => {
-  for (const hog of hogs.splice(0)) hog.kill('SIGKILL');
-});
-
-/** Two processes that spin on the CPU (`yes` to /dev/null), as a busy machine has; resolves once they run. */
-async function startHogs() {
-  for (let index = 0; index < 2; index++) {
-    const hog = spawn('yes', [], { stdio: ['ignore', 'ignore', 'ignore'] });
-    hogs.push(hog);
-    await new Promise((resolve, reject) => hog.once('spawn', resolve).once('error', reject));
-  }
-}
+const hogs = cpuHogs();
 
 describe('finishing when time runs out keeps what was observed', () => {
   it('with two CPU hogs beside it: the spawn and every frame are in the record or counted in a gap', async () => {
-    await startHogs();
+    await hogs.start();
     expectWhole(await recordTinyLines([]), tinyLines.length);
   });
 

@@ -1,10 +1,11 @@
-import { spawn, type ChildProcess } from 'node:child_process';
+import { spawn } from 'node:child_process';
 import { existsSync, readFileSync } from 'node:fs';
 import { join } from 'node:path';
-import { afterEach, describe, expect, it } from 'vitest';
+import { describe, expect, it } from 'vitest';
 import { frameText } from '../../src/record/frame-message.js';
 import { accountedBytes, isAlive, readRecord, waitUntil } from '../helpers/faults.js';
 import { bin, node, root, runBin, tempDir, type TestEntry } from '../helpers/spy.js';
+import { cpuHogs } from '../helpers/hogs.js';
 
 // --lossless: when the recorder falls behind, the stdio spy stops reading the side it cannot hand
 // over, so the record holds every frame (no gap) and the traffic slows to the recorder's pace.
@@ -57,20 +58,7 @@ function spawnedPid(record: string): number | undefined {
   return pid === undefined ? undefined : Number(pid);
 }
 
-const hogs: ChildProcess[] = [];
-
-afterEach(() => {
-  for (const hog of hogs.splice(0)) hog.kill('SIGKILL');
-});
-
-/** Two processes that spin on the CPU (`yes` to /dev/null), as a busy machine has; resolves once they run. */
-async function startHogs() {
-  for (let index = 0; index < 2; index++) {
-    const hog = spawn('yes', [], { stdio: ['ignore', 'ignore', 'ignore'] });
-    hogs.push(hog);
-    await new Promise((resolve, reject) => hog.once('spawn', resolve).once('error', reject));
-  }
-}
+const hogs = cpuHogs();
 
 describe('--lossless on stdio', () => {
   it('a flood through cat: every frame recorded, no gap, the bytes as they went through', async () => {
@@ -126,7 +114,7 @@ describe('--lossless on stdio', () => {
   }, 120_000);
 
   it('the same with two CPU hogs beside it: still no gap', async () => {
-    await startHogs();
+    await hogs.start();
     const entries = await pipelinedCalls(100_000);
     expectNoGap(entries);
     expect(entries.filter((entry) => entry.dir !== undefined)).toHaveLength(200_000);
