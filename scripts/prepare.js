@@ -31,7 +31,7 @@ if (process.argv.includes('--built')) {
   const built = latest(stamp);
   const changed = Math.max(...inputs.map((input) => latest(join(root, input))));
   if (built === 0 || changed > built) {
-    process.stderr.write(`mcp-spy: building dist/ (${built === 0 ? 'first build' : 'the sources changed'}; up to a minute on a busy machine)\n`);
+    process.stderr.write(`mcp-spy: building dist/ (${built === 0 ? 'first build' : 'the sources changed'}; seconds, a minute or two on a busy machine)\n`);
     const result = spawnSync('npm', ['run', 'build'], { cwd: root, stdio: 'inherit', shell: process.platform === 'win32' });
     process.exit(result.status ?? 1);
   }

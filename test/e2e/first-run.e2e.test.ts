@@ -51,7 +51,7 @@ describe('prepare builds only what changed', () => {
   it('builds the first time and says so, skips when dist/ is newer than its sources, builds again after a change', async () => {
     const dir = sandbox();
     const first = await prepare(dir);
-    expect(first.stderr).toBe('mcp-spy: building dist/ (first build; up to a minute on a busy machine)\n');
+    expect(first.stderr).toBe('mcp-spy: building dist/ (first build; seconds, a minute or two on a busy machine)\n');
     expect(builds(dir)).toBe(1);
     const again = await prepare(dir);
     expect(again.stderr).toBe('');
@@ -61,7 +61,7 @@ describe('prepare builds only what changed', () => {
     const later = new Date(Date.now() + 60_000);
     utimesSync(join(dir, 'src', 'index.ts'), later, later);
     const changed = await prepare(dir);
-    expect(changed.stderr).toBe('mcp-spy: building dist/ (the sources changed; up to a minute on a busy machine)\n');
+    expect(changed.stderr).toBe('mcp-spy: building dist/ (the sources changed; seconds, a minute or two on a busy machine)\n');
     expect(builds(dir)).toBe(2);
   });
 });
