@@ -73,13 +73,26 @@ describe('what the real recordings hold', () => {
 });
 
 describe('tool arguments on stateless HTTP', () => {
-  it('are checked against what an earlier exchange listed: each exchange is a session of its own', async () => {
-    const dir = join(temp.dir, 'stateless-arguments');
-    mkdirSync(dir);
-    const server = (port: number) => [process.execPath, fixture('http', 'stateless-server.js'), '--port', String(port)];
-    const { record } = await recordHttp(dir, '/mcp', server, { script: 'everything-client.js', flag: '--url', env: { SCENARIO: 'bad-arguments' } });
-    const result = await runBin(['check', record]);
-    expect(result.text).toMatch(/error tool-arguments-schema: arguments of tool sleep do not match its inputSchema/);
-    expect(result.code).toBe(1);
-  }, 60_000);
+  // Each exchange is a session of its own: the call is checked against what an earlier exchange listed.
+  it.each([
+    [
+      'SDK 1.x client, stateless SDK 1.x server',
+      (port: number) => [process.execPath, fixture('http', 'stateless-server.js'), '--port', String(port)],
+      'everything-client.js',
+      'sleep',
+      '/ms must be number',
+    ],
+    ['2026-07-28: SDK v2 client, v2 server', (port: number) => v2Http(port), 'v2-client.js', 'add', '/a must be number'],
+  ])(
+    'are checked against what an earlier exchange listed (%s)',
+    async (_name, server, script, tool, why) => {
+      const dir = join(temp.dir, `stateless-arguments-${tool}`);
+      mkdirSync(dir);
+      const { record } = await recordHttp(dir, '/mcp', server, { script, flag: '--url', env: { SCENARIO: 'bad-arguments' } });
+      const result = await runBin(['check', record]);
+      expect(result.text).toContain(`error tool-arguments-schema: arguments of tool ${tool} do not match its inputSchema: ${why}`);
+      expect(result.code).toBe(1);
+    },
+    60_000,
+  );
 });

@@ -9,8 +9,10 @@ import { node, runBin, tempDir } from '../helpers/spy.js';
 const temp = tempDir('mcp-spy-names-');
 afterAll(() => temp.remove());
 
-// Answers request 1 with -32000 (its id), request 2 with -32001 and no id, request 3 with a parse error and id null.
+// Answers request 1 with -32000 (its id), request 2 with -32001 and no id, request 3 with a parse error and id null;
+// a line of stdout noise first (the log's INVALID).
 const server = `
+process.stdout.write('starting\\n');
 const answers = {
   1: { id: 1, error: { code: -32000, message: 'Bad Request' } },
   2: { error: { code: -32001, message: 'Session not found' } },
@@ -61,6 +63,18 @@ describe('kinds as the log names them', () => {
     const view = await runBin(['view', record, '--kind', 'proto-error,notify']);
     expect(view.code).toBe(0);
     expect(view.text.trimEnd().split('\n')).toHaveLength(3);
+  });
+
+  it('--filter and --kind take INVALID as the log shows it, in any case', async () => {
+    for (const args of [
+      ['--filter', 'kind = INVALID'],
+      ['--kind', 'INVALID'],
+      ['--kind', 'Invalid'],
+    ]) {
+      const view = await runBin(['view', record, ...args]);
+      expect(view.code).toBe(0);
+      expect(view.text).toMatch(/^\S+ <- INVALID +!stdout-noise,not-json starting\n$/);
+    }
   });
 
   it('a filter on a kind no entry can have is an error, not an empty view', async () => {

@@ -4,8 +4,8 @@ import { mkdirSync, readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { afterAll, describe, expect, it } from 'vitest';
 import { readRecord } from '../helpers/faults.js';
-import { freePort, recordHttp, startSpy } from '../helpers/http-spy.js';
-import { everythingServer, fixture, node, rawSpyClient, recordSession, runBin, tempDir } from '../helpers/spy.js';
+import { freePort, run, startSpy } from '../helpers/http-spy.js';
+import { bin, everythingServer, fixture, node, rawSpyClient, recordSession, runBin, runClient, tempDir } from '../helpers/spy.js';
 
 const temp = tempDir('mcp-spy-unanswered-');
 afterAll(() => temp.remove());
@@ -109,11 +109,27 @@ describe('a call cancelled on stateless HTTP (the cancellation in an exchange of
   it('is related to its call live, neither unanswered nor an unknown cancellation, as check has it', async () => {
     const dir = join(temp.dir, 'stateless');
     mkdirSync(dir);
-    const { record, log } = await recordHttp(dir, '/mcp', (port) => [node, fixture('http', 'stateless-server.js'), '--port', String(port)], {
-      script: 'everything-client.js',
-      flag: '--url',
-      env: { SCENARIO: 'cancel' },
-    });
+    const [record, log] = [join(dir, 'wire.jsonl'), join(dir, 'wire.log')];
+    const port = await freePort();
+    // Not quiet: the live view on stderr is where a user saw the false verdicts.
+    const server = [node, fixture('http', 'stateless-server.js'), '--port', String(port)];
+    const spy = await run(
+      node,
+      [bin, 'http', '--target', `http://127.0.0.1:${port}/mcp`, '--record', record, '--log', log, '--', ...server],
+      /listening on (\S+),/,
+      {
+        cwd: dir,
+        env: { FORCE_COLOR: '0' },
+      },
+    );
+    // Closed, not only exited: the live view's last lines are read to their end.
+    const closed = new Promise((resolve) => spy.child.once('close', resolve));
+    try {
+      await runClient('everything-client.js', ['--url', spy.url], { SCENARIO: 'cancel' });
+    } finally {
+      await spy.stop();
+    }
+    await closed;
     const entries = readRecord(record);
     const call = entries.find((entry) => entry.kind === 'request' && entry.method === 'tools/call')!;
     const cancel = entries.find((entry) => entry.method === 'notifications/cancelled')!;
@@ -124,6 +140,9 @@ describe('a call cancelled on stateless HTTP (the cancellation in an exchange of
     expect(seen.unansweredEvents).toEqual([]);
     expect(seen.stats).toBe('none');
     expect(seen.check).toContain('clean');
-    expect(readFileSync(log, 'utf8')).not.toMatch(/unanswered|cancel-unknown-request/);
+    for (const shown of [spy.stderr(), readFileSync(log, 'utf8')]) {
+      expect(shown).toMatch(/-> notify +notifications\/cancelled for #\d+ tools\/call /);
+      expect(shown).not.toMatch(/unanswered|cancel-unknown-request/);
+    }
   }, 30_000);
 });

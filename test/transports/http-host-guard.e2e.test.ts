@@ -5,7 +5,7 @@ import { Client } from '@modelcontextprotocol/sdk/client/index.js';
 import { StreamableHTTPClientTransport } from '@modelcontextprotocol/sdk/client/streamableHttp.js';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { eventually, freePort, startSpy, type Spy } from '../helpers/http-spy.js';
-import { fixture } from '../helpers/spy.js';
+import { fixture, type TestEntry } from '../helpers/spy.js';
 
 const initialize = JSON.stringify({
   jsonrpc: '2.0',
@@ -89,6 +89,21 @@ describe('DNS rebinding: the spy in front of an SDK server that protects itself'
     expect(JSON.parse(answer.body).error.message).toContain('Origin https://evil.example.com');
     await eventually(() => spy.entries().find((entry) => entry.kind === 'http' && entry.status === 403 && String(entry.reason).includes('Origin')));
     expect(seen(spy).slice(before)).toEqual([]);
+  });
+
+  it('names its own -32000 "Server error" in the record and the log, not an SDK internal', async () => {
+    await post(spy.url, { origin: 'https://named.example.com' });
+    const refused = (entry: TestEntry) => entry.kind === 'protocol-error' && String(entry.error?.message).includes('named.example.com');
+    const frame = await eventually(() => spy.entries().find(refused));
+    expect(frame).toMatchObject({ origin: 'spy', error: { code: -32000 }, errorName: 'Server error' });
+    const line = await eventually(() =>
+      spy
+        .log()
+        .split('\n')
+        .find((text) => text.includes(' proto-error ') && text.includes('named.example.com')),
+    );
+    expect(line).toMatch(/ -32000 Server error: Forbidden: mcp-spy Origin https:\/\/named\.example\.com /);
+    expect(spy.log()).not.toMatch(/Connection closed|Request timeout/);
   });
 
   it("forwards the spy's own names and a loopback Origin", async () => {

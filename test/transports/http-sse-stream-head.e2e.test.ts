@@ -41,6 +41,36 @@ async function firstBytesOfStream(url: string, withinMs: number): Promise<string
   }
 }
 
+/** The head of the answer to an initialize POSTed on a raw socket (server-everything answers it as an SSE stream). */
+async function headOfPostedStream(url: string): Promise<string> {
+  const target = new URL(url);
+  const body = JSON.stringify({
+    jsonrpc: '2.0',
+    id: 0,
+    method: 'initialize',
+    params: { protocolVersion: '2025-06-18', capabilities: {}, clientInfo: { name: 'raw', version: '1' } },
+  });
+  const socket = connect(Number(target.port), target.hostname);
+  socket.write(
+    `POST ${target.pathname} HTTP/1.1\r\nHost: ${target.host}\r\nContent-Type: application/json\r\nAccept: application/json, text/event-stream\r\nContent-Length: ${Buffer.byteLength(body)}\r\n\r\n${body}`,
+  );
+  try {
+    let seen = '';
+    return await new Promise<string>((resolve, reject) => {
+      socket.on('data', (chunk) => {
+        seen += chunk.toString('latin1');
+        const end = seen.indexOf('\r\n\r\n');
+        if (end !== -1) resolve(seen.slice(0, end + 4));
+      });
+      socket.once('error', reject);
+    });
+  } finally {
+    socket.destroy();
+  }
+}
+
+const connection = (head: string) => head.split('\r\n').filter((line) => /^(connection|keep-alive):/i.test(line));
+
 describe('the GET stream through the spy (server-everything)', () => {
   const running = spyInFront('/mcp', everythingHttp('streamableHttp'));
 
@@ -51,7 +81,14 @@ describe('the GET stream through the spy (server-everything)', () => {
     expect(direct).toMatch(/^HTTP\/1\.1 200 OK\r\n[\s\S]*\r\n\r\n$/);
     expect(spied).toMatch(/^HTTP\/1\.1 200 OK\r\n[\s\S]*\r\n\r\n$/);
     expect(spied).toMatch(/\r\ncontent-type: text\/event-stream\r\n/);
-    const connection = (head: string) => head.split('\r\n').filter((line) => /^(connection|keep-alive):/i.test(line));
+    expect(connection(direct)).toEqual(['connection: keep-alive']);
+    expect(connection(spied)).toEqual(connection(direct));
+  });
+
+  it("keeps the server's own Connection header on a POST answered as a stream too, with no Keep-Alive timeout", async () => {
+    const direct = await headOfPostedStream(running.direct);
+    const spied = await headOfPostedStream(running.spy.url);
+    expect(spied).toMatch(/\r\ncontent-type: text\/event-stream\r\n/);
     expect(connection(direct)).toEqual(['connection: keep-alive']);
     expect(connection(spied)).toEqual(connection(direct));
   });
