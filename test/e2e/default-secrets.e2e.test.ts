@@ -92,6 +92,26 @@ describe('secrets masked by default', () => {
     expect(replay.code).toBe(0);
   });
 
+  it("nor in the live spy's own OTLP spans, with their content", async () => {
+    const receiver = await startOtlpReceiver();
+    try {
+      const result = await runBin(
+        ['--no-record', '--no-log', '-q', '--otlp', receiver.url, '--otlp-content', '--', node, fixture('servers', 'echo-server.js')],
+        {
+          input,
+        },
+      );
+      expect(result.code).toBe(0);
+      expect(leaked(result.text)).toEqual(Object.values(secrets));
+      const spans = JSON.stringify(receiver.spans);
+      expect(spans).toContain('tools/call login');
+      expect(spans).toContain('[redacted]');
+      expect(leaked(spans)).toEqual([]);
+    } finally {
+      await receiver.close();
+    }
+  });
+
   it('--no-default-redact records them as sent', async () => {
     const plain = join(temp.dir, 'plain.jsonl');
     const result = await runBin(['--record', plain, '--no-log', '-q', '--no-default-redact', '--', node, fixture('servers', 'echo-server.js')], { input });
@@ -165,7 +185,7 @@ describe("the errors' own words on OTLP spans", () => {
 });
 
 describe('secret headers on the HTTP spy', () => {
-  it('X-API-Key, Api-Key and X-Auth-Token are masked in the record; the server gets them', async () => {
+  it('X-API-Key, Api-Key and X-Auth-Token are masked in the record, the log and HAR; the server gets them', async () => {
     const seen: Record<string, unknown>[] = [];
     const server: Server = createServer((request, response) => {
       seen.push(request.headers);
@@ -185,6 +205,10 @@ describe('secret headers on the HTTP spy', () => {
       const text = readFileSync(join(spy.dir, 'wire.jsonl'), 'utf8');
       expect(text).toContain('"x-api-key":"[redacted]","api-key":"[redacted]","x-auth-token":"[redacted]"');
       expect(text).not.toMatch(/header-secret/);
+      expect(spy.log()).not.toMatch(/header-secret/);
+      const har = await runBin(['export', 'har', join(spy.dir, 'wire.jsonl')]);
+      expect(har.text).toMatch(/"name": "x-api-key",\s*"value": "\[redacted\]"/);
+      expect(har.text).not.toMatch(/header-secret/);
     } finally {
       await spy.dispose();
       server.close();
