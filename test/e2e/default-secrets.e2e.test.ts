@@ -184,6 +184,29 @@ describe("the errors' own words on OTLP spans", () => {
   });
 });
 
+describe("the errors' own words on the live spy's spans", () => {
+  it('are not there without --otlp-content', async () => {
+    const receiver = await startOtlpReceiver();
+    try {
+      const calls = [
+        { jsonrpc: '2.0', id: 1, method: 'initialize', params: { protocolVersion: '2025-06-18', capabilities: {}, clientInfo: { name: 't', version: '1' } } },
+        { jsonrpc: '2.0', id: 2, method: 'tools/call', params: { name: 'get_current_time', arguments: { timezone: 'Mars/tk-live-words' } } },
+      ];
+      const result = await runBin(['--no-record', '--no-log', '-q', '--otlp', receiver.url, '--', node, fixture('servers', 'time-server.js')], {
+        input: calls.map((call) => `${JSON.stringify(call)}\n`).join(''),
+      });
+      expect(result.code).toBe(0);
+      // The server said it in its tool error; the span says a tool error, not its words.
+      expect(result.text).toContain('Invalid timezone: Mars/tk-live-words');
+      const spans = JSON.stringify(receiver.spans);
+      expect(spans).toContain('"error.type":"tool_error"');
+      expect(spans).not.toContain('tk-live-words');
+    } finally {
+      await receiver.close();
+    }
+  });
+});
+
 describe('secret headers on the HTTP spy', () => {
   it('X-API-Key, Api-Key and X-Auth-Token are masked in the record, the log and HAR; the server gets them', async () => {
     const seen: Record<string, unknown>[] = [];
