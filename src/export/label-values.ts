@@ -10,6 +10,11 @@ const chosenByPeers = ['mcp.method.name', 'gen_ai.tool.name', 'gen_ai.prompt.nam
 
 /** How many values not vouched for each such attribute keeps before the rest are `other`. */
 export const unlistedValues = 20;
+/**
+ * How many names a server's lists vouch for, per attribute: a server chooses them too, and 1,000
+ * listed tools made 1,023 series of each instrument (a 4.6 MB scrape). Servers list tens of tools.
+ */
+export const listedValues = 200;
 /** The value every value past that reads. */
 export const otherValue = 'other';
 /** How long a label value may be, in characters. */
@@ -42,11 +47,11 @@ export function createLabelBound() {
     return value;
   };
   return {
-    /** Names a server listed: always labels of their own (within what a list may hold). */
+    /** Names a server listed: labels of their own, the first 200 of them. */
     list(key: ListedAttribute, names: readonly string[]) {
       let known = listed.get(key);
       if (!known) listed.set(key, (known = new Set()));
-      for (const name of names.slice(0, 1000)) if (known.size < 1000) known.add(truncate(sanitize(name), longestValue));
+      for (const name of names.slice(0, listedValues)) if (known.size < listedValues) known.add(truncate(sanitize(name), longestValue));
     },
     /** The attributes with the peers' values bounded; the others as they are. */
     apply<T extends Record<string, unknown>>(attributes: T): T {

@@ -92,6 +92,26 @@ describe('secrets masked by default', () => {
     expect(replay.code).toBe(0);
   });
 
+  it("nor in the live spy's own OTLP spans, with their content", async () => {
+    const receiver = await startOtlpReceiver();
+    try {
+      const result = await runBin(
+        ['--no-record', '--no-log', '-q', '--otlp', receiver.url, '--otlp-content', '--', node, fixture('servers', 'echo-server.js')],
+        {
+          input,
+        },
+      );
+      expect(result.code).toBe(0);
+      expect(leaked(result.text)).toEqual(Object.values(secrets));
+      const spans = JSON.stringify(receiver.spans);
+      expect(spans).toContain('tools/call login');
+      expect(spans).toContain('[redacted]');
+      expect(leaked(spans)).toEqual([]);
+    } finally {
+      await receiver.close();
+    }
+  });
+
   it('--no-default-redact records them as sent', async () => {
     const plain = join(temp.dir, 'plain.jsonl');
     const result = await runBin(['--record', plain, '--no-log', '-q', '--no-default-redact', '--', node, fixture('servers', 'echo-server.js')], { input });
@@ -164,8 +184,31 @@ describe("the errors' own words on OTLP spans", () => {
   });
 });
 
+describe("the errors' own words on the live spy's spans", () => {
+  it('are not there without --otlp-content', async () => {
+    const receiver = await startOtlpReceiver();
+    try {
+      const calls = [
+        { jsonrpc: '2.0', id: 1, method: 'initialize', params: { protocolVersion: '2025-06-18', capabilities: {}, clientInfo: { name: 't', version: '1' } } },
+        { jsonrpc: '2.0', id: 2, method: 'tools/call', params: { name: 'get_current_time', arguments: { timezone: 'Mars/tk-live-words' } } },
+      ];
+      const result = await runBin(['--no-record', '--no-log', '-q', '--otlp', receiver.url, '--', node, fixture('servers', 'time-server.js')], {
+        input: calls.map((call) => `${JSON.stringify(call)}\n`).join(''),
+      });
+      expect(result.code).toBe(0);
+      // The server said it in its tool error; the span says a tool error, not its words.
+      expect(result.text).toContain('Invalid timezone: Mars/tk-live-words');
+      const spans = JSON.stringify(receiver.spans);
+      expect(spans).toContain('"error.type":"tool_error"');
+      expect(spans).not.toContain('tk-live-words');
+    } finally {
+      await receiver.close();
+    }
+  });
+});
+
 describe('secret headers on the HTTP spy', () => {
-  it('X-API-Key, Api-Key and X-Auth-Token are masked in the record; the server gets them', async () => {
+  it('X-API-Key, Api-Key and X-Auth-Token are masked in the record, the log and HAR; the server gets them', async () => {
     const seen: Record<string, unknown>[] = [];
     const server: Server = createServer((request, response) => {
       seen.push(request.headers);
@@ -185,6 +228,10 @@ describe('secret headers on the HTTP spy', () => {
       const text = readFileSync(join(spy.dir, 'wire.jsonl'), 'utf8');
       expect(text).toContain('"x-api-key":"[redacted]","api-key":"[redacted]","x-auth-token":"[redacted]"');
       expect(text).not.toMatch(/header-secret/);
+      expect(spy.log()).not.toMatch(/header-secret/);
+      const har = await runBin(['export', 'har', join(spy.dir, 'wire.jsonl')]);
+      expect(har.text).toMatch(/"name": "x-api-key",\s*"value": "\[redacted\]"/);
+      expect(har.text).not.toMatch(/header-secret/);
     } finally {
       await spy.dispose();
       server.close();

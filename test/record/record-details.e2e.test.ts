@@ -23,6 +23,11 @@ describe("the spy's own entries", () => {
     const entries = readRecord(record);
     const session = entries[0]!.session;
     expect(entries.find((entry) => entry.kind === 'note')).toMatchObject({ notes: ['spans-dropped'], session });
+    // After the exit, as docs/record.md says: the spans are sent once the session has ended; check
+    // still reads the run as ended (no run-without-exit).
+    const kinds = entries.map((entry) => entry.kind);
+    expect(kinds.lastIndexOf('note')).toBeGreaterThan(kinds.indexOf('exit'));
+    expect((await runBin(['check', record])).text).not.toContain('run-without-exit');
   });
 });
 
