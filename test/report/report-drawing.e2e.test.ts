@@ -48,8 +48,12 @@ describe.skipIf(!chromiumPath)('the drawings of a chatty server', () => {
     expect(await title.textContent()).toMatch(/^a-chatty-server.*…$/);
     expect(await title.evaluate((text) => (text as SVGTextElement).getBBox().width)).toBeLessThanOrEqual(160);
     expect(await page.locator('#sequence .lane-head.server title').textContent()).toBe('a-chatty-server-whose-name-is-longer-than-any-box-drawn-for-it');
+    // In the summary strip, the name wraps inside a card of the usual width (at most 280 px and its
+    // border) instead of stretching the card across the strip (581 px before), and nothing spills.
     const card = page.locator('#summary .card[data-name="server"]');
-    expect(await card.evaluate((element) => element.scrollWidth <= element.clientWidth)).toBe(true);
+    const box = await card.evaluate((element) => ({ width: element.getBoundingClientRect().width, spills: element.scrollWidth > element.clientWidth }));
+    expect(box.spills).toBe(false);
+    expect(box.width).toBeLessThanOrEqual(302);
     expect(errors).toEqual([]);
     await page.close();
   });
