@@ -107,6 +107,27 @@ describe.skipIf(!chromiumPath)('the drawings of a chatty server', () => {
     await page.close();
   });
 
+  it('cut a stderr line of words at a space, with "…", not mid-word', async () => {
+    // The chatty server's first stderr line alone, made words: the lane has room for about 30 of them.
+    const said = 'starting up: the server says a little more about what it is doing here, and then some';
+    let kept = false;
+    const entries = readEntries(chatty).flatMap((entry): object[] => {
+      if (entry.kind !== 'stderr') return [entry];
+      if (kept) return [];
+      kept = true;
+      return [{ ...entry, raw: said, bytes: Buffer.byteLength(said) }];
+    });
+    const record = temp.file('one-stderr-line.jsonl', `${entries.map((entry) => JSON.stringify(entry)).join('\n')}\n`);
+    expect((await runBin(['report', record])).code).toBe(0);
+    const { page } = await openReport(shared.browser, html(record));
+    const shown = (await page.locator('#sequence .arrow.stderr text').first().textContent())!;
+    expect(shown).toMatch(/\S…$/);
+    const start = shown.slice(0, -1);
+    expect(said.startsWith(start)).toBe(true);
+    expect(said[start.length]).toBe(' ');
+    await page.close();
+  });
+
   it('number the progress notifications of a request: 1/4 to 4/4', async () => {
     const { page } = await openReport(shared.browser, html(chatty));
     const labels = await page.$$eval('#sequence .arrow.notification[data-related] text', (texts) => texts.map((text) => text.textContent));
