@@ -68,11 +68,16 @@ describe('every command answers bad use alike: one line, exit 2', () => {
     expect(result.code).toBe(2);
   });
 
-  it('export har takes --debug as every command does', async () => {
+  it('export har and export otlp take --debug as every command does', async () => {
     const result = await runBin(['export', 'har', before, '--debug']);
     expect(result.stderr).toBe('');
     expect(JSON.parse(result.text).log.version).toBe('1.2');
     expect(result.code).toBe(0);
+    // otlp with --debug gets as far as the collector (none here), not an unknown option.
+    const port = await closedPort();
+    const otlp = await runBin(['export', 'otlp', before, '--debug', '--endpoint', `http://127.0.0.1:${port}`]);
+    expect(otlp.stderr).toBe(`mcp-spy: cannot export spans to http://127.0.0.1:${port}/v1/traces: connect ECONNREFUSED 127.0.0.1:${port}\n`);
+    expect(otlp.code).toBe(69);
   });
 
   it('no help shows "(default: [])" under a repeatable option', async () => {
