@@ -148,6 +148,22 @@ describe("stats: what each tool costs a model's context", () => {
     );
   });
 
+  it('markdown: the same table, to paste in a pull request', async () => {
+    const { text } = await runBin(['stats', record, '--format', 'markdown']);
+    expect(text).toContain(
+      [
+        '### Tool sizes (bytes of JSON)',
+        '',
+        '| tool | definition | results | result bytes | mean | max |',
+        '| --- | --- | --- | --- | --- | --- |',
+        `| delete_all | ${definition('delete_all')} | 0 | - | - | - |`,
+        `| search | ${definition('search')} | 1 | ${result} | ${result} | ${result} |`,
+        '',
+        `All definitions: ${definition('delete_all') + definition('search')} bytes, in every conversation that lists the tools.`,
+      ].join('\n'),
+    );
+  });
+
   it('json: toolSizes', async () => {
     const stats = JSON.parse((await runBin(['stats', record, '--format', 'json'])).text);
     expect(stats.toolSizes).toEqual({

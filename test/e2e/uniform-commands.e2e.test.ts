@@ -1,7 +1,7 @@
 // The commands that behaved unlike the others: export's one-line errors and --debug, help of an unknown
 // command, option errors, help texts, a collector that is not there, a mock miss, diff's answers.
 import { execFile } from 'node:child_process';
-import { copyFileSync } from 'node:fs';
+import { copyFileSync, readFileSync } from 'node:fs';
 import { createServer } from 'node:net';
 import { join } from 'node:path';
 import { promisify } from 'node:util';
@@ -68,11 +68,16 @@ describe('every command answers bad use alike: one line, exit 2', () => {
     expect(result.code).toBe(2);
   });
 
-  it('export har takes --debug as every command does', async () => {
+  it('export har and export otlp take --debug as every command does', async () => {
     const result = await runBin(['export', 'har', before, '--debug']);
     expect(result.stderr).toBe('');
     expect(JSON.parse(result.text).log.version).toBe('1.2');
     expect(result.code).toBe(0);
+    // otlp with --debug gets as far as the collector (none here), not an unknown option.
+    const port = await closedPort();
+    const otlp = await runBin(['export', 'otlp', before, '--debug', '--endpoint', `http://127.0.0.1:${port}`]);
+    expect(otlp.stderr).toBe(`mcp-spy: cannot export spans to http://127.0.0.1:${port}/v1/traces: connect ECONNREFUSED 127.0.0.1:${port}\n`);
+    expect(otlp.code).toBe(69);
   });
 
   it('no help shows "(default: [])" under a repeatable option', async () => {
@@ -88,11 +93,20 @@ describe('every command answers bad use alike: one line, exit 2', () => {
 describe('a collector that is not there', () => {
   it('export otlp says the refused connection at once, not after seconds of retries', async () => {
     const port = await closedPort();
-    // An export timeout far past the test's own: retrying a refused connection would take most of
-    // it, and the test would time out instead of reading the line (no clock read here).
-    const result = await runBin(['export', 'otlp', before, '--endpoint', `http://127.0.0.1:${port}`], { env: { OTEL_EXPORTER_OTLP_TIMEOUT: '600000' } });
+    // The exporters retry a refused connection up to five times, seconds apart, and then fail with
+    // the same line: what tells the two apart is how many connections the export tried (counted by
+    // a preload, no clock read here). Said at once, it tried one.
+    const connections = join(temp.dir, 'connections');
+    const result = await runBin(['export', 'otlp', before, '--endpoint', `http://127.0.0.1:${port}`], {
+      env: {
+        OTEL_EXPORTER_OTLP_TIMEOUT: '600000',
+        NODE_OPTIONS: `--require=${fixture('export', 'count-connections.cjs')}`,
+        MCP_SPY_TEST_CONNECTIONS: connections,
+      },
+    });
     expect(result.stderr).toBe(`mcp-spy: cannot export spans to http://127.0.0.1:${port}/v1/traces: connect ECONNREFUSED 127.0.0.1:${port}\n`);
     expect(result.code).toBe(69);
+    expect(readFileSync(connections, 'utf8')).toBe('1');
   });
 
   it('the live spy says the connection was refused, in its line and in the record', async () => {

@@ -48,8 +48,12 @@ describe.skipIf(!chromiumPath)('the drawings of a chatty server', () => {
     expect(await title.textContent()).toMatch(/^a-chatty-server.*…$/);
     expect(await title.evaluate((text) => (text as SVGTextElement).getBBox().width)).toBeLessThanOrEqual(160);
     expect(await page.locator('#sequence .lane-head.server title').textContent()).toBe('a-chatty-server-whose-name-is-longer-than-any-box-drawn-for-it');
+    // In the summary strip, the name wraps inside a card of the usual width (at most 280 px and its
+    // border) instead of stretching the card across the strip (581 px before), and nothing spills.
     const card = page.locator('#summary .card[data-name="server"]');
-    expect(await card.evaluate((element) => element.scrollWidth <= element.clientWidth)).toBe(true);
+    const box = await card.evaluate((element) => ({ width: element.getBoundingClientRect().width, spills: element.scrollWidth > element.clientWidth }));
+    expect(box.spills).toBe(false);
+    expect(box.width).toBeLessThanOrEqual(302);
     expect(errors).toEqual([]);
     await page.close();
   });
@@ -100,6 +104,27 @@ describe.skipIf(!chromiumPath)('the drawings of a chatty server', () => {
     // The list keeps every line; a run's row opens its first.
     await page.locator('#sequence .arrow.stderr').first().click();
     expect(await page.locator('#frames .row.selected .badge').textContent()).toBe('stderr');
+    await page.close();
+  });
+
+  it('cut a stderr line of words at a space, with "…", not mid-word', async () => {
+    // The chatty server's first stderr line alone, made words: the lane has room for about 30 of them.
+    const said = 'starting up: the server says a little more about what it is doing here, and then some';
+    let kept = false;
+    const entries = readEntries(chatty).flatMap((entry): object[] => {
+      if (entry.kind !== 'stderr') return [entry];
+      if (kept) return [];
+      kept = true;
+      return [{ ...entry, raw: said, bytes: Buffer.byteLength(said) }];
+    });
+    const record = temp.file('one-stderr-line.jsonl', `${entries.map((entry) => JSON.stringify(entry)).join('\n')}\n`);
+    expect((await runBin(['report', record])).code).toBe(0);
+    const { page } = await openReport(shared.browser, html(record));
+    const shown = (await page.locator('#sequence .arrow.stderr text').first().textContent())!;
+    expect(shown).toMatch(/\S…$/);
+    const start = shown.slice(0, -1);
+    expect(said.startsWith(start)).toBe(true);
+    expect(said[start.length]).toBe(' ');
     await page.close();
   });
 
