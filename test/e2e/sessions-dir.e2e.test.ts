@@ -39,6 +39,19 @@ describe('the sessions directory', () => {
     expect(listed.text).toContain(`(in ${dir}; to see the newest: `);
   });
 
+  it("a wrapped spy (--name) still shows its live view on stderr, the log a client keeps of the server; stdout is the server's alone", async () => {
+    const dir = join(temp.dir, 'spied');
+    const result = await runBin(['--client', 'cursor', '--name', 'echo', '--', ...echo], {
+      input: request,
+      env: { ...env, MCP_SPY_DIR: dir, FORCE_COLOR: '0' },
+    });
+    expect(result.code).toBe(0);
+    expect(result.text).toBe(`${JSON.stringify({ jsonrpc: '2.0', id: 1, result: { n: 1 } })}\n`);
+    expect(result.stderr).toMatch(/^\S+ -> request +ping #1\b/m);
+    expect(result.stderr).toMatch(/^\S+ <- response +ping #1\b/m);
+    expect(readdirSync(dir)).toHaveLength(1);
+  });
+
   it('a sessions directory that cannot be made costs a line; the server runs all the same', async () => {
     const blocker = join(temp.dir, 'not-a-dir');
     writeFileSync(blocker, '');
