@@ -175,45 +175,6 @@ describe('the console state: filtering', () => {
   });
 });
 
-describe('the console state: keys that come in one read', () => {
-  // What Ink reports for a run of characters (a paste, or keys typed faster than the console reads them): one input, no key named.
-  const plain = {
-    upArrow: false,
-    downArrow: false,
-    return: false,
-    escape: false,
-    ctrl: false,
-    shift: false,
-    tab: false,
-    backspace: false,
-    delete: false,
-    meta: false,
-  };
-  const typed = (input: string): Action => ({ type: 'key', input, key: { ...plain } as Extract<Action, { type: 'key' }>['key'] });
-
-  it('a filter pasted with its Enter is applied; / then Ctrl-U clears the filter being edited', () => {
-    let state = run(loaded(), { type: 'open' }, typed('/tool = "echo"\r'));
-    expect(state.editing).toBeUndefined();
-    expect(methods(state)).toEqual(['request tools/call', 'response tools/call']);
-    state = run(state, typed('/\u0015'));
-    expect(state.editing).toEqual({ text: '' });
-    state = run(state, typed(`kind = tool-error${'\u007f'.repeat('tool-error'.length)}response\r`));
-    expect(state.editing).toBeUndefined();
-    expect(state.filter.source).toBe('kind = response');
-  });
-
-  it('moves then opens: k and Enter in one read open the frame above the newest', () => {
-    const state = run(loaded(), { type: 'open' }, typed('k\r'));
-    expect(state.screen).toBe('inspector');
-    expect(state.cursor).toBe(state.visible.length - 2);
-  });
-
-  it('a Tab in a run switches the screen; a Ctrl-C in a run quits', () => {
-    expect(run(loaded(), typed('\t\t')).screen).toBe('tools');
-    expect(run(loaded(), { type: 'open' }, typed('k\u0003')).effect?.name).toBe('quit');
-  });
-});
-
 describe('the console state: folding in the inspector', () => {
   it('folds a long string and a long array, z unfolds them and z again folds them', () => {
     const w = recordWriter();
