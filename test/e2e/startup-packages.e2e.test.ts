@@ -31,6 +31,20 @@ describe('a spy starting', () => {
     expect(packages().filter((name) => heavy.test(name))).toEqual([]);
   });
 
+  it('as wrap writes it into a client config (--client, --name, the record in the sessions directory), loads none of them either', async () => {
+    const { dir, env, packages } = listing();
+    const ping = '{"jsonrpc":"2.0","id":1,"method":"ping"}\n';
+    const result = await runBin(['--client', 'cursor', '--name', 'cat', '--', 'cat'], {
+      env: { ...env, MCP_SPY_DIR: join(dir, 'sessions') },
+      input: ping,
+      cwd: dir,
+    });
+    expect(result.code).toBe(0);
+    expect(result.text).toBe(ping);
+    expect(packages()).toContain('commander');
+    expect(packages().filter((name) => heavy.test(name))).toEqual([]);
+  });
+
   it('over HTTP, recording, loads none of them either', async () => {
     const { dir, env, packages } = listing();
     const target = `http://127.0.0.1:${await freePort()}/mcp`;
