@@ -18,12 +18,16 @@ import { recordLines, writeRecord } from './ui-record.js';
 
 const self = fileURLToPath(import.meta.url);
 
+/** The terminals started, each killed (again) at the end, whatever happened. */
+const terminals = [];
+
 function terminal(dir, command) {
   const socket = join(dir, `tmux-${Math.random().toString(36).slice(2)}`);
   const tmux = (...args) => execFileSync('tmux', ['-S', socket, '-f', '/dev/null', ...args], { encoding: 'utf8' });
   tmux('new-session', '-d', '-x', '120', '-y', '40', command);
+  let gone = false;
   const screen = () => tmux('capture-pane', '-p', '-t', '0');
-  return {
+  const opened = {
     screen,
     pid: () => Number(tmux('display-message', '-p', '-t', '0', '#{pane_pid}').trim()),
     keys: (...keys) => tmux('send-keys', '-t', '0', ...keys),
@@ -41,8 +45,13 @@ function terminal(dir, command) {
       tmux('send-keys', '-t', '0', key);
       return this.until(pattern, from, 30_000);
     },
-    kill: () => tmux('kill-server'),
+    kill: () => {
+      if (!gone) tmux('kill-server');
+      gone = true;
+    },
   };
+  terminals.push(opened);
+  return opened;
 }
 
 const quote = (text) => `'${text.replace(/'/g, `'\\''`)}'`;
@@ -61,6 +70,7 @@ async function main() {
   const sizeMiB = Number(process.argv[2] ?? 1024);
   const floodSeconds = Number(process.argv[3] ?? 5);
   const dir = mkdtempSync(join(tmpdir(), 'mcp-spy-bench-ui-terminal-'));
+  let writer;
   try {
     // What starting costs on this machine now (node, the console's modules, Ink): the console on nothing.
     const bare = process.hrtime.bigint();
@@ -90,11 +100,20 @@ async function main() {
     // The flood: 200 frames every 10 ms from another process, to a record the console follows.
     const flood = join(dir, 'flood.jsonl');
     writeFileSync(flood, '');
+    const frames = recordLines('calm');
     const live = terminal(dir, consoleOn(flood));
     await live.until(/no sessions yet/);
     live.keys('Enter');
     await live.until(/^frames/m);
-    const writer = spawn(process.execPath, [self, '--flood-writer', flood, '200'], { stdio: ['ignore', 'pipe', 'inherit'] });
+    // The same keys with no flood first (a few frames there to move among): what the machine gives now.
+    appendFileSync(flood, [...Array(50)].map(() => frames.next().value).join(''));
+    await live.until(/frame 50\/50 · FOLLOW/);
+    const calm = [];
+    for (let i = 0; i < 8; i++) {
+      calm.push(await live.key('k', /^frames · all sessions \(\d+\) · frame \d+\/\d+\n/));
+      calm.push(await live.key('f', /^frames · .* · FOLLOW/));
+    }
+    writer = spawn(process.execPath, [self, '--flood-writer', flood, '200'], { stdio: ['ignore', 'pipe', 'inherit'] });
     let report = '';
     writer.stdout.on('data', (chunk) => (report += chunk));
     await live.until(/frame \d{4,}\/\d+ · FOLLOW/);
@@ -102,7 +121,7 @@ async function main() {
     const until = Date.now() + floodSeconds * 1000;
     while (Date.now() < until) {
       // k stops following (the header loses FOLLOW); f follows again.
-      times.push(await live.key('k', /^frames · all sessions \(1\) · frame \d+\/\d+\n/));
+      times.push(await live.key('k', /^frames · all sessions \(\d+\) · frame \d+\/\d+\n/));
       times.push(await live.key('f', /^frames · .* · FOLLOW/));
     }
     const peak = rssPeak(live.pid());
@@ -113,9 +132,12 @@ async function main() {
     console.log(
       `flood:                 ${written} frames in ${seconds.toFixed(1)} s (${(written / seconds).toFixed(0)} frames/s) appended while keys were sent`,
     );
+    console.log(`keys with no flood:    ${summary(calm)} (sent to shown)`);
     console.log(`keys under the flood:  ${summary(times)} (sent to shown)`);
     console.log(`peak RSS (flood):      ${peak.toFixed(1)} MiB`);
   } finally {
+    writer?.kill('SIGKILL');
+    for (const open of terminals) open.kill();
     rmSync(dir, { recursive: true, force: true });
   }
 }
