@@ -7,6 +7,7 @@ import { join } from 'node:path';
 import { describe, expect, it, onTestFinished } from 'vitest';
 import { run, freePort } from '../helpers/http-spy.js';
 import { bin, fixture, node, runBin, tempDir } from '../helpers/spy.js';
+import { startTerminal } from '../helpers/tmux.js';
 
 const heavy = /^(zod|ajv|ajv-formats|execa|yaml|@opentelemetry\/.*|@modelcontextprotocol\/.*|ink|react|react-reconciler|yoga-layout)$/;
 
@@ -61,5 +62,25 @@ describe('a spy starting', () => {
     const result = await runBin(['check', record], { env, cwd: dir });
     expect(result.stdout.length).toBeGreaterThan(0);
     expect(packages()).toContain('ajv');
+  });
+});
+
+describe('the console starting', () => {
+  it('loads Ink and React, and none of what only its exports need (the SDK schemas, the validator), until asked', async () => {
+    const { dir, env, packages } = listing();
+    const quote = (text: string) => `'${text.replace(/'/g, `'\\''`)}'`;
+    const vars = Object.entries({ ...env, MCP_SPY_DIR: join(dir, 'sessions') })
+      .map(([name, value]) => `${name}=${quote(value)}`)
+      .join(' ');
+    const terminal = startTerminal(`${vars} ${quote(node)} ${quote(bin)} ui; echo "EXIT=$?"; exec sleep 600`, {
+      width: 100,
+      height: 30,
+    });
+    onTestFinished(terminal.kill);
+    await terminal.shows(/no sessions yet/);
+    terminal.keys('q');
+    await terminal.shows(/EXIT=0/);
+    expect(packages()).toEqual(expect.arrayContaining(['ink', 'react']));
+    expect(packages().filter((name) => /^(zod|ajv|ajv-formats|@modelcontextprotocol\/.*|@opentelemetry\/.*)$/.test(name))).toEqual([]);
   });
 });
