@@ -3,10 +3,11 @@
 // and reducer as `ui` runs them. Prints the time to the first batch (the first screen), the time to
 // read it all, the peak RSS, and how long a key (a move, a filter over every entry) takes then.
 // Usage: node --expose-gc bench/ui.js [size in MiB, default 1024]
-import { appendFileSync, createWriteStream, mkdtempSync, rmSync, statSync } from 'node:fs';
+import { appendFileSync, mkdtempSync, rmSync, statSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { tuneHeapForConsole } from '../dist/ui/heap.js';
+import { recordLines as lines, writeRecord } from './ui-record.js';
 
 // As `mcp-spy ui` does, before the console allocates.
 tuneHeapForConsole();
@@ -17,57 +18,6 @@ const { initialState } = await import('../dist/ui/state.js');
 const sizeMiB = Number(process.argv[2] ?? 1024);
 const dir = mkdtempSync(join(tmpdir(), 'mcp-spy-bench-ui-'));
 const record = join(dir, 'wire.jsonl');
-
-/** A session's worth of v2 entries: calls with results of several sizes, progress, errors. */
-function* lines() {
-  const t0 = Date.parse('2026-12-01T17:00:00.000Z');
-  const filler = 'lorem ipsum dolor sit amet '.repeat(40);
-  let seq = 0;
-  const line = (fields, msg) =>
-    `${JSON.stringify({ v: 2, seq: ++seq, t: new Date(t0 + seq * 3).toISOString(), session: 'bench', ...fields }).slice(0, -1)},"msg":${JSON.stringify(msg)}}\n`;
-  for (let id = 1; ; id++) {
-    const tool = ['search', 'fetch', 'summarize'][id % 3];
-    yield line(
-      { dir: 'c2s', kind: 'request', method: 'tools/call', tool, id, bytes: 90 },
-      { jsonrpc: '2.0', id, method: 'tools/call', params: { name: tool, arguments: { q: `query ${id}` } } },
-    );
-    if (id % 10 === 0)
-      yield line(
-        { dir: 's2c', kind: 'notification', method: 'notifications/progress', related: { seq, id, method: 'tools/call', tool }, bytes: 80 },
-        { jsonrpc: '2.0', method: 'notifications/progress', params: { progressToken: id, progress: 1 } },
-      );
-    const isError = id % 17 === 0;
-    const result = { content: [{ type: 'text', text: filler.slice(0, 200 + (id % 7) * 100) }], ...(isError ? { isError: true } : {}) };
-    yield line(
-      {
-        dir: 's2c',
-        kind: isError ? 'tool-error' : 'response',
-        method: 'tools/call',
-        tool,
-        id,
-        latencyMs: (id % 900) + 0.5,
-        related: { seq: seq - (id % 10 === 0 ? 1 : 0), id, method: 'tools/call', tool },
-        bytes: 300,
-      },
-      { jsonrpc: '2.0', id, result },
-    );
-  }
-}
-
-async function generate() {
-  const out = createWriteStream(record);
-  let written = 0;
-  let batch = '';
-  for (const text of lines()) {
-    batch += text;
-    if (batch.length < 4 * 1024 * 1024) continue;
-    if (!out.write(batch)) await new Promise((resolve) => out.once('drain', resolve));
-    written += batch.length;
-    batch = '';
-    if (written >= sizeMiB * 1024 * 1024) break;
-  }
-  await new Promise((resolve) => out.end(resolve));
-}
 
 /** How long a line written to a followed directory takes to reach the console: in a new file, or appended. */
 async function liveLatency(what) {
@@ -110,7 +60,7 @@ const timed = (work) => {
 };
 
 try {
-  await generate();
+  await writeRecord(record, sizeMiB);
   const size = statSync(record).size;
   const files = createFileLoader();
   let state = initialState({ load: files.load, width: 120, height: 40 });

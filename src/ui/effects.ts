@@ -1,10 +1,6 @@
 import { writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { recordToHar } from '../export/har-export.js';
-import { reportHtml } from '../report/html.js';
-import { defaultReportLimits } from '../report/limits.js';
-import { buildReport } from '../report/report.js';
 import { frameText } from '../record/frame-message.js';
 import { printableJson } from '../render/sanitize.js';
 import type { Row } from './rows.js';
@@ -93,6 +89,9 @@ export function exportShown(state: ViewState, options: EffectOptions): string {
 /** `H`: the entries the stream shows as HAR 1.2, as `export har` writes a record. */
 export async function exportHarShown(state: ViewState, options: EffectOptions): Promise<string> {
   try {
+    // Loaded when asked for: the HAR and report writers bring the SDK's schemas and the validator,
+    // which the console otherwise never needs (some 10 MiB, and their time to load at every start).
+    const { recordToHar } = await import('../export/har-export.js');
     const har = await recordToHar(shownEntries(state), options.version ?? '');
     const path = writeNew(options.dir, exportName(options, 'har'), `${JSON.stringify(har, null, 2)}\n`);
     return `exported ${state.visible.length} entries as HAR to ${path}`;
@@ -104,6 +103,11 @@ export async function exportHarShown(state: ViewState, options: EffectOptions): 
 /** `R`: the entries the stream shows as a report page (HTML), as `mcp-spy report` draws a record. */
 export async function exportReportShown(state: ViewState, options: EffectOptions): Promise<string> {
   try {
+    const [{ reportHtml }, { defaultReportLimits }, { buildReport }] = await Promise.all([
+      import('../report/html.js'),
+      import('../report/limits.js'),
+      import('../report/report.js'),
+    ]);
     const name = exportName(options, 'html');
     const data = await buildReport([{ path: name, entries: shownEntries(state) }], { spy: options.version ?? '', limits: defaultReportLimits, ignores: [] });
     const path = writeNew(options.dir, name, reportHtml(data));

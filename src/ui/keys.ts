@@ -64,6 +64,28 @@ const letters: Record<string, KeyResult> = {
   R: { effect: 'export-report' },
 };
 
+/** The keys a control character stands for when it comes inside a run of input, where Ink names none. */
+const controlCharacters: Record<string, Partial<Key>> = {
+  '\r': { return: true },
+  '\n': { return: true },
+  '\t': { tab: true },
+  '\b': { backspace: true },
+  '\u007f': { backspace: true },
+};
+
+/**
+ * One character of a run of input (a paste, or keys typed faster than the console reads them, which
+ * Ink hands over as one input with no key named) as the key press it is: Enter, Tab, Backspace, Ctrl
+ * and a letter, or the character itself.
+ */
+export function keyOfCharacter(char: string, plain: Key): { input: string; key: Key } {
+  const named = controlCharacters[char];
+  if (named) return { input: '', key: { ...plain, ...named } };
+  const code = char.charCodeAt(0);
+  if (code >= 1 && code <= 26) return { input: String.fromCharCode(code + 96), key: { ...plain, ctrl: true } };
+  return { input: char, key: plain };
+}
+
 /** While a filter is typed, keys edit it. */
 function editingKey(text: string, input: string, key: Key): KeyResult {
   if (key.return) return act({ type: 'filter-apply' });

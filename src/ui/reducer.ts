@@ -4,7 +4,7 @@ import type { Action } from './console-actions.js';
 import { goneSessions } from './sessions.js';
 import { addHeld, heldProblem, releasedHeld, removeHeld } from './held.js';
 import { inspectorLines } from './inspector-lines.js';
-import { keyAction, keyHelp } from './keys.js';
+import { keyAction, keyHelp, keyOfCharacter } from './keys.js';
 import { toolsSummary } from './tools-summary.js';
 import type { Row } from './rows.js';
 import { bodyHeight, compileFilter, extendVisible, ingest, rebuildVisible, selectedRow, answerKinds, type Pane, type Screen, type ViewState } from './state.js';
@@ -125,10 +125,14 @@ const reducers: { [K in Action['type']]: (state: ViewState, action: Extract<Acti
   help: (state) => (state.screen === 'help' ? { ...state, screen: state.previous } : { ...state, screen: 'help', previous: state.screen }),
   status: (state, action) => ({ ...state, status: action.text }),
   key: (state, action) => {
-    // Text pasted (or typed faster than it is read) comes as one input: each character is a key.
+    // Text pasted (or typed faster than it is read) comes as one input: each character is a key, an
+    // Enter or a Ctrl-U among them too (a filter pasted with its newline is applied).
     if (action.input.length <= 1 || action.key.ctrl || action.key.meta) return pressKey(state, action.input, action.key);
     const plain = Object.fromEntries(Object.keys(action.key).map((name) => [name, false])) as unknown as Key;
-    return [...action.input].reduce((next, char) => pressKey(next, char, plain), state);
+    return [...action.input].reduce((next, char) => {
+      const pressed = keyOfCharacter(char, plain);
+      return pressKey(next, pressed.input, pressed.key);
+    }, state);
   },
   'effect-done': (state, action) => ({ ...state, effect: undefined, status: action.text ?? state.status }),
   'held-open': (state) => (state.screen === 'held' ? state : { ...state, screen: 'held', previous: state.screen, status: undefined }),

@@ -1,4 +1,5 @@
 // The spy with --name writes to the sessions directory; `mcp-spy sessions` reads it.
+import { spawnSync } from 'node:child_process';
 import { existsSync, mkdirSync, readdirSync, readFileSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
@@ -36,6 +37,19 @@ describe('the sessions directory', () => {
     // The table names the file alone; the hint under it is a command that works as printed.
     expect(listed.text.endsWith(` view ${join(dir, files[0]!)})\n`)).toBe(true);
     expect(listed.text).toContain(`(in ${dir}; to see the newest: `);
+  });
+
+  it("a wrapped spy (--name) still shows its live view on stderr, the log a client keeps of the server; stdout is the server's alone", async () => {
+    const dir = join(temp.dir, 'spied');
+    const result = await runBin(['--client', 'cursor', '--name', 'echo', '--', ...echo], {
+      input: request,
+      env: { ...env, MCP_SPY_DIR: dir, FORCE_COLOR: '0' },
+    });
+    expect(result.code).toBe(0);
+    expect(result.text).toBe(`${JSON.stringify({ jsonrpc: '2.0', id: 1, result: { n: 1 } })}\n`);
+    expect(result.stderr).toMatch(/^\S+ -> request +ping #1\b/m);
+    expect(result.stderr).toMatch(/^\S+ <- response +ping #1\b/m);
+    expect(readdirSync(dir)).toHaveLength(1);
   });
 
   it('a sessions directory that cannot be made costs a line; the server runs all the same', async () => {
@@ -98,5 +112,23 @@ describe('the sessions directory', () => {
     stdin!.end();
     expect((await running).code).toBe(0);
     expect(await listed()).toMatchObject([{ state: 'ended', frames: 2 }]);
+  });
+  it('prune --max-size keeps the newest sessions that fit, over all servers; --dry-run says what it would remove and removes nothing', async () => {
+    const dir = join(temp.dir, 'spied');
+    mkdirSync(dir);
+    // Sessions of two servers whose spies have exited (their pid free), 1 KiB each, an hour apart.
+    const dead = spawnSync(node, ['-e', '']).pid!;
+    const names = [1, 2, 3, 4].map((hour) => `cursor--${hour % 2 ? 'a' : 'b'}--20261201T0${hour}0000000Z-${dead}.jsonl`);
+    for (const name of names) writeFileSync(join(dir, name), `${'x'.repeat(1023)}\n`);
+    const dry = await runBin(['sessions', 'prune', '--max-size', '2.5KiB', '--dry-run', '--dir', dir], { env });
+    expect(dry.code).toBe(0);
+    expect(dry.text).toBe(`would remove ${names[1]}\nwould remove ${names[0]}\nwould remove 2 sessions (2KiB), 2 kept, in ${dir}\n`);
+    expect(readdirSync(dir).sort()).toEqual([...names].sort());
+    const pruned = await runBin(['sessions', 'prune', '--max-size', '2.5KiB', '--dir', dir], { env });
+    expect(pruned.text).toContain('removed 2 sessions (2KiB), 2 kept');
+    expect(readdirSync(dir).sort()).toEqual(names.slice(2).sort());
+    const bad = await runBin(['sessions', 'prune', '--max-size', 'lots', '--dir', dir], { env });
+    expect(bad.code).toBe(2);
+    expect(bad.stderr).toMatch(/^mcp-spy sessions prune: option '--max-size <size>' argument 'lots' is invalid: expected a size such as .*\n$/);
   });
 });

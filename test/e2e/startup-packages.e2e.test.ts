@@ -7,6 +7,7 @@ import { join } from 'node:path';
 import { describe, expect, it, onTestFinished } from 'vitest';
 import { run, freePort } from '../helpers/http-spy.js';
 import { bin, fixture, node, runBin, tempDir } from '../helpers/spy.js';
+import { startTerminal } from '../helpers/tmux.js';
 
 const heavy = /^(zod|ajv|ajv-formats|execa|yaml|@opentelemetry\/.*|@modelcontextprotocol\/.*|ink|react|react-reconciler|yoga-layout)$/;
 
@@ -31,6 +32,20 @@ describe('a spy starting', () => {
     expect(packages().filter((name) => heavy.test(name))).toEqual([]);
   });
 
+  it('as wrap writes it into a client config (--client, --name, the record in the sessions directory), loads none of them either', async () => {
+    const { dir, env, packages } = listing();
+    const ping = '{"jsonrpc":"2.0","id":1,"method":"ping"}\n';
+    const result = await runBin(['--client', 'cursor', '--name', 'cat', '--', 'cat'], {
+      env: { ...env, MCP_SPY_DIR: join(dir, 'sessions') },
+      input: ping,
+      cwd: dir,
+    });
+    expect(result.code).toBe(0);
+    expect(result.text).toBe(ping);
+    expect(packages()).toContain('commander');
+    expect(packages().filter((name) => heavy.test(name))).toEqual([]);
+  });
+
   it('over HTTP, recording, loads none of them either', async () => {
     const { dir, env, packages } = listing();
     const target = `http://127.0.0.1:${await freePort()}/mcp`;
@@ -47,5 +62,25 @@ describe('a spy starting', () => {
     const result = await runBin(['check', record], { env, cwd: dir });
     expect(result.stdout.length).toBeGreaterThan(0);
     expect(packages()).toContain('ajv');
+  });
+});
+
+describe('the console starting', () => {
+  it('loads Ink and React, and none of what only its exports need (the SDK schemas, the validator), until asked', async () => {
+    const { dir, env, packages } = listing();
+    const quote = (text: string) => `'${text.replace(/'/g, `'\\''`)}'`;
+    const vars = Object.entries({ ...env, MCP_SPY_DIR: join(dir, 'sessions') })
+      .map(([name, value]) => `${name}=${quote(value)}`)
+      .join(' ');
+    const terminal = startTerminal(`${vars} ${quote(node)} ${quote(bin)} ui; echo "EXIT=$?"; exec sleep 600`, {
+      width: 100,
+      height: 30,
+    });
+    onTestFinished(terminal.kill);
+    await terminal.shows(/no sessions yet/);
+    terminal.keys('q');
+    await terminal.shows(/EXIT=0/);
+    expect(packages()).toEqual(expect.arrayContaining(['ink', 'react']));
+    expect(packages().filter((name) => /^(zod|ajv|ajv-formats|@modelcontextprotocol\/.*|@opentelemetry\/.*)$/.test(name))).toEqual([]);
   });
 });

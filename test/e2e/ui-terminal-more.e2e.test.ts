@@ -125,6 +125,8 @@ describe('mcp-spy ui and hostile strings in a real terminal', () => {
     // The header line is wrapped at the terminal's width.
     expect(inspector.replace(/\n/g, '')).toContain('tool=\\u001b[31mred\\u009b31m');
     expect(terminal.pane('#{pane_title}')).toBe(title);
+    // The terminal lets programs set its clipboard (OSC 52): the method's clipboard write never reached it.
+    expect(terminal.clipboard()).toBe('');
     expect(terminal.screen(true)).not.toMatch(/\u001b\[31m|\u001b\[[0-9;]*41m/);
     expect(terminal.screen()).not.toContain('m'.repeat(300));
     terminal.keys('q');

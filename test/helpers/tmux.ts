@@ -17,6 +17,8 @@ export interface Terminal {
   resize(width: number, height: number): void;
   /** A tmux format of the pane, e.g. `#{alternate_on}`. */
   pane(format: string): string;
+  /** The newest paste buffer: what a program put on the clipboard with OSC 52 lands there. */
+  clipboard(): string;
   kill(): void;
 }
 
@@ -27,6 +29,8 @@ export function startTerminal(command: string, size: { width: number; height: nu
   const socket = join(dir, 'socket');
   const tmux = (...args: string[]) => execFileSync('tmux', ['-S', socket, '-f', '/dev/null', ...args], { encoding: 'utf8', env: { ...process.env, ...env } });
   tmux('new-session', '-d', '-x', String(size.width), '-y', String(size.height), command);
+  // Programs in the pane may set the clipboard (OSC 52), as in a terminal that allows it; it becomes a paste buffer.
+  tmux('set-option', '-g', 'set-clipboard', 'on');
   const screen = (escapes = false) => tmux('capture-pane', '-p', ...(escapes ? ['-e'] : []), '-t', '0');
   return {
     screen,
@@ -49,6 +53,14 @@ export function startTerminal(command: string, size: { width: number; height: nu
     },
     resize: (width, height) => void tmux('resize-window', '-t', '0', '-x', String(width), '-y', String(height)),
     pane: (format) => tmux('display-message', '-p', '-t', '0', format).trim(),
+    clipboard: () => {
+      try {
+        return tmux('show-buffer');
+      } catch {
+        // No buffer yet: nothing was copied.
+        return '';
+      }
+    },
     kill: () => {
       try {
         tmux('kill-server');
