@@ -4,7 +4,7 @@ import { harProblem } from '../export/har-import.js';
 import { openFailure } from '../record/reader.js';
 import { SpyError } from './errors.js';
 
-/** Past this a HAR is refused before it is read: its frames' text is held until they are sorted by time. */
+/** Past this a HAR is refused before it is read: each of its frames is indexed in memory until they are sorted by time. */
 const maxHarBytes = 512 * 1024 * 1024;
 /** How much of the start is kept, to say what a file that is no HAR is instead. */
 const headBytes = 1024 * 1024;

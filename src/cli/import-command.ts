@@ -12,21 +12,25 @@ export interface ImportOptions {
 
 /**
  * `mcp-spy import FILE.har`: a HAR as a record (wire.jsonl), to a file or stdout. The HAR is read
- * entry by entry and the record written line by line: only the frames' text is held, to be put in
- * the order of their times.
+ * entry by entry and the record written line by line: the frames wait on disk to be put in the
+ * order of their times (export/har-spill).
  */
 export async function runImport(file: string, options: ImportOptions): Promise<number> {
   const har = createHarImport({ defaultRedact: options.defaultRedact !== false });
-  await readHarEntries(file, (entry) => har.add(entry));
-  const output = openOutputStream(options.output, { inputs: [file] });
   let count = 0;
   try {
-    for (const entry of har.entries()) {
-      await output.write(recordLineOf(entry));
-      count++;
+    await readHarEntries(file, (entry) => har.add(entry));
+    const output = openOutputStream(options.output, { inputs: [file] });
+    try {
+      for (const entry of har.entries()) {
+        await output.write(recordLineOf(entry));
+        count++;
+      }
+    } finally {
+      await output.end();
     }
   } finally {
-    await output.end();
+    har.close();
   }
   process.stderr.write(`mcp-spy: ${count} entr${count === 1 ? 'y' : 'ies'} imported from ${file}\n`);
   return exitCodes.ok;

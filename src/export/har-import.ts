@@ -1,6 +1,7 @@
 import { createParser } from 'eventsource-parser';
 import { cutDeep } from '../protocol/depth.js';
 import { entryOfObserved } from '../record/record-line.js';
+import { createSpill } from './har-spill.js';
 import { RECORD_VERSION, type HttpEntry, type RecordEntry } from '../record/schema.js';
 import { createCorrelator, type Correlator } from '../wire/correlate/correlate.js';
 import type { Direction } from '../wire/classify/kinds.js';
@@ -186,7 +187,7 @@ export interface HarImportOptions {
  * time, so a caller may write each entry as it comes and keep none.
  */
 export function createHarImport(options: HarImportOptions = {}) {
-  const items: Item[] = [];
+  const items = createSpill<Item>();
   let count = 0;
   const masking = options.defaultRedact !== false;
   const secrets = createSecrets();
@@ -208,13 +209,9 @@ export function createHarImport(options: HarImportOptions = {}) {
     },
     /** The record entries, frames through the same pipeline as live traffic, in the order of their times. */
     *entries(): Generator<RecordEntry> {
-      items.sort((a, b) => a.timeMs - b.timeMs || a.order - b.order);
       const correlators = new Map<string, Correlator>();
       let seq = 0;
-      for (let at = 0; at < items.length; at++) {
-        const item = items[at]!;
-        // Let go of what is done: the items hold the HAR's text.
-        items[at] = undefined as unknown as Item;
+      for (const item of items.sorted()) {
         const t = new Date(item.timeMs).toISOString();
         if (item.type === 'http') {
           yield { v: RECORD_VERSION, seq: ++seq, t, session: item.session, kind: 'http', ...item.fields } as RecordEntry;
@@ -232,7 +229,9 @@ export function createHarImport(options: HarImportOptions = {}) {
           yield entry;
         }
       }
-      items.length = 0;
+      items.close();
     },
+    /** Lets go of the items held (also when the HAR could not be read to its end). */
+    close: () => items.close(),
   };
 }

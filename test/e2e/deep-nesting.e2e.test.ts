@@ -1,6 +1,8 @@
 import { readFileSync, writeFileSync } from 'node:fs';
+import { createServer, type Server } from 'node:http';
 import { join } from 'node:path';
 import { afterAll, describe, expect, it } from 'vitest';
+import { startSpy, withMock } from '../helpers/http-spy.js';
 import { fixture, node, readEntries, runBin, tempDir } from '../helpers/spy.js';
 
 // A frame nested thousands of levels deep is a few KB of brackets: forwarded whole and recorded,
@@ -149,6 +151,68 @@ describe('frames 50,000 levels deep', () => {
       const read = await runBin(args);
       expect(read.stderr).toBe(args[0] === 'replay' ? cutLine(out, 2) : '');
       expect(read.code).toBe(0);
+    }
+  });
+});
+
+describe('the HTTP spy and a body 50,000 levels deep', () => {
+  /** Answers MCP at /mcp with a deep result, and anything else (a token endpoint, say) with deep JSON. */
+  function deepServer(received: string[]): Server {
+    return createServer((req, res) => {
+      const chunks: Buffer[] = [];
+      req.on('data', (chunk: Buffer) => chunks.push(chunk));
+      req.on('end', () => {
+        received.push(Buffer.concat(chunks).toString('utf8'));
+        const mcp = req.url === '/mcp';
+        res.writeHead(200, { 'content-type': 'application/json', ...(mcp ? { 'mcp-session-id': 's-deep' } : {}) });
+        res.end(mcp ? answerText(1, deepObject(50_000)) : deepArray(50_000));
+      });
+    });
+  }
+
+  it('forwards both ways whole, records both cut, and the record reads, as a mock too', async () => {
+    const received: string[] = [];
+    const upstream = deepServer(received);
+    await new Promise<void>((resolve) => upstream.listen(0, '127.0.0.1', resolve));
+    const target = `http://127.0.0.1:${(upstream.address() as { port: number }).port}`;
+    const spy = await startSpy(['--target', `${target}/mcp`]);
+    try {
+      const call = callText(1, deepObject(50_000));
+      const post = (url: string, body: string) =>
+        fetch(url, { method: 'POST', headers: { 'content-type': 'application/json', accept: 'application/json, text/event-stream' }, body });
+      const answer = await post(spy.url, call);
+      expect(await answer.text()).toBe(answerText(1, deepObject(50_000)));
+      const other = await post(spy.url.replace(/\/mcp$/, '/token'), deepArray(50_000));
+      expect(await other.text()).toBe(deepArray(50_000));
+      expect(received).toEqual([call, deepArray(50_000)]);
+      expect(await spy.stop()).toBe(0);
+      expect(spy.stderr()).not.toMatch(/observer stopped|Maximum call stack|\n\s+at /);
+      const entries = spy.entries();
+      const frames = entries.filter((entry) => entry.dir !== undefined);
+      expect(frames.map((entry) => [entry.dir, entry.notes])).toEqual([
+        ['c2s', ['nested-too-deep']],
+        ['s2c', ['nested-too-deep']],
+      ]);
+      expect(JSON.stringify(frames.map((entry) => entry.msg))).toContain(marker);
+      expect(entries.some((entry) => entry.kind === 'http' && entry.path === '/token')).toBe(true);
+      expect(spy.log()).toContain('!nested-too-deep');
+      const record = join(spy.dir, 'wire.jsonl');
+      for (const args of [
+        ['view', record, '--full'],
+        ['view', record, '--format', 'json'],
+        ['check', record],
+        ['report', record, '-o', '-'],
+      ]) {
+        const read = await runBin(args);
+        expect(read.stderr, args.join(' ')).toBe('');
+        expect(read.code, args.join(' ')).toBeLessThan(2);
+      }
+      // The mock answers a client sending the same 50,000 levels with the answer as recorded: cut.
+      const mocked = await withMock(record, async (url) => (await post(url, call)).json());
+      expect(JSON.stringify(mocked)).toContain(marker);
+    } finally {
+      await spy.dispose();
+      await new Promise((resolve) => upstream.close(resolve));
     }
   });
 });

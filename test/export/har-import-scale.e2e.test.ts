@@ -1,4 +1,4 @@
-import { createWriteStream, readFileSync } from 'node:fs';
+import { createWriteStream, readFileSync, statSync } from 'node:fs';
 import { once } from 'node:events';
 import { join } from 'node:path';
 import { afterAll, describe, expect, it } from 'vitest';
@@ -31,7 +31,53 @@ async function writeManyFrames(path: string): Promise<void> {
   await once(out, 'finish');
 }
 
+/** A HAR of `count` POST exchanges, a tools/call of 600 characters and its answer each (about 2 KB an entry). */
+async function writeManyExchanges(path: string, count: number): Promise<void> {
+  const out = createWriteStream(path);
+  const put = async (text: string) => {
+    if (!out.write(text)) await once(out, 'drain');
+  };
+  const text = 'x'.repeat(600);
+  const headers = [{ name: 'content-type', value: 'application/json' }];
+  await put('{"log":{"version":"1.2","creator":{"name":"test","version":"1"},"entries":[');
+  for (let id = 0; id < count; id++) {
+    const call = JSON.stringify({ jsonrpc: '2.0', id, method: 'tools/call', params: { name: 'echo', arguments: { text } } });
+    const answer = JSON.stringify({ jsonrpc: '2.0', id, result: { content: [{ type: 'text', text }] } });
+    const entry = {
+      startedDateTime: new Date(Date.UTC(2026, 6, 28) + id).toISOString(),
+      time: 1,
+      request: {
+        method: 'POST',
+        url: 'http://127.0.0.1:3000/mcp',
+        headers: [...headers, { name: 'mcp-session-id', value: 's1' }],
+        postData: { mimeType: 'application/json', text: call },
+      },
+      response: { status: 200, headers, content: { size: answer.length, mimeType: 'application/json', text: answer } },
+    };
+    await put(`${id > 0 ? ',' : ''}${JSON.stringify(entry)}`);
+  }
+  await put(']}}');
+  out.end();
+  await once(out, 'finish');
+}
+
 describe('import at scale', () => {
+  // The frames wait on disk to be put in order: a HAR twice the size of the heap imports whole
+  // (held in memory, 64 MB of HAR needed more than 100 MB of it).
+  it('imports a 64 MB HAR with a heap of 32 MB', { timeout: 300_000 }, async () => {
+    const har = join(temp.dir, 'large.har');
+    const exchanges = 36_000;
+    await writeManyExchanges(har, exchanges);
+    expect(statSync(har).size).toBeGreaterThan(64_000_000);
+    const out = join(temp.dir, 'large.jsonl');
+    const result = await runBin(['import', har, '-o', out], { env: { NODE_OPTIONS: '--max-old-space-size=32' } });
+    expect(result.stderr).toBe(`mcp-spy: ${2 * exchanges} entries imported from ${har}\n`);
+    expect(result.code).toBe(0);
+    const lines = readFileSync(out, 'utf8').split('\n');
+    expect(lines).toHaveLength(2 * exchanges + 1);
+    expect(JSON.parse(lines.at(-2)!)).toMatchObject({ seq: 2 * exchanges, kind: 'response', id: exchanges - 1 });
+  });
+
   it(`reads an entry of ${frames.toLocaleString('en')} frames`, { timeout: 180_000 }, async () => {
     const har = join(temp.dir, 'many.har');
     await writeManyFrames(har);

@@ -5,7 +5,7 @@ import type { HttpMessage } from '../../src/observer/http/http-messages.js';
 import { observeHttp } from '../../src/observer/http/observe-http.js';
 import { createRecorder, type Recorder } from '../../src/observer/recorder.js';
 import type { TestEntry } from '../helpers/spy.js';
-import { createExchangeSessions } from '../../src/wire/http/exchange-sessions.js';
+import { createExchangeSessions, sessionLimits } from '../../src/wire/http/exchange-sessions.js';
 import { observeExchange } from '../../src/wire/http/http-exchange.js';
 import { createHeaderRedactor } from '../../src/wire/http/redact-headers.js';
 
@@ -133,5 +133,35 @@ describe('the HTTP observer', () => {
     expect([copies, learnt]).toEqual([0, ['Bearer tok-123456789', 'tok-123456789']]);
     exchange(500);
     expect(copies).toBe(2);
+  });
+
+  // An exchange whose rest outran the observer ends as a gap; its session was held busy for ever
+  // (never expired, its state never freed) when the answer's head had already named it.
+  it('lets go of the session of an exchange that outran it, as at its end', () => {
+    const { records, entries, ended } = recording();
+    // Sessions are idle from the spy's clock: the messages' times are of this moment.
+    const now = Date.now();
+    const observer = observeHttp(config, records, STATUS_CODES);
+    const lostAfterHead = (x: number, headers: Record<string, string>): HttpMessage[] => [
+      { type: 'open', x, method: 'POST', path: '/mcp', headers: { ...json, ...headers } },
+      { type: 'request-chunk', x, t: now + x, data: bytes({ jsonrpc: '2.0', id: x, method: 'ping' }) },
+      { type: 'request-end', x, t: now + x },
+      { type: 'response', x, t: now + x, status: 200, headers: { ...json, ...headers } },
+      { type: 'lost', x, t: now + x, bytes: 1_000_000 },
+    ];
+    for (const message of lostAfterHead(1, { 'mcp-protocol-version': '2025-11-25' })) observer.handle(message);
+    expect(ended).toEqual(['x-1']);
+    for (const message of lostAfterHead(2, { 'mcp-session-id': 's-lost' })) observer.handle(message);
+    // Past the sessions the spy keeps open, the least recently used goes first: the one that outran it.
+    for (let x = 3; x < 3 + sessionLimits.open; x++)
+      for (const message of [
+        { type: 'open', x, method: 'POST', path: '/mcp', headers: json },
+        { type: 'request-chunk', x, t: now + x, data: bytes({ jsonrpc: '2.0', id: x, method: 'initialize' }) },
+        { type: 'response', x, t: now + x, status: 200, headers: { ...json, 'mcp-session-id': `s-${x}` } },
+        { type: 'response-chunk', x, t: now + x, data: bytes({ jsonrpc: '2.0', id: x, result: {} }), end: now + x },
+      ] as HttpMessage[])
+        observer.handle(message);
+    expect(ended).toEqual(['x-1', 's-lost']);
+    expect(entries.find((entry) => entry.kind === 'note' && entry.session === 's-lost')).toMatchObject({ notes: ['session-expired'] });
   });
 });

@@ -66,6 +66,7 @@ export function observeHttp(config: HttpObserverConfig, recorder: Recorder, stat
     lost: (m) => {
       const exchange = exchanges.get(m.x);
       exchanges.delete(m.x);
+      exchange?.abandon(m.t);
       settle(m.x, m.bytes);
       const reason = 'the observer fell behind; an exchange was forwarded but not recorded';
       const where = exchange ? { httpMethod: exchange.start.method, path: exchange.start.path } : {};

@@ -177,6 +177,17 @@ export class ObservedExchange implements ExchangeTap {
     this.finish(timeMs);
   }
 
+  /**
+   * The rest of the exchange outran the observer (a gap in the record): its session is let go as at
+   * its end, or it would count as busy for ever, never expired, and its state never freed.
+   */
+  abandon(timeMs = nowMs()) {
+    const { choice } = this;
+    if (!choice) return;
+    if (choice.perExchange) this.deps.sessions.end(choice.session, timeMs);
+    else this.deps.sessions.release(choice.session, timeMs);
+  }
+
   /** The request, once it is whole: a frame, or a body that is not MCP to describe. */
   private endRequest(timeMs: number) {
     if (this.requestState.step !== 'arriving') return;
