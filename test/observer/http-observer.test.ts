@@ -38,7 +38,30 @@ describe('the HTTP spy observer thread', () => {
       ['response', 'x-2', 2],
       ['unanswered', 'x-1', undefined],
     ]);
-    expect(entries[1]).toMatchObject({ httpMethod: 'POST', path: '/mcp', lost: bigger - 10 });
+    // Its request is in the record; its answer is lost whole, the bytes handed over before the loss too.
+    expect(entries[1]).toMatchObject({ httpMethod: 'POST', path: '/mcp', stream: 's2c', lost: bigger });
+    remove();
+  });
+
+  it('counts an exchange lost in its request as a gap for each side, every byte of both', async () => {
+    const { dir, remove } = tempDir();
+    const record = join(dir, 'r.jsonl');
+    const config = { recordPath: record, live: false, color: false, maxFrame: 1024, redactHeaders: [], redact: true, mcpPath: '/mcp' };
+    const observer = startHttpObserver(config, { warn: () => {}, maxBehind: 200 });
+    const x = observer.observe({ method: 'POST', path: '/mcp', headers });
+    const call = Buffer.from(JSON.stringify({ jsonrpc: '2.0', id: 1, method: 'tools/call', params: { text: 'y'.repeat(300) } }));
+    x.requestChunk(call.subarray(0, 100));
+    x.requestChunk(call.subarray(100));
+    x.requestEnd();
+    x.response(200, { 'content-type': 'application/json' });
+    const answer = body(1, 20);
+    x.responseChunk(answer);
+    x.responseEnd();
+    await observer.finish();
+    expect(readEntries(record).map((entry) => [entry.kind, entry.stream, entry.lost])).toEqual([
+      ['gap', 'c2s', call.length],
+      ['gap', 's2c', answer.length],
+    ]);
     remove();
   });
 
