@@ -65,6 +65,31 @@ describe('the HTTP spy observer thread', () => {
     remove();
   });
 
+  it('counts an event stream lost midway from its last whole event: the events before it are frames', async () => {
+    const { dir, remove } = tempDir();
+    const record = join(dir, 'r.jsonl');
+    const config = { recordPath: record, live: false, color: false, maxFrame: 1024, redactHeaders: [], redact: true, mcpPath: '/mcp' };
+    const observer = startHttpObserver(config, { warn: () => {}, maxBehind: 300 });
+    const x = observer.observe({ method: 'POST', path: '/mcp', headers });
+    x.requestChunk(request(1));
+    x.requestEnd();
+    x.response(200, { 'content-type': 'text/event-stream' });
+    const progress = `data: ${JSON.stringify({ jsonrpc: '2.0', method: 'notifications/progress', params: { progressToken: 1, progress: 1 } })}\n\n`;
+    const answer = `data: ${JSON.stringify({ jsonrpc: '2.0', id: 1, result: { text: 'x'.repeat(400) } })}\n\n`;
+    // The progress event and the start of the answer go over; the rest of the answer outruns the room.
+    x.responseChunk(Buffer.from(progress + answer.slice(0, 20)));
+    x.responseChunk(Buffer.from(answer.slice(20)));
+    x.responseEnd();
+    await observer.finish();
+    expect(readEntries(record).map((entry) => [entry.kind, entry.stream, entry.lost])).toEqual([
+      ['request', undefined, undefined],
+      ['notification', undefined, undefined],
+      ['gap', 's2c', answer.length],
+      ['unanswered', undefined, undefined],
+    ]);
+    remove();
+  });
+
   it('records an exchange the same whether its ends ride on its messages of the same moment or cross alone later', async () => {
     const { dir, remove } = tempDir();
     const record = join(dir, 'r.jsonl');
