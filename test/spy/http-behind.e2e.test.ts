@@ -38,7 +38,8 @@ async function startServer(): Promise<number> {
 describe('the HTTP spy when the observer falls behind', () => {
   it('counts each lost exchange in gaps with their stream, every body byte a frame or in a gap', async () => {
     const port = await startServer();
-    const spy = await startSpy(['--no-log', '--target', `http://127.0.0.1:${port}/mcp`]);
+    // A parse limit of 64 KiB leaves the observer ~4 MiB of room: 16 answers of 4 MiB at once outrun it on any machine.
+    const spy = await startSpy(['--no-log', '--max-frame', '64KiB', '--target', `http://127.0.0.1:${port}/mcp`]);
     const record = join(spy.dir, 'wire.jsonl');
     const sent = { c2s: 0, s2c: 0 };
     try {
