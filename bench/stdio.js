@@ -3,7 +3,7 @@
 // order that rotates between repetitions: direct, a `tee` sandwich, a Node pass-through (the floor of
 // any Node spy), mcp-spy recording, mcp-spy recording with --lossless, and mcp-spy writing nothing. The server parses no JSON.
 //   npm run bench:stdio     (BENCH_REPS=5 by default; BENCH_QUICK=1 for a short run;
-//                            BENCH_ONLY=mcp,large for some workloads: mcp, small, large, rtt)
+//                            BENCH_ONLY=mcp,large for some workloads: mcp, small, large, huge, rtt)
 // Prints one table per workload on stdout and nothing else; it asserts nothing.
 import { mkdtempSync, rmSync } from 'node:fs';
 import { loadavg, tmpdir } from 'node:os';
@@ -24,6 +24,8 @@ const allWorkloads = [
   { name: 'mcp', kind: 'throughput', requestBytes: 300, responseBytes: 2048, window: 64, count: n(120_000) },
   { name: 'small', kind: 'throughput', requestBytes: 100, responseBytes: 100, count: n(600_000) },
   { name: 'large', kind: 'throughput', requestBytes: MiB, responseBytes: MiB, count: n(240) },
+  // Lines far past the parse limit (16 MiB): forwarded whole, recorded in part; what they cost in memory.
+  { name: 'huge', kind: 'throughput', requestBytes: 64 * MiB, responseBytes: 64 * MiB, count: n(4) },
   { name: 'rtt', kind: 'latency', requestBytes: 300, responseBytes: 2048, count: n(4000) },
 ];
 const only = process.env.BENCH_ONLY?.split(',');

@@ -107,8 +107,8 @@ export function createRecorder(options: RecorderOptions) {
   // One by one: a sink that fails as it opens tells those opened before it.
   for (const open of options.sinks) sinks.push(open(context));
 
-  function emit(entry: RecordEntry, message?: unknown, json?: Buffer | string) {
-    for (const sink of sinks) sink.entry(entry, message, json);
+  function emit(entry: RecordEntry, message?: unknown, json?: Buffer | string, cut?: Buffer) {
+    for (const sink of sinks) sink.entry(entry, message, json, cut);
     // In memory a frame's entry reads as it will from the record: its message as `msg`.
     if (json !== undefined && isFrameEntry(entry)) entry.msg = message;
   }
@@ -147,15 +147,18 @@ export function createRecorder(options: RecorderOptions) {
         nextSeq: () => ++seq,
         timeMs,
         transport: options.transport,
-        ...(redactNames || redactPaths.length > 0 || secrets.size > 0 ? { redact, scrub } : {}),
+        ...(redactNames || redactPaths.length > 0 || secrets.size > 0 ? { redact } : {}),
+        // Without a secret known there is nothing to scrub: a cut frame's bytes may then be written as they came.
+        ...(secrets.size > 0 ? { scrub } : {}),
+        writesCutBytes: true,
       });
-      const entries = results.map(({ seq: entrySeq, observation, message, json }) => {
+      const entries = results.map(({ seq: entrySeq, observation, message, json, cut }) => {
         const entry = (
           fields ? withFields(envelope(session, timeMs), observation, fields) : Object.assign(envelope(session, timeMs), observation)
         ) as FrameEntry;
         entry.seq = entrySeq;
         revisions.mark(entry);
-        emit(entry, message, json);
+        emit(entry, message, json, cut);
         return entry;
       });
       const notices = correlator.takeNotices();

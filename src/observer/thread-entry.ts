@@ -5,6 +5,7 @@ import { sinksFor } from '../sinks/open-sinks.js';
 import { createStderrOut, warnOnce } from '../sinks/stderr-out.js';
 import { serveObserverChannel, type ObservingSide } from './channel/serve-channel.js';
 import type { ChannelMessage } from './channel/channel-messages.js';
+import { finishCause } from './channel/finish-cause.js';
 import { observeHttp } from './http/observe-http.js';
 import { createRecorder } from './recorder.js';
 import { observeStdio } from './stdio/observe-stdio.js';
@@ -33,7 +34,8 @@ const recorder = createRecorder({
   pins: config.pins,
   ...(config.kind === 'stdio' ? { session: config.session } : {}),
 });
+const cause = () => finishCause(control ? new BigInt64Array(control) : undefined);
 const observer = (
-  config.kind === 'stdio' ? observeStdio(config, recorder) : observeHttp(config, recorder, STATUS_CODES, warn)
+  config.kind === 'stdio' ? observeStdio(config, recorder, cause) : observeHttp(config, recorder, STATUS_CODES, warn, cause)
 ) as ObservingSide<ChannelMessage>;
 serveObserverChannel(parentPort!, control, observer, { ...recorder, flushStderr: () => stderrOut.flush() }, config.live);

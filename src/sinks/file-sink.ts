@@ -6,7 +6,7 @@ import type { Sink, SinkContext } from './sink.js';
 /** A sink that appends lines to a file: what is written, and how a gap reads there. */
 export interface FileLines {
   /** The entry's line, or undefined when this file leaves the entry out. */
-  lineOf(entry: RecordEntry, message?: unknown, json?: Buffer | string): Line | undefined;
+  lineOf(entry: RecordEntry, message?: unknown, json?: Buffer | string, cut?: Buffer): Line | undefined;
   /** A gap or note the spy itself writes (the file was deleted, entries dropped, another sink failed, a torn end). */
   gapLine(gap: RecordEntry): string;
   /** The observer is behind the traffic, or caught up: a line to write when it says what was left out. */
@@ -24,8 +24,8 @@ export interface FileLines {
 export function openFileSink(name: string, path: string, access: OutputFileOptions, lines: FileLines, context: SinkContext): Sink {
   let file: LineSink;
   const sink: Sink = {
-    entry(entry, message, json) {
-      const line = lines.lineOf(entry, message, json);
+    entry(entry, message, json, cut) {
+      const line = lines.lineOf(entry, message, json, cut);
       if (line !== undefined) file.write(line);
     },
     failed: (gap) => file.write(lines.gapLine(gap)),

@@ -2,6 +2,7 @@ import { closeSync, fstatSync, write } from 'node:fs';
 import { openOutputFile } from '../record/open-output.js';
 import { Checkpoint, checkpointsIn, encodeLines, weightOf, type Line, type Queued } from './line-encoding.js';
 import { countLines, cutLastLine, cutToWholeLine, endsTorn, writeLinesSync } from './whole-lines.js';
+import { piecesBuffer, writePieces } from './write-pieces.js';
 
 export type { Line } from './line-encoding.js';
 
@@ -163,6 +164,9 @@ export function openLineSink(path: string, options: LineSinkOptions = {}) {
     if (queue.length === head) return settle();
     reopenIfDeleted();
     if (fd === undefined) return settle();
+    // A line of MiBs (a large frame) goes alone, from its pieces: it is not copied to be written.
+    const first = queue[head]!;
+    if (Array.isArray(first) && weightOf(first) > writeBytes) return writeLarge(first);
     // Whole lines, about a MiB at a time: each write(2) stays atomic among appenders, and the
     // queue is never copied whole.
     let end = head;
@@ -195,6 +199,32 @@ export function openLineSink(path: string, options: LineSinkOptions = {}) {
     writing = true;
     const issued = passed.last?.reached();
     writeAll(data, 0);
+    issued?.();
+    wakeBelow();
+  }
+
+  /** Writes the line at the head of the queue alone, with the checkpoints right after it. */
+  function writeLarge(line: readonly (string | Buffer)[]) {
+    let end = head + 1;
+    while (end < queue.length && queue[end] instanceof Checkpoint) end++;
+    const passed = checkpointsIn(queue, head, end);
+    marks -= passed.count;
+    queued -= weightOf(line);
+    if (end === queue.length) {
+      queue = [];
+      head = 0;
+    } else head = end;
+    writing = true;
+    const issued = passed.last?.reached();
+    writePieces(fd!, line, retryMs, (written, error) => {
+      writing = false;
+      if (error) {
+        const data = piecesBuffer(line);
+        failWrite(error, data, cutToWholeLine(fd!, data, written));
+        return settle();
+      }
+      pump();
+    });
     issued?.();
     wakeBelow();
   }

@@ -1,3 +1,4 @@
+import { rawSplicedLine } from '../record/raw-bytes.js';
 import { splicedLine } from '../record/record-line.js';
 import type { Sink, SinkContext, SinkKind, SinkOutputs } from './sink.js';
 import { openFileSink } from './file-sink.js';
@@ -9,8 +10,10 @@ function openRecordFile(outputs: SinkOutputs, context: SinkContext): Sink {
     outputs.recordPath!,
     { named: outputs.recordNamed ?? false, allowReadable: outputs.allowReadable ?? false },
     {
-      // Pieces, not one string: an entry holding a large cut frame (`raw`) is not copied once more to add its newline.
-      lineOf: (entry, _message, json) => (json === undefined ? [JSON.stringify(entry), '\n'] : splicedLine(entry, json)),
+      // Pieces, not one string: a frame's bytes go in as they came (a JSON frame as `msg`, a cut
+      // frame's kept part as `raw`), never copied into a string of the whole line.
+      lineOf: (entry, _message, json, cut) =>
+        json !== undefined ? splicedLine(entry, json) : cut !== undefined ? rawSplicedLine(entry, cut) : [JSON.stringify(entry), '\n'],
       gapLine: (gap) => `${JSON.stringify(gap)}\n`,
       checkpoints: true,
     },

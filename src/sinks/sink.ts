@@ -11,8 +11,10 @@ export interface Sink {
   /**
    * One entry. For a frame that is JSON, `message` is it parsed and `json` its exact text (what
    * the record splices in as `msg`); the entry itself does not hold `msg` while the sinks see it.
+   * For a frame cut at the parse limit, `cut` may be the bytes its `raw` holds as text: the record
+   * writes them from there rather than from a copy of `raw` (see record/raw-bytes).
    */
-  entry(entry: RecordEntry, message?: unknown, json?: Buffer | string): void;
+  entry(entry: RecordEntry, message?: unknown, json?: Buffer | string, cut?: Buffer): void;
   /** Another sink failed: a sink that keeps a lasting copy writes down the gap it left. */
   failed?(gap: GapEntry): void;
   /**

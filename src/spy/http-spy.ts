@@ -158,7 +158,7 @@ export async function runHttpSpy(options: HttpSpyOptions): Promise<number | unde
   const ended = await Promise.race([stop.signalled.then(() => undefined), child ? child.outcome : new Promise<never>(() => {})]);
   stop.dispose();
   // From here on a stop signal (a second Ctrl-C) cuts the finishing short; it never kills the spy.
-  const stopHurrying = onStopSignals(() => observer.hurry());
+  const stopHurrying = onStopSignals((signal) => observer.hurry(signal));
   await spy.close();
   let serverExit: number | undefined;
   if (child) {

@@ -56,7 +56,7 @@ export async function runStdioSpy(options: StdioSpyOptions): Promise<StdioOutcom
     if (proxy && !exited) proxy.kill(signal);
     else {
       proxy?.hurry();
-      observer.hurry();
+      observer.hurry(signal);
     }
   });
 

@@ -30,6 +30,16 @@ export function accountedBytes(entries: TestEntry[], dir: 'c2s' | 's2c'): number
   return total;
 }
 
+/** On HTTP, the body bytes of one side (c2s: requests, s2c: responses) a record accounts for: in its frames (each a whole body) or in its gaps. */
+export function accountedBodyBytes(entries: TestEntry[], dir: 'c2s' | 's2c'): number {
+  let total = 0;
+  for (const entry of entries) {
+    if (entry.dir === dir) total += Number(entry.bytes);
+    if (entry.kind === 'gap' && entry.stream === dir) total += Number(entry.lost);
+  }
+  return total;
+}
+
 export function isAlive(pid: number): boolean {
   try {
     process.kill(pid, 0);

@@ -147,7 +147,7 @@ describe('the HTTP observer', () => {
       { type: 'request-chunk', x, t: now + x, data: bytes({ jsonrpc: '2.0', id: x, method: 'ping' }) },
       { type: 'request-end', x, t: now + x },
       { type: 'response', x, t: now + x, status: 200, headers: { ...json, ...headers } },
-      { type: 'lost', x, t: now + x, bytes: 1_000_000 },
+      { type: 'lost', x, t: now + x, request: 0, response: 1_000_000 },
     ];
     for (const message of lostAfterHead(1, { 'mcp-protocol-version': '2025-11-25' })) observer.handle(message);
     expect(ended).toEqual(['x-1']);

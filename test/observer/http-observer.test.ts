@@ -34,11 +34,60 @@ describe('the HTTP spy observer thread', () => {
     expect(entries.map((entry) => [entry.kind, entry.session, entry.id])).toEqual([
       ['request', 'x-1', 1],
       ['gap', undefined, undefined],
+      // The lost exchange's stateless session ends with it, not at the end of the run.
+      ['unanswered', 'x-1', undefined],
       ['request', 'x-2', 2],
       ['response', 'x-2', 2],
-      ['unanswered', 'x-1', undefined],
     ]);
-    expect(entries[1]).toMatchObject({ httpMethod: 'POST', path: '/mcp', lost: bigger - 10 });
+    // Its request is in the record; its answer is lost whole, the bytes handed over before the loss too.
+    expect(entries[1]).toMatchObject({ httpMethod: 'POST', path: '/mcp', stream: 's2c', lost: bigger });
+    remove();
+  });
+
+  it('counts an exchange lost in its request as a gap for each side, every byte of both', async () => {
+    const { dir, remove } = tempDir();
+    const record = join(dir, 'r.jsonl');
+    const config = { recordPath: record, live: false, color: false, maxFrame: 1024, redactHeaders: [], redact: true, mcpPath: '/mcp' };
+    const observer = startHttpObserver(config, { warn: () => {}, maxBehind: 200 });
+    const x = observer.observe({ method: 'POST', path: '/mcp', headers });
+    const call = Buffer.from(JSON.stringify({ jsonrpc: '2.0', id: 1, method: 'tools/call', params: { text: 'y'.repeat(300) } }));
+    x.requestChunk(call.subarray(0, 100));
+    x.requestChunk(call.subarray(100));
+    x.requestEnd();
+    x.response(200, { 'content-type': 'application/json' });
+    const answer = body(1, 20);
+    x.responseChunk(answer);
+    x.responseEnd();
+    await observer.finish();
+    expect(readEntries(record).map((entry) => [entry.kind, entry.stream, entry.lost])).toEqual([
+      ['gap', 'c2s', call.length],
+      ['gap', 's2c', answer.length],
+    ]);
+    remove();
+  });
+
+  it('counts an event stream lost midway from its last whole event: the events before it are frames', async () => {
+    const { dir, remove } = tempDir();
+    const record = join(dir, 'r.jsonl');
+    const config = { recordPath: record, live: false, color: false, maxFrame: 1024, redactHeaders: [], redact: true, mcpPath: '/mcp' };
+    const observer = startHttpObserver(config, { warn: () => {}, maxBehind: 300 });
+    const x = observer.observe({ method: 'POST', path: '/mcp', headers });
+    x.requestChunk(request(1));
+    x.requestEnd();
+    x.response(200, { 'content-type': 'text/event-stream' });
+    const progress = `data: ${JSON.stringify({ jsonrpc: '2.0', method: 'notifications/progress', params: { progressToken: 1, progress: 1 } })}\n\n`;
+    const answer = `data: ${JSON.stringify({ jsonrpc: '2.0', id: 1, result: { text: 'x'.repeat(400) } })}\n\n`;
+    // The progress event and the start of the answer go over; the rest of the answer outruns the room.
+    x.responseChunk(Buffer.from(progress + answer.slice(0, 20)));
+    x.responseChunk(Buffer.from(answer.slice(20)));
+    x.responseEnd();
+    await observer.finish();
+    expect(readEntries(record).map((entry) => [entry.kind, entry.stream, entry.lost])).toEqual([
+      ['request', undefined, undefined],
+      ['notification', undefined, undefined],
+      ['gap', 's2c', answer.length],
+      ['unanswered', undefined, undefined],
+    ]);
     remove();
   });
 

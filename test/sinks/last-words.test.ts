@@ -31,9 +31,18 @@ describe('what a record lacks when its observer did not finish', () => {
     ]);
   });
 
-  it('on HTTP is one gap for the body bytes, with no stream', () => {
-    const tail = unrecordedTail([], [5_000], { lastSeq: 3, handled: 4, recorded: [1_000] }, [undefined], 3_000);
-    expect(tail).toEqual([{ kind: 'gap', t: 3_000, reason: expect.any(String), lost: 4_000 }]);
+  it('on HTTP is a gap for the body bytes of each side, requests c2s and responses s2c', () => {
+    const tail = unrecordedTail([], [5_000, 900], { lastSeq: 3, handled: 4, recorded: [1_000, 0] }, ['c2s', 's2c'], 3_000);
+    expect(tail).toEqual([
+      { kind: 'gap', t: 3_000, reason: expect.any(String), stream: 'c2s', lost: 4_000 },
+      { kind: 'gap', t: 3_000, reason: expect.any(String), stream: 's2c', lost: 900 },
+    ]);
+  });
+
+  it('names what cut the finishing short: the drain timeout, or a stop signal', () => {
+    const reasons = (cause?: string) => unrecordedTail([], [10], { lastSeq: 0, handled: 0, recorded: [0] }, ['c2s'], 1, cause).map((gap) => gap.reason);
+    expect(reasons()).toEqual([expect.stringContaining('(--drain-timeout)')]);
+    expect(reasons('SIGTERM')).toEqual([expect.stringContaining('(SIGTERM cut finishing short)')]);
   });
 });
 

@@ -50,3 +50,21 @@ describe("a line sink's checkpoints", () => {
     sink.closeSync();
   });
 });
+
+describe('a line sink writing a large line', () => {
+  it('writes it from its pieces, whole and in order between the others, and reaches the checkpoint after it', async () => {
+    const path = join(tempDir().dir, 'wire.jsonl');
+    const sink = openLineSink(path);
+    const big = Buffer.alloc(3 * 1024 * 1024, 'z');
+    const reached: string[] = [];
+    sink.write('a\n');
+    sink.write(['{"raw":"', big.subarray(0, 1024 * 1024), big.subarray(1024 * 1024), '"}\n']);
+    sink.checkpoint(() => {
+      reached.push('big');
+    });
+    sink.write('b\n');
+    await sink.flush();
+    expect(reached).toEqual(['big']);
+    expect(readFileSync(path, 'utf8')).toBe(`a\n{"raw":"${big.toString()}"}\nb\n`);
+  });
+});

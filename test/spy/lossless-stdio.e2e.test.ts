@@ -100,8 +100,15 @@ describe('--lossless on stdio', () => {
     expect(await exited).toBe(0);
     const entries = readRecord(record);
     expect(entries.filter((entry) => entry.kind !== 'unanswered').at(-1)).toMatchObject({ kind: 'exit', code: 0 });
-    for (const gap of entries.filter((entry) => entry.kind === 'gap'))
-      expect(gap).toMatchObject({ stream: expect.stringMatching(/^(c2s|s2c)$/), lost: expect.any(Number) });
+    const gaps = entries.filter((entry) => entry.kind === 'gap');
+    // Hundreds of thousands of lines still to observe when the signal came: it cut them, and the gaps say so.
+    expect(gaps.length).toBeGreaterThan(0);
+    for (const gap of gaps)
+      expect(gap).toMatchObject({
+        stream: expect.stringMatching(/^(c2s|s2c)$/),
+        lost: expect.any(Number),
+        reason: expect.stringContaining('(SIGINT cut finishing short)'),
+      });
     expect(accountedBytes(entries, 'c2s')).toBe(tinyLines.length);
     expect(accountedBytes(entries, 's2c')).toBe(tinyLines.length);
   }, 180_000);

@@ -3,10 +3,11 @@
  * must have finished, 0 while there is none; then what the record holds (its lines written or on
  * their way), so that the forwarding side can end the record right should the observer not answer:
  * [1] the last `seq`, [2] how many messages it accounts for whole, [3] 1 while the write these
- * describe is being issued, [4..] the bytes of each stream it accounts for (in frames, or counted in gaps).
+ * describe is being issued, [4] the number of the stop signal that moved the deadline to its moment
+ * (0: the deadline is --drain-timeout's), [5..] the bytes of each stream it accounts for (in frames, or counted in gaps).
  */
-export const controlSlots = { deadline: 0, seq: 1, handled: 2, writing: 3, recorded: 4 } as const;
-/** Streams counted in the record's bytes (stdio: c2s, s2c, stderr; HTTP: one). */
+export const controlSlots = { deadline: 0, seq: 1, handled: 2, writing: 3, cutBy: 4, recorded: 5 } as const;
+/** Streams counted in the record's bytes (stdio: c2s, s2c, stderr; HTTP: c2s, s2c, the bodies of requests and responses). */
 export const recordedStreams = 3;
 export const controlLength = controlSlots.recorded + recordedStreams;
 

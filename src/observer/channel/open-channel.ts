@@ -4,6 +4,7 @@ import { createLagMeter } from './lag.js';
 import { createRoomWaiters } from './room-waiters.js';
 import type { ThreadConfig } from '../thread-config.js';
 import { controlLength, controlSlots, recordedStreams, type FinishMessage, type ObserverReply } from './channel-messages.js';
+import { finishCause, signalNumber } from './finish-cause.js';
 import { readProgress, whileWritingOut } from './record-progress.js';
 import type { TailEntry } from '../../sinks/last-words.js';
 import { unrecordedTail, type HandedEvent } from './unrecorded-tail.js';
@@ -159,10 +160,12 @@ export function openObserverChannel<M>(config: ThreadConfig, options: ChannelOpt
     onEnded();
   });
 
-  /** Moves the observer's deadline to `atMs`, unless it already has an earlier one. */
-  function deadline(atMs: number) {
+  /** Moves the observer's deadline to `atMs`, unless it already has an earlier one; says whether it moved. */
+  function deadline(atMs: number): boolean {
     const current = Atomics.load(control, controlSlots.deadline);
-    if (current === 0n || BigInt(atMs) < current) Atomics.store(control, controlSlots.deadline, BigInt(Math.floor(atMs)));
+    if (current !== 0n && BigInt(atMs) >= current) return false;
+    Atomics.store(control, controlSlots.deadline, BigInt(Math.floor(atMs)));
+    return true;
   }
 
   function send() {
@@ -282,11 +285,13 @@ export function openObserverChannel<M>(config: ThreadConfig, options: ChannelOpt
       await worker.terminate();
       if (finished) return { closed: true };
       const held = readProgress(control);
-      return { closed: false, lastSeq: held.lastSeq, tail: unrecordedTail(events, forwarded, held, options.streams, Date.now()) };
+      const tail = unrecordedTail(events, forwarded, held, options.streams, Date.now(), finishCause(control));
+      return { closed: false, lastSeq: held.lastSeq, tail };
     },
-    /** Finish now (a signal while finishing): what is not yet observed becomes a gap. */
-    hurry() {
-      deadline(Date.now());
+    /** Finish now (`signal` arrived while finishing): what is not yet observed becomes a gap, whose reason names it. */
+    hurry(signal?: NodeJS.Signals) {
+      // A signal after the drain timeout ran out cut nothing: the gaps keep naming the timeout.
+      if (deadline(Date.now()) && signal) Atomics.store(control, controlSlots.cutBy, signalNumber(signal));
       onHurried();
       // A finish without a bound has no timer of its own: past the grace period the thread is stopped.
       if (unbounded) hurryTimer ??= setTimeout(onClosed, closeGraceMs);

@@ -1,6 +1,7 @@
 import type { EventFields, EventKind } from '../../record/schema.js';
 import type { TailEntry } from '../../sinks/last-words.js';
 import type { RecordProgress } from './channel-messages.js';
+import { causeInWords } from './finish-cause.js';
 
 /** An event the forwarding side handed over: its message's number (from 1), and the bytes forwarded by then. */
 export interface HandedEvent {
@@ -11,12 +12,11 @@ export interface HandedEvent {
   fields: EventFields<EventKind>;
 }
 
-const reason = 'the observer did not finish in time (--drain-timeout); these bytes were forwarded but not recorded';
-
 /**
  * What the record lacks when the observer did not finish: the events it does not hold, in order,
  * each after a gap for the bytes of each stream forwarded before it and not in the record, and a
- * gap for the rest. `progress` is what the record holds; `streams` names the streams (HTTP has one, unnamed).
+ * gap for the rest. `progress` is what the record holds; `streams` names the streams; `cause` is what
+ * cut the finishing short (--drain-timeout, or a stop signal).
  */
 export function unrecordedTail(
   events: readonly HandedEvent[],
@@ -24,7 +24,9 @@ export function unrecordedTail(
   progress: RecordProgress,
   streams: readonly (string | undefined)[],
   nowMs: number,
+  cause = '--drain-timeout',
 ): TailEntry[] {
+  const reason = `the observer did not finish in time ${causeInWords(cause)}; these bytes were forwarded but not recorded`;
   const accounted = [...progress.recorded];
   const tail: TailEntry[] = [];
   const gapsUpTo = (upTo: readonly number[], t: number) => {

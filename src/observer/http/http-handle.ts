@@ -14,7 +14,8 @@ export interface HttpObserverHandle {
   /** The proxy stopped: every open session ends. */
   stopped(): void;
   finish(timeoutMs?: number): Promise<FinishOutcome>;
-  hurry(): void;
+  /** A stop signal arrived while finishing: finish now, the gaps naming it. */
+  hurry(signal?: NodeJS.Signals): void;
   /** Settles once the observer thread runs (its modules loaded, its files open), or failed to start. */
   started: Promise<void>;
   /** The bytes handed over that the observer has not read yet. */
@@ -44,12 +45,15 @@ export function startHttpObserver(config: HttpObserverConfig, options: ChannelOp
  * with --lossless it goes over all the same, and `roomFor` tells the proxy to stop reading bodies.
  */
 function openHttpObserver(config: HttpObserverConfig, options: ChannelOptions): HttpObserverHandle {
-  const channel = openObserverChannel<HttpMessage>({ kind: 'http', ...config }, { ...options, streams: [undefined] });
+  // The bodies of requests and of responses are counted apart: a gap says which side it lost.
+  const channel = openObserverChannel<HttpMessage>({ kind: 'http', ...config }, { ...options, streams: ['c2s', 's2c'] });
   const { push } = channel;
   let exchanges = 0;
 
   function observe(start: ExchangeStart): ExchangeTap {
     const x = ++exchanges;
+    /** Body bytes of the request and of the response not handed over, once the exchange outran the observer. */
+    const unsent = { request: 0, response: 0 };
     let lost = 0;
     /** This exchange's last message: an end rides on it while it is the last of the batch. */
     let previous: HttpMessage = {
@@ -67,13 +71,17 @@ function openHttpObserver(config: HttpObserverConfig, options: ChannelOptions): 
     push(previous);
     const bytes = (type: 'request-chunk' | 'response-chunk', chunk: Buffer, t: number, mark?: FrameMark) => {
       if (chunk.length === 0) return;
-      channel.count(0, chunk.length);
+      const side = type === 'request-chunk' ? 'request' : 'response';
+      channel.count(side === 'request' ? 0 : 1, chunk.length);
       const data = lost === 0 ? channel.copy(chunk) : undefined;
       if (data) send(mark ? { type: 'response-chunk', x, t, data, mark } : { type, x, t, data });
-      else lost += chunk.length;
+      else {
+        lost += chunk.length;
+        unsent[side] += chunk.length;
+      }
     };
-    /** What ends an exchange whose bytes outran the observer: one gap in the record. */
-    const lostMessage = (): HttpMessage => ({ type: 'lost', x, t: nowMs(), bytes: lost });
+    /** What ends an exchange whose bytes outran the observer: a gap in the record for each side it lost. */
+    const lostMessage = (): HttpMessage => ({ type: 'lost', x, t: nowMs(), ...unsent });
     /** The end of the request (`open`, `request-chunk`) or of the response (`response`, `response-chunk`). */
     const end = (type: 'request-end' | 'response-end', t: number) => {
       const riding =

@@ -30,8 +30,11 @@ export type HttpMessage =
   | { type: 'rewrite'; x: number; rewrite: EndpointRewrite }
   | { type: 'auth-rewrite'; x: number; rewrite: AuthRewrite }
   | { type: 'failed'; x: number; t: number; failure: FailureMessage }
-  /** The exchange's bytes outran the observer: it is a gap in the record, not half an exchange. */
-  | { type: 'lost'; x: number; t: number; bytes: number }
+  /**
+   * The exchange's bytes outran the observer: the rest of it is a gap in the record, not half an
+   * exchange. `request` and `response` are the body bytes of each side not handed over.
+   */
+  | { type: 'lost'; x: number; t: number; request: number; response: number }
   | {
       type: 'event';
       kind: 'http' | 'spawn' | 'exit' | 'fault' | 'intercept';

@@ -1,13 +1,13 @@
 import { isUtf8 } from 'node:buffer';
 import type { FrameEntry, StderrEntry } from '../../record/schema.js';
 import { createLineFramer, type LineFrame } from '../../wire/framing/line-framer.js';
+import { causeInWords } from '../channel/finish-cause.js';
 import type { Recorder } from '../recorder.js';
 import type { StdioMessage, StdioObserverConfig, StdioStream } from './stdio-messages.js';
 
 const streams = ['c2s', 's2c', 'stderr'] as const;
 /** Lines observed between two looks at the time left: a chunk of 3-byte lines holds thousands. */
 const linesPerLook = 256;
-const exitingReason = (stream: StdioStream) => `the spy was exiting (--drain-timeout); ${stream} bytes were forwarded but not recorded`;
 
 function stderrEntry(line: LineFrame): Partial<StderrEntry> {
   const entry: Partial<StderrEntry> = { bytes: line.size };
@@ -25,9 +25,13 @@ interface PendingGap {
   reason: string;
 }
 
-/** The observer thread's side of the stdio spy: frames each stream into lines and records them. */
-export function observeStdio(config: StdioObserverConfig, recorder: Recorder) {
+/**
+ * The observer thread's side of the stdio spy: frames each stream into lines and records them.
+ * `cause` says what cut the finishing short, once it has been (--drain-timeout, or a stop signal).
+ */
+export function observeStdio(config: StdioObserverConfig, recorder: Recorder, cause: () => string = () => '--drain-timeout') {
   const { session } = config;
+  const exitingReason = (stream: StdioStream) => `the spy was exiting ${causeInWords(cause())}; ${stream} bytes were forwarded but not recorded`;
   const framers = {
     c2s: createLineFramer(config.maxFrame),
     s2c: createLineFramer(config.maxFrame),

@@ -20,7 +20,8 @@ export interface StdioObserverHandle {
   /** Fields for the next frame of the stream: a fault rule hands each line over whole, so it is that line's. */
   markNext(stream: 'c2s' | 's2c', fields: Partial<FrameEntry>): void;
   finish(timeoutMs?: number): Promise<FinishOutcome>;
-  hurry(): void;
+  /** A stop signal arrived while finishing: finish now, the gaps naming it. */
+  hurry(signal?: NodeJS.Signals): void;
   /** How many messages have gone over so far; `shownThrough` resolves once the live view has shown them. */
   mark(): number;
   shownThrough(mark: number): Promise<void>;

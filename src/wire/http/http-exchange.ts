@@ -20,6 +20,17 @@ import { headerValue, mcpHeadersOf, requestMismatches, type HeaderBag } from './
 import { nowMs } from '../framing/now.js';
 import { createSseFramer, sseFieldsOf, type SseEvent } from '../framing/sse-framer.js';
 
+/** The bytes of a chunk after the blank line that ended its last event (LF LF, CR CR, or CRLF CRLF). */
+function afterLastEvent(chunk: Buffer): number {
+  const ends = [
+    [chunk.lastIndexOf('\n\n'), 2],
+    [chunk.lastIndexOf('\r\r'), 2],
+    [chunk.lastIndexOf('\n\r\n'), 3],
+  ].map(([at, size]) => (at! < 0 ? -1 : at! + size!));
+  const end = Math.max(...ends);
+  return end < 0 ? chunk.length : chunk.length - end;
+}
+
 export interface ExchangeDeps extends HttpEventDeps {
   records: ExchangeRecords;
   sessions: ExchangeSessions;
@@ -70,6 +81,8 @@ export class ObservedExchange implements ExchangeTap {
   private bodyMark: FrameMark | undefined;
   /** `exchange` on every entry of this exchange, so readers know which frames one exchange carried. */
   private readonly tag: EntryFields;
+  /** Response body bytes no entry stands for yet: a body's until its end; a stream's since its last whole event. */
+  private responseUnrecorded = 0;
 
   constructor(
     readonly start: ExchangeStart,
@@ -129,7 +142,21 @@ export class ObservedExchange implements ExchangeTap {
     if (response.step === 'body') {
       (response.body ??= new BodyCollector(this.deps.maxFrame)).push(chunk);
       if (mark) this.bodyMark = mark;
-    } else for (const event of response.framer.push(chunk)) this.onEvent(event, timeMs, mark);
+      this.responseUnrecorded += chunk.length;
+      return;
+    }
+    const events = response.framer.push(chunk);
+    this.responseUnrecorded = events.length > 0 ? afterLastEvent(chunk) : this.responseUnrecorded + chunk.length;
+    for (const event of events) this.onEvent(event, timeMs, mark);
+  }
+
+  /**
+   * The body bytes of each side that no entry in the record stands for, should the exchange end
+   * here: the request's until it is recorded, the response's not in a frame yet.
+   */
+  unrecorded(requestBytes: number): { request: number; response: number } {
+    const { requestState: request } = this;
+    return { request: request.step === 'recorded' && request.frame ? 0 : requestBytes, response: this.responseUnrecorded };
   }
 
   responseEnd(timeMs = nowMs()) {

@@ -1,3 +1,4 @@
+import { isUtf8 } from 'node:buffer';
 import type { JsonRpcId } from '../../protocol/jsonrpc.js';
 import { errorCodeName } from '../../protocol/error-codes.js';
 import type { NoteId } from '../../protocol/notes.js';
@@ -54,7 +55,16 @@ export interface ObserveContext {
   redact?: (message: unknown, raw: string) => Redaction | undefined;
   /** Masks known secrets in the text of a frame that is not JSON. */
   scrub?: (text: string) => string;
+  /**
+   * The caller writes a cut frame's kept bytes itself, from `Observed.cut` (the spy's record): the
+   * frame's text is then read only as far as its envelope and previews need (`cutTextBytes`), not
+   * decoded whole into a string the record would not use. Only where `scrub` has nothing to mask.
+   */
+  writesCutBytes?: boolean;
 }
+
+/** How much of a cut frame's kept part is read as text when the caller writes its bytes (see `writesCutBytes`). */
+export const cutTextBytes = 1024 * 1024;
 
 /** What the bytes were: kept apart so the observation can list them last (annotations read first). */
 interface FrameBase {
@@ -128,6 +138,12 @@ export interface Observed {
    * masked value, a later member of a batch), the message re-serialized.
    */
   json?: Buffer | string;
+  /**
+   * With `writesCutBytes`, for a frame cut at the parse limit whose kept part is valid UTF-8: those
+   * bytes, for the record to write as `raw` (see record/raw-bytes). The observation's `raw` then
+   * holds only the start of that text, as far as `cutTextBytes`.
+   */
+  cut?: Buffer;
 }
 
 /**
@@ -165,7 +181,9 @@ export function observeFrame(frame: FrameBytes, context: ObserveContext): Observ
   const { dir, correlator } = context;
   const base: FrameBase = { dir, bytes: frame.size ?? frame.bytes.length };
   if (frame.eol !== undefined && frame.eol !== '\n') base.eol = frame.eol;
-  const decoded = decodeFrame(frame.bytes, frame.truncated === true);
+  // A cut frame whose bytes the caller writes, as they are: only their start is read as text.
+  const cutBytes = frame.truncated === true && context.writesCutBytes === true && !context.scrub && isUtf8(frame.bytes);
+  const decoded = decodeFrame(cutBytes ? frame.bytes.subarray(0, cutTextBytes) : frame.bytes, frame.truncated === true);
   if (decoded.ok) {
     // The record holds a frame that is JSON as it came, unless a line break inside would split
     // its line: then as re-serialized JSON, with the exact text kept beside it. A frame nested
@@ -194,9 +212,10 @@ export function observeFrame(frame: FrameBytes, context: ObserveContext): Observ
   // correlation survives (the message is the envelope alone, not to be rendered as the frame).
   const envelope = tooLarge && decoded.text !== undefined ? scanEnvelope(decoded.text) : undefined;
   if (envelope && envelope.unread.length > 0) base.unread = envelope.unread;
+  const cut = cutBytes && tooLarge && base.raw !== undefined ? { cut: frame.bytes } : {};
   if (envelope?.message) {
     const { seq, observation } = single(envelope.message, base, true, ['frame-too-large']);
-    return [{ seq, observation }];
+    return [{ seq, observation, ...cut }];
   }
 
   if (!decoded.ok) {
@@ -204,7 +223,7 @@ export function observeFrame(frame: FrameBytes, context: ObserveContext): Observ
     if (decoded.reason !== 'frame-too-large' && stdioNoise) notes.unshift('stdout-noise');
     const revision = correlator.revision;
     const observation = assemble(base, 'invalid', undefined, revision ? { kind: 'invalid', rev: revision, notes: [] } : undefined, notes);
-    return [{ seq: context.nextSeq(), observation }];
+    return [{ seq: context.nextSeq(), observation, ...cut }];
   }
 
   function single(message: unknown, memberBase: FrameBase, batchAllowed: boolean, frameNotes: NoteId[] = []) {

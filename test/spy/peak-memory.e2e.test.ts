@@ -1,0 +1,51 @@
+import { spawn } from 'node:child_process';
+import { existsSync, readFileSync } from 'node:fs';
+import { join } from 'node:path';
+import { describe, expect, it } from 'vitest';
+import { accountedBytes, readRecord } from '../helpers/faults.js';
+import { bin, node, tempDir } from '../helpers/spy.js';
+
+// A line far past the parse limit costs the spy the limit's worth of memory in each direction, not
+// copies of it: the kept part of a cut frame goes to the record from its bytes. A 64 MiB line
+// through cat peaked at 250 MiB when the record copied it into strings and buffers, ~155 MiB since;
+// the bound sits between, loose enough for a loaded machine (Linux only: read from /proc).
+
+const MiB = 1024 * 1024;
+const boundMiB = 200;
+
+/** The peak resident set size (VmHWM) of a running process, in MiB; undefined once it is gone. */
+function peakRssMiB(pid: number): number | undefined {
+  try {
+    const match = /VmHWM:\s+(\d+) kB/.exec(readFileSync(`/proc/${pid}/status`, 'utf8'));
+    return match ? Number(match[1]) / 1024 : undefined;
+  } catch {
+    return undefined;
+  }
+}
+
+describe.runIf(existsSync('/proc/self/status'))("the spy's memory", () => {
+  it(`a 64 MiB line through cat: the bytes intact, the record holds the kept part, peak RSS under ${boundMiB} MiB`, async () => {
+    const line = Buffer.alloc(64 * MiB, 'x');
+    line.write('{"jsonrpc":"2.0","id":1,"method":"tools/call","params":{"name":"big","arguments":{"d":"', 0);
+    line.write('"}}}\n', line.length - 5);
+    const { dir } = tempDir();
+    const spy = spawn(node, [bin, '-q', '--record', 'w.jsonl', '--log', 'w.log', '--', 'cat'], { cwd: dir, stdio: ['pipe', 'pipe', 'inherit'] });
+    let peak = 0;
+    // The peak is a high-water mark: the last reading before the exit holds it.
+    const watch = setInterval(() => (peak = Math.max(peak, peakRssMiB(spy.pid!) ?? 0)), 5);
+    const out: Buffer[] = [];
+    spy.stdout.on('data', (chunk: Buffer) => out.push(chunk));
+    const exited = new Promise<number | null>((resolve) => spy.once('close', resolve));
+    spy.stdin.end(line);
+    expect(await exited).toBe(0);
+    clearInterval(watch);
+    expect(Buffer.concat(out).equals(line)).toBe(true);
+    const entries = readRecord(join(dir, 'w.jsonl'));
+    expect([accountedBytes(entries, 'c2s'), accountedBytes(entries, 's2c')]).toEqual([line.length, line.length]);
+    const frames = entries.filter((entry) => entry.dir !== undefined);
+    for (const frame of frames) expect(frame).toMatchObject({ kind: 'request', tool: 'big', truncated: true, bytes: line.length - 1 });
+    console.log(`peak RSS of the spy, a 64 MiB line through cat: ${peak.toFixed(0)} MiB`);
+    expect(peak).toBeGreaterThan(0);
+    expect(peak).toBeLessThan(boundMiB);
+  }, 120_000);
+});
