@@ -159,10 +159,15 @@ export function openObserverChannel<M>(config: ThreadConfig, options: ChannelOpt
     onEnded();
   });
 
-  /** Moves the observer's deadline to `atMs`, unless it already has an earlier one. */
+  /**
+   * Moves the observer's deadline to `atMs`, unless it already has an earlier one. Whole ms first:
+   * a time to finish reckoned from the server's exit has a fraction, and BigInt refuses one (a stop
+   * signal that set the deadline before the finish did made the spy fail with an internal error).
+   */
   function deadline(atMs: number) {
+    const at = BigInt(Math.floor(atMs));
     const current = Atomics.load(control, controlSlots.deadline);
-    if (current === 0n || BigInt(atMs) < current) Atomics.store(control, controlSlots.deadline, BigInt(Math.floor(atMs)));
+    if (current === 0n || at < current) Atomics.store(control, controlSlots.deadline, at);
   }
 
   function send() {
