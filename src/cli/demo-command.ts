@@ -65,9 +65,9 @@ function countKinds(recordPath: string, skip: number): string {
 
 /** `mcp-spy demo`: a real SDK client and a bundled server, with the spy between them. */
 export async function runDemo(options: { dir?: string }): Promise<number> {
-  let dir: string;
+  let dir = options.dir ? resolve(options.dir) : join(tmpdir(), 'mcp-spy-demo-XXXXXX');
   try {
-    dir = options.dir ? resolve(options.dir) : mkdtempSync(join(tmpdir(), 'mcp-spy-demo-'));
+    if (!options.dir) dir = mkdtempSync(join(tmpdir(), 'mcp-spy-demo-'));
     // Private whatever the umask: the demo's record is a record like any other. One level at a
     // time: a recursive mkdir loops for ever under /proc.
     makeDirectory(dir);
