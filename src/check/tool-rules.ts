@@ -2,7 +2,7 @@ import { isObject, pick, type JsonObject } from '../protocol/jsonrpc.js';
 import type { FrameEntry } from '../record/schema.js';
 import { c2s, lines, s2c } from './examples.js';
 import { compileSchema, describeSchemaErrors } from './json-schema.js';
-import type { EntryContext, RuleFamily } from './types.js';
+import type { EntryContext, RuleFamily, SessionState } from './types.js';
 
 const echoTool = { name: 'echo', inputSchema: { type: 'object', properties: { text: { type: 'string' } }, required: ['text'] } };
 const countTool = {
@@ -53,7 +53,7 @@ function checkResult(context: EntryContext<FrameEntry>, tool: JsonObject | undef
   }
 }
 
-/** Tool calls against the tools the server listed in the same session (on stateless HTTP, in an earlier exchange). */
+/** Tool calls against the tools the server listed in the same session, before the call or after it (on stateless HTTP, in any exchange). */
 export const toolRules: RuleFamily = {
   rules: [
     {
@@ -88,8 +88,27 @@ export const toolRules: RuleFamily = {
   frame(context) {
     const { entry, state } = context;
     if (entry.method !== 'tools/call') return;
-    const tool = typeof entry.tool === 'string' ? (state.facts.tools.get(entry.tool) ?? state.serverTools?.get(entry.tool)) : undefined;
+    const tool = toolOf(state, entry.tool);
     if (entry.kind === 'request' && tool) checkCall(context, tool);
+    else if (entry.kind === 'request' && typeof entry.tool === 'string') {
+      // A call sent before the tool list came (a client need not wait for it): checked at the end.
+      state.unlistedCalls ??= [];
+      if (state.unlistedCalls.length < maxUnlistedCalls) state.unlistedCalls.push(context);
+    }
     if (entry.kind === 'response' || entry.kind === 'tool-error') checkResult(context, tool);
   },
+  end({ state }) {
+    for (const call of state.unlistedCalls ?? []) {
+      const tool = toolOf(state, call.entry.tool);
+      if (tool) checkCall(call, tool);
+    }
+  },
 };
+
+/** The tool the session listed by that name (on stateless HTTP, an earlier exchange listed). */
+function toolOf(state: SessionState, name: unknown): JsonObject | undefined {
+  return typeof name === 'string' ? (state.facts.tools.get(name) ?? state.serverTools?.get(name)) : undefined;
+}
+
+/** How many early calls a session keeps for the end: one whose server never lists its tools keeps no more. */
+const maxUnlistedCalls = 1000;

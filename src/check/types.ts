@@ -54,6 +54,11 @@ export interface SessionState {
    * listed in the exchanges of the recording so far, shared by every exchange that reaches it.
    */
   serverTools?: Map<string, JsonObject>;
+  /**
+   * tools/call requests of a tool the session had not listed yet (sent before the tools/list answer
+   * came): checked at the end against the list the session got, wherever it came in the record.
+   */
+  unlistedCalls?: EntryContext<FrameEntry>[];
   /** What check was given besides the recording. */
   options: CheckOptions;
   /** The tools each server listed so far in the whole recording, by server name: rules that compare servers read it. */

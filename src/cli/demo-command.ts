@@ -1,10 +1,11 @@
-import { existsSync, mkdirSync, mkdtempSync, readFileSync } from 'node:fs';
+import { existsSync, mkdtempSync, readFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join, resolve } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { Client } from '@modelcontextprotocol/sdk/client/index.js';
 import { StdioClientTransport } from '@modelcontextprotocol/sdk/client/stdio.js';
 import { EmptyResultSchema } from '@modelcontextprotocol/sdk/types.js';
+import { makeDirectory } from '../record/paths.js';
 import { SpyError } from './errors.js';
 import { binPath, commandToRun, shellWord } from './invocation.js';
 import { version } from './version.js';
@@ -64,13 +65,16 @@ function countKinds(recordPath: string, skip: number): string {
 
 /** `mcp-spy demo`: a real SDK client and a bundled server, with the spy between them. */
 export async function runDemo(options: { dir?: string }): Promise<number> {
-  let dir: string;
+  let dir = options.dir ? resolve(options.dir) : join(tmpdir(), 'mcp-spy-demo-XXXXXX');
   try {
-    dir = options.dir ? resolve(options.dir) : mkdtempSync(join(tmpdir(), 'mcp-spy-demo-'));
-    // Private whatever the umask: the demo's record is a record like any other.
-    mkdirSync(dir, { recursive: true, mode: 0o700 });
+    if (!options.dir) dir = mkdtempSync(join(tmpdir(), 'mcp-spy-demo-'));
+    // Private whatever the umask: the demo's record is a record like any other. One level at a
+    // time: a recursive mkdir loops for ever under /proc.
+    makeDirectory(dir);
   } catch (error) {
-    throw new SpyError(`cannot create the demo directory: ${(error as Error).message}`);
+    // The system's words without its code and call: `ENOENT: no such file or directory, mkdir '...'`.
+    const words = (error as Error).message.replace(/^E[A-Z]+: /, '').replace(/, mkdir .*$/, '');
+    throw new SpyError(`cannot create the demo directory ${dir}: ${words}`);
   }
   const record = join(dir, 'wire.jsonl');
   const log = join(dir, 'wire.log');

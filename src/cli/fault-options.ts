@@ -4,6 +4,7 @@ import { actionSpecs, type FaultTransport } from '../faults/actions.js';
 import { parseRule } from '../faults/parse-rule.js';
 import type { FaultRule } from '../faults/rule-types.js';
 import { readRulesFile } from '../faults/rules-file.js';
+import { readFailureWords } from '../record/reader.js';
 import { sanitize } from '../render/sanitize.js';
 import { SpyError } from './errors.js';
 
@@ -31,7 +32,8 @@ export function readFaultOptions(options: FaultOptions, transport: FaultTranspor
     try {
       text = readFileSync(options.faults, 'utf8');
     } catch (error) {
-      problems.push(`cannot read --faults ${options.faults}: ${(error as NodeJS.ErrnoException).code ?? (error as Error).message}`);
+      // Worded as every command words a file it cannot read ("no such file"), not by the system's code.
+      problems.push(`cannot read --faults ${options.faults}: ${readFailureWords(error) ?? (error as NodeJS.ErrnoException).code ?? (error as Error).message}`);
     }
     if (text !== undefined) {
       const file = readRulesFile(options.faults, text);

@@ -63,6 +63,9 @@ export async function runMock(recording: string, options: MockCommandOptions): P
     throw listenFailure(options.listen.host, options.listen.port, error);
   }
   warn(`mcp-spy mock: serving ${recording} at ${url}`);
+  // For a script, as \`mcp-spy http\` does: the address on stdout, where nothing else is written.
+  process.stdout.on('error', () => {});
+  process.stdout.write(`mcp-spy mock: listening on ${url}\n`);
   await new Promise<void>((resolve) => {
     const stop = () => {
       server.close(() => resolve());

@@ -113,7 +113,12 @@ async function wrapWith(manifestFile: string, options: WrapOptions, targets: Ret
   const changing = works.filter(changesFile);
   const failure = failed.length > 0 ? exitCodes.badUse : exitCodes.ok;
   if (options.server.length > 0 && !works.some((work) => work.plan?.notes.length)) {
-    process.stderr.write(`mcp-spy: no server named ${options.server.join(', ')} in these files\n`);
+    // Of a file that could not be read nothing is known: its line above says why, and it may hold the server.
+    const read = works.length - failed.length;
+    if (read > 0)
+      process.stderr.write(
+        `mcp-spy: no server named ${options.server.join(', ')} in ${failed.length > 0 ? `the ${read === 1 ? 'file' : 'files'} that could be read` : 'these files'}\n`,
+      );
     return exitCodes.badUse;
   }
   if (options.dryRun) {

@@ -36,6 +36,8 @@ export type HoldNews = { type: 'held'; frame: HeldFrame } | { type: 'released'; 
 export const defaultErrorAnswer = { code: -32603, message: 'refused at the mcp-spy intercept' };
 
 const seconds = (ms: number) => `${Math.round(ms / 100) / 10} s`;
+/** How many requests' hold times are kept for their answers. */
+const maxExchanges = 1000;
 
 const consoleTexts: Record<HoldOutcome['action'], string> = {
   forward: 'passed on as it was, from the console',
@@ -63,6 +65,21 @@ export function createHolds(
   const now = out.now ?? Date.now;
   const holds = new Map<number, { frame: HeldFrame; settle: (outcome: HoldOutcome) => void; timer: NodeJS.Timeout; extra: EventFields<'intercept'> }>();
   const listeners = new Set<(news: HoldNews) => void>();
+  /**
+   * How long each request was held, by its direction and id: --hold-timeout bounds the whole
+   * exchange, so its answer is held for what is left of the bound (held a bound each, a request and
+   * its answer kept an unattended client waiting 60 s, the SDK's own request timeout). Only the
+   * latest are kept: an answer the filter does not hold leaves its request's entry behind.
+   */
+  const spentByRequest = new Map<string, number>();
+  const exchangeKey = (dir: string, id: unknown) => `${dir} ${JSON.stringify(id)}`;
+  const boundOf = (facts: HeldFacts): number => {
+    if (facts.kind === 'request' || facts.kind === 'notification' || facts.id === undefined || facts.id === null) return options.holdMs;
+    const key = exchangeKey(facts.dir === 'c2s' ? 's2c' : 'c2s', facts.id);
+    const spent = spentByRequest.get(key);
+    spentByRequest.delete(key);
+    return spent === undefined ? options.holdMs : Math.max(0, options.holdMs - spent);
+  };
   let last = 0;
   const tell = (news: HoldNews) => {
     for (const listener of listeners) listener(news);
@@ -81,6 +98,10 @@ export function createHolds(
     const held = holds.get(hold)!;
     holds.delete(hold);
     clearTimeout(held.timer);
+    if (held.frame.kind === 'request' && held.frame.id !== undefined) {
+      spentByRequest.set(exchangeKey(held.frame.dir, held.frame.id), now() - held.frame.heldAt);
+      if (spentByRequest.size > maxExchanges) spentByRequest.delete(spentByRequest.keys().next().value!);
+    }
     out.event({ ...described(held.frame, held.extra), action: outcome.action, by, heldMs: now() - held.frame.heldAt, text });
     if (by !== 'console' && listeners.size === 0) out.say(`#${hold} ${text}`);
     tell({ type: 'released', hold, action: outcome.action, by });
@@ -103,16 +124,19 @@ export function createHolds(
     options,
     hold(entry, text, settle, extra = {}) {
       const at = now();
-      const frame: HeldFrame = { ...heldFacts(entry), hold: ++last, frame: text, heldAt: at, deadline: at + options.holdMs };
+      const facts = heldFacts(entry);
+      const boundMs = boundOf(facts);
+      const frame: HeldFrame = { ...facts, hold: ++last, frame: text, heldAt: at, deadline: at + boundMs };
       // The oldest goes on as it was when one more would pass the bound: a spy nobody attends never hangs its client.
       if (holds.size >= options.maxHeld) {
         const oldest = holds.keys().next().value!;
         settleHold(oldest, { action: 'forward' }, 'bound', `more than ${options.maxHeld} frames held (--max-held): passed on as it was`);
       }
-      const timer = setTimeout(
-        () => settleHold(frame.hold, { action: 'forward' }, 'bound', `held ${seconds(options.holdMs)} (--hold-timeout) with no release: passed on as it was`),
-        options.holdMs,
-      );
+      const bound =
+        boundMs === options.holdMs
+          ? `held ${seconds(boundMs)} (--hold-timeout) with no release`
+          : `held ${seconds(boundMs)} with no release (what its request's hold left of --hold-timeout ${seconds(options.holdMs)})`;
+      const timer = setTimeout(() => settleHold(frame.hold, { action: 'forward' }, 'bound', `${bound}: passed on as it was`), boundMs);
       holds.set(frame.hold, { frame, settle, timer, extra });
       const what = [
         frame.method ?? frame.kind,
@@ -121,10 +145,10 @@ export function createHolds(
       ]
         .filter(Boolean)
         .join(' ');
-      out.event({ ...described(frame, extra), action: 'hold', text: `held until released from mcp-spy ui, or for ${seconds(options.holdMs)}` });
+      out.event({ ...described(frame, extra), action: 'hold', text: `held until released from mcp-spy ui, or for ${seconds(boundMs)}` });
       if (listeners.size === 0)
         out.say(
-          `holding #${frame.hold} ${frame.dir === 'c2s' ? '->' : '<-'} ${what}: release it in mcp-spy ui (forward, edit, drop, error); it goes on as it was in ${seconds(options.holdMs)}`,
+          `holding #${frame.hold} ${frame.dir === 'c2s' ? '->' : '<-'} ${what}: release it in mcp-spy ui (forward, edit, drop, error); it goes on as it was in ${seconds(boundMs)}`,
         );
       tell({ type: 'held', frame });
       return frame;

@@ -32,7 +32,7 @@ export async function startIntercept(plan: InterceptPlan, record: (fields: Event
     if ('close' in opened) server = opened;
     else problem = opened.problem;
   }
-  const bounds = `each for ${seconds(holdMs)} at most (--hold-timeout) and ${maxHeld} at once (--max-held), then it goes on as it was`;
+  const bounds = `each exchange for ${seconds(holdMs)} at most (--hold-timeout) and ${maxHeld} at once (--max-held), then it goes on as it was`;
   if (server) say(`intercepting ${filter}: a matching frame is held until released in mcp-spy ui (control socket ${plan.socketPath}), ${bounds}`);
   else say(`intercepting ${filter}: ${problem ?? 'no control socket'}; a matching frame is held ${bounds}`);
   // A spy stopped hard still takes its socket file with it.

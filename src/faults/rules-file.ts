@@ -41,7 +41,8 @@ export function readRulesFile(name: string, text: string): RulesFile {
   try {
     data = parse(text);
   } catch (error) {
-    const first = ((error as Error).message ?? '').split('\n')[0];
+    // The parser's first line ends on a colon that introduces the excerpt under it: one line ends without it.
+    const first = ((error as Error).message ?? '').split('\n')[0]!.replace(/:\s*$/, '');
     return { rules: [], problems: [`${name}: not YAML or JSON: ${first}`] };
   }
   const top = Array.isArray(data) ? { faults: data } : data;

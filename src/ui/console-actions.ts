@@ -13,7 +13,8 @@ export type Action =
   | { type: 'open' }
   | { type: 'back' }
   | { type: 'filter-start' }
-  | { type: 'filter-edit'; text: string }
+  /** `apply`: the text ended with Enter (typed in one chunk with it): applied at once. */
+  | { type: 'filter-edit'; text: string; apply?: boolean }
   | { type: 'filter-apply' }
   | { type: 'filter-cancel' }
   | { type: 'match'; by: 1 | -1 }

@@ -95,7 +95,8 @@ const reducers: { [K in Action['type']]: (state: ViewState, action: Extract<Acti
   'filter-edit': (state, action) => {
     // Errors show in place as the filter is typed; an empty filter shows everything.
     const parsed = action.text.trim() === '' ? undefined : parseFilter(action.text);
-    return { ...state, editing: { text: action.text, error: parsed && !parsed.ok ? parsed.message : undefined } };
+    const edited = { ...state, editing: { text: action.text, error: parsed && !parsed.ok ? parsed.message : undefined } };
+    return action.apply ? applyFilter(edited) : edited;
   },
   'filter-apply': applyFilter,
   'filter-cancel': (state) => ({ ...state, editing: undefined }),

@@ -32,6 +32,29 @@ describe('every rule, on the recordings of its README entry', () => {
   }
 });
 
+describe('tool-arguments-schema, on a call sent before the tool list came', () => {
+  const echo = { name: 'echo', inputSchema: { type: 'object', properties: { text: { type: 'string' } }, required: ['text'] } };
+  const early = (args: object) => [
+    c2s({ id: 1, method: 'tools/list' }),
+    c2s({ id: 2, method: 'tools/call', params: { name: 'echo', arguments: args } }),
+    s2c({ id: 1, result: { tools: [echo] } }),
+    s2c({ id: 2, result: { content: [{ type: 'text', text: 'hi' }] } }),
+  ];
+
+  it("checks it against the list the session got afterwards, at the call's line", async () => {
+    const bad = await checkFile(temp.file('early.bad', `${lines(early({ message: 'hi' }))}\n`));
+    expect(bad.findings.map((finding) => [finding.rule, finding.lineNo])).toEqual([['tool-arguments-schema', 2]]);
+    expect(bad.findings[0]!.message).toContain("must have required property 'text'");
+    const good = await checkFile(temp.file('early.good', `${lines(early({ text: 'hi' }))}\n`));
+    expect(good.findings).toEqual([]);
+  });
+
+  it('says nothing of a call to a tool the session never listed', async () => {
+    const unlisted = [c2s({ id: 2, method: 'tools/call', params: { name: 'echo', arguments: {} } }), s2c({ id: 2, result: { content: [] } })];
+    expect((await checkFile(temp.file('unlisted', `${lines(unlisted)}\n`))).findings).toEqual([]);
+  });
+});
+
 describe('the poisoning rules, over a session that lists its tools again', () => {
   const tool = (description: string) => ({ name: 'add', description, inputSchema: { type: 'object', properties: { a: { type: 'number' } } } });
   const list = (id: number, description: string) => [c2s({ id, method: 'tools/list' }), s2c({ id, result: { tools: [tool(description)] } })];

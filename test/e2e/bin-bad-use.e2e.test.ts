@@ -1,7 +1,7 @@
 // Bad use is tested in-process through main(argv) (test/cli/bad-use-*.test.ts); this proves, once per
 // command, that the built binary runs main and hands its one line and its exit status to the shell.
 import { describe, expect, it } from 'vitest';
-import { runBin } from '../helpers/spy.js';
+import { runBin, tempDir } from '../helpers/spy.js';
 
 describe('the binary passes bad use on to the shell: one line on stderr, nothing on stdout, exit 2', () => {
   it.each([
@@ -32,11 +32,22 @@ describe('the binary passes bad use on to the shell: one line on stderr, nothing
     ['baseline', ['baseline', 'missing.jsonl'], 'mcp-spy: cannot read missing.jsonl: no such file\n'],
     ['the stdio spy, an empty --record', ['--record', '', '--', 'cat'], 'mcp-spy: --record needs a file name (--no-record writes none)\n'],
     ['http, an empty --log', ['http', '--target', 'http://127.0.0.1:9/mcp', '--log', ''], 'mcp-spy: --log needs a file name (--no-log writes none)\n'],
+    ['the stdio spy, a missing --faults file', ['--faults', 'missing.yaml', '--', 'cat'], 'mcp-spy: cannot read --faults missing.yaml: no such file\n'],
     ['demo', ['demo', '--bogus'], "mcp-spy demo: unknown option '--bogus' (see mcp-spy demo --help)\n"],
   ])('%s', async (_name, args, line) => {
     const result = await runBin(args);
     expect(result.stderr).toBe(line);
     expect(result.text).toBe('');
+    expect(result.code).toBe(2);
+  });
+});
+
+describe('the binary words a --faults file that is not YAML in one whole line', () => {
+  it('ends on where the mistake is, not on a colon that introduced an excerpt', async () => {
+    const temp = tempDir();
+    temp.file('bad.yaml', 'faults:\n  - when: [\n');
+    const result = await runBin(['--faults', 'bad.yaml', '--', 'cat'], { cwd: temp.dir });
+    expect(result.stderr).toMatch(/^mcp-spy: bad\.yaml: not YAML or JSON: .* at line \d+, column \d+\n$/);
     expect(result.code).toBe(2);
   });
 });

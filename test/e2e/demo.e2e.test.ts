@@ -29,4 +29,16 @@ describe('mcp-spy demo', () => {
     expect(statSync(join(dir, '..')).mode & 0o777).toBe(0o700);
     expect(statSync(join(dir, 'wire.jsonl')).mode & 0o777).toBe(0o600);
   });
+
+  it('refuses in one line (exit 2) a --dir it cannot create, even under /proc (a recursive mkdir looped there for ever)', () => {
+    const result = spawnSync(node, [bin, 'demo', '--dir', '/proc/nope/deeper'], {
+      encoding: 'utf8',
+      timeout: 60_000,
+      env: { ...process.env, FORCE_COLOR: '0' },
+    });
+    expect(result.signal).toBeNull();
+    expect(result.status).toBe(2);
+    expect(result.stderr).toBe('mcp-spy: cannot create the demo directory /proc/nope/deeper: no such file or directory\n');
+    expect(result.stdout).toBe('');
+  });
 });

@@ -39,9 +39,10 @@ describe.each([
     // The merged stream, narrowed to the echo call: its request and answer only.
     terminal.keys('Enter');
     await terminal.shows(/tools\/call tool=echo/);
-    terminal.literal('/tool = "echo"');
-    await terminal.shows(/\/tool = "echo"/);
-    terminal.keys('Enter');
+    // The filter and Enter sent at once (as a paste ending in a newline): typed, then applied.
+    terminal.keys('/');
+    await terminal.shows(/^\/▏/m);
+    terminal.keys('tool = "echo"', 'Enter');
     const narrowed = await terminal.shows(/filter: tool = "echo"/);
     expect(narrowed.split('\n').filter((line) => / (->|<-) /.test(line))).toHaveLength(2);
 

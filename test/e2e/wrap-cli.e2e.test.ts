@@ -131,6 +131,15 @@ describe('mcp-spy wrap', () => {
     expect(bytes(cursorFile)).toBe(cursorBefore);
   });
 
+  it('--server in a file that cannot be read: its reason alone, not that the server is not there', async () => {
+    writeFileSync(cursorFile, '{\n  // a comment\n  "mcpServers": { "weather": { "command": "node", "args": ["w.js"] } }\n}\n');
+    const result = await wrapBin(['wrap', 'cursor', '--server', 'weather', '--yes']);
+    expect(result.code).toBe(2);
+    expect(result.stderr).toBe(
+      `mcp-spy: cannot wrap ${cursorFile}: not valid JSON at line 2, column 3: a comment, which this client does not allow in its file\n`,
+    );
+  });
+
   it('--config FILE --format CLIENT: a file where the table does not look; bad use is one line', async () => {
     const file = temp.file('elsewhere.json', readFileSync(fixture('client-configs', 'windsurf', 'mcp_config.json'), 'utf8'));
     const result = await wrapBin(['wrap', '--config', file, '--format', 'windsurf', '--yes']);

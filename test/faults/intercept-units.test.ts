@@ -94,6 +94,29 @@ describe('the holds and their bounds', () => {
     ]);
   });
 
+  it("bounds a whole exchange: an answer is held for what its request's hold left of --hold-timeout", () => {
+    const { holds, said, outcomes } = holdsOf();
+    const sent = newRequestsSeen();
+    const holdOf = (text: string, dir: 'c2s' | 's2c') => holds.hold(interceptEntry(text, dir, undefined, sent), text, (outcome) => outcomes.push(outcome));
+    holdOf(call, 'c2s');
+    vi.advanceTimersByTime(700);
+    holds.release(1, { action: 'forward' });
+    expect(holdOf(answer, 's2c').deadline).toBe(Date.now() + 300);
+    vi.advanceTimersByTime(299);
+    expect(outcomes).toHaveLength(1);
+    vi.advanceTimersByTime(1);
+    expect(outcomes).toHaveLength(2);
+    expect(said.at(-1)).toBe("#2 held 0.3 s with no release (what its request's hold left of --hold-timeout 1 s): passed on as it was");
+    // A request let go at the bound leaves its answer nothing: it goes on at once.
+    const again = call.replace('"id":7', '"id":8');
+    holdOf(again, 'c2s');
+    vi.advanceTimersByTime(1000);
+    holdOf(answer.replace('"id":7', '"id":8'), 's2c');
+    vi.advanceTimersByTime(0);
+    expect(outcomes).toHaveLength(4);
+    expect(holds.held()).toEqual([]);
+  });
+
   it('lets the oldest go past the count bound; says nothing on stderr while a console listens', () => {
     const { holds, said, outcomes, hold } = holdsOf(2);
     const news: unknown[] = [];

@@ -2,7 +2,7 @@
 // server-everything, over stdio and over Streamable HTTP; requests the recording lacks get the documented error.
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { join } from 'node:path';
-import { withMock } from '../helpers/http-spy.js';
+import { run, withMock } from '../helpers/http-spy.js';
 import { bin, everythingServer, node, readEntries, recordSession, runBin, runClient, tempDir } from '../helpers/spy.js';
 
 const temp = tempDir();
@@ -45,6 +45,17 @@ describe('mock from a server-everything recording', () => {
       // Each HTTP session uses the recorded answers afresh: a second client gets them again.
       expect(await runClient('everything-client.js', ['--url', url])).toEqual(realResults);
     });
+  });
+
+  it('--listen says where it listens on stdout, for a script, as mcp-spy http does (and where it serves from on stderr)', async () => {
+    const mock = await run(node, [bin, 'mock', record, '--listen', '127.0.0.1:0'], /^mcp-spy mock: listening on (http:\/\/127\.0\.0\.1:\d+\/mcp)\n/m);
+    try {
+      expect(mock.stdout()).toBe(`mcp-spy mock: listening on ${mock.url}\n`);
+      expect(mock.stderr()).toContain(`mcp-spy mock: serving ${record} at ${mock.url}`);
+      expect(await runClient('everything-client.js', ['--url', mock.url])).toEqual(realResults);
+    } finally {
+      await mock.stop();
+    }
   });
 
   it('speaks Streamable HTTP: a session per initialize, 404 for an unknown one, 405 for GET without one, and --on-miss close', async () => {

@@ -1,6 +1,8 @@
-// A flood the observer cannot keep up with: the human log leaves out ordinary frames while it is
-// behind, so that the record, which holds them all, stays whole for longer. Whatever the machine's
-// speed, the log and its notes account for every frame of the record, and `view` renders them all.
+// A flood the observer may not keep up with: the human log leaves out ordinary frames while it is
+// behind, so that the record, which holds them all, stays whole for longer. Whether it falls behind
+// depends on the machine (on a loaded one the forwarding slows as much as the observer, and it
+// keeps up): what holds either way is asserted. The log and its notes account for every frame of
+// the record, the live view shows every frame or says what it left out, and `view` renders them all.
 import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { afterAll, describe, expect, it } from 'vitest';
@@ -11,7 +13,7 @@ const temp = tempDir();
 afterAll(() => temp.remove());
 
 const pad = 'x'.repeat(200);
-/** 30 MB of tools/call requests: far faster than any observer reads them, it falls behind at least once. */
+/** 30 MB of tools/call requests: on an idle machine faster than the observer reads them. */
 const input = Array.from(
   { length: 100_000 },
   (_, index) => `{"jsonrpc":"2.0","id":${index + 1},"method":"tools/call","params":{"name":"echo","arguments":{"p":"${pad}"}}}\n`,
@@ -33,7 +35,6 @@ describe('a flood through the stdio spy', () => {
         / the observer was behind the traffic: (\d+) ordinary frame\(s\) left out of this log; the record has them all \(mcp-spy view (.+)\)$/.exec(line),
       )
       .filter((match) => match !== null);
-    expect(leftOut.length).toBeGreaterThan(0);
     expect(leftOut.every((match) => match![2] === record)).toBe(true);
     expect(logged + leftOut.reduce((sum, match) => sum + Number(match![1]), 0)).toBe(frames.length);
 
@@ -41,12 +42,18 @@ describe('a flood through the stdio spy', () => {
     expect(view.text.trim().split('\n')).toHaveLength(frames.length);
   }, 120_000);
 
-  it('the live view leaves them out too, and says so on stderr', async () => {
+  it('the live view shows every frame, or says on stderr how many it left out', async () => {
     const record = join(temp.dir, 'live.jsonl');
     const result = await runBin(['--record', record, '--no-log', '--', 'cat'], { input, cwd: temp.dir, env: { COLUMNS: '200' } });
     expect(result.code).toBe(0);
-    expect(result.stderr).toMatch(
-      /the observer was behind the traffic: \d+ ordinary frame\(s\) left out of the live view; the record has them all \(mcp-spy view .*live\.jsonl\)/,
-    );
+    const frames = readRecord(record).filter((entry) => entry.dir === 'c2s' || entry.dir === 's2c');
+    const stderr = result.stderr.split('\n');
+    const behind = stderr.filter((line) => line.includes('the observer was behind the traffic'));
+    // Lines the live view dropped itself (stderr read too slowly) are counted in a line of their own.
+    const dropped = stderr.some((line) => line.startsWith('mcp-spy: live view fell behind'));
+    for (const line of behind) {
+      expect(line).toMatch(/: \d+ ordinary frame\(s\) left out of the live view; the record has them all \(mcp-spy view .*live\.jsonl\)$/);
+    }
+    if (behind.length === 0 && !dropped) expect(stderr.filter((line) => / (->|<-) /.test(line))).toHaveLength(frames.length);
   }, 120_000);
 });

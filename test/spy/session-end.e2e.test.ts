@@ -62,3 +62,39 @@ describe('when the server exits', () => {
     }
   });
 });
+
+describe('a stop signal while the spy waits for the pipes of a server that has exited', () => {
+  it('ends the finishing early with exit 0 and the exit entry (the old spy failed with 70: a deadline of a fraction of a ms)', async () => {
+    const dir = tempDir().dir;
+    let childPid = 0;
+    const record = join(dir, 'wire.jsonl');
+    const result = await runBin(['-q', '--drain-timeout', '60s', '--', node, fixture('faults', 'child-holder.js')], {
+      cwd: dir,
+      // The server's child keeps writing to the pipe: the spy waits for it to go quiet, up to --drain-timeout.
+      env: { HOLD_MS: '600000', CHATTER_MS: '10' },
+      onStart: (child) => {
+        child.stderr!.on('data', (chunk: Buffer) => {
+          const found = /child (\d+)/.exec(chunk.toString());
+          if (found) childPid = Number(found[1]);
+        });
+        child.stdin!.write(request(1));
+        void (async () => {
+          const spawnedOf = () => (existsSync(record) ? readRecord(record).find((entry) => entry.kind === 'spawn') : undefined);
+          await waitUntil(() => spawnedOf() !== undefined, 60_000, 'the spawn entry');
+          const serverPid = Number(spawnedOf()?.pid);
+          // Reaped by the spy: it knows the server has exited, and waits (up to --drain-timeout) for
+          // the pipes the server's child writes to. The signal cuts that short, then the finishing.
+          await waitUntil(() => !isAlive(serverPid), 60_000, 'the server to exit');
+          child.kill('SIGHUP');
+        })();
+      },
+    });
+    try {
+      expect(result.stderr.toString()).not.toContain('internal error');
+      expect(result.code).toBe(0);
+      expect(readRecord(record).at(-1)).toMatchObject({ kind: 'exit', code: 0 });
+    } finally {
+      if (childPid && isAlive(childPid)) process.kill(childPid);
+    }
+  });
+});

@@ -1,3 +1,4 @@
+import type { Key } from 'ink';
 import { describe, expect, it } from 'vitest';
 import type { Action } from '../../src/ui/console-actions.js';
 import { reduce } from '../../src/ui/reducer.js';
@@ -161,6 +162,20 @@ describe('the console state: filtering', () => {
     state = run(state, { type: 'filter-cancel' });
     expect(state.editing).toBeUndefined();
     expect(state.filter.source).toBe('');
+  });
+
+  it('takes text and Enter arriving in one chunk (a paste, tmux send-keys) as typed, then applied', () => {
+    const key = (input: string, extra: Partial<Key> = {}): Action => ({ type: 'key', input, key: { ...extra } as Key });
+    let state = run(loaded(), { type: 'open' }, key('/'), key('kind = req'), key('uest\r'));
+    expect(state.editing).toBeUndefined();
+    expect(state.filter.source).toBe('kind = request');
+    expect(methods(state).every((method) => method.startsWith('request'))).toBe(true);
+    // A paste ending in a newline; a bad filter stays open with its error, as with Enter apart.
+    state = run(state, key('/'), key('u', { ctrl: true }), key('tool = \n'));
+    expect(state.editing).toMatchObject({ text: 'tool = ', error: expect.any(String) });
+    state = run(state, key('', { backspace: true }), key('"echo"\r\njunk'));
+    expect(state.editing).toBeUndefined();
+    expect(state.filter.source).toBe('tool ="echo"');
   });
 
   it('applies a filter to entries that arrive later, and text reads the frame from its file', () => {

@@ -160,11 +160,17 @@ export function openObserverChannel<M>(config: ThreadConfig, options: ChannelOpt
     onEnded();
   });
 
-  /** Moves the observer's deadline to `atMs`, unless it already has an earlier one; says whether it moved. */
+  /**
+   * Moves the observer's deadline to `atMs`, unless it already has an earlier one; says whether it
+   * moved. Whole ms first: a time to finish reckoned from the server's exit has a fraction, and BigInt
+   * refuses one (a stop signal that set the deadline before the finish did made the spy fail with an
+   * internal error).
+   */
   function deadline(atMs: number): boolean {
+    const at = BigInt(Math.floor(atMs));
     const current = Atomics.load(control, controlSlots.deadline);
-    if (current !== 0n && BigInt(atMs) >= current) return false;
-    Atomics.store(control, controlSlots.deadline, BigInt(Math.floor(atMs)));
+    if (current !== 0n && at >= current) return false;
+    Atomics.store(control, controlSlots.deadline, at);
     return true;
   }
 
