@@ -49,7 +49,7 @@ describe('the console log: an index of columns', () => {
     });
     for (const [at, index] of indexes.entries()) {
       expect(log.isExact(index)).toBe(true);
-      expect(log.brief(index).bytes).toBe(sizes[at]);
+      expect(fieldOf(log.brief(index), 'bytes')).toBe(sizes[at]);
       expect(log.place(index).length).toBe(Math.min(sizes[at]!, 2 ** 31));
     }
   });
