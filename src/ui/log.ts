@@ -1,7 +1,7 @@
 import { entryTime, fieldOf } from '../record/entry-fields.js';
 import type { RecordEntry } from '../record/schema.js';
 import { isRoutine } from '../render/visibility.js';
-import { Chunk, chunkBits, chunkSize, none, partial, relatedRequest, routine } from './log-chunk.js';
+import { Chunk, chunkBits, chunkSize, getNarrow, none, partial, relatedRequest, routine, setNarrow } from './log-chunk.js';
 import { lightEntry, type Row } from './rows.js';
 
 /**
@@ -40,6 +40,9 @@ export class EntryLog {
   readonly sessions: LogSession[] = [];
   private slots = new Map<string, number>();
   private overflow = new Map<number, number>();
+  /** Sizes too large for their 16-bit columns, by entry: lines, frames. */
+  private longLines = new Map<number, number>();
+  private largeFrames = new Map<number, number>();
   length = 0;
 
   /** A session's place in `sessions`, added when it is new. */
@@ -100,7 +103,7 @@ export class EntryLog {
     if (where.offset !== undefined && where.length !== undefined && where.offset < 2 ** 40 && where.length < none) {
       chunk.offsetLow[at] = where.offset % 2 ** 32;
       chunk.offsetHigh[at] = Math.floor(where.offset / 2 ** 32);
-      chunk.length[at] = where.length;
+      setNarrow(chunk.length, at, where.length, this.longLines, index);
     } else keep = true;
     fit(entry.seq, 1, chunk.seq);
     const owner = this.sessions[session]!;
@@ -110,7 +113,9 @@ export class EntryLog {
     if (entry.t !== undefined && (time === undefined || new Date(time).toISOString() !== entry.t)) exact = false;
     else if (time !== undefined) fit(time - owner.base!, 1, chunk.time);
     fit(fieldOf(entry, 'latencyMs'), 1000, chunk.latency);
-    fit(fieldOf(entry, 'bytes'), 1, chunk.bytes);
+    const bytes = fieldOf(entry, 'bytes');
+    if (typeof bytes === 'number' && Number.isSafeInteger(bytes) && bytes >= 0) setNarrow(chunk.bytes, at, bytes, this.largeFrames, index);
+    else if (bytes !== undefined) exact = false;
     chunk.session[at] = Math.min(session, 0xffff);
     if (session >= 0xffff) this.overflow.set(index, session);
     const method = this.id(fieldOf(entry, 'method'));
@@ -180,7 +185,7 @@ export class EntryLog {
     const [chunk, at] = this.chunk(index);
     const owner = this.sessions[this.session(index)]!;
     const latency = chunk.latency[at]!;
-    const bytes = chunk.bytes[at]!;
+    const bytes = getNarrow(chunk.bytes, at, this.largeFrames, index);
     into.seq = chunk.seq[at];
     // (Making the time's text costs more than the rest: a scan that does not look at it goes without.)
     into.t = withTime ? this.time(index) : undefined;
@@ -189,7 +194,7 @@ export class EntryLog {
     into.method = this.strings[chunk.method[at]!] || undefined;
     into.tool = this.strings[chunk.tool[at]!] || undefined;
     into.latencyMs = latency === none ? undefined : latency / 1000;
-    into.bytes = bytes === none ? undefined : bytes;
+    into.bytes = bytes;
     into.session = owner.id;
     return into as unknown as RecordEntry;
   }
@@ -213,7 +218,7 @@ export class EntryLog {
       session: owner.key,
       file: owner.file,
       offset: high === 0xff ? undefined : high * 2 ** 32 + chunk.offsetLow[at]!,
-      length: high === 0xff ? undefined : chunk.length[at],
+      length: high === 0xff ? undefined : getNarrow(chunk.length, at, this.longLines, index),
       entry: kept ?? this.brief(index),
       pair: this.pair(index),
     };

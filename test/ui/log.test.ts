@@ -5,6 +5,7 @@ import { initialState } from '../../src/ui/state.js';
 import { memoryLoader, recordWriter, sourceEntries } from '../helpers/ui-records.js';
 import { parseRecordLine } from '../../src/record/reader.js';
 import { fieldOf } from '../../src/record/entry-fields.js';
+import type { RecordEntry } from '../../src/record/schema.js';
 
 const entryOf = (line: string) => {
   const read = parseRecordLine(line, 1);
@@ -34,6 +35,23 @@ describe('the console log: an index of columns', () => {
     });
     expect(log.place(index)).toMatchObject({ file: 'f.jsonl', offset: 5 * 2 ** 32 + 7, length: 99 });
     expect(log.keptEntry(index)).toBeUndefined();
+  });
+
+  it('holds sizes past its 16-bit columns exactly: a line of 2 GiB, a frame of 5 GiB', () => {
+    const w = recordWriter('s1');
+    const log = new EntryLog();
+    const slot = log.slot('f\u0000s1', 'f.jsonl', 's1');
+    const sizes = [0, 65533, 65534, 65535, 65536, 2 ** 20, 5 * 2 ** 30];
+    const indexes = sizes.map((size, at) => {
+      w.frame('c2s', 'request', { method: 'ping', id: at }, { id: at, method: 'ping' });
+      // (The writer counts the frame's bytes: the size is put in its place, as a larger frame would have it.)
+      return log.append(slot, { ...entryOf(w.lines[at]!), bytes: size } as RecordEntry, { offset: at, length: Math.min(size, 2 ** 31) }, false);
+    });
+    for (const [at, index] of indexes.entries()) {
+      expect(log.isExact(index)).toBe(true);
+      expect(fieldOf(log.brief(index), 'bytes')).toBe(sizes[at]);
+      expect(log.place(index).length).toBe(Math.min(sizes[at]!, 2 ** 31));
+    }
   });
 
   it('marks what it cannot hold exactly, and a filter then reads the entry again', () => {
