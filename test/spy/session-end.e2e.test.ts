@@ -91,7 +91,11 @@ describe('a stop signal while the spy waits for the pipes of a server that has e
     });
     try {
       expect(result.stderr.toString()).not.toContain('internal error');
-      expect(result.code).toBe(0);
+      // On a starved machine the chattering child may not run for longer than the spy's quiet window
+      // (50 ms): the spy then finishes before the signal comes, and a signal that lands as it exits ends
+      // it as any process. Either way: no internal error, and the record ends with the server's exit.
+      if (result.signal === null) expect(result.code).toBe(0);
+      else expect(result.signal).toBe('SIGHUP');
       expect(readRecord(record).at(-1)).toMatchObject({ kind: 'exit', code: 0 });
     } finally {
       if (childPid && isAlive(childPid)) process.kill(childPid);
