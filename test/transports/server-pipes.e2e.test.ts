@@ -9,9 +9,20 @@ describe("the server's stdio", () => {
       onStart: (child) => {
         // The word may come split over two chunks: what came so far is looked at, not the last chunk alone.
         let seen = '';
+        let sent = false;
         child.stderr!.on('data', (chunk: Buffer) => {
           seen += chunk.toString();
-          if (seen.includes('ready') && child.stdin!.writable) child.stdin!.end(request(1));
+          if (!sent && seen.includes('ready') && child.stdin!.writable) {
+            sent = true;
+            child.stdin!.write(request(1));
+          }
+        });
+        // Stdin ends only once cat has echoed the line: cat opens /dev/stdin after 'ready', and opening a
+        // pipe that has no writer left waits for one for ever (as it would without the spy, end for end).
+        let echoed = '';
+        child.stdout!.on('data', (chunk: Buffer) => {
+          echoed += chunk.toString();
+          if (echoed.includes('\n') && child.stdin!.writable) child.stdin!.end();
         });
       },
     });
