@@ -3,6 +3,7 @@ import { spawn } from 'node:child_process';
 import { chmodSync, copyFileSync, mkdirSync, readFileSync, statSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
+import { ownHome } from '../helpers/home.js';
 import { bin, fixture, node, runBin, tempDir } from '../helpers/spy.js';
 
 let temp: ReturnType<typeof tempDir>;
@@ -22,15 +23,7 @@ beforeEach(() => {
   vscodeFile = join(project, '.vscode', 'mcp.json');
   copyFileSync(fixture('client-configs', 'cursor', 'user.json'), cursorFile);
   copyFileSync(fixture('client-configs', 'vscode', 'workspace.json'), vscodeFile);
-  // Nothing of the real home: every place the table and the state directory look is in the test's directory.
-  env = {
-    HOME: home,
-    XDG_STATE_HOME: join(home, '.local', 'state'),
-    XDG_CONFIG_HOME: join(home, '.config'),
-    MCP_SPY_DIR: '',
-    CLAUDE_CONFIG_DIR: '',
-    APPDATA: '',
-  };
+  env = ownHome(home);
 });
 afterEach(() => temp.remove());
 

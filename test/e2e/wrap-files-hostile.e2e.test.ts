@@ -2,6 +2,7 @@
 import { chmodSync, chownSync, mkdirSync, readFileSync, rmSync, statSync, symlinkSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
+import { ownHome } from '../helpers/home.js';
 import { runBin, tempDir } from '../helpers/spy.js';
 
 let temp: ReturnType<typeof tempDir>;
@@ -15,14 +16,7 @@ beforeEach(() => {
   mkdirSync(join(home, '.cursor'), { recursive: true });
   file = join(home, '.cursor', 'mcp.json');
   writeFileSync(file, config);
-  env = {
-    HOME: home,
-    XDG_STATE_HOME: join(home, '.local', 'state'),
-    XDG_CONFIG_HOME: join(home, '.config'),
-    MCP_SPY_DIR: '',
-    CLAUDE_CONFIG_DIR: '',
-    APPDATA: '',
-  };
+  env = ownHome(home);
 });
 afterEach(() => temp.remove());
 
