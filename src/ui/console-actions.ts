@@ -14,7 +14,7 @@ export type Action =
   | { type: 'back' }
   | { type: 'filter-start' }
   /** `apply`: the text ended with Enter (typed in one chunk with it): applied at once. */
-  | { type: 'filter-edit'; text: string; apply?: boolean }
+  | { type: 'filter-edit'; text: string }
   | { type: 'filter-apply' }
   | { type: 'filter-cancel' }
   | { type: 'match'; by: 1 | -1 }

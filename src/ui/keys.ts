@@ -92,11 +92,6 @@ function editingKey(text: string, input: string, key: Key): KeyResult {
   if (key.escape) return act({ type: 'filter-cancel' });
   if (key.backspace || key.delete) return act({ type: 'filter-edit', text: text.slice(0, -1) });
   if (key.ctrl && input === 'u') return act({ type: 'filter-edit', text: '' });
-  // Text and Enter in one chunk (a paste ending in a newline, tmux send-keys TEXT Enter): the text
-  // before the line end is typed, then applied, as if Enter came apart. What follows it is dropped:
-  // with the prompt closed it would be read as commands.
-  const lineEnd = key.ctrl || key.meta ? -1 : input.search(/[\r\n]/);
-  if (lineEnd !== -1) return act({ type: 'filter-edit', text: text + input.slice(0, lineEnd).replace(/[\u0000-\u001f\u007f]/g, ''), apply: true });
   if (key.ctrl || key.meta || input === '' || /[\u0000-\u001f\u007f]/.test(input)) return undefined;
   return act({ type: 'filter-edit', text: text + input });
 }

@@ -95,8 +95,7 @@ const reducers: { [K in Action['type']]: (state: ViewState, action: Extract<Acti
   'filter-edit': (state, action) => {
     // Errors show in place as the filter is typed; an empty filter shows everything.
     const parsed = action.text.trim() === '' ? undefined : parseFilter(action.text);
-    const edited = { ...state, editing: { text: action.text, error: parsed && !parsed.ok ? parsed.message : undefined } };
-    return action.apply ? applyFilter(edited) : edited;
+    return { ...state, editing: { text: action.text, error: parsed && !parsed.ok ? parsed.message : undefined } };
   },
   'filter-apply': applyFilter,
   'filter-cancel': (state) => ({ ...state, editing: undefined }),
@@ -127,8 +126,10 @@ const reducers: { [K in Action['type']]: (state: ViewState, action: Extract<Acti
   status: (state, action) => ({ ...state, status: action.text }),
   key: (state, action) => {
     // Text pasted (or typed faster than it is read) comes as one input: each character is a key, an
-    // Enter or a Ctrl-U among them too (a filter pasted with its newline is applied).
-    if (action.input.length <= 1 || action.key.ctrl || action.key.meta) return pressKey(state, action.input, action.key);
+    // Enter or a Ctrl-U among them too (a filter pasted with its newline is applied). So does a lone
+    // newline, which Ink names no key.
+    const unnamedControl = action.input.length === 1 && /[\u0000-\u001f\u007f]/.test(action.input) && !Object.values(action.key).some(Boolean);
+    if ((action.input.length <= 1 && !unnamedControl) || action.key.ctrl || action.key.meta) return pressKey(state, action.input, action.key);
     const plain = Object.fromEntries(Object.keys(action.key).map((name) => [name, false])) as unknown as Key;
     return [...action.input].reduce((next, char) => {
       const pressed = keyOfCharacter(char, plain);

@@ -176,6 +176,10 @@ describe('the console state: filtering', () => {
     state = run(state, key('', { backspace: true }), key('"echo"\r\njunk'));
     expect(state.editing).toBeUndefined();
     expect(state.filter.source).toBe('tool ="echo"');
+    // A newline alone, which Ink names no key, is Enter too.
+    state = run(state, key('/'), key('u', { ctrl: true }), key('kind = request'), key('\n'));
+    expect(state.editing).toBeUndefined();
+    expect(state.filter.source).toBe('kind = request');
   });
 
   it('applies a filter to entries that arrive later, and text reads the frame from its file', () => {
