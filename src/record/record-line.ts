@@ -1,6 +1,8 @@
+import { isUtf8 } from 'node:buffer';
+import type { FrameBytes } from '../wire/framing/frame-bytes.js';
 import type { Observed } from '../wire/observe/observe-frame.js';
 import { frameText, isFrameEntry, rememberText } from './frame-message.js';
-import type { Envelope, FrameEntry, RecordEntry } from './schema.js';
+import type { CapturedEntry, Envelope, FrameEntry, RecordEntry } from './schema.js';
 
 /**
  * A frame's record line: the entry's fields, then its JSON as `msg`, spliced in as the frame's own
@@ -60,4 +62,30 @@ export function entryOfObserved(envelope: Envelope, observed: Observed, text: st
     rememberText(entry, typeof observed.json === 'string' ? observed.json : text);
   }
   return entry;
+}
+
+/** Whether a frame's text can be spliced into its line as it is: JSON on one line. */
+function spliceable(text: string): boolean {
+  if (text.includes('\n')) return false;
+  try {
+    JSON.parse(text);
+    return true;
+  } catch {
+    return false;
+  }
+}
+
+/**
+ * The record line of a frame captured but not analysed (`kind: "captured"`): its envelope, direction,
+ * size and line ending, then its bytes, spliced in as `msg` when they are JSON on one line, else as
+ * `raw` (UTF-8) or `rawBase64`. Readers analyse it as they read it (record/captured.ts).
+ */
+export function capturedLine(envelope: Envelope, dir: CapturedEntry['dir'], frame: FrameBytes): string {
+  const fields: CapturedEntry = { ...envelope, kind: 'captured', dir, bytes: frame.size ?? frame.bytes.length };
+  if (frame.eol !== undefined && frame.eol !== '\n') fields.eol = frame.eol as CapturedEntry['eol'];
+  if (frame.truncated) fields.truncated = true;
+  if (!isUtf8(frame.bytes)) return `${JSON.stringify({ ...fields, rawBase64: frame.bytes.toString('base64') })}\n`;
+  const text = frame.bytes.toString('utf8');
+  if (!frame.truncated && spliceable(text)) return splicedLine(fields, text).join('');
+  return `${JSON.stringify({ ...fields, raw: text })}\n`;
 }

@@ -1,6 +1,6 @@
 import type { z } from 'zod';
 import type { FrameKind } from '../wire/classify/kinds.js';
-import type { exitEntry, faultEntry, frameEntry, gapEntry, httpEntry, noteEntry, recordEntry, spawnEntry, stderrEntry, unansweredEntry } from './entry-schema.js';
+import type { capturedEntry, exitEntry, faultEntry, frameEntry, gapEntry, httpEntry, noteEntry, recordEntry, spawnEntry, stderrEntry, unansweredEntry } from './entry-schema.js';
 
 /** The record format version this build writes; readers accept this and older. */
 export const RECORD_VERSION = 2;
@@ -24,6 +24,8 @@ export type UnansweredEntry = z.infer<typeof unansweredEntry>;
 export type HttpEntry = z.infer<typeof httpEntry>;
 export type NoteEntry = z.infer<typeof noteEntry>;
 export type FaultEntry = z.infer<typeof faultEntry>;
+/** A frame captured but not analysed: a line of the file that readers turn into frame entries (record/captured.ts). */
+export type CapturedEntry = z.infer<typeof capturedEntry>;
 
 /**
  * One line of the record: exactly one of the kinds above, told apart by `kind`. The reader narrows

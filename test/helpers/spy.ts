@@ -8,7 +8,7 @@ import type { EntryField } from '../../src/record/entry-fields.js';
 import type { FrameEntry, RecordEntry } from '../../src/record/schema.js';
 import { isFrameEntry } from '../../src/record/frame-message.js';
 import { Ajv2020, type ValidateFunction } from 'ajv/dist/2020.js';
-import { recordEntry } from '../../src/record/entry-schema.js';
+import { recordLine } from '../../src/record/entry-schema.js';
 import { parseRecordLine } from '../../src/record/reader.js';
 
 export const root = fileURLToPath(new URL('../..', import.meta.url));
@@ -131,7 +131,7 @@ function validEntry(value: unknown): boolean {
 /** The reasons a line fails the schema, for the entry kind it claims (oneOf reports every branch). */
 function schemaErrors(value: unknown): string {
   const kind = (value as { kind?: unknown }).kind;
-  const branch = recordEntry.options.find((option) => option.shape.kind.safeParse(kind).success);
+  const branch = recordLine.options.find((option) => option.shape.kind.safeParse(kind).success);
   if (!branch) return `unknown kind ${JSON.stringify(kind)}`;
   const result = branch.safeParse(value);
   return result.success ? 'valid for its kind, yet not for the whole schema' : result.error.issues.map((issue) => `${issue.path.join('.')}: ${issue.message}`).join('; ');
