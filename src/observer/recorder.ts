@@ -1,5 +1,5 @@
 import { isFrameEntry } from '../record/frame-message.js';
-import { createRevisionMarks } from '../record/record-line.js';
+import { capturedClose, capturedPieces, createRevisionMarks } from '../record/record-line.js';
 import { RECORD_VERSION, type EntryOf, type Envelope, type EventKind, type FrameEntry, type GapEntry, type NoteEntry, type RecordEntry } from '../record/schema.js';
 import type { Sink, SinkContext } from '../sinks/sink.js';
 import { createCorrelator, relatedOf, type Correlator } from '../wire/correlate/correlate.js';
@@ -100,6 +100,10 @@ export function createRecorder(options: RecorderOptions) {
   // One by one: a sink that fails as it opens tells those opened before it.
   for (const open of options.sinks) sinks.push(open(context));
 
+  /** Sessions with a frame captured and not analysed: their pairing is the readers' from then on (see record/captured.ts). */
+  const capturing = new Set<string>();
+  let isBehind = false;
+
   function emit(entry: RecordEntry, message?: unknown, json?: Buffer | string) {
     for (const sink of sinks) sink.entry(entry, message, json);
     // In memory a frame's entry reads as it will from the record: its message as `msg`.
@@ -153,6 +157,21 @@ export function createRecorder(options: RecorderOptions) {
       if (notices) for (const notice of notices) this.event(session, 'note', noticeFields(notice, entries), timeMs);
       return entries;
     },
+    /**
+     * Captures one frame without analysing it (the observer is behind the traffic): its direction,
+     * time, size and bytes (masked as an analysed frame's would be), one seq. From then on the
+     * session's frames are all captured: the pairing the spy would do lacks this one.
+     */
+    capture(session: string, dir: Direction, frame: FrameBytes, timeMs = nowMs()) {
+      capturing.add(session);
+      const masks = redactNames || redactPaths.length > 0 || secrets.size > 0 ? { redact, scrub } : {};
+      const line = capturedPieces({ ...envelope(session, timeMs), seq: ++seq }, dir, frame, masks);
+      for (const sink of sinks) sink.captured?.(line);
+    },
+    /** Whether `session` has captured frames: its frames are captured from then on. */
+    capturing: (session: string) => capturing.has(session),
+    /** Whether the observer is behind the traffic now (see `behind`). */
+    isBehind: () => isBehind,
     /** Records an event that is not a frame. */
     event<K extends EventKind>(session: string | undefined, kind: K, fields: Partial<EntryOf<K>> = {}, timeMs = nowMs()): EntryOf<K> {
       const entry = { ...envelope(session, timeMs), seq: ++seq, kind, ...fields } as RecordEntry;
@@ -170,6 +189,12 @@ export function createRecorder(options: RecorderOptions) {
      * sent after it, is said in a `client-closed` note, so readers of the record owe it nothing either.
      */
     clientClosed(session: string, timeMs = nowMs()) {
+      // Its server requests are paired by the readers: they are told where the client closed.
+      if (capturing.has(session)) {
+        const line = capturedClose({ ...envelope(session, timeMs), seq: ++seq });
+        for (const sink of sinks) sink.captured?.(line);
+        return;
+      }
       for (const request of correlatorOf(session).clientClosed()) {
         const text = `the client closed its input without answering ${request.method} #${JSON.stringify(request.id)}`;
         this.event(session, 'note', { notes: ['client-closed'], text, related: relatedOf(request) }, timeMs);
@@ -180,7 +205,8 @@ export function createRecorder(options: RecorderOptions) {
     /** Ends a session at `timeMs` (its end, not when the spy got round to it): its pending requests become one `unanswered` event. */
     endSession(session: string, timeMs = nowMs()) {
       const correlator = correlators.get(session);
-      const pending = correlator?.unanswered() ?? [];
+      // A session with captured frames: the readers, who pair them, say what was left unanswered.
+      const pending = capturing.delete(session) ? [] : (correlator?.unanswered() ?? []);
       if (pending.length > 0) {
         const requests = pending.map(({ seq: requestSeq, dir, id, method, tool }) =>
           tool === undefined ? { seq: requestSeq, dir, id, method } : { seq: requestSeq, dir, id, method, tool },
@@ -192,6 +218,7 @@ export function createRecorder(options: RecorderOptions) {
     },
     /** The observer is behind the traffic, or caught up: sinks may leave out what the record holds anyway. */
     behind(on: boolean) {
+      isBehind = on;
       for (const sink of sinks) sink.behind?.(on);
     },
     /** `reached` is called as every entry given so far goes to the record (never, without a record): see `Sink.checkpoint`. */

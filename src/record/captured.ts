@@ -1,6 +1,6 @@
 import { classifyMessage } from '../wire/classify/classify.js';
 import { scanEnvelope } from '../wire/classify/envelope-scan.js';
-import { createCorrelator, type Correlator } from '../wire/correlate/correlate.js';
+import { createCorrelator, relatedOf, type Correlator } from '../wire/correlate/correlate.js';
 import type { Notice } from '../wire/correlate/session-watch.js';
 import type { FrameBytes } from '../wire/framing/frame-bytes.js';
 import { observeFrame } from '../wire/observe/observe-frame.js';
@@ -27,6 +27,20 @@ function capturedBytes(entry: CapturedEntry, line: string | undefined): FrameByt
   const frame: FrameBytes = { bytes, size: entry.bytes, eol: entry.eol ?? '\n' };
   if (entry.truncated) frame.truncated = true;
   return frame;
+}
+
+/**
+ * Redaction as the spy did it before capturing: the masked message is what was written, with the
+ * places masked; a batch's are shared out to its members (`$[i]...` to member i's `$...`).
+ */
+function maskedAs(paths: string[], batch: boolean) {
+  let member = 0;
+  return (message: unknown) => {
+    if (!batch) return { message, paths };
+    const prefix = `$[${member++}]`;
+    const own = paths.filter((path) => path.startsWith(prefix)).map((path) => `$${path.slice(prefix.length)}`);
+    return own.length > 0 ? { message, paths: own } : undefined;
+  };
 }
 
 /** A notice as the note event the spy writes after the frame (see observer/recorder.ts). */
@@ -90,7 +104,13 @@ export function createCapturedAnalysis() {
     state.captured = true;
     let seq = entry.seq + shift - 1;
     // The envelope in the order the spy writes it: v, seq, t, session.
-    const envelopeOf = (at: number) => ({ v: entry.v, seq: at, t: entry.t, session: entry.session });
+    const envelopeOf = (at: number) => {
+      const envelope: NoteEntry = { v: entry.v, seq: at, t: entry.t, session: entry.session } as NoteEntry;
+      if (entry.t === undefined) delete envelope.t;
+      if (entry.session === undefined) delete envelope.session;
+      return envelope;
+    };
+    if (entry.closed) return closed(state, envelopeOf, () => ++seq);
     const frame = capturedBytes(entry, line);
     const results = observeFrame(frame, {
       dir: entry.dir,
@@ -98,12 +118,13 @@ export function createCapturedAnalysis() {
       nextSeq: () => ++seq,
       timeMs: timeOf(entry),
       transport: 'stdio',
+      ...(entry.redacted && entry.msg !== undefined ? { redact: maskedAs(entry.redacted, frame.bytes[0] === 0x5b) } : {}),
     });
     const text = frame.bytes.toString('utf8');
     const frames = results.map((observed) => {
-      const analysed = entryOfObserved(envelopeOf(observed.seq), observed, text);
-      if (entry.t === undefined) delete analysed.t;
-      if (entry.session === undefined) delete analysed.session;
+      const analysed = entryOfObserved(envelopeOf(observed.seq) as unknown as FrameEntry, observed, text);
+      // Text that was no JSON, with a known secret masked in it.
+      if (entry.redacted && analysed.redacted === undefined && entry.msg === undefined) analysed.redacted = entry.redacted;
       // The first member of a batch holds the whole batch as `msg`, as its line in the record would.
       if (analysed.batch?.index === 0 && observed.json !== undefined) analysed.msg = JSON.parse(observed.json.toString());
       revisions.mark(analysed);
@@ -111,6 +132,17 @@ export function createCapturedAnalysis() {
     });
     const out: RecordEntry[] = [...frames];
     for (const notice of state.correlator.takeNotices() ?? []) out.push(noticeNote(notice, frames, envelopeOf(++seq)));
+    shift += out.length - 1;
+    return out;
+  }
+
+  /** Where the client closed its input in a capturing session: the notes the spy writes there (see observer/recorder.ts). */
+  function closed(state: SessionState, envelopeOf: (seq: number) => NoteEntry, nextSeq: () => number): RecordEntry[] {
+    const out: RecordEntry[] = [];
+    for (const request of state.correlator.clientClosed()) {
+      const text = `the client closed its input without answering ${request.method} #${JSON.stringify(request.id)}`;
+      out.push({ ...envelopeOf(nextSeq()), kind: 'note', notes: ['client-closed'], text, related: relatedOf(request) });
+    }
     shift += out.length - 1;
     return out;
   }

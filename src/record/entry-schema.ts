@@ -186,7 +186,9 @@ export const capturedEntry = z
     truncated: lineBytes.truncated,
     raw: z.string().optional().describe('the exact text, when it is UTF-8 but not spliced as msg'),
     rawBase64: lineBytes.rawBase64,
-    msg: z.unknown().optional().describe('the frame\'s exact bytes spliced in unescaped, last on the line, when they are JSON'),
+    redacted: lineBytes.redacted,
+    closed: z.literal(true).optional().describe('no frame (bytes 0): the client closed its input here; readers then say which server requests it left unanswered'),
+    msg: z.unknown().optional().describe('the frame\'s exact bytes spliced in unescaped, last on the line, when they are JSON (masked and re-serialized where redacted)'),
   })
   .describe('a frame captured but not yet analysed (stdio): readers classify and annotate it as they read it');
 

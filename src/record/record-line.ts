@@ -64,28 +64,56 @@ export function entryOfObserved(envelope: Envelope, observed: Observed, text: st
   return entry;
 }
 
-/** Whether a frame's text can be spliced into its line as it is: JSON on one line. */
-function spliceable(text: string): boolean {
-  if (text.includes('\n')) return false;
+/** What a captured frame's text is masked with before it is written: the spy's redaction, as for analysed frames. */
+export interface CaptureMasks {
+  /** Masks the values of a parsed message (--redact, secret names, known secrets); undefined when nothing was masked. */
+  redact?: (message: unknown, raw: string) => { message: unknown; paths: string[] } | undefined;
+  /** Masks known secrets in text that is not JSON. */
+  scrub?: (text: string) => string;
+}
+
+/** The text parsed, when it is JSON on one line (what can be spliced as it is); undefined when not. */
+function parsedJson(text: string): { value: unknown } | undefined {
+  if (text.includes('\n')) return undefined;
   try {
-    JSON.parse(text);
-    return true;
+    return { value: JSON.parse(text) };
   } catch {
-    return false;
+    return undefined;
   }
 }
 
 /**
- * The record line of a frame captured but not analysed (`kind: "captured"`): its envelope, direction,
- * size and line ending, then its bytes, spliced in as `msg` when they are JSON on one line, else as
- * `raw` (UTF-8) or `rawBase64`. Readers analyse it as they read it (record/captured.ts).
+ * The record line of a frame captured but not analysed (`kind: "captured"`), in pieces: its
+ * envelope, direction, size and line ending, then its bytes, spliced in as `msg` when they are JSON
+ * on one line, else as `raw` (UTF-8) or `rawBase64`. JSON is parsed only to know it may be spliced
+ * (and to mask what the spy masks); nothing is classified. Readers analyse it as they read it
+ * (record/captured.ts).
  */
-export function capturedLine(envelope: Envelope, dir: CapturedEntry['dir'], frame: FrameBytes): string {
+export function capturedPieces(envelope: Envelope, dir: CapturedEntry['dir'], frame: FrameBytes, masks: CaptureMasks = {}): [string, Buffer | string, string] | string {
   const fields: CapturedEntry = { ...envelope, kind: 'captured', dir, bytes: frame.size ?? frame.bytes.length };
   if (frame.eol !== undefined && frame.eol !== '\n') fields.eol = frame.eol as CapturedEntry['eol'];
   if (frame.truncated) fields.truncated = true;
   if (!isUtf8(frame.bytes)) return `${JSON.stringify({ ...fields, rawBase64: frame.bytes.toString('base64') })}\n`;
   const text = frame.bytes.toString('utf8');
-  if (!frame.truncated && spliceable(text)) return splicedLine(fields, text).join('');
-  return `${JSON.stringify({ ...fields, raw: text })}\n`;
+  const json = frame.truncated ? undefined : parsedJson(text);
+  if (!json) {
+    const scrubbed = masks.scrub?.(text) ?? text;
+    if (scrubbed !== text) fields.redacted = ['$'];
+    return `${JSON.stringify({ ...fields, raw: scrubbed })}\n`;
+  }
+  const masked = masks.redact?.(json.value, text);
+  if (!masked) return splicedLine(fields, frame.bytes);
+  fields.redacted = masked.paths;
+  return splicedLine(fields, JSON.stringify(masked.message));
+}
+
+/** The captured frame's record line as one string (see `capturedPieces`). */
+export function capturedLine(envelope: Envelope, dir: CapturedEntry['dir'], frame: FrameBytes, masks?: CaptureMasks): string {
+  const pieces = capturedPieces(envelope, dir, frame, masks);
+  return typeof pieces === 'string' ? pieces : pieces.map(String).join('');
+}
+
+/** The marker a capturing session leaves where the client closed its input: no frame, `closed`. */
+export function capturedClose(envelope: Envelope): string {
+  return `${JSON.stringify({ ...envelope, kind: 'captured', dir: 'c2s', bytes: 0, closed: true })}\n`;
 }

@@ -10,6 +10,7 @@ function openHumanLog(outputs: SinkOutputs, context: SinkContext): Sink {
   const lineOf = (note: ReturnType<typeof shedding.last>) => (note ? `${renderLine(note)}\n` : undefined);
   return openFileSink('log', outputs.logPath!, { named: outputs.logNamed ?? false, allowReadable: outputs.allowReadable ?? false }, {
     lineOf: (entry, message) => (isRoutine(entry) || shedding.leavesOut(entry) ? undefined : `${renderLine(entry, { message })}\n`),
+    captured: () => shedding.leftOutCaptured(),
     gapLine: (gap) => `${renderLine(gap)}\n`,
     behind: (behind) => lineOf(shedding.behind(behind)),
     lastLine: () => lineOf(shedding.last()),

@@ -7,6 +7,7 @@ function openRecordFile(outputs: SinkOutputs, context: SinkContext): Sink {
   return openFileSink('record', outputs.recordPath!, { named: outputs.recordNamed ?? false, allowReadable: outputs.allowReadable ?? false }, {
     // Pieces, not one string: an entry holding a large cut frame (`raw`) is not copied once more to add its newline.
     lineOf: (entry, _message, json) => (json === undefined ? [JSON.stringify(entry), '\n'] : splicedLine(entry, json)),
+    captured: (line) => line,
     gapLine: (gap) => `${JSON.stringify(gap)}\n`,
     checkpoints: true,
   }, context);

@@ -1,5 +1,6 @@
 import type { ExportConfig } from '../export/export-sink.js';
 import type { EntryOf, EventKind, GapEntry, NoteEntry, RecordEntry } from '../record/schema.js';
+import type { Line } from './line-encoding.js';
 import type { StderrOut } from './stderr-out.js';
 
 /**
@@ -13,6 +14,11 @@ export interface Sink {
    * the record splices in as `msg`); the entry itself does not hold `msg` while the sinks see it.
    */
   entry(entry: RecordEntry, message?: unknown, json?: Buffer | string): void;
+  /**
+   * A frame captured and not analysed (the observer is behind): `line` is its record line. Only the
+   * record writes it; a rendering sink counts it among what it left out.
+   */
+  captured?(line: Line): void;
   /** Another sink failed: a sink that keeps a lasting copy writes down the gap it left. */
   failed?(gap: GapEntry): void;
   /**

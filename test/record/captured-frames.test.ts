@@ -37,7 +37,9 @@ const traffic: [Direction, string | Buffer][] = [
   ['s2c', rpc({ id: 99, result: {} })],
   ['s2c', Buffer.from([0xff, 0xfe, 0x7b, 0x7d])],
   ['c2s', rpc({ id: 3, method: 'ping' })],
-  ['c2s', rpc({ id: 8, method: 'tools/call', params: { name: 'search', arguments: { q: 'never answered' } } })],
+  ['c2s', rpc({ id: 8, method: 'tools/call', params: { name: 'search', arguments: { q: 'never answered', password: 'hunter2' } } })],
+  ['c2s', `[${rpc({ id: 9, method: 'ping' })},${rpc({ id: 10, method: 'tools/call', params: { name: 'fetch', arguments: { apiKey: 'sk-1' } } })}]`],
+  ['s2c', rpc({ id: 's1', method: 'sampling/createMessage', params: { messages: [], maxTokens: 5 } })],
 ];
 
 const start = Date.UTC(2026, 6, 28, 10, 0, 0);
@@ -49,6 +51,7 @@ function lineSink(lines: string[]) {
     entry: (entry, _message, json) => {
       lines.push(json === undefined ? `${JSON.stringify(entry)}\n` : splicedLine(entry, json).join(''));
     },
+    captured: (line) => lines.push(typeof line === 'string' ? line : line.map(String).join('')),
     backlog: () => 0,
     caughtUp: () => Promise.resolve(),
     flush: () => Promise.resolve(),
@@ -57,27 +60,22 @@ function lineSink(lines: string[]) {
 }
 
 /**
- * The session as the spy writes it: the first `analysed` frames analysed, the rest captured only
- * (numbered on, one seq each, no `unanswered` from the spy), as the capture tier writes them.
+ * The session as the spy writes it, through its recorder (secret names masked): the first
+ * `analysed` frames analysed, the rest captured only, as when the observer fell behind there.
  */
 function record(name: string, analysed: number): string {
   const lines: string[] = [];
-  const recorder = createRecorder({ sinks: [lineSink(lines)], warn: () => {}, transport: 'stdio', session: 'k3v' });
+  const recorder = createRecorder({ sinks: [lineSink(lines)], warn: () => {}, transport: 'stdio', session: 'k3v', redactNames: true });
   recorder.event('k3v', 'spawn', { transport: 'stdio', command: ['srv'], pid: 7 }, start);
-  let seq = 0;
   traffic.forEach(([direction, bytes], index) => {
     const frame = { bytes: Buffer.isBuffer(bytes) ? bytes : Buffer.from(bytes) };
     if (index < analysed) recorder.frame('k3v', direction, frame, at(index));
-    else {
-      seq ||= recorder.lastSeq();
-      lines.push(capturedLine({ v: 2, seq: ++seq, t: new Date(at(index)).toISOString(), session: 'k3v' }, direction, frame));
-    }
+    else recorder.capture('k3v', direction, frame, at(index));
   });
   const end = at(traffic.length);
-  if (analysed >= traffic.length) {
-    recorder.event('k3v', 'exit', { code: 0, signal: null }, end);
-    recorder.endSession('k3v', end);
-  } else lines.push(`${JSON.stringify({ v: 2, seq: ++seq, t: new Date(end).toISOString(), session: 'k3v', kind: 'exit', code: 0, signal: null })}\n`);
+  recorder.clientClosed('k3v', end);
+  recorder.event('k3v', 'exit', { code: 0, signal: null }, end + 1);
+  recorder.endSession('k3v', end + 1);
   const path = join(dir, `${name}.jsonl`);
   writeFileSync(path, lines.join(''));
   return path;
@@ -106,18 +104,29 @@ describe('a record holding captured-only frames', () => {
   it('holds to the published schema, each captured frame with its bytes as they crossed the wire', () => {
     const path = record('schema', 5);
     const lines = readFileSync(path, 'utf8').split('\n').filter(Boolean);
-    const captured = lines.filter((line) => line.includes('"kind":"captured"'));
+    const captured = lines.filter((line) => line.includes('"kind":"captured"') && !line.includes('"closed":true'));
     expect(captured).toHaveLength(traffic.length - 5);
+    // Where the client closed its input: marked, for the readers to say which server requests it left.
+    expect(lines.filter((line) => line.includes('"closed":true'))).toHaveLength(1);
+    // Masked as an analysed frame is: the secret never reaches the file.
+    expect(lines.join('\n')).not.toContain('hunter2');
+    expect(JSON.parse(captured.at(-3)!)).toMatchObject({ redacted: ["$['params']['arguments']['password']"], msg: { params: { arguments: { password: '[redacted]' } } } });
+    // The spy, whose pairing missed the captured frames, leaves `unanswered` to the readers.
+    expect(lines.some((line) => line.includes('"kind":"unanswered"'))).toBe(false);
     lines.forEach((line, index) => readLine(line, index + 1, path));
     // JSON spliced verbatim, last; other text as raw; bytes that are not UTF-8 as base64.
     expect(captured[0]).toBe(`{"v":2,"seq":7,"t":"${new Date(at(5)).toISOString()}","session":"k3v","kind":"captured","dir":"c2s","bytes":${Buffer.byteLength(traffic[5]![1])},"msg":${traffic[5]![1] as string}}\n`.trimEnd());
     expect(JSON.parse(captured[1]!)).toMatchObject({ kind: 'captured', dir: 's2c', raw: 'starting search...' });
-    expect(JSON.parse(captured.at(-3)!)).toMatchObject({ kind: 'captured', rawBase64: Buffer.from([0xff, 0xfe, 0x7b, 0x7d]).toString('base64') });
+    expect(JSON.parse(captured.at(-5)!)).toMatchObject({ kind: 'captured', rawBase64: Buffer.from([0xff, 0xfe, 0x7b, 0x7d]).toString('base64') });
   });
 
-  it.each([0, 1, 4, 9, 12, 15])('reads as the same session fully analysed when capture takes over after %i frames', async (analysed) => {
+  it.each([0, 1, 4, 9, 12, 15, 19, 21])('reads as the same session fully analysed when capture takes over after %i frames', async (analysed) => {
     const path = record(`from-${analysed}`, analysed);
-    expect(await entriesOf(path)).toEqual(await entriesOf(full));
+    const expected = await entriesOf(full);
+    // The fully analysed session has all the reader must make of captured frames: notes, masks, batches, what was left.
+    expect(expected.map((entry) => entry.kind)).toEqual(expect.arrayContaining(['note', 'unanswered', 'invalid', 'tool-error', 'protocol-error']));
+    expect(expected.filter((entry) => entry.kind === 'note').map((entry) => entry.notes)).toEqual([['tool-changed-mid-session'], ['client-closed']]);
+    expect(await entriesOf(path)).toEqual(expected);
   });
 
   it.each([

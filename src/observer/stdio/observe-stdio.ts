@@ -37,6 +37,9 @@ export function observeStdio(config: StdioObserverConfig, recorder: Recorder) {
   /** Bytes of each stream given to the recorder, in lines or gaps: what the record will account for. */
   const recorded = [0, 0, 0];
   const streamIndex: Record<StdioStream, number> = { c2s: 0, s2c: 1, stderr: 2 };
+  // Behind the traffic, frames are captured rather than analysed (the readers analyse them), so
+  // they are kept rather than lost; not with fault rules, whose marks on a frame need its analysis.
+  const captures = config.analyseAll !== true;
   /** A fault rule's marks for the next frame of each direction. */
   const marks: Record<StdioStream, Partial<FrameEntry> | undefined> = { c2s: undefined, s2c: undefined, stderr: undefined };
 
@@ -75,7 +78,8 @@ export function observeStdio(config: StdioObserverConfig, recorder: Recorder) {
       else if (line.size > 0 || line.truncated) {
         const mark = marks[stream];
         marks[stream] = undefined;
-        recorder.frame(session, stream, line, t, mark);
+        if (captures && (recorder.isBehind() || recorder.capturing(session))) recorder.capture(session, stream, line, t);
+        else recorder.frame(session, stream, line, t, mark);
       }
     }
   }
