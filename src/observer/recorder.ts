@@ -191,7 +191,8 @@ export function createRecorder(options: RecorderOptions) {
     clientClosed(session: string, timeMs = nowMs()) {
       // Its server requests are paired by the readers: they are told where the client closed.
       if (capturing.has(session)) {
-        const line = capturedClose({ ...envelope(session, timeMs), seq: ++seq });
+        // Numbered as the entry before it: readers put the notes it stands for in its place, if any.
+        const line = capturedClose({ ...envelope(session, timeMs), seq });
         for (const sink of sinks) sink.captured?.(line);
         return;
       }

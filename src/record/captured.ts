@@ -110,7 +110,8 @@ export function createCapturedAnalysis() {
       if (entry.session === undefined) delete envelope.session;
       return envelope;
     };
-    if (entry.closed) return closed(state, envelopeOf, () => ++seq);
+    // The marker has the seq of the entry before it: the notes it stands for are numbered after that.
+    if (entry.closed) return closed(state, envelopeOf, () => ++seq + 1);
     const frame = capturedBytes(entry, line);
     const results = observeFrame(frame, {
       dir: entry.dir,
@@ -143,7 +144,7 @@ export function createCapturedAnalysis() {
       const text = `the client closed its input without answering ${request.method} #${JSON.stringify(request.id)}`;
       out.push({ ...envelopeOf(nextSeq()), kind: 'note', notes: ['client-closed'], text, related: relatedOf(request) });
     }
-    shift += out.length - 1;
+    shift += out.length;
     return out;
   }
 
@@ -198,8 +199,8 @@ export function createCapturedAnalysis() {
 
 export type CapturedAnalysis = ReturnType<typeof createCapturedAnalysis>;
 
-/** One captured frame analysed alone (a reader that reads a single line again): its first entry. */
-export function analyseAlone(entry: CapturedEntry, line: string): RecordEntry {
-  return createCapturedAnalysis().read(entry, line)[0]!;
+/** One captured frame analysed alone (a reader that reads a single line again): its first entry (none for a `closed` marker). */
+export function analyseAlone(entry: CapturedEntry, line: string): RecordEntry | undefined {
+  return createCapturedAnalysis().read(entry, line)[0];
 }
 

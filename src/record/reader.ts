@@ -43,7 +43,10 @@ export type LineItem = { ok: true; lineNo: number; entry: LineEntry } | { ok: fa
  */
 export function parseRecordLine(line: string, lineNo: number, source = 'record'): ReadItem {
   const item = readRecordLine(line, lineNo, source);
-  if (item.ok && item.entry.kind === 'captured') return { ok: true, lineNo, entry: analyseAlone(item.entry, line) };
+  if (item.ok && item.entry.kind === 'captured') {
+    const entry = analyseAlone(item.entry, line);
+    return entry ? { ok: true, lineNo, entry } : { ok: false, lineNo, reason: 'where the client closed its input (no entry of its own)', line };
+  }
   return item as ReadItem;
 }
 

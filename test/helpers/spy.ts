@@ -9,7 +9,8 @@ import type { FrameEntry, RecordEntry } from '../../src/record/schema.js';
 import { isFrameEntry } from '../../src/record/frame-message.js';
 import { Ajv2020, type ValidateFunction } from 'ajv/dist/2020.js';
 import { recordLine } from '../../src/record/entry-schema.js';
-import { parseRecordLine } from '../../src/record/reader.js';
+import { createCapturedAnalysis } from '../../src/record/captured.js';
+import { parseRecordLine, readRecordLine } from '../../src/record/reader.js';
 
 export const root = fileURLToPath(new URL('../..', import.meta.url));
 export const bin = join(root, 'bin', 'mcp-spy.js');
@@ -137,11 +138,18 @@ function schemaErrors(value: unknown): string {
   return result.success ? 'valid for its kind, yet not for the whole schema' : result.error.issues.map((issue) => `${issue.path.join('.')}: ${issue.message}`).join('; ');
 }
 
+/** Every entry of a record the spy wrote, as readers see them (captured frames analysed in their place), each line checked as `readLine` does. */
 export function readEntries(path: string): TestEntry[] {
-  return readFileSync(path, 'utf8')
-    .split('\n')
-    .filter((line) => line !== '')
-    .map((line, index) => readLine(line, index + 1, path));
+  const analysis = createCapturedAnalysis();
+  const lines = readFileSync(path, 'utf8').split('\n').filter((line) => line !== '');
+  const entries = lines.flatMap((line, index) => {
+    const item = readRecordLine(line, index + 1, path);
+    if (!item.ok) throw new Error(`${path}:${index + 1}: ${item.reason}`);
+    if (item.entry.kind !== 'captured') readLine(line, index + 1, path);
+    else if (!validEntry(JSON.parse(line))) throw new Error(`${path}:${index + 1}: not a valid entry of docs/record.schema.json: ${schemaErrors(JSON.parse(line))}`);
+    return analysis.read(item.entry, line);
+  });
+  return [...entries, ...analysis.end()];
 }
 
 /** Frames only (entries with a direction). */
