@@ -59,6 +59,10 @@ interface SessionState {
   captured: boolean;
   /** Its exit was read: an `unanswered` of the spy's after it is left out, the reader's said instead. */
   ended?: boolean;
+  /** Entries added so far (batch members, notes): the session's later seqs move on by as much. */
+  shift: number;
+  /** The last seq read of it, moved on. */
+  lastSeq: number;
 }
 
 const timeOf = (entry: LineEntry): number => (entry.t === undefined ? 0 : Date.parse(entry.t));
@@ -76,13 +80,10 @@ const timeOf = (entry: LineEntry): number => (entry.t === undefined ? 0 : Date.p
 export function createCapturedAnalysis() {
   const sessions = new Map<string | undefined, SessionState>();
   const revisions = createRevisionMarks();
-  /** Entries added so far in the current run (batch members, notes): later seqs move on by as much. */
-  let shift = 0;
-  let lastSeq = 0;
 
   const stateOf = (session: string | undefined): SessionState => {
     let state = sessions.get(session);
-    if (!state) sessions.set(session, (state = { correlator: createCorrelator(), captured: false }));
+    if (!state) sessions.set(session, (state = { correlator: createCorrelator(), captured: false, shift: 0, lastSeq: 0 }));
     return state;
   };
 
@@ -102,7 +103,7 @@ export function createCapturedAnalysis() {
   function analyse(entry: CapturedEntry, line: string | undefined): RecordEntry[] {
     const state = stateOf(entry.session);
     state.captured = true;
-    let seq = entry.seq + shift - 1;
+    let seq = entry.seq + state.shift - 1;
     // The envelope in the order the spy writes it: v, seq, t, session.
     const envelopeOf = (at: number) => {
       const envelope: NoteEntry = { v: entry.v, seq: at, t: entry.t, session: entry.session } as NoteEntry;
@@ -133,7 +134,8 @@ export function createCapturedAnalysis() {
     });
     const out: RecordEntry[] = [...frames];
     for (const notice of state.correlator.takeNotices() ?? []) out.push(noticeNote(notice, frames, envelopeOf(++seq)));
-    shift += out.length - 1;
+    state.shift += out.length - 1;
+    state.lastSeq = seq;
     return out;
   }
 
@@ -144,7 +146,7 @@ export function createCapturedAnalysis() {
       const text = `the client closed its input without answering ${request.method} #${JSON.stringify(request.id)}`;
       out.push({ ...envelopeOf(nextSeq()), kind: 'note', notes: ['client-closed'], text, related: relatedOf(request) });
     }
-    shift += out.length;
+    state.shift += out.length;
     return out;
   }
 
@@ -168,22 +170,21 @@ export function createCapturedAnalysis() {
   return {
     /** The entries a line stands for: itself, renumbered, or the analysis of a captured frame. `line` is its text. */
     read(entry: LineEntry, line?: string): RecordEntry[] {
-      // Several runs appended to one file: each numbers from 1, and owes nothing to the one before.
-      if (entry.seq <= lastSeq && entry.kind === 'spawn') shift = 0;
-      lastSeq = entry.seq;
+      // Each session is numbered on by what was added in it (several spies may append to one file at once).
       if (isCapturedEntry(entry)) return analyse(entry, line);
       const state = sessions.get(entry.session);
       // The spy's pairing missed the captured frames: the reader's stands instead.
       if (entry.kind === 'unanswered' && state?.captured) {
-        shift--;
+        state.shift--;
         return [];
       }
-      if (shift !== 0) entry.seq += shift;
+      if (state && state.shift !== 0) entry.seq += state.shift;
+      if (state) state.lastSeq = entry.seq;
       if (isFrameEntry(entry)) follow(entry);
       else if (entry.kind === 'note' && entry.notes.includes('client-closed') && state) state.correlator.clientClosed();
       if (entry.kind === 'exit' && state && !state.ended) {
         const after = unanswered(entry.session, state, { seq: entry.seq + 1, t: entry.t });
-        shift += after.length;
+        state.shift += after.length;
         return [entry, ...after];
       }
       return [entry];
@@ -191,7 +192,7 @@ export function createCapturedAnalysis() {
     /** The record ended: sessions with captured frames that had no exit say what they left unanswered. */
     end(): RecordEntry[] {
       const out: RecordEntry[] = [];
-      for (const [session, state] of sessions) if (!state.ended) out.push(...unanswered(session, state, { seq: lastSeq + shift + 1 + out.length }));
+      for (const [session, state] of sessions) if (!state.ended) out.push(...unanswered(session, state, { seq: state.lastSeq + 1 }));
       return out;
     },
   };
