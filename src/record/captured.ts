@@ -79,6 +79,12 @@ const timeOf = (entry: LineEntry): number => (entry.t === undefined ? 0 : Date.p
  */
 export function createCapturedAnalysis() {
   const sessions = new Map<string | undefined, SessionState>();
+  /**
+   * The sessions of stdio runs (named by their spawn), the only ones the spy captures frames in: the
+   * frames of other sessions (an HTTP spy's, each stateless exchange one) are not followed, so a
+   * reader keeps nothing for them.
+   */
+  const stdioRuns = new Set<string | undefined>();
   const revisions = createRevisionMarks();
 
   const stateOf = (session: string | undefined): SessionState => {
@@ -89,6 +95,7 @@ export function createCapturedAnalysis() {
 
   /** Feeds an analysed frame to its session's correlator, as the spy's own did when it wrote it. */
   function follow(entry: FrameEntry) {
+    if (!stdioRuns.has(entry.session)) return;
     // A cut frame was paired by the envelope its kept start holds.
     const message =
       entry.msg === undefined ? (entry.truncated && typeof entry.raw === 'string' ? scanEnvelope(entry.raw).message : undefined) : Array.isArray(entry.msg) && entry.batch ? entry.msg[0] : entry.msg;
@@ -155,10 +162,14 @@ export function createCapturedAnalysis() {
     if (session !== undefined) revisions.forget(session);
     if (!state.captured) {
       sessions.delete(session);
+      stdioRuns.delete(session);
       return [];
     }
     state.ended = true;
+    stdioRuns.delete(session);
     const pending = state.correlator.unanswered();
+    // What is kept of an ended session is its numbering.
+    state.correlator = createCorrelator();
     if (pending.length === 0) return [];
     const requests = pending.map(({ seq, dir, id, method, tool }) => (tool === undefined ? { seq, dir, id, method } : { seq, dir, id, method, tool }));
     const event: RecordEntry = { v: 2, seq: at.seq, t: at.t, session, kind: 'unanswered', requests, notes: ['unanswered-request'] };
@@ -178,6 +189,7 @@ export function createCapturedAnalysis() {
         state.shift--;
         return [];
       }
+      if (entry.kind === 'spawn' && entry.transport === 'stdio') stdioRuns.add(entry.session);
       if (state && state.shift !== 0) entry.seq += state.shift;
       if (state) state.lastSeq = entry.seq;
       if (isFrameEntry(entry)) follow(entry);
