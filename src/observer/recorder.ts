@@ -75,6 +75,8 @@ export function createRecorder(options: RecorderOptions) {
   const redactNames = options.redactNames === true;
   const redact = (message: unknown, raw: string) => redactMessage(message, raw, redactPaths, secrets, redactNames);
   const scrub = (text: string) => (secrets.size > 0 ? secrets.scrub(text) : text);
+  const masking = { redact, scrub };
+  const noMasks = {};
 
   const envelope = (session: string | undefined, timeMs: number): Envelope =>
     session === undefined
@@ -164,8 +166,10 @@ export function createRecorder(options: RecorderOptions) {
      */
     capture(session: string, dir: Direction, frame: FrameBytes, timeMs = nowMs()) {
       capturing.add(session);
-      const masks = redactNames || redactPaths.length > 0 || secrets.size > 0 ? { redact, scrub } : {};
-      const line = capturedPieces({ ...envelope(session, timeMs), seq: ++seq }, dir, frame, masks);
+      const masks = redactNames || redactPaths.length > 0 || secrets.size > 0 ? masking : noMasks;
+      const head = envelope(session, timeMs);
+      head.seq = ++seq;
+      const line = capturedPieces(head, dir, frame, masks);
       for (const sink of sinks) sink.captured?.(line);
     },
     /** Whether `session` has captured frames: its frames are captured from then on. */

@@ -84,11 +84,20 @@ function parsedJson(text: string): { value: unknown } | undefined {
   }
 }
 
+let lastSession = '';
+let lastSessionJson = '""';
+
 /** A captured frame's fields as JSON text, without the closing brace: written by hand, as there are thousands a second. */
 function capturedHead(fields: CapturedEntry): string {
   let head = `{"v":${fields.v},"seq":${fields.seq}`;
   if (fields.t !== undefined) head += `,"t":"${fields.t}"`;
-  if (fields.session !== undefined) head += `,"session":${JSON.stringify(fields.session)}`;
+  if (fields.session !== undefined) {
+    if (fields.session !== lastSession) {
+      lastSession = fields.session;
+      lastSessionJson = JSON.stringify(fields.session);
+    }
+    head += `,"session":${lastSessionJson}`;
+  }
   head += `,"kind":"captured","dir":"${fields.dir}","bytes":${fields.bytes}`;
   if (fields.eol !== undefined) head += `,"eol":${JSON.stringify(fields.eol)}`;
   if (fields.truncated) head += ',"truncated":true';
@@ -97,14 +106,18 @@ function capturedHead(fields: CapturedEntry): string {
 }
 
 /**
- * The record line of a frame captured but not analysed (`kind: "captured"`), in pieces: its
+ * The record line of a frame captured but not analysed (`kind: "captured"`), in pieces (`envelope`
+ * is taken over for its fields, not copied: there are thousands a second): its
  * envelope, direction, size and line ending, then its bytes, spliced in as `msg` when they are a
  * JSON object or array on one line, else as `raw` (UTF-8) or `rawBase64`. JSON is parsed only to
  * know it may be spliced (and to mask what the spy masks); nothing is classified. Readers analyse
  * it as they read it (record/captured.ts).
  */
 export function capturedPieces(envelope: Envelope, dir: CapturedEntry['dir'], frame: FrameBytes, masks: CaptureMasks = {}): [string, Buffer | string, string] | string {
-  const fields: CapturedEntry = { ...envelope, kind: 'captured', dir, bytes: frame.size ?? frame.bytes.length };
+  const fields = envelope as CapturedEntry;
+  fields.kind = 'captured';
+  fields.dir = dir;
+  fields.bytes = frame.size ?? frame.bytes.length;
   if (frame.eol !== undefined && frame.eol !== '\n') fields.eol = frame.eol as CapturedEntry['eol'];
   if (frame.truncated) fields.truncated = true;
   if (!isUtf8(frame.bytes)) return `${capturedHead(fields)},"rawBase64":"${frame.bytes.toString('base64')}"}\n`;
