@@ -104,7 +104,8 @@ export function createCapturedAnalysis() {
       state.correlator.observe({ dir: entry.dir, classified: classifyMessage(message), message, seq: entry.seq, timeMs: timeOf(entry) });
       state.correlator.takeNotices();
     }
-    if (entry.rev !== undefined) revisions.mark({ ...entry });
+    // What revision the spy had marked: the reader's marks go on from it (the entry is left as written).
+    if (entry.rev !== undefined) revisions.mark({ session: entry.session, rev: entry.rev } as FrameEntry);
   }
 
   function analyse(entry: CapturedEntry, line: string | undefined): RecordEntry[] {
