@@ -61,8 +61,6 @@ interface SessionState {
   ended?: boolean;
   /** Entries added so far (batch members, notes): the session's later seqs move on by as much. */
   shift: number;
-  /** The last seq read of it, moved on. */
-  lastSeq: number;
 }
 
 const timeOf = (entry: LineEntry): number => (entry.t === undefined ? 0 : Date.parse(entry.t));
@@ -74,7 +72,8 @@ const timeOf = (entry: LineEntry): number => (entry.t === undefined ? 0 : Date.p
  * frame of the record feeds a correlator of its session (a parsed `msg` is classified again, not
  * parsed again). A batch becomes one entry per member and a notice a `note` after its frame, as the
  * spy writes them: the entries after them are numbered on (`seq`). A session with captured frames
- * gets its `unanswered` event here, after its `exit` (or at the end of the record); the spy writes none
+ * gets its `unanswered` event here, after its `exit`, as the spy would have written it (a record cut
+ * before the exit, by a kill or a full disk, has none, as it would not have had); the spy writes none
  * for it, its pairing having missed what it only captured.
  */
 export function createCapturedAnalysis() {
@@ -89,7 +88,7 @@ export function createCapturedAnalysis() {
 
   const stateOf = (session: string | undefined): SessionState => {
     let state = sessions.get(session);
-    if (!state) sessions.set(session, (state = { correlator: createCorrelator(), captured: false, shift: 0, lastSeq: 0 }));
+    if (!state) sessions.set(session, (state = { correlator: createCorrelator(), captured: false, shift: 0 }));
     return state;
   };
 
@@ -143,7 +142,6 @@ export function createCapturedAnalysis() {
     const out: RecordEntry[] = [...frames];
     for (const notice of state.correlator.takeNotices() ?? []) out.push(noticeNote(notice, frames, envelopeOf(++seq)));
     state.shift += out.length - 1;
-    state.lastSeq = seq;
     return out;
   }
 
@@ -192,7 +190,6 @@ export function createCapturedAnalysis() {
       }
       if (entry.kind === 'spawn' && entry.transport === 'stdio') stdioRuns.add(entry.session);
       if (state && state.shift !== 0) entry.seq += state.shift;
-      if (state) state.lastSeq = entry.seq;
       if (isFrameEntry(entry)) follow(entry);
       else if (entry.kind === 'note' && entry.notes.includes('client-closed') && state) state.correlator.clientClosed();
       if (entry.kind === 'exit' && state && !state.ended) {
@@ -201,12 +198,6 @@ export function createCapturedAnalysis() {
         return [entry, ...after];
       }
       return [entry];
-    },
-    /** The record ended: sessions with captured frames that had no exit say what they left unanswered. */
-    end(): RecordEntry[] {
-      const out: RecordEntry[] = [];
-      for (const [session, state] of sessions) if (!state.ended) out.push(...unanswered(session, state, { seq: state.lastSeq + 1 }));
-      return out;
     },
   };
 }

@@ -28,7 +28,7 @@ export interface RecordingEntry {
   length?: number;
 }
 
-type LineReader = ((line: string, lineNo: number) => ReadItem[]) & { end?: () => ReadItem[] };
+type LineReader = (line: string, lineNo: number) => ReadItem[];
 
 /** An mcp-spy wire.log line: a time, an arrow, a label. It is for people and cannot be read back. */
 const renderedLine = /^(\d\d|\?\?):(\d\d|\?\?):\S+ (->|<-|\*\*|~~) /;
@@ -52,15 +52,11 @@ function chooseReader(path: string, line: string, lineNo: number): LineReader {
  */
 function recordReader(path: string): LineReader {
   const analysis = createCapturedAnalysis();
-  let lastLine = 0;
-  const read: LineReader = (text, lineNo) => {
-    lastLine = lineNo;
+  return (text, lineNo) => {
     const item = readRecordLine(text, lineNo, path);
     if (!item.ok) return [item];
     return analysis.read(item.entry, text).map((entry) => ({ ok: true, lineNo, entry }));
   };
-  read.end = () => analysis.end().map((entry) => ({ ok: true, lineNo: lastLine, entry }));
-  return read;
 }
 
 /** Why a line over the limit is skipped: its size and the limit, and how to read it anyway. */
@@ -90,5 +86,4 @@ export async function* readRecording(path: string, options: RecordingOptions = {
       else skip(read.lineNo, read.reason, false);
     }
   }
-  for (const read of reader?.end?.() ?? []) if (read.ok) yield { lineNo: read.lineNo, entry: read.entry };
 }

@@ -149,7 +149,7 @@ export function readEntries(path: string): TestEntry[] {
     else if (!validEntry(JSON.parse(line))) throw new Error(`${path}:${index + 1}: not a valid entry of docs/record.schema.json: ${schemaErrors(JSON.parse(line))}`);
     return analysis.read(item.entry, line);
   });
-  return [...entries, ...analysis.end()];
+  return entries;
 }
 
 /** Frames only (entries with a direction). */

@@ -38,7 +38,7 @@ describe('the capture tier', () => {
     expect(captured[0]).toMatch(/^\{"v":2,"seq":\d+,"t":"[^"]+","session":"[^"]+","kind":"captured","dir":"(c2s|s2c)","bytes":2,"msg":\{\}\}$/);
     const entries = readRecord(path);
     expect(entries[0]).toMatchObject({ seq: 1, kind: 'spawn' });
-    expect(entries.filter((entry) => entry.kind === 'captured')).toEqual([]);
+    expect(entries.filter((entry) => (entry.kind as string) === 'captured')).toEqual([]);
     for (const gap of entries.filter((entry) => entry.kind === 'gap')) expect(gap.lost).toBeGreaterThan(0);
     expect(accountedBytes(entries, 'c2s')).toBe(tinyLines.length);
     expect(accountedBytes(entries, 's2c')).toBe(tinyLines.length);
