@@ -104,7 +104,6 @@ export function createRecorder(options: RecorderOptions) {
 
   /** Sessions with a frame captured and not analysed: their pairing is the readers' from then on (see record/captured.ts). */
   const capturing = new Set<string>();
-  let isBehind = false;
 
   function emit(entry: RecordEntry, message?: unknown, json?: Buffer | string) {
     for (const sink of sinks) sink.entry(entry, message, json);
@@ -162,7 +161,8 @@ export function createRecorder(options: RecorderOptions) {
     /**
      * Captures one frame without analysing it (the observer is behind the traffic): its direction,
      * time, size and bytes (masked as an analysed frame's would be), one seq. From then on the
-     * session's frames are all captured: the pairing the spy would do lacks this one.
+     * session's frames are to be all captured: the pairing the spy would do lacks this one. (The
+     * stdio observer does not call it yet; see docs/record.md, "Captured frames".)
      */
     capture(session: string, dir: Direction, frame: FrameBytes, timeMs = nowMs()) {
       capturing.add(session);
@@ -172,10 +172,6 @@ export function createRecorder(options: RecorderOptions) {
       const line = capturedPieces(head, dir, frame, masks);
       for (const sink of sinks) sink.captured?.(line);
     },
-    /** Whether `session` has captured frames: its frames are captured from then on. */
-    capturing: (session: string) => capturing.has(session),
-    /** Whether the observer is behind the traffic now (see `behind`). */
-    isBehind: () => isBehind,
     /** Records an event that is not a frame. */
     event<K extends EventKind>(session: string | undefined, kind: K, fields: Partial<EntryOf<K>> = {}, timeMs = nowMs()): EntryOf<K> {
       const entry = { ...envelope(session, timeMs), seq: ++seq, kind, ...fields } as RecordEntry;
@@ -223,7 +219,6 @@ export function createRecorder(options: RecorderOptions) {
     },
     /** The observer is behind the traffic, or caught up: sinks may leave out what the record holds anyway. */
     behind(on: boolean) {
-      isBehind = on;
       for (const sink of sinks) sink.behind?.(on);
     },
     /** `reached` is called as every entry given so far goes to the record (never, without a record): see `Sink.checkpoint`. */

@@ -38,7 +38,7 @@ export function newSessionId(): string {
  */
 export async function runStdioSpy(options: StdioSpyOptions): Promise<StdioOutcome> {
   const session = newSessionId();
-  const observer = startStdioObserver({ ...options.observer, session, ...(options.faults ? { analyseAll: true } : {}) }, { warn: options.warn });
+  const observer = startStdioObserver({ ...options.observer, session }, { warn: options.warn });
   const command = [options.command, ...options.args];
   const label = options.label ?? {};
   let proxy: StdioProxy | undefined;

@@ -1,17 +1,10 @@
 import { isUtf8 } from 'node:buffer';
 import type { FrameEntry, StderrEntry } from '../../record/schema.js';
 import { createLineFramer, type LineFrame } from '../../wire/framing/line-framer.js';
-import { nowMs } from '../../wire/framing/now.js';
 import type { Recorder } from '../recorder.js';
 import type { StdioMessage, StdioObserverConfig, StdioStream } from './stdio-messages.js';
 
 const streams = ['c2s', 's2c', 'stderr'] as const;
-/**
- * How late a frame may be observed (since the spy forwarded it) and still be analysed: later, the
- * observer is behind the traffic, and captures frames instead (their bytes waiting in the channel
- * do not show in the observer's own count of what it has to do).
- */
-const captureLagMs = 200;
 /** Lines observed between two looks at the time left: a chunk of 3-byte lines holds thousands. */
 const linesPerLook = 256;
 const exitingReason = (stream: StdioStream) => `the spy was exiting (--drain-timeout); ${stream} bytes were forwarded but not recorded`;
@@ -44,11 +37,6 @@ export function observeStdio(config: StdioObserverConfig, recorder: Recorder) {
   /** Bytes of each stream given to the recorder, in lines or gaps: what the record will account for. */
   const recorded = [0, 0, 0];
   const streamIndex: Record<StdioStream, number> = { c2s: 0, s2c: 1, stderr: 2 };
-  // Behind the traffic, frames are captured rather than analysed (the readers analyse them), so
-  // they are kept rather than lost; not with fault rules, whose marks on a frame need its analysis.
-  const captures = config.analyseAll !== true;
-  // What waited while this thread was starting is not lateness of its own.
-  const startedAt = nowMs();
   /** A fault rule's marks for the next frame of each direction. */
   const marks: Record<StdioStream, Partial<FrameEntry> | undefined> = { c2s: undefined, s2c: undefined, stderr: undefined };
 
@@ -87,8 +75,7 @@ export function observeStdio(config: StdioObserverConfig, recorder: Recorder) {
       else if (line.size > 0 || line.truncated) {
         const mark = marks[stream];
         marks[stream] = undefined;
-        if (captures && (recorder.capturing(session) || recorder.isBehind() || nowMs() - Math.max(t, startedAt) > captureLagMs)) recorder.capture(session, stream, line, t);
-        else recorder.frame(session, stream, line, t, mark);
+        recorder.frame(session, stream, line, t, mark);
       }
     }
   }

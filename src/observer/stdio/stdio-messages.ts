@@ -7,8 +7,6 @@ export type StdioStream = 'c2s' | 's2c' | 'stderr';
 /** What the observer needs to know to record one stdio session. */
 export interface StdioObserverConfig extends ObserverOutputs {
   session: string;
-  /** Analyse every frame, even behind the traffic (fault rules mark frames): none is only captured. */
-  analyseAll?: boolean;
 }
 
 /** Messages from the forwarding thread to the observer, sent in batches. `t` is when it was seen. */
