@@ -214,7 +214,34 @@ export const interceptEntry = z
   })
   .describe('a frame held by --intercept, or released: who released it, how, after how long');
 
-/** One line of the record: a frame or an event, told apart by `kind`. */
+/**
+ * A frame the spy captured but did not analyse (its analysis had fallen behind the traffic): only
+ * what is cheap to know at the wire, its direction, time, size and bytes. Readers analyse it as they
+ * read it, with the pipeline the spy would have run, so they never see this kind (see reader.ts).
+ */
+export const capturedEntry = z
+  .strictObject({
+    ...envelope,
+    kind: z.literal('captured'),
+    dir: z.enum(['c2s', 's2c']).describe('c2s: client to server; s2c: server to client'),
+    bytes: lineBytes.bytes,
+    eol: lineBytes.eol,
+    truncated: lineBytes.truncated,
+    raw: z.string().optional().describe('the exact text, when it is UTF-8 but not spliced as msg'),
+    rawBase64: lineBytes.rawBase64,
+    redacted: lineBytes.redacted,
+    closed: z
+      .literal(true)
+      .optional()
+      .describe('no frame (bytes 0): the client closed its input here; readers then say which server requests it left unanswered'),
+    msg: z
+      .unknown()
+      .optional()
+      .describe("the frame's exact bytes spliced in unescaped, last on the line, when they are JSON (masked and re-serialized where redacted)"),
+  })
+  .describe('a frame captured but not yet analysed (stdio): readers classify and annotate it as they read it');
+
+/** One entry as readers see it: a frame or an event, told apart by `kind`. */
 export const recordEntry = z.discriminatedUnion('kind', [
   frameEntry,
   spawnEntry,
@@ -228,14 +255,29 @@ export const recordEntry = z.discriminatedUnion('kind', [
   interceptEntry,
 ]);
 
+/** One line of the file: an entry, or a frame captured and left for readers to analyse. */
+export const recordLine = z.discriminatedUnion('kind', [
+  frameEntry,
+  spawnEntry,
+  exitEntry,
+  stderrEntry,
+  gapEntry,
+  unansweredEntry,
+  httpEntry,
+  noteEntry,
+  faultEntry,
+  interceptEntry,
+  capturedEntry,
+]);
+
 /** The JSON Schema (2020-12) of a record line, as published in docs/record.schema.json. */
 export function recordJsonSchema(): object {
-  const schema = z.toJSONSchema(recordEntry, { target: 'draft-2020-12', unrepresentable: 'any' }) as Record<string, unknown>;
+  const schema = z.toJSONSchema(recordLine, { target: 'draft-2020-12', unrepresentable: 'any' }) as Record<string, unknown>;
   return {
     $schema: 'https://json-schema.org/draft/2020-12/schema',
     title: 'mcp-spy record entry (wire.jsonl, version 2)',
     description:
-      'One line of an mcp-spy record: a frame (kind request, notification, response, tool-error, protocol-error, invalid) or an event (spawn, exit, stderr, gap, unanswered, http, note, fault, intercept).',
+      'One line of an mcp-spy record: a frame (kind request, notification, response, tool-error, protocol-error, invalid) or an event (spawn, exit, stderr, gap, unanswered, http, note, fault, intercept), or a frame captured but not yet analysed (captured).',
     ...Object.fromEntries(Object.entries(schema).filter(([key]) => key !== '$schema')),
   };
 }

@@ -1,7 +1,8 @@
 import { formatSize } from '../wire/framing/limits.js';
 import { createCaptureReader, isCaptureLine } from './capture.js';
 import { defaultMaxLine, readLines, type LineSourceOptions } from './line-source.js';
-import { parseRecordLine, RecordReadError, type ReadItem } from './reader.js';
+import { createCapturedAnalysis } from './captured.js';
+import { readRecordLine, RecordReadError, type ReadItem } from './reader.js';
 import type { RecordEntry } from './schema.js';
 
 /** A line a reader skips, with why. */
@@ -37,14 +38,27 @@ const renderedLine = /^(\d\d|\?\?):(\d\d|\?\?):\S+ (->|<-|\*\*|~~) /;
 /** Picks the reader from the first line: a record (JSON Lines) or a plain capture. */
 function chooseReader(path: string, line: string, lineNo: number): LineReader {
   if (line.trimStart().startsWith('{')) {
-    const first = parseRecordLine(line, lineNo, path);
-    if (first.ok) return (text, number) => [parseRecordLine(text, number, path)];
+    const first = readRecordLine(line, lineNo, path);
+    if (first.ok) return recordReader(path);
   }
   if (isCaptureLine(line)) return createCaptureReader();
   if (renderedLine.test(line)) {
     throw new RecordReadError(`${path} is a human log (wire.log), which cannot be read back; use the record written beside it (wire.jsonl)`);
   }
   throw new RecordReadError(`${path}: unknown format (line ${lineNo}): expected an mcp-spy record (wire.jsonl) or a "-> {json}" / "<- {json}" capture`);
+}
+
+/**
+ * Reads the lines of a record, analysing each captured frame in its place (record/captured.ts), so
+ * that every reader sees the entries of a fully analysed record.
+ */
+function recordReader(path: string): LineReader {
+  const analysis = createCapturedAnalysis();
+  return (text, lineNo) => {
+    const item = readRecordLine(text, lineNo, path);
+    if (!item.ok) return [item];
+    return analysis.read(item.entry, text).map((entry) => ({ ok: true, lineNo, entry }));
+  };
 }
 
 /** Why a line over the limit is skipped: its size and the limit, and how to read it anyway. */

@@ -1,5 +1,6 @@
 import { cutDeep, maxDepth, tooShortToNest } from '../protocol/depth.js';
 import { isFrameKind } from '../wire/classify/kinds.js';
+import { analyseAlone, type LineEntry } from './captured.js';
 import { rememberLine } from './frame-message.js';
 import { type LooseEntry, MissingMigrationError, migrateEntry } from './migrate.js';
 import { eventKinds, RECORD_VERSION, type RecordEntry } from './schema.js';
@@ -30,8 +31,25 @@ export function readFailureWords(error: unknown): string | undefined {
 
 export type ReadItem = { ok: true; lineNo: number; entry: RecordEntry } | { ok: false; lineNo: number; reason: string; line: string; unknownKind?: true };
 
-/** Parses one line of a record. A newer version is fatal: guessing at it could mislead. */
+/** A line of the file read as it is written: an entry, or a frame captured and not analysed yet. */
+export type LineItem = { ok: true; lineNo: number; entry: LineEntry } | { ok: false; lineNo: number; reason: string; line: string };
+
+/**
+ * Parses one line of a record. A newer version is fatal: guessing at it could mislead. A captured
+ * frame is analysed on its own (no request to pair it with): readers of a whole record analyse it
+ * in its place instead (see open-recording.ts).
+ */
 export function parseRecordLine(line: string, lineNo: number, source = 'record'): ReadItem {
+  const item = readRecordLine(line, lineNo, source);
+  if (item.ok && item.entry.kind === 'captured') {
+    const entry = analyseAlone(item.entry, line);
+    return entry ? { ok: true, lineNo, entry } : { ok: false, lineNo, reason: 'where the client closed its input (no entry of its own)', line };
+  }
+  return item as ReadItem;
+}
+
+/** Parses one line of a record as it is written, a captured frame left as it is. */
+export function readRecordLine(line: string, lineNo: number, source = 'record'): LineItem {
   let value: unknown;
   try {
     value = JSON.parse(line);
@@ -63,7 +81,7 @@ export function parseRecordLine(line: string, lineNo: number, source = 'record')
       ...(eventKindSet.has(String(migrated.kind)) || isFrameKind(migrated.kind) ? {} : { unknownKind: true as const }),
     };
   // A cut frame's text is its cut message: the line's would crash whoever walks it.
-  if (written === RECORD_VERSION && !deep) rememberLine(current, line);
+  if (written === RECORD_VERSION && !deep && current.kind !== 'captured') rememberLine(current, line);
   return { ok: true, lineNo, entry: current };
 }
 
@@ -75,8 +93,8 @@ const eventKindSet: ReadonlySet<string> = new Set(eventKinds);
  * at; the other fields are taken as written, so readers still look before they use a field a
  * hand-written line may hold in another shape.
  */
-export function narrowEntry(entry: LooseEntry): RecordEntry | string {
-  if (isFrameKind(entry.kind)) {
+export function narrowEntry(entry: LooseEntry): LineEntry | string {
+  if (isFrameKind(entry.kind) || entry.kind === 'captured') {
     return entry.dir === 'c2s' || entry.dir === 's2c' ? (entry as unknown as RecordEntry) : `a ${entry.kind} without dir`;
   }
   return eventKindSet.has(entry.kind) ? (entry as unknown as RecordEntry) : `unknown kind ${JSON.stringify(entry.kind)}`;

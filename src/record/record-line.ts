@@ -1,6 +1,8 @@
+import { isUtf8 } from 'node:buffer';
+import type { FrameBytes } from '../wire/framing/frame-bytes.js';
 import type { Observed } from '../wire/observe/observe-frame.js';
 import { frameText, isFrameEntry, rememberText } from './frame-message.js';
-import type { Envelope, FrameEntry, RecordEntry } from './schema.js';
+import type { CapturedEntry, Envelope, FrameEntry, RecordEntry } from './schema.js';
 
 /**
  * A frame's record line: the entry's fields, then its JSON as `msg`, spliced in as the frame's own
@@ -60,4 +62,92 @@ export function entryOfObserved(envelope: Envelope, observed: Observed, text: st
     rememberText(entry, typeof observed.json === 'string' ? observed.json : text);
   }
   return entry;
+}
+
+/** What a captured frame's text is masked with before it is written: the spy's redaction, as for analysed frames. */
+export interface CaptureMasks {
+  /** Masks the values of a parsed message (--redact, secret names, known secrets); undefined when nothing was masked. */
+  redact?: (message: unknown, raw: string) => { message: unknown; paths: string[] } | undefined;
+  /** Masks known secrets in text that is not JSON. */
+  scrub?: (text: string) => string;
+}
+
+/** The text parsed, when it is a JSON object or array on one line (what can be spliced as it is); undefined when not. */
+function parsedJson(text: string): { value: unknown } | undefined {
+  // Only an object or an array can be a JSON-RPC message: anything else is kept as text, unparsed.
+  const first = text.charCodeAt(0);
+  if ((first !== 0x7b && first !== 0x5b) || text.includes('\n')) return undefined;
+  try {
+    return { value: JSON.parse(text) };
+  } catch {
+    return undefined;
+  }
+}
+
+let lastSession = '';
+let lastSessionJson = '""';
+
+/** A captured frame's fields as JSON text, without the closing brace: written by hand, as there are thousands a second. */
+function capturedHead(fields: CapturedEntry): string {
+  let head = `{"v":${fields.v},"seq":${fields.seq}`;
+  if (fields.t !== undefined) head += `,"t":"${fields.t}"`;
+  if (fields.session !== undefined) {
+    if (fields.session !== lastSession) {
+      lastSession = fields.session;
+      lastSessionJson = JSON.stringify(fields.session);
+    }
+    head += `,"session":${lastSessionJson}`;
+  }
+  head += `,"kind":"captured","dir":"${fields.dir}","bytes":${fields.bytes}`;
+  if (fields.eol !== undefined) head += `,"eol":${JSON.stringify(fields.eol)}`;
+  if (fields.truncated) head += ',"truncated":true';
+  if (fields.redacted) head += `,"redacted":${JSON.stringify(fields.redacted)}`;
+  return head;
+}
+
+/**
+ * The record line of a frame captured but not analysed (`kind: "captured"`), in pieces (`envelope`
+ * is taken over for its fields, not copied: there are thousands a second): its
+ * envelope, direction, size and line ending, then its bytes, spliced in as `msg` when they are a
+ * JSON object or array on one line, else as `raw` (UTF-8) or `rawBase64`. JSON is parsed only to
+ * know it may be spliced (and to mask what the spy masks); nothing is classified. Readers analyse
+ * it as they read it (record/captured.ts).
+ */
+export function capturedPieces(
+  envelope: Envelope,
+  dir: CapturedEntry['dir'],
+  frame: FrameBytes,
+  masks: CaptureMasks = {},
+): [string, Buffer | string, string] | string {
+  const fields = envelope as CapturedEntry;
+  fields.kind = 'captured';
+  fields.dir = dir;
+  fields.bytes = frame.size ?? frame.bytes.length;
+  if (frame.eol !== undefined && frame.eol !== '\n') fields.eol = frame.eol as CapturedEntry['eol'];
+  if (frame.truncated) fields.truncated = true;
+  if (!isUtf8(frame.bytes)) return `${capturedHead(fields)},"rawBase64":"${frame.bytes.toString('base64')}"}\n`;
+  const text = frame.bytes.toString('utf8');
+  const json = frame.truncated ? undefined : parsedJson(text);
+  if (!json) {
+    const scrubbed = masks.scrub?.(text) ?? text;
+    if (scrubbed !== text) fields.redacted = ['$'];
+    return `${capturedHead(fields)},"raw":${JSON.stringify(scrubbed)}}\n`;
+  }
+  const masked = masks.redact?.(json.value, text);
+  if (masked) fields.redacted = masked.paths;
+  return [`${capturedHead(fields)},"msg":`, masked ? JSON.stringify(masked.message) : frame.bytes, '}\n'];
+}
+
+/** The captured frame's record line as one string (see `capturedPieces`). */
+export function capturedLine(envelope: Envelope, dir: CapturedEntry['dir'], frame: FrameBytes, masks?: CaptureMasks): string {
+  const pieces = capturedPieces(envelope, dir, frame, masks);
+  return typeof pieces === 'string' ? pieces : pieces.map(String).join('');
+}
+
+/**
+ * The marker a capturing session leaves where the client closed its input: no frame, `closed`,
+ * numbered as the entry before it (it stands for no entry unless server requests were left open).
+ */
+export function capturedClose(envelope: Envelope): string {
+  return `${JSON.stringify({ ...envelope, kind: 'captured', dir: 'c2s', bytes: 0, closed: true })}\n`;
 }

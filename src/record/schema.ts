@@ -1,6 +1,7 @@
 import type { z } from 'zod';
 import type { FrameKind } from '../wire/classify/kinds.js';
 import type {
+  capturedEntry,
   exitEntry,
   faultEntry,
   frameEntry,
@@ -37,6 +38,8 @@ export type HttpEntry = z.infer<typeof httpEntry>;
 export type NoteEntry = z.infer<typeof noteEntry>;
 export type FaultEntry = z.infer<typeof faultEntry>;
 export type InterceptEntry = z.infer<typeof interceptEntry>;
+/** A frame captured but not analysed: a line of the file that readers turn into frame entries (record/captured.ts). */
+export type CapturedEntry = z.infer<typeof capturedEntry>;
 
 /**
  * One line of the record: exactly one of the kinds above, told apart by `kind`. The reader narrows

@@ -14,6 +14,7 @@ function openRecordFile(outputs: SinkOutputs, context: SinkContext): Sink {
       // frame's kept part as `raw`), never copied into a string of the whole line.
       lineOf: (entry, _message, json, cut) =>
         json !== undefined ? splicedLine(entry, json) : cut !== undefined ? rawSplicedLine(entry, cut) : [JSON.stringify(entry), '\n'],
+      captured: (line) => line,
       gapLine: (gap) => `${JSON.stringify(gap)}\n`,
       checkpoints: true,
     },

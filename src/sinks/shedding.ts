@@ -29,6 +29,11 @@ export function createShedding(where: string, record: string | undefined) {
       leftOut++;
       return true;
     },
+    /** A frame the observer captured without analysing it (it was behind): left out here, counted. */
+    leftOutCaptured(): undefined {
+      leftOut++;
+      return undefined;
+    },
     /** The observer is behind, or caught up: the note to show when it says what was left out. */
     behind(behind: boolean): NoteEntry | undefined {
       // Without a record, what this sink shows is all there is: it leaves nothing out.

@@ -1,5 +1,6 @@
 import type { ExportConfig } from '../export/export-sink.js';
 import type { EntryOf, EventKind, GapEntry, NoteEntry, RecordEntry } from '../record/schema.js';
+import type { Line } from './line-encoding.js';
 import type { StderrOut } from './stderr-out.js';
 
 /**
@@ -15,6 +16,11 @@ export interface Sink {
    * writes them from there rather than from a copy of `raw` (see record/raw-bytes).
    */
   entry(entry: RecordEntry, message?: unknown, json?: Buffer | string, cut?: Buffer): void;
+  /**
+   * A frame captured and not analysed (the observer is behind): `line` is its record line. Only the
+   * record writes it; a rendering sink counts it among what it left out.
+   */
+  captured?(line: Line): void;
   /** Another sink failed: a sink that keeps a lasting copy writes down the gap it left. */
   failed?(gap: GapEntry): void;
   /**

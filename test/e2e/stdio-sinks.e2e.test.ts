@@ -37,10 +37,8 @@ describe('the record and the log', () => {
     // All of it is to be recorded: finishing may take as long as it needs (on a loaded machine
     // the default 2 s would end it with a gap, as it should).
     await Promise.all(Array.from({ length: 4 }, () => runBin(['-q', '--drain-timeout', '60s', '--', 'cat'], { cwd: dir, input: burst })));
-    const lines = readFileSync(join(dir, 'wire.jsonl'), 'utf8')
-      .split('\n')
-      .filter((line) => line !== '');
-    const entries = lines.map((line) => JSON.parse(line) as { session: string; kind: string });
+    // Read as readers read it: frames a spy only captured (it was behind) analysed in their place.
+    const entries = readEntries(join(dir, 'wire.jsonl'));
     const sessions = new Set(entries.map((entry) => entry.session));
     expect(sessions.size).toBe(4);
     for (const session of sessions) {

@@ -1,21 +1,13 @@
 // For the fault-injection tests: what a record accounts for, whether a process lives, waiting for a condition.
 import { readFileSync } from 'node:fs';
-import { readLine, type TestEntry } from './spy.js';
+import { readEntries, type TestEntry } from './spy.js';
 
 /** Every line of a record, each required to be one JSON object (a torn or mixed line fails the test). */
 export function readRecord(path: string): TestEntry[] {
   const text = readFileSync(path, 'utf8');
   if (text !== '' && !text.endsWith('\n')) throw new Error(`${path} does not end with a newline`);
-  return text
-    .split('\n')
-    .filter((line) => line !== '')
-    .map((line, index) => {
-      try {
-        return readLine(line, index + 1, path);
-      } catch (error) {
-        throw new Error(`${path}:${index + 1} is not a record entry: ${(error as Error).message}: ${line.slice(0, 80)}`);
-      }
-    });
+  // As readers see it: captured frames analysed in their place; every line checked against the schema.
+  return readEntries(path);
 }
 
 /** Bytes of one direction the record accounts for: each frame with its line ending, plus what gaps say was lost. */

@@ -8,8 +8,9 @@ import type { EntryField } from '../../src/record/entry-fields.js';
 import type { FrameEntry, RecordEntry } from '../../src/record/schema.js';
 import { isFrameEntry } from '../../src/record/frame-message.js';
 import { Ajv2020, type ValidateFunction } from 'ajv/dist/2020.js';
-import { recordEntry } from '../../src/record/entry-schema.js';
-import { parseRecordLine } from '../../src/record/reader.js';
+import { recordLine } from '../../src/record/entry-schema.js';
+import { createCapturedAnalysis } from '../../src/record/captured.js';
+import { parseRecordLine, readRecordLine } from '../../src/record/reader.js';
 
 export const root = fileURLToPath(new URL('../..', import.meta.url));
 export const bin = join(root, 'bin', 'mcp-spy.js');
@@ -138,7 +139,7 @@ function validEntry(value: unknown): boolean {
 /** The reasons a line fails the schema, for the entry kind it claims (oneOf reports every branch). */
 function schemaErrors(value: unknown): string {
   const kind = (value as { kind?: unknown }).kind;
-  const branch = recordEntry.options.find((option) => option.shape.kind.safeParse(kind).success);
+  const branch = recordLine.options.find((option) => option.shape.kind.safeParse(kind).success);
   if (!branch) return `unknown kind ${JSON.stringify(kind)}`;
   const result = branch.safeParse(value);
   return result.success
@@ -146,11 +147,21 @@ function schemaErrors(value: unknown): string {
     : result.error.issues.map((issue) => `${issue.path.join('.')}: ${issue.message}`).join('; ');
 }
 
+/** Every entry of a record the spy wrote, as readers see them (captured frames analysed in their place), each line checked as `readLine` does. */
 export function readEntries(path: string): TestEntry[] {
-  return readFileSync(path, 'utf8')
+  const analysis = createCapturedAnalysis();
+  const lines = readFileSync(path, 'utf8')
     .split('\n')
-    .filter((line) => line !== '')
-    .map((line, index) => readLine(line, index + 1, path));
+    .filter((line) => line !== '');
+  const entries = lines.flatMap((line, index) => {
+    const item = readRecordLine(line, index + 1, path);
+    if (!item.ok) throw new Error(`${path}:${index + 1}: ${item.reason}`);
+    if (item.entry.kind !== 'captured') readLine(line, index + 1, path);
+    else if (!validEntry(JSON.parse(line)))
+      throw new Error(`${path}:${index + 1}: not a valid entry of docs/record.schema.json: ${schemaErrors(JSON.parse(line))}`);
+    return analysis.read(item.entry, line);
+  });
+  return entries;
 }
 
 /** Frames only (entries with a direction). */

@@ -1,0 +1,162 @@
+import { mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { afterAll, describe, expect, it } from 'vitest';
+import { readRecording } from '../../src/record/open-recording.js';
+import { capturedLine, splicedLine } from '../../src/record/record-line.js';
+import { parseRecordLine } from '../../src/record/reader.js';
+import { createRecorder } from '../../src/observer/recorder.js';
+import type { Direction } from '../../src/wire/classify/kinds.js';
+import type { Sink } from '../../src/sinks/sink.js';
+import { runMain } from '../helpers/in-process.js';
+import { readEntries } from '../helpers/spy.js';
+
+const dir = mkdtempSync(join(tmpdir(), 'mcp-spy-captured-'));
+afterAll(() => rmSync(dir, { recursive: true, force: true }));
+
+const rpc = (body: object) => JSON.stringify({ jsonrpc: '2.0', ...body });
+const tool = (name: string, description: string) => ({ name, description, inputSchema: { type: 'object' } });
+
+/** One stdio session's traffic, line by line: most of what the pipeline annotates. */
+const traffic: [Direction, string | Buffer][] = [
+  ['c2s', rpc({ id: 1, method: 'initialize', params: { protocolVersion: '2025-03-26', capabilities: {}, clientInfo: { name: 'c', version: '1' } } })],
+  ['s2c', rpc({ id: 1, result: { protocolVersion: '2025-03-26', capabilities: { tools: { listChanged: true } }, serverInfo: { name: 's', version: '1' } } })],
+  ['c2s', rpc({ method: 'notifications/initialized' })],
+  ['c2s', rpc({ id: 2, method: 'tools/list' })],
+  ['s2c', rpc({ id: 2, result: { tools: [tool('search', 'finds'), tool('fetch', 'gets')] } })],
+  ['c2s', rpc({ id: 3, method: 'tools/call', params: { name: 'search', arguments: { q: 'mcp' } } })],
+  ['s2c', 'starting search...'],
+  ['s2c', rpc({ id: 3, result: { content: [{ type: 'text', text: 'found' }] } })],
+  ['c2s', rpc({ id: 4, method: 'tools/call', params: { name: 'fetch', arguments: {} } })],
+  ['s2c', rpc({ id: 4, result: { content: [{ type: 'text', text: 'no' }], isError: true } })],
+  ['c2s', `[${rpc({ id: 5, method: 'ping' })},${rpc({ id: 6, method: 'resources/list' })}]`],
+  ['s2c', `[${rpc({ id: 5, result: {} })},${rpc({ id: 6, error: { code: -32601, message: 'Method not found' } })}]`],
+  ['s2c', rpc({ method: 'notifications/tools/list_changed' })],
+  ['c2s', rpc({ id: 7, method: 'tools/list' })],
+  ['s2c', rpc({ id: 7, result: { tools: [tool('search', 'finds everything now'), tool('fetch', 'gets')] } })],
+  ['s2c', rpc({ id: 99, result: {} })],
+  ['s2c', Buffer.from([0xff, 0xfe, 0x7b, 0x7d])],
+  ['c2s', rpc({ id: 3, method: 'ping' })],
+  ['c2s', rpc({ id: 8, method: 'tools/call', params: { name: 'search', arguments: { q: 'never answered', password: 'hunter2' } } })],
+  ['c2s', `[${rpc({ id: 9, method: 'ping' })},${rpc({ id: 10, method: 'tools/call', params: { name: 'fetch', arguments: { apiKey: 'sk-1' } } })}]`],
+  ['s2c', rpc({ id: 's1', method: 'sampling/createMessage', params: { messages: [], maxTokens: 5 } })],
+];
+
+const start = Date.UTC(2026, 6, 28, 10, 0, 0);
+const at = (index: number) => start + 10 + index * 7;
+
+/** A sink that writes record lines as the record file does: a frame's JSON spliced in last. */
+function lineSink(lines: string[]) {
+  return (): Sink => ({
+    entry: (entry, _message, json) => {
+      lines.push(json === undefined ? `${JSON.stringify(entry)}\n` : splicedLine(entry, json).join(''));
+    },
+    captured: (line) => lines.push(typeof line === 'string' ? line : line.map(String).join('')),
+    backlog: () => 0,
+    caughtUp: () => Promise.resolve(),
+    flush: () => Promise.resolve(),
+    closeNow: () => {},
+  });
+}
+
+/**
+ * The session as the spy writes it, through its recorder (secret names masked): the first
+ * `analysed` frames analysed, the rest captured only, as when the observer fell behind there.
+ */
+function record(name: string, analysed: number): string {
+  const lines: string[] = [];
+  const recorder = createRecorder({ sinks: [lineSink(lines)], warn: () => {}, transport: 'stdio', session: 'k3v', redactNames: true });
+  recorder.event('k3v', 'spawn', { transport: 'stdio', command: ['srv'], pid: 7 }, start);
+  traffic.forEach(([direction, bytes], index) => {
+    const frame = { bytes: Buffer.isBuffer(bytes) ? bytes : Buffer.from(bytes) };
+    if (index < analysed) recorder.frame('k3v', direction, frame, at(index));
+    else recorder.capture('k3v', direction, frame, at(index));
+  });
+  const end = at(traffic.length);
+  recorder.clientClosed('k3v', end);
+  recorder.event('k3v', 'exit', { code: 0, signal: null }, end + 1);
+  recorder.endSession('k3v', end + 1);
+  const path = join(dir, `${name}.jsonl`);
+  writeFileSync(path, lines.join(''));
+  return path;
+}
+
+const full = record('full', traffic.length);
+
+async function entriesOf(path: string) {
+  const entries = [];
+  for await (const { entry } of readRecording(path)) entries.push(entry);
+  return entries;
+}
+
+/**
+ * What a command prints for a record, its file's name taken out, and the file's line numbers too:
+ * they point into each file (a captured batch is one line, a note the reader adds has none), while
+ * the entries they point at are the same, by seq.
+ */
+async function output(argv: string[], path: string) {
+  const result = await runMain([...argv, path]);
+  const plain = (text: string) =>
+    text
+      .replaceAll(path, 'RECORD')
+      .replace(/RECORD:\d+:/g, 'RECORD:N:')
+      .replace(/"lineNo": ?\d+/g, '"lineNo":N');
+  return { code: result.code, text: plain(result.text), stderr: plain(result.stderr) };
+}
+
+describe('a record holding captured-only frames', () => {
+  it('holds to the published schema, each captured frame with its bytes as they crossed the wire', () => {
+    const path = record('schema', 5);
+    const lines = readFileSync(path, 'utf8').split('\n').filter(Boolean);
+    const captured = lines.filter((line) => line.includes('"kind":"captured"') && !line.includes('"closed":true'));
+    expect(captured).toHaveLength(traffic.length - 5);
+    // Where the client closed its input: marked, for the readers to say which server requests it left.
+    expect(lines.filter((line) => line.includes('"closed":true'))).toHaveLength(1);
+    // Masked as an analysed frame is: the secret never reaches the file.
+    expect(lines.join('\n')).not.toContain('hunter2');
+    expect(JSON.parse(captured.at(-3)!)).toMatchObject({
+      redacted: ["$['params']['arguments']['password']"],
+      msg: { params: { arguments: { password: '[redacted]' } } },
+    });
+    // The spy, whose pairing missed the captured frames, leaves `unanswered` to the readers.
+    expect(lines.some((line) => line.includes('"kind":"unanswered"'))).toBe(false);
+    expect(readEntries(path).length).toBeGreaterThan(lines.length);
+    // JSON spliced verbatim, last; other text as raw; bytes that are not UTF-8 as base64.
+    expect(captured[0]).toBe(
+      `{"v":2,"seq":7,"t":"${new Date(at(5)).toISOString()}","session":"k3v","kind":"captured","dir":"c2s","bytes":${Buffer.byteLength(traffic[5]![1])},"msg":${traffic[5]![1] as string}}\n`.trimEnd(),
+    );
+    expect(JSON.parse(captured[1]!)).toMatchObject({ kind: 'captured', dir: 's2c', raw: 'starting search...' });
+    expect(JSON.parse(captured.at(-5)!)).toMatchObject({ kind: 'captured', rawBase64: Buffer.from([0xff, 0xfe, 0x7b, 0x7d]).toString('base64') });
+  });
+
+  it.each([0, 1, 4, 9, 12, 15, 19, 21])('reads as the same session fully analysed when capture takes over after %i frames', async (analysed) => {
+    const path = record(`from-${analysed}`, analysed);
+    const expected = await entriesOf(full);
+    // The fully analysed session has all the reader must make of captured frames: notes, masks, batches, what was left.
+    expect(expected.map((entry) => entry.kind)).toEqual(expect.arrayContaining(['note', 'unanswered', 'invalid', 'tool-error', 'protocol-error']));
+    expect(expected.filter((entry) => entry.kind === 'note').map((entry) => entry.notes)).toEqual([['tool-changed-mid-session'], ['client-closed']]);
+    expect(await entriesOf(path)).toEqual(expected);
+  });
+
+  it.each([
+    ['view', ['view']],
+    ['view --format json', ['view', '--format', 'json']],
+    ['stats', ['stats']],
+    ['stats --format json', ['stats', '--format', 'json']],
+    ['check', ['check']],
+    ['check --format json', ['check', '--format', 'json']],
+  ])('gives the same %s output as the session fully analysed', async (_name, argv) => {
+    const path = record(`cmd-${argv.join('-')}`, 4);
+    const expected = await output(argv, full);
+    expect(expected.text.length).toBeGreaterThan(0);
+    expect(await output(argv, path)).toEqual(expected);
+  });
+
+  it('is analysed alone when a single line is read again', () => {
+    const line = capturedLine({ v: 2, seq: 3, t: new Date(start).toISOString(), session: 'k3v' }, 'c2s', {
+      bytes: Buffer.from(rpc({ id: 1, method: 'ping' })),
+    });
+    const item = parseRecordLine(line.trimEnd(), 1);
+    expect(item.ok && item.entry).toMatchObject({ seq: 3, kind: 'request', method: 'ping', id: 1, dir: 'c2s', msg: { id: 1, method: 'ping' } });
+  });
+});
