@@ -11,7 +11,7 @@ import { checkJsonPath } from '../wire/redact/json-path.js';
 import { defaultMaxFrame, frameLimitBounds, lineLimitBounds } from '../wire/framing/limits.js';
 import { parseCount, parseListen, sizeParser } from './options.js';
 import { reportHelp, withReportOptions } from './report-options.js';
-import { collect, parseDuration, parseSpeed, replayFormatNames } from './replay-options.js';
+import { collect, parseCaptureAfter, parseDuration, parseSpeed, replayFormatNames } from './replay-options.js';
 import { defaultHoldMs, defaultMaxHeld, parseMaxHeld } from './intercept-options.js';
 import { version } from './version.js';
 import { checkExamples, examples, httpExamples, mockHelp, replayHelp, uiHelp, viewExamples } from './help-texts.js';
@@ -33,6 +33,14 @@ export function buildProgram(context: ProgramContext): Command {
     .helpCommand('help [command]', 'show help for a command, as --help does')
     .enablePositionalOptions();
   withSpyOptions(program)
+    .addOption(
+      new Option(
+        '--capture-after <duration>',
+        "when the recorder is this far behind the traffic, whole lines are recorded as captured, analysed by whoever reads the record; 0: from the first frame; 'never': every frame analysed, what the recorder misses a gap",
+      )
+        .argParser(parseCaptureAfter)
+        .default(200, '200ms'),
+    )
     .addHelpText('after', examples)
     .allowExcessArguments(true)
     .action(async (options, command: Command) => {

@@ -23,6 +23,8 @@ export interface SpyOptions extends ExportOptions, FaultOptions, InterceptComman
   maxFrame: number;
   /** Once the server has exited, how long finishing the record may take, in ms. */
   drainTimeout: number;
+  /** --capture-after (stdio): how far behind the recorder may be before it captures lines whole. */
+  captureAfter?: number;
   /** --lossless: the traffic slows to the recorder's pace rather than leave gaps in the record. */
   lossless?: boolean;
   /** --redact: JSONPaths masked in every frame before it is written. */
@@ -131,6 +133,7 @@ export async function runSpy(server: string[] | undefined, options: SpyOptions):
     version,
     drainTimeoutMs: options.drainTimeout,
     lossless: options.lossless === true,
+    ...(options.captureAfter !== undefined ? { captureAfterMs: options.captureAfter } : {}),
     earlySignal: takeEarlySignal,
     ...(faults ? { faults } : {}),
     ...(intercept ? { intercept } : {}),

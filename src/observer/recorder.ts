@@ -1,5 +1,5 @@
 import { isFrameEntry } from '../record/frame-message.js';
-import { capturedClose, capturedPieces, createRevisionMarks } from '../record/record-line.js';
+import { capturedClose, capturedPieces, capturedSpanLine, createRevisionMarks } from '../record/record-line.js';
 import {
   RECORD_VERSION,
   type EntryOf,
@@ -22,6 +22,8 @@ import type { ToolPins } from '../wire/correlate/tool-pin.js';
 import type { FrameBytes } from '../wire/framing/frame-bytes.js';
 import { observeFrame, type FrameObservation } from '../wire/observe/observe-frame.js';
 import { createSecrets, redactMessage } from '../wire/redact/redact-frame.js';
+import { mentionsSecretName } from '../wire/redact/secret-names.js';
+import { spanLines } from '../wire/framing/line-framer.js';
 
 export interface RecorderOptions {
   /** Open where the entries go (the record, the log, the live view, exporters), in the order each entry reaches them. */
@@ -111,6 +113,8 @@ export function createRecorder(options: RecorderOptions) {
 
   /** Sessions with a frame captured and not analysed: their pairing is the readers' from then on (see record/captured.ts). */
   const capturing = new Set<string>();
+  /** Whether the observer is behind the traffic now (see `behind`). */
+  let isBehind = false;
 
   function emit(entry: RecordEntry, message?: unknown, json?: Buffer | string, cut?: Buffer) {
     for (const sink of sinks) sink.entry(entry, message, json, cut);
@@ -184,6 +188,30 @@ export function createRecorder(options: RecorderOptions) {
       const line = capturedPieces(head, dir, frame, masks);
       for (const sink of sinks) sink.captured?.(line);
     },
+    /**
+     * Captures a span of whole lines at once (the observer is behind the traffic): one record line
+     * for all of them, their bytes verbatim, a seq for each frame. Where something in it may be
+     * masked (a secret's name, a known secret, `--redact`), each frame is captured on its own and
+     * masked instead.
+     */
+    captureSpan(session: string, dir: Direction, span: Buffer, frames: number, timeMs = nowMs()) {
+      if (frames === 0) return;
+      const text = redactNames || secrets.size > 0 ? span.toString('latin1') : '';
+      if (redactPaths.length > 0 || (redactNames && mentionsSecretName(text)) || (secrets.size > 0 && secrets.mayHold(span.toString('utf8')))) {
+        for (const line of spanLines(span)) if (line.size > 0) this.capture(session, dir, line, timeMs);
+        return;
+      }
+      capturing.add(session);
+      const head = envelope(session, timeMs);
+      head.seq = seq + 1;
+      seq += frames;
+      const line = capturedSpanLine(head, dir, span, frames);
+      for (const sink of sinks) sink.captured?.(line, frames);
+    },
+    /** Whether `session` has captured frames: its frames are to be captured from then on. */
+    capturing: (session: string) => capturing.has(session),
+    /** Whether the observer is behind the traffic now. */
+    isBehind: () => isBehind,
     /** Records an event that is not a frame. */
     event<K extends EventKind>(session: string | undefined, kind: K, fields: Partial<EntryOf<K>> = {}, timeMs = nowMs()): EntryOf<K> {
       const entry = { ...envelope(session, timeMs), seq: ++seq, kind, ...fields } as RecordEntry;
@@ -231,6 +259,7 @@ export function createRecorder(options: RecorderOptions) {
     },
     /** The observer is behind the traffic, or caught up: sinks may leave out what the record holds anyway. */
     behind(on: boolean) {
+      isBehind = on;
       for (const sink of sinks) sink.behind?.(on);
     },
     /** `reached` is called as every entry given so far goes to the record (never, without a record): see `Sink.checkpoint`. */

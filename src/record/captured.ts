@@ -3,6 +3,7 @@ import { scanEnvelope } from '../wire/classify/envelope-scan.js';
 import { createCorrelator, relatedOf, type Correlator } from '../wire/correlate/correlate.js';
 import type { Notice } from '../wire/correlate/session-watch.js';
 import type { FrameBytes } from '../wire/framing/frame-bytes.js';
+import { spanLines } from '../wire/framing/line-framer.js';
 import { observeFrame } from '../wire/observe/observe-frame.js';
 import { isFrameEntry, splicedText } from './frame-message.js';
 import { createRevisionMarks, entryOfObserved } from './record-line.js';
@@ -126,11 +127,24 @@ export function createCapturedAnalysis() {
     };
     // The marker has the seq of the entry before it: the notes it stands for are numbered after that.
     if (entry.closed) return closed(state, envelopeOf, () => ++seq + 1);
-    const frame = capturedBytes(entry, line);
+    if (entry.frames !== undefined) {
+      // A span of whole lines: each line not empty is a frame, analysed in turn, numbered on.
+      const out: RecordEntry[] = [];
+      for (const frame of spanLines(capturedBytes(entry, line).bytes)) if (frame.size > 0) out.push(...analyseFrame(state, entry, frame, () => ++seq, envelopeOf));
+      state.shift += out.length - entry.frames;
+      return out;
+    }
+    const out = analyseFrame(state, entry, capturedBytes(entry, line), () => ++seq, envelopeOf);
+    state.shift += out.length - 1;
+    return out;
+  }
+
+  /** One captured frame analysed: its entries (a batch's members), then the notes it gave rise to. */
+  function analyseFrame(state: SessionState, entry: CapturedEntry, frame: FrameBytes, nextSeq: () => number, envelopeOf: (at: number) => NoteEntry): RecordEntry[] {
     const results = observeFrame(frame, {
       dir: entry.dir,
       correlator: state.correlator,
-      nextSeq: () => ++seq,
+      nextSeq,
       timeMs: timeOf(entry),
       transport: 'stdio',
       ...(entry.redacted && entry.msg !== undefined ? { redact: maskedAs(entry.redacted, frame.bytes[0] === 0x5b) } : {}),
@@ -146,8 +160,7 @@ export function createCapturedAnalysis() {
       return analysed;
     });
     const out: RecordEntry[] = [...frames];
-    for (const notice of state.correlator.takeNotices() ?? []) out.push(noticeNote(notice, frames, envelopeOf(++seq)));
-    state.shift += out.length - 1;
+    for (const notice of state.correlator.takeNotices() ?? []) out.push(noticeNote(notice, frames, envelopeOf(nextSeq())));
     return out;
   }
 

@@ -230,6 +230,11 @@ export const capturedEntry = z
     raw: z.string().optional().describe('the exact text, when it is UTF-8 but not spliced as msg'),
     rawBase64: lineBytes.rawBase64,
     redacted: lineBytes.redacted,
+    frames: count
+      .optional()
+      .describe(
+        'a span of whole lines captured at once: how many frames (lines not empty) it holds, numbered seq to seq + frames - 1; raw or rawBase64 then holds their exact bytes, each line with its ending, and bytes counts them all',
+      ),
     closed: z
       .literal(true)
       .optional()

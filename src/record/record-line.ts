@@ -138,6 +138,21 @@ export function capturedPieces(
   return [`${capturedHead(fields)},"msg":`, masked ? JSON.stringify(masked.message) : frame.bytes, '}\n'];
 }
 
+/**
+ * The record line of a span of whole lines captured at once (`kind: "captured"` with `frames`):
+ * their exact bytes, each line with its ending, as `raw` (UTF-8) or `rawBase64`, and `bytes` their
+ * size on the wire, endings included. The span is numbered by its first frame: its frames take `seq`
+ * to `seq + frames - 1`. Written only where nothing in it is to be masked (see observer/recorder).
+ */
+export function capturedSpanLine(envelope: Envelope, dir: CapturedEntry['dir'], span: Buffer, frames: number): string {
+  const fields = envelope as CapturedEntry;
+  fields.kind = 'captured';
+  fields.dir = dir;
+  fields.bytes = span.length;
+  const head = `${capturedHead(fields)},"frames":${frames}`;
+  return isUtf8(span) ? `${head},"raw":${JSON.stringify(span.toString('utf8'))}}\n` : `${head},"rawBase64":"${span.toString('base64')}"}\n`;
+}
+
 /** The captured frame's record line as one string (see `capturedPieces`). */
 export function capturedLine(envelope: Envelope, dir: CapturedEntry['dir'], frame: FrameBytes, masks?: CaptureMasks): string {
   const pieces = capturedPieces(envelope, dir, frame, masks);

@@ -8,7 +8,7 @@ export interface FileLines {
   /** The entry's line, or undefined when this file leaves the entry out. */
   lineOf(entry: RecordEntry, message?: unknown, json?: Buffer | string, cut?: Buffer): Line | undefined;
   /** A captured frame's record line: what this file writes of it (the record: the line), if anything. */
-  captured?(line: Line): Line | undefined;
+  captured?(line: Line, frames?: number): Line | undefined;
   /** A gap or note the spy itself writes (the file was deleted, entries dropped, another sink failed, a torn end). */
   gapLine(gap: RecordEntry): string;
   /** The observer is behind the traffic, or caught up: a line to write when it says what was left out. */
@@ -30,8 +30,8 @@ export function openFileSink(name: string, path: string, access: OutputFileOptio
       const line = lines.lineOf(entry, message, json, cut);
       if (line !== undefined) file.write(line);
     },
-    captured(line) {
-      const written = lines.captured?.(line);
+    captured(line, frames) {
+      const written = lines.captured?.(line, frames);
       if (written !== undefined) file.write(written);
     },
     failed: (gap) => file.write(lines.gapLine(gap)),

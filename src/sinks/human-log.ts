@@ -14,7 +14,7 @@ function openHumanLog(outputs: SinkOutputs, context: SinkContext): Sink {
     { named: outputs.logNamed ?? false, allowReadable: outputs.allowReadable ?? false },
     {
       lineOf: (entry, message) => (isRoutine(entry) || shedding.leavesOut(entry) ? undefined : `${renderLine(entry, { message })}\n`),
-      captured: () => shedding.leftOutCaptured(),
+      captured: (_line, frames) => shedding.leftOutCaptured(frames),
       gapLine: (gap) => `${renderLine(gap)}\n`,
       behind: (behind) => lineOf(shedding.behind(behind)),
       lastLine: () => lineOf(shedding.last()),

@@ -17,7 +17,7 @@ function openLiveView(outputs: SinkOutputs, _context: SinkContext, stderr: Stder
     entry(entry, message) {
       if (isShownLive(entry) && !shedding.leavesOut(entry)) stderr.line(renderLine(entry, { color, message, width }));
     },
-    captured: () => shedding.leftOutCaptured(),
+    captured: (_line, frames) => shedding.leftOutCaptured(frames),
     behind: (behind) => show(shedding.behind(behind)),
     async end() {
       show(shedding.last());

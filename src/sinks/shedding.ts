@@ -30,8 +30,8 @@ export function createShedding(where: string, record: string | undefined) {
       return true;
     },
     /** A frame the observer captured without analysing it (it was behind): left out here, counted. */
-    leftOutCaptured(): undefined {
-      leftOut++;
+    leftOutCaptured(frames = 1): undefined {
+      leftOut += frames;
       return undefined;
     },
     /** The observer is behind, or caught up: the note to show when it says what was left out. */

@@ -3,7 +3,9 @@ import { readdir, stat } from 'node:fs/promises';
 import { join } from 'node:path';
 import { setTimeout as sleep } from 'node:timers/promises';
 import { readRecording } from '../record/open-recording.js';
-import { parseRecordLine } from '../record/reader.js';
+import { createCapturedAnalysis } from '../record/captured.js';
+import { readRecordLine } from '../record/reader.js';
+import type { RecordEntry } from '../record/schema.js';
 import { parseSessionFileName } from '../record/sessions-dir.js';
 import type { Row, SourceEntry } from './rows.js';
 import type { EntryLoader } from './state.js';
@@ -118,6 +120,17 @@ export function followSources(options: SourceOptions): Promise<void> {
   })();
 }
 
+/**
+ * A row's entry read again from a captured line: its bytes from the frame of the line that is the
+ * same as far as a frame read alone can tell (direction, size, id), its annotations from the row,
+ * which the reader made with the frames before it (pairing, latency).
+ */
+function fromSpan(entries: RecordEntry[], row: RecordEntry): RecordEntry | undefined {
+  if (!('dir' in row)) return undefined;
+  const frame = entries.find((entry) => 'dir' in entry && entry.dir === row.dir && entry.bytes === row.bytes && entry.id === row.id);
+  return frame ? ({ ...frame, ...row } as RecordEntry) : undefined;
+}
+
 /** How much is read at once: a filter scanning the log reads its files in chunks, not a line at a time. */
 const readAhead = 256 * 1024;
 
@@ -147,12 +160,19 @@ export function createFileLoader(): { load: EntryLoader; line: (row: Row) => str
       return undefined;
     }
   };
+  /** The last span of captured frames analysed: the rows of one span are read one after another. */
+  let span: { file: string; offset: number; entries: RecordEntry[] } | undefined;
   const load: EntryLoader = (row: Row) => {
+    if (span && span.file === row.file && span.offset === row.offset) return fromSpan(span.entries, row.entry);
     const text = line(row);
     if (text === undefined) return undefined;
     try {
-      const item = parseRecordLine(text, 0, row.file);
-      return item.ok && item.entry.seq === row.entry.seq && item.entry.kind === row.entry.kind ? item.entry : undefined;
+      const item = readRecordLine(text, 0, row.file);
+      if (!item.ok) return undefined;
+      if (item.entry.kind !== 'captured') return item.entry.seq === row.entry.seq && item.entry.kind === row.entry.kind ? item.entry : undefined;
+      // Analysed alone, as the reader did in its place but without what came before (its own numbering, no pairing).
+      span = { file: row.file, offset: row.offset!, entries: createCapturedAnalysis().read(item.entry, text) };
+      return fromSpan(span.entries, row.entry);
     } catch {
       return undefined;
     }
@@ -164,6 +184,7 @@ export function createFileLoader(): { load: EntryLoader; line: (row: Row) => str
       for (const fd of handles.values()) closeSync(fd);
       handles.clear();
       chunk = undefined;
+      span = undefined;
     },
   };
 }

@@ -10,6 +10,7 @@ import type { Direction } from '../../src/wire/classify/kinds.js';
 import type { Sink } from '../../src/sinks/sink.js';
 import { runMain } from '../helpers/in-process.js';
 import { readEntries } from '../helpers/spy.js';
+import { framesIn } from '../../src/wire/framing/line-framer.js';
 
 const dir = mkdtempSync(join(tmpdir(), 'mcp-spy-captured-'));
 afterAll(() => rmSync(dir, { recursive: true, force: true }));
@@ -158,5 +159,91 @@ describe('a record holding captured-only frames', () => {
     });
     const item = parseRecordLine(line.trimEnd(), 1);
     expect(item.ok && item.entry).toMatchObject({ seq: 3, kind: 'request', method: 'ping', id: 1, dir: 'c2s', msg: { id: 1, method: 'ping' } });
+  });
+});
+
+/**
+ * The session with its frames from `analysed` on captured in spans, as the observer captures the
+ * whole lines of a chunk: runs of frames of one direction, at most `perSpan`, each run at its first
+ * frame's time (with an empty line and a lone CRLF inside, which are no frames). `times` gives each
+ * frame's time, for the fully analysed session to compare with.
+ */
+function spans(analysed: number, perSpan: number) {
+  const times = traffic.map((_, index) => at(index));
+  const runs: number[][] = [];
+  traffic.forEach(([direction], index) => {
+    if (index < analysed) return;
+    const run = runs.at(-1);
+    if (run && run.length < perSpan && traffic[run[0]!]![0] === direction && run.at(-1) === index - 1) run.push(index);
+    else runs.push([index]);
+  });
+  for (const run of runs) for (const index of run) times[index] = at(run[0]!);
+  return { times, runs };
+}
+
+function recordTimed(name: string, times: number[], runs: number[][] = [], analysed = traffic.length): string {
+  const lines: string[] = [];
+  const recorder = createRecorder({ sinks: [lineSink(lines)], warn: () => {}, transport: 'stdio', session: 'k3v', redactNames: true });
+  recorder.event('k3v', 'spawn', { transport: 'stdio', command: ['srv'], pid: 7 }, start);
+  traffic.forEach(([direction, bytes], index) => {
+    if (index < analysed) recorder.frame('k3v', direction, { bytes: Buffer.isBuffer(bytes) ? bytes : Buffer.from(bytes) }, times[index]);
+    const run = runs.find((indexes) => indexes[0] === index);
+    if (!run) return;
+    const parts = run.flatMap((member, place) => [Buffer.from(traffic[member]![1]), Buffer.from(place === 0 ? '\n\n' : place === 1 ? '\n\r\n' : '\n')]);
+    const span = Buffer.concat(parts);
+    recorder.captureSpan('k3v', direction, span, framesIn(span), times[index]);
+  });
+  const end = at(traffic.length);
+  recorder.clientClosed('k3v', end);
+  recorder.event('k3v', 'exit', { code: 0, signal: null }, end + 1);
+  recorder.endSession('k3v', end + 1);
+  const path = join(dir, `${name}.jsonl`);
+  writeFileSync(path, lines.join(''));
+  return path;
+}
+
+describe('a record holding spans of captured lines', () => {
+  it('writes a span as one line of its exact bytes, numbered by its first frame, where nothing in it is to be masked', () => {
+    const { times, runs } = spans(0, 50);
+    const path = recordTimed('span-lines', times, runs, 0);
+    const lines = readFileSync(path, 'utf8').split('\n').filter(Boolean).map((line) => JSON.parse(line));
+    const spanLines = lines.filter((line) => line.frames !== undefined);
+    expect(spanLines.length).toBeGreaterThan(3);
+    // Each frame of a span has its seq: the entry after a span goes on from its last frame.
+    for (const line of spanLines) {
+      const next = lines[lines.indexOf(line) + 1];
+      if (next && !next.closed) expect(next.seq).toBe(line.seq + line.frames);
+      const text = line.raw ?? Buffer.from(line.rawBase64, 'base64').toString('latin1');
+      expect(line.bytes).toBe(Buffer.byteLength(text, line.raw === undefined ? 'latin1' : 'utf8'));
+    }
+    expect(spanLines.some((line) => line.rawBase64 !== undefined)).toBe(true);
+    // The secrets: the spans that name one were captured frame by frame, and masked.
+    expect(readFileSync(path, 'utf8')).not.toContain('hunter2');
+    expect(readFileSync(path, 'utf8')).not.toContain('sk-1');
+    expect(lines.filter((line) => line.kind === 'captured' && line.frames === undefined && line.redacted).length).toBe(2);
+  });
+
+  it.each([
+    [0, 2],
+    [0, 50],
+    [3, 3],
+    [9, 4],
+    [15, 50],
+  ])('reads as the same session fully analysed when spans take over after %i frames, %i frames a span at most', async (analysed, perSpan) => {
+    const { times, runs } = spans(analysed, perSpan);
+    const expected = await entriesOf(recordTimed(`span-full-${analysed}-${perSpan}`, times));
+    expect(expected.filter((entry) => entry.kind === 'note').map((entry) => entry.notes)).toEqual([['tool-changed-mid-session'], ['client-closed']]);
+    expect(await entriesOf(recordTimed(`span-${analysed}-${perSpan}`, times, runs, analysed))).toEqual(expected);
+  });
+
+  it.each([
+    ['view', ['view']],
+    ['stats --format json', ['stats', '--format', 'json']],
+    ['check', ['check']],
+  ])('gives the same %s output as the session fully analysed', async (_name, argv) => {
+    const { times, runs } = spans(2, 50);
+    const expected = await output(argv, recordTimed(`span-cmd-full-${argv.join('-')}`, times));
+    expect(expected.text.length).toBeGreaterThan(0);
+    expect(await output(argv, recordTimed(`span-cmd-${argv.join('-')}`, times, runs, 2))).toEqual(expected);
   });
 });

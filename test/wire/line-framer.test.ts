@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { createLineFramer } from '../../src/wire/framing/line-framer.js';
+import { createLineFramer, framesIn, type LineFrame, spanLines } from '../../src/wire/framing/line-framer.js';
 
 function frame(chunks: (string | Buffer)[], max = 1024) {
   const framer = createLineFramer(max);
@@ -79,5 +79,61 @@ describe('createLineFramer', () => {
     const [line] = framer.push(Buffer.from('\n'));
     expect(line!.bytes.length).toBe(1024);
     expect(line!.size).toBe(100 * 64 * 1024);
+  });
+});
+
+describe('a span of whole lines (capture)', () => {
+  /** The lines `push` would give for `input` cut into `chunks`, against those of the spans `pushSpan` gives, with the last unfinished line. */
+  function both(input: Buffer, cuts: number[], maxFrame = 1 << 20) {
+    const pieces: Buffer[] = [];
+    let from = 0;
+    for (const cut of [...cuts, input.length]) {
+      pieces.push(input.subarray(from, cut));
+      from = cut;
+    }
+    const plain = createLineFramer(maxFrame);
+    const lines = pieces.flatMap((piece) => plain.push(piece));
+    const last = plain.end();
+    const spanning = createLineFramer(maxFrame);
+    const spanned: LineFrame[] = [];
+    let frames = 0;
+    for (const piece of pieces) {
+      const span = spanning.pushSpan(piece);
+      if (span) {
+        spanned.push(...spanLines(span.bytes));
+        frames += span.frames;
+      } else spanned.push(...spanning.push(piece));
+    }
+    return { lines, last, spanned, frames, spanLast: spanning.end() };
+  }
+
+  it('gives the lines push gives, wherever the chunks are cut (CRLF and lines split across chunks, empty lines)', () => {
+    const input = Buffer.from('{"a":1}\r\n\n{"b":2}\nplain text\r\n\r\n{"c":3}\nunfinished');
+    for (let first = 0; first <= input.length; first++) {
+      for (const second of [first, Math.min(input.length, first + 1), Math.min(input.length, first + 7)]) {
+        const { lines, last, spanned, frames, spanLast } = both(input, [first, second]);
+        expect(spanned).toEqual(lines);
+        expect(spanLast).toEqual(last);
+        expect(frames).toBe(lines.filter((line) => line.size > 0).length);
+      }
+    }
+  });
+
+  it('counts as frames the lines that are not empty', () => {
+    expect(framesIn(Buffer.from('a\n\n\r\nb\r\n'))).toBe(2);
+    expect(framesIn(Buffer.from(''))).toBe(0);
+  });
+
+  it('leaves to push a line that may pass the limit, and one being cut', () => {
+    const framer = createLineFramer(1024);
+    expect(framer.pushSpan(Buffer.alloc(2000, 0x61))).toBeUndefined();
+    // Nothing was fed: push takes that chunk, and cuts the line; the rest of it still goes to push.
+    expect(framer.push(Buffer.alloc(2000, 0x61))).toEqual([]);
+    expect(framer.pushSpan(Buffer.from('aaa\nb\n'))).toBeUndefined();
+    expect(framer.push(Buffer.from('aaa\nb\n')).map((line) => [line.size, line.truncated])).toEqual([
+      [2003, true],
+      [1, false],
+    ]);
+    expect(framer.pushSpan(Buffer.from('c\n'))).toEqual({ bytes: Buffer.from('c\n'), frames: 1 });
   });
 });

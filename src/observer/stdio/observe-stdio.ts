@@ -1,6 +1,7 @@
 import { isUtf8 } from 'node:buffer';
 import type { FrameEntry, StderrEntry } from '../../record/schema.js';
 import { createLineFramer, type LineFrame } from '../../wire/framing/line-framer.js';
+import { nowMs } from '../../wire/framing/now.js';
 import { causeInWords } from '../channel/finish-cause.js';
 import type { Recorder } from '../recorder.js';
 import type { StdioMessage, StdioObserverConfig, StdioStream } from './stdio-messages.js';
@@ -43,6 +44,28 @@ export function observeStdio(config: StdioObserverConfig, recorder: Recorder, ca
   const streamIndex: Record<StdioStream, number> = { c2s: 0, s2c: 1, stderr: 2 };
   /** A fault rule's marks for the next frame of each direction. */
   const marks: Record<StdioStream, Partial<FrameEntry> | undefined> = { c2s: undefined, s2c: undefined, stderr: undefined };
+  // Behind the traffic, whole lines are captured rather than analysed (readers analyse them), so
+  // they are kept rather than lost; not where every frame's analysis is needed (fault marks, exports).
+  const captureAfterMs = config.captureAfterMs;
+  const captures = captureAfterMs !== Number.POSITIVE_INFINITY;
+  // What waited while this thread was starting is not lateness of its own.
+  const startedAt = nowMs();
+
+  /**
+   * Captures the whole lines a chunk of a direction completes, in one span, when the observer is
+   * behind the traffic (it has been told so, or the chunk waited past `captureAfterMs`), or the
+   * session already has captured frames: from the first, the pairing of requests and answers is
+   * the readers'. False when the chunk is for analysis.
+   */
+  function capture(stream: StdioStream, data: Buffer, t: number): boolean {
+    if (!captures || stream === 'stderr' || gaps[stream]) return false;
+    if (!recorder.capturing(session) && !recorder.isBehind() && nowMs() - Math.max(t, startedAt) <= captureAfterMs && captureAfterMs > 0) return false;
+    const span = framers[stream].pushSpan(data);
+    if (!span) return false;
+    recorded[streamIndex[stream]]! += span.bytes.length;
+    recorder.captureSpan(session, stream, span.bytes, span.frames, t);
+    return true;
+  }
 
   function lose(stream: StdioStream, t: number, bytes: number, reason: string) {
     const framer = framers[stream];
@@ -79,13 +102,18 @@ export function observeStdio(config: StdioObserverConfig, recorder: Recorder, ca
       else if (line.size > 0 || line.truncated) {
         const mark = marks[stream];
         marks[stream] = undefined;
-        recorder.frame(session, stream, line, t, mark);
+        // Once a session has captured frames, all its frames are (a cut line cannot go in a span).
+        if (captures && recorder.capturing(session)) recorder.capture(session, stream, line, t);
+        else recorder.frame(session, stream, line, t, mark);
       }
     }
   }
 
   const handlers: { [K in StdioMessage['type']]: (message: Extract<StdioMessage, { type: K }>, overdue: () => boolean) => void } = {
-    chunk: (m, overdue) => lines(m.stream, framers[m.stream].push(Buffer.from(m.data.buffer, m.data.byteOffset, m.data.byteLength)), m.t, overdue),
+    chunk: (m, overdue) => {
+      const data = Buffer.from(m.data.buffer, m.data.byteOffset, m.data.byteLength);
+      if (!capture(m.stream, data, m.t)) lines(m.stream, framers[m.stream].push(data), m.t, overdue);
+    },
     mark: (m) => {
       marks[m.stream] = m.fields;
     },

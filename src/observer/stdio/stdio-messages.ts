@@ -4,9 +4,19 @@ import type { ObserverOutputs } from '../observer-outputs.js';
 /** The streams of a stdio spy the observer frames: the two directions and the server's stderr. */
 export type StdioStream = 'c2s' | 's2c' | 'stderr';
 
+/** --capture-after's default. */
+export const defaultCaptureAfterMs = 200;
+
 /** What the observer needs to know to record one stdio session. */
 export interface StdioObserverConfig extends ObserverOutputs {
   session: string;
+  /**
+   * How late (since the spy forwarded it) a chunk may be observed and still be analysed: later, the
+   * observer is behind the traffic and captures its whole lines instead, as does a session that has
+   * captured frames. Infinity: never (fault rules and --intercept mark frames, and the exports,
+   * --otlp and --metrics, need each frame's analysis).
+   */
+  captureAfterMs: number;
 }
 
 /** Messages from the forwarding thread to the observer, sent in batches. `t` is when it was seen. */

@@ -12,6 +12,29 @@ export interface LineFrame {
 const LF = 0x0a;
 const CR = 0x0d;
 
+/** The lines of a span of whole lines (each with its ending) that are frames: not empty, a lone CR aside. */
+export function framesIn(span: Buffer): number {
+  let frames = 0;
+  let start = 0;
+  for (let newline = span.indexOf(LF); newline !== -1; newline = span.indexOf(LF, start)) {
+    const size = newline > start && span[newline - 1] === CR ? newline - 1 - start : newline - start;
+    if (size > 0) frames++;
+    start = newline + 1;
+  }
+  return frames;
+}
+
+/** Each line of a span of whole lines, as the framer would have cut it (empty ones too). */
+export function* spanLines(span: Buffer): Generator<LineFrame> {
+  let start = 0;
+  for (let newline = span.indexOf(LF); newline !== -1; newline = span.indexOf(LF, start)) {
+    const crlf = newline > start && span[newline - 1] === CR;
+    const end = crlf ? newline - 1 : newline;
+    yield { bytes: span.subarray(start, end), eol: crlf ? '\r\n' : '\n', size: end - start, truncated: false };
+    start = newline + 1;
+  }
+}
+
 /**
  * Splits a byte stream into lines without ever holding more than `maxFrame` bytes of one line,
  * so a huge line costs no memory beyond the limit. Chunks may split lines (and CRLF) anywhere.
@@ -73,6 +96,29 @@ export function createLineFramer(maxFrame: number) {
       }
       if (start < chunk.length) append(chunk.subarray(start));
       return lines;
+    },
+    /**
+     * Feeds a chunk and hands back the whole lines it completed as one span of bytes (the
+     * unfinished line held before it, the chunk up to its last line ending), without cutting it into
+     * lines: what capture writes at full speed. `frames` counts its lines that are frames (not
+     * empty). Undefined, with nothing fed, when the span could hold a line past the limit, or while
+     * a resync or a cut line is under way: `push` then.
+     */
+    pushSpan(chunk: Buffer): { bytes: Buffer; frames: number } | undefined {
+      if (skipping || kept !== size || size + chunk.length > maxFrame) return undefined;
+      const last = chunk.lastIndexOf(LF);
+      if (last === -1) {
+        append(chunk);
+        return { bytes: chunk.subarray(0, 0), frames: 0 };
+      }
+      const whole = chunk.subarray(0, last + 1);
+      const bytes = parts.length === 0 ? whole : Buffer.concat([...parts, whole], kept + whole.length);
+      parts = [];
+      kept = 0;
+      size = 0;
+      lastByte = -1;
+      if (last + 1 < chunk.length) append(chunk.subarray(last + 1));
+      return { bytes, frames: framesIn(bytes) };
     },
     /** At EOF: the last line when it had no newline. */
     end(): LineFrame | undefined {

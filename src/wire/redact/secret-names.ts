@@ -47,6 +47,9 @@ export function isSecretName(name: string): boolean {
 // A frame whose text names none of these (most frames) is not walked at all.
 const mention = /pass|secret|private|token|key|authorization/i;
 
+/** Whether text may name a member that holds a secret: when not, no frame in it has anything masked by name. */
+export const mentionsSecretName = (text: string): boolean => mention.test(text);
+
 /** Where a place is, from the message's root: member names and array indexes. */
 export type Place = (string | number)[];
 
