@@ -233,7 +233,7 @@ export function createRecorder(options: RecorderOptions) {
       if (capturing.has(session)) {
         // Numbered as the entry before it: readers put the notes it stands for in its place, if any.
         const line = capturedClose({ ...envelope(session, timeMs), seq });
-        for (const sink of sinks) sink.captured?.(line);
+        for (const sink of sinks) sink.captured?.(line, 0);
         return;
       }
       for (const request of correlatorOf(session).clientClosed()) {

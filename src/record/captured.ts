@@ -130,7 +130,8 @@ export function createCapturedAnalysis() {
     if (entry.frames !== undefined) {
       // A span of whole lines: each line not empty is a frame, analysed in turn, numbered on.
       const out: RecordEntry[] = [];
-      for (const frame of spanLines(capturedBytes(entry, line).bytes)) if (frame.size > 0) out.push(...analyseFrame(state, entry, frame, () => ++seq, envelopeOf));
+      for (const frame of spanLines(capturedBytes(entry, line).bytes))
+        if (frame.size > 0) out.push(...analyseFrame(state, entry, frame, () => ++seq, envelopeOf));
       state.shift += out.length - entry.frames;
       return out;
     }
@@ -140,7 +141,13 @@ export function createCapturedAnalysis() {
   }
 
   /** One captured frame analysed: its entries (a batch's members), then the notes it gave rise to. */
-  function analyseFrame(state: SessionState, entry: CapturedEntry, frame: FrameBytes, nextSeq: () => number, envelopeOf: (at: number) => NoteEntry): RecordEntry[] {
+  function analyseFrame(
+    state: SessionState,
+    entry: CapturedEntry,
+    frame: FrameBytes,
+    nextSeq: () => number,
+    envelopeOf: (at: number) => NoteEntry,
+  ): RecordEntry[] {
     const results = observeFrame(frame, {
       dir: entry.dir,
       correlator: state.correlator,

@@ -53,10 +53,8 @@ export function createRevisionMarks() {
  * frame's text (`raw`/`rawBase64` when it is not JSON; `msg` when it is, its exact text remembered).
  */
 export function entryOfObserved(envelope: Envelope, observed: Observed, text: string): FrameEntry {
-  const { raw, rawBase64, ...annotations } = observed.observation;
-  const entry = { ...envelope, ...annotations } as FrameEntry;
-  if (raw !== undefined) entry.raw = raw;
-  if (rawBase64 !== undefined) entry.rawBase64 = rawBase64;
+  // The observation's `raw` or `rawBase64` is its last field, as the entry's: one copy keeps the order.
+  const entry = { ...envelope, ...observed.observation } as FrameEntry;
   if (observed.json !== undefined) {
     entry.msg = observed.message;
     rememberText(entry, typeof observed.json === 'string' ? observed.json : text);

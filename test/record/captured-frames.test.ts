@@ -206,7 +206,10 @@ describe('a record holding spans of captured lines', () => {
   it('writes a span as one line of its exact bytes, numbered by its first frame, where nothing in it is to be masked', () => {
     const { times, runs } = spans(0, 50);
     const path = recordTimed('span-lines', times, runs, 0);
-    const lines = readFileSync(path, 'utf8').split('\n').filter(Boolean).map((line) => JSON.parse(line));
+    const lines = readFileSync(path, 'utf8')
+      .split('\n')
+      .filter(Boolean)
+      .map((line) => JSON.parse(line));
     const spanLines = lines.filter((line) => line.frames !== undefined);
     expect(spanLines.length).toBeGreaterThan(3);
     // Each frame of a span has its seq: the entry after a span goes on from its last frame.

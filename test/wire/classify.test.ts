@@ -42,6 +42,49 @@ describe('decodeFrame', () => {
     expect(decodeFrame(bytes)).toEqual(expected);
   });
 
+  it('tells JSON from text as a parse does, without parsing what cannot begin JSON', () => {
+    const texts = [
+      '',
+      ' ',
+      'ab',
+      'hello world',
+      'Server ready on stdio',
+      '\ufeff{}',
+      '  {"a":1}',
+      '\t[1]',
+      '\r\n{}',
+      '"s"',
+      '-1',
+      '12',
+      'true',
+      'false',
+      'null',
+      'nul',
+      'tru',
+      'fals',
+      '{',
+      '[1,',
+      '{"a":}',
+      '+1',
+      '.5',
+      'NaN',
+      'Infinity',
+      "{'a':1}",
+      '\u00a0{}',
+      '}',
+      ']',
+    ];
+    for (const text of texts) {
+      let parses = true;
+      try {
+        JSON.parse(text);
+      } catch {
+        parses = false;
+      }
+      expect([text, decodeFrame(Buffer.from(text)).ok]).toEqual([text, parses]);
+    }
+  });
+
   it('keeps the text of a truncated frame cut inside a character', () => {
     const bytes = Buffer.from('{"a":"é', 'utf8').subarray(0, 7);
     expect(decodeFrame(bytes, true)).toMatchObject({ ok: false, reason: 'frame-too-large', text: expect.stringContaining('{"a":"') });

@@ -9,6 +9,17 @@ export type Decoded =
   | { ok: false; reason: 'not-utf8'; base64: string }
   | { ok: false; reason: 'frame-too-large'; text?: string; base64?: string };
 
+/**
+ * Whether text may be JSON, from its first character past JSON's white space: `{`, `[`, `"`, a
+ * digit, `-`, or the `t`, `f`, `n` of true, false, null. False means it is surely not JSON.
+ */
+export function mayBeJson(text: string): boolean {
+  let at = 0;
+  let code = text.charCodeAt(at);
+  while (code === 0x20 || code === 0x09 || code === 0x0a || code === 0x0d) code = text.charCodeAt(++at);
+  return code === 0x7b || code === 0x5b || code === 0x22 || code === 0x2d || (code >= 0x30 && code <= 0x39) || code === 0x74 || code === 0x66 || code === 0x6e;
+}
+
 /** Decodes one frame. Never throws: bad bytes are data to record, not errors. */
 export function decodeFrame(bytes: Buffer, truncated = false): Decoded {
   // Most frames are ASCII, which is UTF-8 too: read as such, the same text is decoded at less cost.
@@ -23,6 +34,9 @@ export function decodeFrame(bytes: Buffer, truncated = false): Decoded {
   }
   if (!utf8) return { ok: false, reason: 'not-utf8', base64: bytes.toString('base64') };
   const text = ascii ? bytes.toString('latin1') : bytes.toString('utf8');
+  // Text that cannot begin JSON (stdout noise, a banner) is told apart without a parse that throws:
+  // an exception costs more than the rest of a small frame's analysis.
+  if (!mayBeJson(text)) return { ok: false, reason: 'not-json', text };
   try {
     const { value, cut } = parseCut(text);
     return cut ? { ok: true, text, value, cut } : { ok: true, text, value };
