@@ -46,7 +46,7 @@ export function observeStdio(config: StdioObserverConfig, recorder: Recorder, ca
   const marks: Record<StdioStream, Partial<FrameEntry> | undefined> = { c2s: undefined, s2c: undefined, stderr: undefined };
   // Behind the traffic, whole lines are captured rather than analysed (readers analyse them), so
   // they are kept rather than lost; not where every frame's analysis is needed (fault marks, exports).
-  const captureAfterMs = config.captureAfterMs;
+  const captureAfterMs = config.captureAfterMs ?? Number.POSITIVE_INFINITY;
   const captures = captureAfterMs !== Number.POSITIVE_INFINITY;
   // What waited while this thread was starting is not lateness of its own.
   const startedAt = nowMs();

@@ -14,9 +14,9 @@ export interface StdioObserverConfig extends ObserverOutputs {
    * How late (since the spy forwarded it) a chunk may be observed and still be analysed: later, the
    * observer is behind the traffic and captures its whole lines instead, as does a session that has
    * captured frames. Infinity: never (fault rules and --intercept mark frames, and the exports,
-   * --otlp and --metrics, need each frame's analysis).
+   * --otlp and --metrics, need each frame's analysis), as when it is left out.
    */
-  captureAfterMs: number;
+  captureAfterMs?: number;
 }
 
 /** Messages from the forwarding thread to the observer, sent in batches. `t` is when it was seen. */
