@@ -135,5 +135,10 @@ describe('a span of whole lines (capture)', () => {
       [1, false],
     ]);
     expect(framer.pushSpan(Buffer.from('c\n'))).toEqual({ bytes: Buffer.from('c\n'), frames: 1 });
+    // A span is bounded apart from the parse limit: past that bound, the lines go to push.
+    const bounded = createLineFramer(1 << 20);
+    expect(bounded.pushSpan(Buffer.from('a'.repeat(200)), 256)).toEqual({ bytes: Buffer.alloc(0), frames: 0 });
+    expect(bounded.pushSpan(Buffer.from(`${'b'.repeat(100)}\n`), 256)).toBeUndefined();
+    expect(bounded.push(Buffer.from(`${'b'.repeat(100)}\n`)).map((line) => line.size)).toEqual([300]);
   });
 });

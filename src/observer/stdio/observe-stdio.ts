@@ -7,6 +7,11 @@ import type { Recorder } from '../recorder.js';
 import type { StdioMessage, StdioObserverConfig, StdioStream } from './stdio-messages.js';
 
 const streams = ['c2s', 's2c', 'stderr'] as const;
+/**
+ * The most bytes one span of captured lines holds (a chunk and the line it finishes): larger frames
+ * are captured one by one, their JSON spliced in as it came, rather than copied into a string twice.
+ */
+const spanLimit = 256 * 1024;
 /** Lines observed between two looks at the time left: a chunk of 3-byte lines holds thousands. */
 const linesPerLook = 256;
 
@@ -60,7 +65,7 @@ export function observeStdio(config: StdioObserverConfig, recorder: Recorder, ca
   function capture(stream: StdioStream, data: Buffer, t: number): boolean {
     if (!captures || stream === 'stderr' || gaps[stream]) return false;
     if (!recorder.capturing(session) && !recorder.isBehind() && nowMs() - Math.max(t, startedAt) <= captureAfterMs && captureAfterMs > 0) return false;
-    const span = framers[stream].pushSpan(data);
+    const span = framers[stream].pushSpan(data, spanLimit);
     if (!span) return false;
     recorded[streamIndex[stream]]! += span.bytes.length;
     recorder.captureSpan(session, stream, span.bytes, span.frames, t);

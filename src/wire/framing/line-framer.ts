@@ -101,11 +101,12 @@ export function createLineFramer(maxFrame: number) {
      * Feeds a chunk and hands back the whole lines it completed as one span of bytes (the
      * unfinished line held before it, the chunk up to its last line ending), without cutting it into
      * lines: what capture writes at full speed. `frames` counts its lines that are frames (not
-     * empty). Undefined, with nothing fed, when the span could hold a line past the limit, or while
+     * empty). Undefined, with nothing fed, when the span could pass `limit` (or hold a line past the
+     * parse limit), or while
      * a resync or a cut line is under way: `push` then.
      */
-    pushSpan(chunk: Buffer): { bytes: Buffer; frames: number } | undefined {
-      if (skipping || kept !== size || size + chunk.length > maxFrame) return undefined;
+    pushSpan(chunk: Buffer, limit = maxFrame): { bytes: Buffer; frames: number } | undefined {
+      if (skipping || kept !== size || size + chunk.length > Math.min(limit, maxFrame)) return undefined;
       const last = chunk.lastIndexOf(LF);
       if (last === -1) {
         append(chunk);
