@@ -1,3 +1,4 @@
+import { captureModes } from '../observer/stdio/stdio-messages.js';
 import { Command, InvalidArgumentError, Option } from 'commander';
 import { SpyError } from './errors.js';
 import { listOption } from '../review/filters.js';
@@ -11,7 +12,7 @@ import { checkJsonPath } from '../wire/redact/json-path.js';
 import { defaultMaxFrame, frameLimitBounds, lineLimitBounds } from '../wire/framing/limits.js';
 import { parseCount, parseListen, sizeParser } from './options.js';
 import { reportHelp, withReportOptions } from './report-options.js';
-import { collect, parseCaptureAfter, parseDuration, parseSpeed, replayFormatNames } from './replay-options.js';
+import { collect, parseDuration, parseSpeed, replayFormatNames } from './replay-options.js';
 import { defaultHoldMs, defaultMaxHeld, parseMaxHeld } from './intercept-options.js';
 import { version } from './version.js';
 import { checkExamples, examples, httpExamples, mockHelp, replayHelp, uiHelp, viewExamples } from './help-texts.js';
@@ -35,11 +36,11 @@ export function buildProgram(context: ProgramContext): Command {
   withSpyOptions(program)
     .addOption(
       new Option(
-        '--capture-after <duration>',
-        "when the recorder is this far behind the traffic, whole lines are recorded as captured, analysed by whoever reads the record; 0: from the first frame; 'never': every frame analysed, what the recorder misses a gap",
+        '--capture <when>',
+        'when the recorder records whole lines unanalysed (readers analyse them) rather than analyse each frame: pressed (when it falls far behind the traffic or runs out of time to finish: no gap), always, never (what it misses becomes a gap)',
       )
-        .argParser(parseCaptureAfter)
-        .default(200, '200ms'),
+        .choices(captureModes)
+        .default('pressed'),
     )
     .addHelpText('after', examples)
     .allowExcessArguments(true)

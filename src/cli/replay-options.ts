@@ -13,13 +13,6 @@ export function parseDuration(value: string): number {
   return ms;
 }
 
-/** `--capture-after`: a duration, 0 (capture from the first frame), or `never` (Infinity). */
-export function parseCaptureAfter(value: string): number {
-  if (value === 'never') return Number.POSITIVE_INFINITY;
-  if (value === '0') return 0;
-  return parseDuration(value);
-}
-
 /** `--speed`: 0 answers at once, 1 at the recorded timing. */
 export function parseSpeed(value: string): number {
   if (value !== '0' && value !== '1') throw new InvalidArgumentError('expected 0 (no delays) or 1 (recorded timing)');

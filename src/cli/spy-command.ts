@@ -1,3 +1,4 @@
+import type { CaptureMode } from '../observer/stdio/stdio-messages.js';
 import { checkNamedPath, resolveOutputPaths, type OutputPaths } from '../record/paths.js';
 import { sessionRecordPath } from '../record/sessions-dir.js';
 import type { ObserverOutputs } from '../observer/observer-outputs.js';
@@ -23,8 +24,8 @@ export interface SpyOptions extends ExportOptions, FaultOptions, InterceptComman
   maxFrame: number;
   /** Once the server has exited, how long finishing the record may take, in ms. */
   drainTimeout: number;
-  /** --capture-after (stdio): how far behind the recorder may be before it captures lines whole. */
-  captureAfter?: number;
+  /** --capture (stdio): when the recorder captures whole lines rather than analyse them. */
+  capture?: CaptureMode;
   /** --lossless: the traffic slows to the recorder's pace rather than leave gaps in the record. */
   lossless?: boolean;
   /** --redact: JSONPaths masked in every frame before it is written. */
@@ -133,7 +134,7 @@ export async function runSpy(server: string[] | undefined, options: SpyOptions):
     version,
     drainTimeoutMs: options.drainTimeout,
     lossless: options.lossless === true,
-    ...(options.captureAfter !== undefined ? { captureAfterMs: options.captureAfter } : {}),
+    ...(options.capture !== undefined ? { capture: options.capture } : {}),
     earlySignal: takeEarlySignal,
     ...(faults ? { faults } : {}),
     ...(intercept ? { intercept } : {}),

@@ -113,8 +113,6 @@ export function createRecorder(options: RecorderOptions) {
 
   /** Sessions with a frame captured and not analysed: their pairing is the readers' from then on (see record/captured.ts). */
   const capturing = new Set<string>();
-  /** Whether the observer is behind the traffic now (see `behind`). */
-  let isBehind = false;
 
   function emit(entry: RecordEntry, message?: unknown, json?: Buffer | string, cut?: Buffer) {
     for (const sink of sinks) sink.entry(entry, message, json, cut);
@@ -210,8 +208,6 @@ export function createRecorder(options: RecorderOptions) {
     },
     /** Whether `session` has captured frames: its frames are to be captured from then on. */
     capturing: (session: string) => capturing.has(session),
-    /** Whether the observer is behind the traffic now. */
-    isBehind: () => isBehind,
     /** Records an event that is not a frame. */
     event<K extends EventKind>(session: string | undefined, kind: K, fields: Partial<EntryOf<K>> = {}, timeMs = nowMs()): EntryOf<K> {
       const entry = { ...envelope(session, timeMs), seq: ++seq, kind, ...fields } as RecordEntry;
@@ -259,7 +255,6 @@ export function createRecorder(options: RecorderOptions) {
     },
     /** The observer is behind the traffic, or caught up: sinks may leave out what the record holds anyway. */
     behind(on: boolean) {
-      isBehind = on;
       for (const sink of sinks) sink.behind?.(on);
     },
     /** `reached` is called as every entry given so far goes to the record (never, without a record): see `Sink.checkpoint`. */

@@ -1,7 +1,7 @@
 import { randomBytes } from 'node:crypto';
 import { constants } from 'node:os';
 import { startStdioProxy, type StdioFaultHook, type StdioOutcome, type StdioProxy } from '../transports/stdio.js';
-import { defaultCaptureAfterMs } from '../observer/stdio/stdio-messages.js';
+import type { CaptureMode } from '../observer/stdio/stdio-messages.js';
 import { startStdioObserver } from '../observer/stdio/stdio-handle.js';
 import type { ObserverOutputs } from '../observer/observer-outputs.js';
 import { appendLastWords } from '../sinks/last-words.js';
@@ -22,8 +22,8 @@ export interface StdioSpyOptions {
   version: string;
   /** Once the server has exited, how long finishing the record may keep the client waiting. */
   drainTimeoutMs: number;
-  /** How far behind the traffic the observer may be before it captures lines whole (default 200 ms; Infinity: never). */
-  captureAfterMs?: number;
+  /** --capture: when the observer captures whole lines rather than analyse them (default: when pressed for time). */
+  capture?: CaptureMode;
   /**
    * --lossless: the traffic waits for the record instead of the record leaving gaps; finishing the
    * record is not cut short by `drainTimeoutMs` (only by a stop signal).
@@ -52,8 +52,8 @@ export async function runStdioSpy(options: StdioSpyOptions): Promise<StdioOutcom
   const session = newSessionId();
   // Fault rules and --intercept mark frames, the exports follow each: every frame is analysed.
   const analyseAll = options.faults !== undefined || options.intercept !== undefined || options.observer.export !== undefined;
-  const captureAfterMs = analyseAll ? Number.POSITIVE_INFINITY : (options.captureAfterMs ?? defaultCaptureAfterMs);
-  const observer = startStdioObserver({ ...options.observer, session, captureAfterMs }, { warn: options.warn, lossless: options.lossless === true });
+  const capture: CaptureMode = analyseAll ? 'never' : (options.capture ?? 'pressed');
+  const observer = startStdioObserver({ ...options.observer, session, capture }, { warn: options.warn, lossless: options.lossless === true });
   const command = [options.command, ...options.args];
   const label = options.label ?? {};
   let proxy: StdioProxy | undefined;

@@ -4,9 +4,11 @@
  * their way), so that the forwarding side can end the record right should the observer not answer:
  * [1] the last `seq`, [2] how many messages it accounts for whole, [3] 1 while the write these
  * describe is being issued, [4] the number of the stop signal that moved the deadline to its moment
- * (0: the deadline is --drain-timeout's), [5..] the bytes of each stream it accounts for (in frames, or counted in gaps).
+ * (0: the deadline is --drain-timeout's), [5] the bytes the forwarding side has handed over so far
+ * (what the observer has not observed of them is its backlog, messages on their way included),
+ * [6..] the bytes of each stream it accounts for (in frames, or counted in gaps).
  */
-export const controlSlots = { deadline: 0, seq: 1, handled: 2, writing: 3, cutBy: 4, recorded: 5 } as const;
+export const controlSlots = { deadline: 0, seq: 1, handled: 2, writing: 3, cutBy: 4, handedOver: 5, recorded: 6 } as const;
 /** Streams counted in the record's bytes (stdio: c2s, s2c, stderr; HTTP: c2s, s2c, the bodies of requests and responses). */
 export const recordedStreams = 3;
 export const controlLength = controlSlots.recorded + recordedStreams;

@@ -90,6 +90,8 @@ export function openObserverChannel<M>(config: ThreadConfig, options: ChannelOpt
   });
   const maxLagMs = options.maxLagMs ?? defaultMaxLagMs;
   const lag = createLagMeter();
+  /** Bytes copied over so far, told the observer with each batch (see `controlSlots.handedOver`). */
+  let handedOver = 0;
   let running = false;
   let batch: (M | FinishMessage)[] = [];
   let transfer: ArrayBuffer[] = [];
@@ -178,6 +180,7 @@ export function openObserverChannel<M>(config: ThreadConfig, options: ChannelOpt
     scheduled = false;
     block = undefined;
     if (batch.length === 0 || failed) return;
+    Atomics.store(control, controlSlots.handedOver, BigInt(handedOver));
     worker.postMessage(batch, transfer);
     batch = [];
     transfer = [];
@@ -244,6 +247,7 @@ export function openObserverChannel<M>(config: ThreadConfig, options: ChannelOpt
       // Not before the observer has said it runs: its thread starting up is not falling behind.
       if (!lossless && running && behind > lagFloorBytes && lag.lagMs(now) > maxLagMs) return undefined;
       behind += chunk.length;
+      handedOver += chunk.length;
       lag.sent(chunk.length, now);
       if (block === undefined || block.length - used < chunk.length) {
         block = Buffer.allocUnsafeSlow(Math.max(blockSize, chunk.length));

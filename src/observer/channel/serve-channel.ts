@@ -5,8 +5,12 @@ import { controlSlots, type ChannelMessage, type FinishMessage, type ObserverRep
 
 /** What observes the messages of one spy (stdio or HTTP) on this thread. */
 export interface ObservingSide<M> {
-  /** `overdue` says when the spy's time to finish has run out: a message of many frames may stop early, counting the rest. */
-  handle(message: M, overdue: () => boolean): void;
+  /**
+   * `overdue` says when the spy's time to finish has run out: a message of many frames may stop
+   * early, counting the rest. `pressed` says when the observer cannot afford to analyse every frame
+   * and should capture what it can (see `pressed` below).
+   */
+  handle(message: M, overdue: () => boolean, pressed: () => boolean): void;
   /** Bytes of each stream in frames or gaps given to the recorder so far (the progress of the record). */
   recorded(): readonly number[];
   /** Counts a message's bytes as not recorded; false when the message carries none (it is handled as usual). */
@@ -32,6 +36,9 @@ export interface ObservedOutput {
   /** Resolves when the spy's own stderr (warnings, the live view) has been written. */
   flushStderr(): Promise<void>;
 }
+
+/** How far behind the traffic (bytes handed over, not observed) the observer is pressed for time. */
+const pressedBacklog = 1024 * 1024;
 
 /**
  * The observer thread's side of the channel, for either spy: works through the batches the
@@ -70,6 +77,27 @@ export function serveObserverChannel<M extends ChannelMessage>(
   function overdue(): boolean {
     const deadline = control ? Atomics.load(control, controlSlots.deadline) : 0n;
     return deadline !== 0n && Date.now() >= Number(deadline);
+  }
+
+  /** Bytes of the messages handled so far. */
+  let observedBytes = 0;
+  /** When this thread first saw the deadline (the spy began finishing). */
+  let finishingSince: number | undefined;
+
+  /**
+   * Whether the observer is pressed for time: more than `pressedBacklog` bytes handed over and not
+   * observed yet (those in messages on their way included, which this thread cannot count itself),
+   * or the spy finishing and half its time to finish gone. Analysis then gives way to capture, which
+   * keeps every frame; a backlog of a few frames that waited for a busy CPU is no reason.
+   */
+  function pressed(): boolean {
+    if (!control) return false;
+    if (Number(Atomics.load(control, controlSlots.handedOver)) - observedBytes > pressedBacklog) return true;
+    const deadline = Number(Atomics.load(control, controlSlots.deadline));
+    if (deadline === 0) return false;
+    const now = Date.now();
+    finishingSince ??= now;
+    return now >= finishingSince + (deadline - finishingSince) / 2;
   }
 
   /** Tells the forwarding side, once the entries so far are on their way to the record, what it holds. */
@@ -153,9 +181,10 @@ export function serveObserverChannel<M extends ChannelMessage>(
     // The gaps go before an event (the exit), so the record reads in order.
     if (abandoned && message.type === 'event') observer.dropped();
     const observed = message as M;
-    if (!abandoned || !observer.drop(observed)) observer.handle(observed, overdue);
+    if (!abandoned || !observer.drop(observed)) observer.handle(observed, overdue, pressed);
     checkpoint();
     if (observed.data !== undefined) {
+      observedBytes += observed.data.byteLength;
       unacked += observed.data.byteLength;
       unobserved -= observed.data.byteLength;
       if (!abandoned) paceGc(observed.data.byteLength);

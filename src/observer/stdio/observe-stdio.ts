@@ -1,7 +1,6 @@
 import { isUtf8 } from 'node:buffer';
 import type { FrameEntry, StderrEntry } from '../../record/schema.js';
 import { createLineFramer, type LineFrame } from '../../wire/framing/line-framer.js';
-import { nowMs } from '../../wire/framing/now.js';
 import { causeInWords } from '../channel/finish-cause.js';
 import type { Recorder } from '../recorder.js';
 import type { StdioMessage, StdioObserverConfig, StdioStream } from './stdio-messages.js';
@@ -51,20 +50,18 @@ export function observeStdio(config: StdioObserverConfig, recorder: Recorder, ca
   const marks: Record<StdioStream, Partial<FrameEntry> | undefined> = { c2s: undefined, s2c: undefined, stderr: undefined };
   // Behind the traffic, whole lines are captured rather than analysed (readers analyse them), so
   // they are kept rather than lost; not where every frame's analysis is needed (fault marks, exports).
-  const captureAfterMs = config.captureAfterMs ?? Number.POSITIVE_INFINITY;
-  const captures = captureAfterMs !== Number.POSITIVE_INFINITY;
-  // What waited while this thread was starting is not lateness of its own.
-  const startedAt = nowMs();
+  const captureMode = config.capture ?? 'never';
+  const captures = captureMode !== 'never';
 
   /**
    * Captures the whole lines a chunk of a direction completes, in one span, when the observer is
-   * behind the traffic (it has been told so, or the chunk waited past `captureAfterMs`), or the
+   * pressed for time (far behind the traffic, or finishing out of time; see serve-channel), or the
    * session already has captured frames: from the first, the pairing of requests and answers is
-   * the readers'. False when the chunk is for analysis.
+   * the readers'. With `always`, every chunk. False when the chunk is for analysis.
    */
-  function capture(stream: StdioStream, data: Buffer, t: number): boolean {
+  function capture(stream: StdioStream, data: Buffer, t: number, pressed: () => boolean): boolean {
     if (!captures || stream === 'stderr' || gaps[stream]) return false;
-    if (!recorder.capturing(session) && !recorder.isBehind() && nowMs() - Math.max(t, startedAt) <= captureAfterMs && captureAfterMs > 0) return false;
+    if (captureMode === 'pressed' && !recorder.capturing(session) && !pressed()) return false;
     const span = framers[stream].pushSpan(data, spanLimit);
     if (!span) return false;
     recorded[streamIndex[stream]]! += span.bytes.length;
@@ -114,10 +111,10 @@ export function observeStdio(config: StdioObserverConfig, recorder: Recorder, ca
     }
   }
 
-  const handlers: { [K in StdioMessage['type']]: (message: Extract<StdioMessage, { type: K }>, overdue: () => boolean) => void } = {
-    chunk: (m, overdue) => {
+  const handlers: { [K in StdioMessage['type']]: (message: Extract<StdioMessage, { type: K }>, overdue: () => boolean, pressed: () => boolean) => void } = {
+    chunk: (m, overdue, pressed) => {
       const data = Buffer.from(m.data.buffer, m.data.byteOffset, m.data.byteLength);
-      if (!capture(m.stream, data, m.t)) lines(m.stream, framers[m.stream].push(data), m.t, overdue);
+      if (!capture(m.stream, data, m.t, pressed)) lines(m.stream, framers[m.stream].push(data), m.t, overdue);
     },
     mark: (m) => {
       marks[m.stream] = m.fields;
@@ -140,7 +137,8 @@ export function observeStdio(config: StdioObserverConfig, recorder: Recorder, ca
   };
 
   return {
-    handle: (message: StdioMessage, overdue: () => boolean) => (handlers[message.type] as (m: StdioMessage, o: () => boolean) => void)(message, overdue),
+    handle: (message: StdioMessage, overdue: () => boolean, pressed: () => boolean) =>
+      (handlers[message.type] as (m: StdioMessage, o: () => boolean, p: () => boolean) => void)(message, overdue, pressed),
     recorded: () => recorded,
     /** The spy is exiting: the bytes of a chunk are counted as not recorded instead of observed. */
     drop(message: StdioMessage): boolean {

@@ -4,19 +4,20 @@ import type { ObserverOutputs } from '../observer-outputs.js';
 /** The streams of a stdio spy the observer frames: the two directions and the server's stderr. */
 export type StdioStream = 'c2s' | 's2c' | 'stderr';
 
-/** --capture-after's default. */
-export const defaultCaptureAfterMs = 200;
+/** When the observer captures whole lines rather than analyse them (see `StdioObserverConfig.capture`). */
+export const captureModes = ['pressed', 'always', 'never'] as const;
+export type CaptureMode = (typeof captureModes)[number];
 
 /** What the observer needs to know to record one stdio session. */
 export interface StdioObserverConfig extends ObserverOutputs {
   session: string;
   /**
-   * How late (since the spy forwarded it) a chunk may be observed and still be analysed: later, the
-   * observer is behind the traffic and captures its whole lines instead, as does a session that has
-   * captured frames. Infinity: never (fault rules and --intercept mark frames, and the exports,
-   * --otlp and --metrics, need each frame's analysis), as when it is left out.
+   * When whole lines are captured rather than analysed (--capture): `pressed`, when the observer is
+   * pressed for time (far behind the traffic, or finishing out of time), and from then on in that
+   * session; `always`; `never` (fault rules and --intercept mark frames, and the exports, --otlp and
+   * --metrics, need each frame's analysis), as when it is left out.
    */
-  captureAfterMs?: number;
+  capture?: CaptureMode;
 }
 
 /** Messages from the forwarding thread to the observer, sent in batches. `t` is when it was seen. */
