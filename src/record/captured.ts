@@ -158,12 +158,11 @@ export function createCapturedAnalysis() {
     });
     const text = frame.bytes.toString('utf8');
     const frames = results.map((observed) => {
-      const analysed = entryOfObserved(envelopeOf(observed.seq) as unknown as FrameEntry, observed, text);
+      const analysed = entryOfObserved(envelopeOf(observed.seq) as unknown as FrameEntry, observed, text, revisions.mark);
       // Text that was no JSON, with a known secret masked in it.
       if (entry.redacted && analysed.redacted === undefined && entry.msg === undefined) analysed.redacted = entry.redacted;
       // The first member of a batch holds the whole batch as `msg`, as its line in the record would.
       if (analysed.batch?.index === 0 && observed.json !== undefined) analysed.msg = JSON.parse(observed.json.toString());
-      revisions.mark(analysed);
       return analysed;
     });
     const out: RecordEntry[] = [...frames];

@@ -52,9 +52,11 @@ export function createRevisionMarks() {
  * Turns what the pipeline made of one frame into a record entry: the envelope, the annotations, the
  * frame's text (`raw`/`rawBase64` when it is not JSON; `msg` when it is, its exact text remembered).
  */
-export function entryOfObserved(envelope: Envelope, observed: Observed, text: string): FrameEntry {
+export function entryOfObserved(envelope: Envelope, observed: Observed, text: string, mark?: (entry: FrameEntry) => void): FrameEntry {
   // The observation's `raw` or `rawBase64` is its last field, as the entry's: one copy keeps the order.
   const entry = { ...envelope, ...observed.observation } as FrameEntry;
+  // Marks (a changed revision) go before `msg`, where the spy writes them.
+  mark?.(entry);
   if (observed.json !== undefined) {
     entry.msg = observed.message;
     rememberText(entry, typeof observed.json === 'string' ? observed.json : text);
