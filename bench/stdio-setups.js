@@ -29,6 +29,12 @@ export function stdioSetups(dir, responseBytes) {
       record: join(dir, 'wire.jsonl'),
     },
     {
+      name: 'spy analyse',
+      command: [node, bin, '-q', '--capture', 'never', '--record', join(dir, 'wire.jsonl'), '--log', join(dir, 'wire.log'), '--', ...server],
+      spyPids: (pid) => [pid],
+      record: join(dir, 'wire.jsonl'),
+    },
+    {
       name: 'spy lossless',
       command: [node, bin, '-q', '--lossless', '--record', join(dir, 'wire.jsonl'), '--log', join(dir, 'wire.log'), '--', ...server],
       spyPids: (pid) => [pid],

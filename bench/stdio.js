@@ -1,7 +1,9 @@
 #!/usr/bin/env node
-// Benchmark of the stdio spy. In every repetition each workload runs through six setups, in an
+// Benchmark of the stdio spy. In every repetition each workload runs through seven setups, in an
 // order that rotates between repetitions: direct, a `tee` sandwich, a Node pass-through (the floor of
-// any Node spy), mcp-spy recording, mcp-spy recording with --lossless, and mcp-spy writing nothing. The server parses no JSON.
+// any Node spy), mcp-spy recording (capturing when pressed for time, the default), mcp-spy recording
+// with every frame analysed (--capture never, the spy before its capture tier), mcp-spy recording with
+// --lossless, and mcp-spy writing nothing. The server parses no JSON.
 //   npm run bench:stdio     (BENCH_REPS=5 by default; BENCH_QUICK=1 for a short run;
 //                            BENCH_ONLY=mcp,large for some workloads: mcp, small, large, huge, rtt)
 // Prints one table per workload on stdout and nothing else; it asserts nothing.

@@ -173,10 +173,10 @@ export function createRecorder(options: RecorderOptions) {
       return entries;
     },
     /**
-     * Captures one frame without analysing it (the observer is behind the traffic): its direction,
-     * time, size and bytes (masked as an analysed frame's would be), one seq. From then on the
-     * session's frames are to be all captured: the pairing the spy would do lacks this one. (The
-     * stdio observer does not call it yet; see docs/record.md, "Captured frames".)
+     * Captures one frame without analysing it (the observer is pressed for time, and the frame may
+     * not go in a span): its direction, time, size and bytes (masked as an analysed frame's would
+     * be), one seq. From then on the session's frames are all captured: the pairing the spy would do
+     * lacks this one (see docs/record.md, "Captured frames").
      */
     capture(session: string, dir: Direction, frame: FrameBytes, timeMs = nowMs()) {
       capturing.add(session);
@@ -187,7 +187,7 @@ export function createRecorder(options: RecorderOptions) {
       for (const sink of sinks) sink.captured?.(line);
     },
     /**
-     * Captures a span of whole lines at once (the observer is behind the traffic): one record line
+     * Captures a span of whole lines at once (the observer is pressed for time): one record line
      * for all of them, their bytes verbatim, a seq for each frame. Where something in it may be
      * masked (a secret's name, a known secret, `--redact`), each frame is captured on its own and
      * masked instead.
