@@ -16,10 +16,17 @@ import type { FrameChange } from './session-items.js';
 function updatedEntry(line: string, frame: RecordedFrame, live: FrameChange): string {
   // A byte order mark before the first line is kept, outside the JSON.
   const bom = line.startsWith('\ufeff') ? '\ufeff' : '';
-  const entry = JSON.parse(line.slice(bom.length)) as Record<string, unknown>;
+  let entry = JSON.parse(line.slice(bom.length)) as Record<string, unknown>;
   const sameId = live.message.id === frame.id || frame.id === undefined;
   const raw = sameId && live.raw !== undefined ? live.raw : JSON.stringify(frame.id === undefined ? live.message : withId(live.message, frame.id));
   const classified = classifyMessage(live.message);
+  // A frame captured alone, or a span of one, becomes the frame as readers analysed it (numbered as
+  // the file numbers it; a span's text held its line ending).
+  if (entry.kind === 'captured') {
+    const crlf = entry.frames !== undefined && typeof entry.raw === 'string' && entry.raw.endsWith('\r\n');
+    entry = { ...(frame.entry as unknown as Record<string, unknown>), seq: entry.seq };
+    if (crlf) entry.eol = '\r\n';
+  }
   entry.v = RECORD_VERSION;
   entry.kind = classified.kind;
   entry.bytes = Buffer.byteLength(raw);
@@ -49,12 +56,22 @@ async function write(out: Writable, data: Buffer | string): Promise<void> {
   if (!out.write(data)) await once(out, 'drain');
 }
 
-/** Copies a file line by line, bytes as they are, but for the lines (by number) given a new text. */
-async function copyReplacing(path: string, out: Writable, replacements: ReadonlyMap<number, (line: string) => string>): Promise<void> {
+/**
+ * Copies a file line by line, bytes as they are, but for the lines (by number) given a new text (a
+ * line whose replacement gives undefined is copied as it is). Returns how many lines were replaced.
+ */
+async function copyReplacing(path: string, out: Writable, replacements: ReadonlyMap<number, (line: string) => string | undefined>): Promise<number> {
   let lineNo = 1;
   let held: Buffer[] = [];
+  let replaced = 0;
   const flushHeld = async () => {
-    await write(out, replacements.get(lineNo)!(Buffer.concat(held).toString('utf8')));
+    const line = Buffer.concat(held);
+    const text = replacements.get(lineNo)!(line.toString('utf8'));
+    if (text === undefined) await write(out, line);
+    else {
+      await write(out, text);
+      replaced++;
+    }
     held = [];
   };
   // Each chunk is a fresh buffer: a slice of it may wait in the stream's queue.
@@ -76,17 +93,24 @@ async function copyReplacing(path: string, out: Writable, replacements: Readonly
     if (from < data.length) await write(out, data.subarray(from));
   }
   if (held.length > 0) await flushHeld();
+  return replaced;
 }
+
+/** A line of several captured frames, a span of them: its frames have no line of their own to rewrite. */
+const capturedSpan = /^\ufeff?\{[^{]*"kind":"captured"[^{]*"frames":([2-9]|\d\d)/;
 
 /**
  * Rewrites a recording in place, replacing only the given server frames; every other line stays
  * byte for byte. Streamed (a line of any size is copied, never read as text) to a temporary file
  * beside it and renamed, so a crash leaves the old one whole.
- * Returns how many frames were replaced (batch members are left alone).
+ * Returns how many frames were replaced (batch members, and frames in a span of captured lines, are
+ * left alone: `mcp-spy view --format jsonl` writes such a record analysed, a line per frame).
  */
 export async function updateRecording(path: string, changes: readonly FrameChange[]): Promise<number> {
   const replacements = new Map(
-    changes.filter((change) => !change.frame.entry.batch).map((change) => [change.frame.lineNo, (line: string) => updatedEntry(line, change.frame, change)]),
+    changes
+      .filter((change) => !change.frame.entry.batch)
+      .map((change) => [change.frame.lineNo, (line: string) => (capturedSpan.test(line) ? undefined : updatedEntry(line, change.frame, change))]),
   );
   if (replacements.size === 0) return 0;
   const temporary = join(dirname(path), `.${basename(path)}.${process.pid}.tmp`);
@@ -94,13 +118,13 @@ export async function updateRecording(path: string, changes: readonly FrameChang
     const out = createWriteStream(temporary, { mode: (await stat(path)).mode & 0o777 });
     const failed = once(out, 'error').then(([error]) => Promise.reject(error));
     failed.catch(() => {});
-    await Promise.race([copyReplacing(path, out, replacements), failed]);
+    const replaced = await Promise.race([copyReplacing(path, out, replacements), failed]);
     out.end();
     await Promise.race([once(out, 'finish'), failed]);
     await rename(temporary, path);
+    return replaced;
   } catch (error) {
     await rm(temporary, { force: true });
     throw new ReplayError(`cannot update ${path}: ${(error as NodeJS.ErrnoException).code ?? (error as Error).message}`);
   }
-  return replacements.size;
 }

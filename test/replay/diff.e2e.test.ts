@@ -4,7 +4,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { copyFileSync, readFileSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { freePort } from '../helpers/http-spy.js';
-import { fixture, node, readEntries, recordSession, runBin, tempDir } from '../helpers/spy.js';
+import { bin, fixture, node, readEntries, recordSession, runBin, runClient, tempDir } from '../helpers/spy.js';
 import { splicedText } from '../../src/record/frame-message.js';
 
 const temp = tempDir();
@@ -87,6 +87,33 @@ describe('replay of a server that changed', () => {
     // The rewritten recording now passes against the new server, and fails against the old one.
     expect((await runBin(['replay', updated, '--', ...changedServer])).code).toBe(0);
     expect((await runBin(['replay', updated, '--', ...server])).code).toBe(1);
+  });
+
+  it('--update rewrites a frame the spy captured (--capture always) into the frame analysed', async () => {
+    const captured = join(temp.dir, 'captured.jsonl');
+    await runClient('everything-client.js', ['--', node, bin, '--record', captured, '--no-log', '-q', '--capture', 'always', '--', ...server], {
+      SCENARIO: 'fixture',
+    });
+    const before = readFileSync(captured, 'utf8').split('\n');
+    expect(before.filter((line) => line.includes('"kind":"captured"')).length).toBeGreaterThan(4);
+    const result = await runBin(['replay', captured, '--update', '--', ...changedServer]);
+    expect(result.code).toBe(0);
+    expect(result.text).toContain('updated 1 frame(s)');
+    const after = readFileSync(captured, 'utf8').split('\n');
+    const differing = after.map((line, index) => (line === before[index] ? -1 : index)).filter((index) => index !== -1);
+    expect(differing).toHaveLength(1);
+    expect(JSON.parse(after[differing[0]!]!)).toMatchObject({
+      kind: 'response',
+      dir: 's2c',
+      id: 2,
+      msg: { result: { content: [{ text: 'Hi there, Ada.' }] } },
+    });
+    expect(after[differing[0]!]).not.toContain('"frames"');
+    // Read as a whole, the record is the one recorded, but for the answer the server now gives.
+    expect(readEntries(captured).map((entry) => [entry.seq, entry.kind, entry.method])).toEqual(
+      readEntries(record).map((entry) => [entry.seq, entry.kind, entry.method]),
+    );
+    expect((await runBin(['replay', captured, '--', ...changedServer])).code).toBe(0);
   });
 
   it('reports a request the server no longer answers as missing after --timeout', async () => {

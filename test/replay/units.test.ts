@@ -1,5 +1,10 @@
 // The pure parts of replay and mock: paths, diffs, ignores, matching, exchanges.
+import { mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
+import type { FrameChange } from '../../src/replay/session-items.js';
+import { updateRecording } from '../../src/replay/update.js';
 import { diffMessages, formatPath } from '../../src/recording/compare.js';
 import { buildExchanges } from '../../src/recording/exchanges.js';
 import { checkIgnorePath, normalizeIgnorePath, withoutIgnored } from '../../src/recording/ignore.js';
@@ -184,5 +189,37 @@ describe('initializeAnswer', () => {
     expect(initializeAnswer(recorded, { jsonrpc: '2.0', id: 1, method: 'initialize', params: { protocolVersion: '1999-01-01' } })).toMatchObject({
       result: { protocolVersion: '2025-11-25' },
     });
+  });
+});
+
+describe('updateRecording', () => {
+  it('leaves a span of several captured frames whole: its frames have no line of their own', async () => {
+    const dir = mkdtempSync(join(tmpdir(), 'mcp-spy-update-'));
+    try {
+      const path = join(dir, 'wire.jsonl');
+      const span = `${JSON.stringify({ jsonrpc: '2.0', id: 1, result: {} })}\n${JSON.stringify({ jsonrpc: '2.0', id: 2, result: {} })}\n`;
+      const lines = [
+        '{"v":2,"seq":1,"t":"2026-07-28T10:00:00.000Z","session":"k3v","kind":"spawn","transport":"stdio","command":["srv"],"pid":7,"cwd":"/","spy":"0.1.0"}',
+        `{"v":2,"seq":2,"t":"2026-07-28T10:00:00.010Z","session":"k3v","kind":"captured","dir":"s2c","bytes":${Buffer.byteLength(span)},"frames":2,"raw":${JSON.stringify(span)}}`,
+        '',
+      ];
+      writeFileSync(path, lines.join('\n'));
+      const entry = { v: 2, seq: 3, t: '2026-07-28T10:00:00.010Z', session: 'k3v', dir: 's2c', kind: 'response', id: 2, bytes: 36 } as const;
+      const frame = {
+        lineNo: 2,
+        seq: 3,
+        t: 0,
+        dir: 's2c',
+        kind: 'response',
+        message: { jsonrpc: '2.0', id: 2, result: {} },
+        id: 2,
+        raw: '',
+        entry,
+      } as unknown as FrameChange['frame'];
+      expect(await updateRecording(path, [{ frame, message: { jsonrpc: '2.0', id: 2, result: { changed: true } } }])).toBe(0);
+      expect(readFileSync(path, 'utf8')).toBe(lines.join('\n'));
+    } finally {
+      rmSync(dir, { recursive: true, force: true });
+    }
   });
 });
