@@ -5,6 +5,7 @@ import { fileURLToPath } from 'node:url';
 import { Client } from '@modelcontextprotocol/sdk/client/index.js';
 import { StdioClientTransport } from '@modelcontextprotocol/sdk/client/stdio.js';
 import { EmptyResultSchema } from '@modelcontextprotocol/sdk/types.js';
+import { readRecording } from '../record/open-recording.js';
 import { makeDirectory } from '../record/paths.js';
 import { SpyError } from './errors.js';
 import { binPath, commandToRun, shellWord } from './invocation.js';
@@ -31,12 +32,15 @@ async function exercise(client: Client, say: (line: string) => Promise<void>) {
   }
 }
 
-/** The answers (of any kind) the record holds so far. */
+/**
+ * The answers (of any kind) the record holds so far; once it holds captured frames, no more to wait
+ * for (the live view leaves those out).
+ */
 function answersRecorded(recordPath: string): number {
   try {
-    return readFileSync(recordPath, 'utf8')
-      .split('\n')
-      .filter((line) => line.includes('"dir":"s2c"') && /"kind":"(response|tool-error|protocol-error)"/.test(line)).length;
+    const lines = readFileSync(recordPath, 'utf8').split('\n');
+    if (lines.some((line) => line.includes('"kind":"captured"'))) return Number.POSITIVE_INFINITY;
+    return lines.filter((line) => line.includes('"dir":"s2c"') && /"kind":"(response|tool-error|protocol-error)"/.test(line)).length;
   } catch {
     return 0;
   }
@@ -52,13 +56,12 @@ async function recorded(recordPath: string, count: number): Promise<void> {
   while (answersRecorded(recordPath) < count && Date.now() < until) await new Promise((resolve) => setTimeout(resolve, 10));
 }
 
-/** The kinds of this run's entries: those after the record's first `skip` lines (a record is appended to). */
-function countKinds(recordPath: string, skip: number): string {
+/** The kinds of this run's entries, as readers see them: those after the record's first `skip` lines (a record is appended to). */
+async function countKinds(recordPath: string, skip: number): Promise<string> {
   const counts = new Map<string, number>();
-  for (const line of readFileSync(recordPath, 'utf8').split('\n').slice(skip)) {
-    if (!line) continue;
-    const kind = (JSON.parse(line) as { kind: string }).kind;
-    counts.set(kind, (counts.get(kind) ?? 0) + 1);
+  for await (const { entry, lineNo } of readRecording(recordPath)) {
+    if (lineNo <= skip) continue;
+    counts.set(entry.kind, (counts.get(entry.kind) ?? 0) + 1);
   }
   return [...counts].map(([kind, count]) => `${kind} ${count}`).join(', ');
 }
@@ -99,7 +102,7 @@ export async function runDemo(options: { dir?: string }): Promise<number> {
     say(`  client got ${line}`);
   });
   await client.close();
-  say(`\nRecorded: ${countKinds(record, linesBefore)}`);
+  say(`\nRecorded: ${await countKinds(record, linesBefore)}`);
   say(`The record: ${record}`);
   say(`The log:    ${log}`);
   say(`Next: ${commandToRun()} view ${shellWord(record)} --kind tool-error,protocol-error,invalid`);
