@@ -23,7 +23,8 @@ function updatedEntry(line: string, frame: RecordedFrame, live: FrameChange): st
   // A frame captured alone, or a span of one, becomes the frame as readers analysed it (numbered as
   // the file numbers it; a span's text held its line ending).
   if (entry.kind === 'captured') {
-    const crlf = entry.frames !== undefined && typeof entry.raw === 'string' && entry.raw.endsWith('\r\n');
+    const text = typeof entry.rawBase64 === 'string' ? Buffer.from(entry.rawBase64, 'base64').toString('latin1') : entry.raw;
+    const crlf = entry.frames !== undefined && typeof text === 'string' && text.endsWith('\r\n');
     entry = { ...(frame.entry as unknown as Record<string, unknown>), seq: entry.seq };
     if (crlf) entry.eol = '\r\n';
   }

@@ -52,7 +52,7 @@ describe('the capture tier', () => {
       kind: 'captured',
       dir: expect.stringMatching(/^(c2s|s2c)$/),
       frames: expect.any(Number),
-      raw: expect.any(String),
+      rawBase64: expect.any(String),
     });
     const entries = readRecord(path);
     expect(entries[0]).toMatchObject({ seq: 1, kind: 'spawn' });
