@@ -82,6 +82,46 @@ describe("the console's sources", () => {
     expect(fieldOf(files.load(row)!, 'msg')).toEqual(fieldOf(items[8]!.entry, 'msg'));
   });
 
+  it('read a frame of a span of captured lines again with its bytes and its annotations (pairing, latency)', async () => {
+    const temp = tempDir('mcp-spy-ui-sources-');
+    onTestFinished(temp.remove);
+    const request = (id: number) => JSON.stringify({ jsonrpc: '2.0', id, method: 'tools/call', params: { name: 'echo', arguments: { n: id } } });
+    const answer = (id: number) => JSON.stringify({ jsonrpc: '2.0', id, result: { content: [{ type: 'text', text: `n=${id}` }] } });
+    const span = (seq: number, t: string, dir: string, text: string) =>
+      `{"v":2,"seq":${seq},"t":"${t}","session":"k3v","kind":"captured","dir":"${dir}","bytes":${Buffer.byteLength(text)},"frames":${text.split('\n').length - 1},"rawBase64":"${Buffer.from(text).toString('base64')}"}`;
+    const lines = [
+      '{"v":2,"seq":1,"t":"2026-07-28T10:00:00.000Z","session":"k3v","kind":"spawn","transport":"stdio","command":["srv"],"pid":7,"cwd":"/","spy":"0.1.0"}',
+      span(2, '2026-07-28T10:00:00.100Z', 'c2s', `${request(1)}\n${request(2)}\n`),
+      span(4, '2026-07-28T10:00:00.350Z', 's2c', `${answer(1)}\n${answer(2)}\n`),
+    ];
+    const path = temp.file('wire.jsonl', `${lines.join('\n')}\n`);
+    const { items, caughtUp } = follow([path]);
+    await vi.waitFor(() => expect(caughtUp).toEqual([path]));
+    expect(items.map((item) => [item.entry.seq, item.entry.kind, item.lineNo])).toEqual([
+      [1, 'spawn', 1],
+      [2, 'request', 2],
+      [3, 'request', 2],
+      [4, 'response', 3],
+      [5, 'response', 3],
+    ]);
+    const files = createFileLoader();
+    onTestFinished(files.close);
+    const rowOf = (at: number) => ({
+      index: at,
+      session: 'k3v',
+      file: path,
+      lineNo: items[at]!.lineNo,
+      offset: items[at]!.offset,
+      length: items[at]!.length,
+      entry: items[at]!.entry,
+    });
+    // The second answer of its span: its own bytes, and the latency the reader paired it with.
+    const loaded = files.load(rowOf(4))!;
+    expect(fieldOf(loaded, 'msg')).toEqual(JSON.parse(answer(2)));
+    expect(loaded).toMatchObject({ seq: 5, kind: 'response', id: 2, method: 'tools/call', tool: 'echo', latencyMs: 250 });
+    expect(fieldOf(files.load(rowOf(1))!, 'msg')).toEqual(JSON.parse(request(1)));
+  });
+
   it('say in a line what they cannot read, and go on with the rest', async () => {
     const temp = tempDir('mcp-spy-ui-sources-');
     onTestFinished(temp.remove);
