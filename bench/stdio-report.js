@@ -39,6 +39,35 @@ function latencyTable(bySetup) {
   return lines;
 }
 
+/**
+ * The measures a recorder is held to, for the setups that record, over the throughput workloads:
+ * the share of frames recorded, the speed against tee and the CPU against the Node pass-through
+ * (medians of same-repetition ratios), and the peak RSS.
+ */
+function summaryTable(workloads, results) {
+  const throughput = workloads.filter((workload) => workload.kind === 'throughput');
+  if (throughput.length === 0) return [];
+  const names = throughput.map((workload) => workload.name);
+  const lines = [
+    '',
+    `summary (${names.join(' / ')})`,
+    `setup         ${'recorded med'.padEnd(24)} ${'vs tee med'.padEnd(22)} ${'CPU vs pass med'.padEnd(22)} peak RSS MiB`,
+  ];
+  for (const setup of ['spy record', 'spy analyse', 'spy lossless']) {
+    const runsOf = (workload) => results.get(workload.name).get(setup);
+    if (throughput.some((workload) => !runsOf(workload))) continue;
+    const per = (f) => throughput.map((workload) => f(workload, runsOf(workload), results.get(workload.name))).join(' / ');
+    const recordedShare = per((workload, runs) => `${(median(runs.map((run) => run.record.frames / run.framesSent)) * 100).toFixed(0)}%`);
+    const vsTee = per((_, runs, bySetup) => median(perRep(runs, bySetup.get('tee'), (run, base) => base.seconds / run.seconds)).toFixed(2));
+    const vsPass = per((_, runs, bySetup) =>
+      median(perRep(runs, bySetup.get('node pass'), (run, base) => cpuPerExchangeUs(run) / cpuPerExchangeUs(base))).toFixed(1),
+    );
+    const rss = per((_, runs) => peakRssMiB(runs).toFixed(0));
+    lines.push(`${setup.padEnd(13)} ${recordedShare.padEnd(24)} ${vsTee.padEnd(22)} ${vsPass.padEnd(22)} ${rss}`);
+  }
+  return lines;
+}
+
 /** The printed report: one table per workload. `results`: workload name -> setup name -> runs by repetition. */
 export function renderReport(workloads, results, reps, loads) {
   const out = [`stdio benchmark: node ${process.version}, ${reps} repetitions; ratios are taken within a repetition, then min/median`];
@@ -48,6 +77,7 @@ export function renderReport(workloads, results, reps, loads) {
     const bySetup = results.get(workload.name);
     out.push(...(workload.kind === 'latency' ? latencyTable(bySetup) : throughputTable(workload, bySetup)));
   }
+  out.push(...summaryTable(workloads, results));
   out.push('', 'vs tee: tee time / setup time for throughput (>1 is faster than tee); p50 ratio for latency (<1 is faster).');
   out.push('added: p50 round trip minus direct p50; vs pass: against the Node pass-through in the same repetition');
   out.push('(added vs pass leaves out repetitions where the pass-through added under 2 us).');
