@@ -56,13 +56,13 @@ function summaryTable(workloads, results) {
   for (const setup of ['spy record', 'spy analyse', 'spy lossless']) {
     const runsOf = (workload) => results.get(workload.name).get(setup);
     if (throughput.some((workload) => !runsOf(workload))) continue;
-    const per = (f) => throughput.map((workload) => f(workload, runsOf(workload), results.get(workload.name))).join(' / ');
-    const recordedShare = per((workload, runs) => `${(median(runs.map((run) => run.record.frames / run.framesSent)) * 100).toFixed(0)}%`);
-    const vsTee = per((_, runs, bySetup) => median(perRep(runs, bySetup.get('tee'), (run, base) => base.seconds / run.seconds)).toFixed(2));
-    const vsPass = per((_, runs, bySetup) =>
+    const per = (f) => throughput.map((workload) => f(runsOf(workload), results.get(workload.name))).join(' / ');
+    const recordedShare = per((runs) => `${(median(runs.map((run) => run.record.frames / run.framesSent)) * 100).toFixed(0)}%`);
+    const vsTee = per((runs, bySetup) => median(perRep(runs, bySetup.get('tee'), (run, base) => base.seconds / run.seconds)).toFixed(2));
+    const vsPass = per((runs, bySetup) =>
       median(perRep(runs, bySetup.get('node pass'), (run, base) => cpuPerExchangeUs(run) / cpuPerExchangeUs(base))).toFixed(1),
     );
-    const rss = per((_, runs) => peakRssMiB(runs).toFixed(0));
+    const rss = per((runs) => peakRssMiB(runs).toFixed(0));
     lines.push(`${setup.padEnd(13)} ${recordedShare.padEnd(24)} ${vsTee.padEnd(22)} ${vsPass.padEnd(22)} ${rss}`);
   }
   return lines;
