@@ -88,7 +88,11 @@ describe('--lossless on stdio', () => {
     const tinyLines = Buffer.from('{}\n'.repeat(512 * 1024));
     const dir = tempDir().dir;
     const record = join(dir, 'w.jsonl');
-    const spy = spawn(node, [bin, '--lossless', '-q', '--no-log', '--record', record, '--', 'cat'], { cwd: dir, stdio: ['pipe', 'pipe', 'ignore'] });
+    // Analysed, not captured: captured, the record would be finished before the signal could come.
+    const spy = spawn(node, [bin, '--lossless', '--capture', 'never', '-q', '--no-log', '--record', record, '--', 'cat'], {
+      cwd: dir,
+      stdio: ['pipe', 'pipe', 'ignore'],
+    });
     const exited = new Promise<number | null>((resolve) => spy.once('exit', resolve));
     spy.stdout.resume();
     spy.stdin.end(tinyLines);
