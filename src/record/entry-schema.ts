@@ -246,34 +246,14 @@ export const capturedEntry = z
   })
   .describe('a frame captured but not yet analysed (stdio): readers classify and annotate it as they read it');
 
+/** The kinds of entry readers see. */
+const entryKinds = [frameEntry, spawnEntry, exitEntry, stderrEntry, gapEntry, unansweredEntry, httpEntry, noteEntry, faultEntry, interceptEntry] as const;
+
 /** One entry as readers see it: a frame or an event, told apart by `kind`. */
-export const recordEntry = z.discriminatedUnion('kind', [
-  frameEntry,
-  spawnEntry,
-  exitEntry,
-  stderrEntry,
-  gapEntry,
-  unansweredEntry,
-  httpEntry,
-  noteEntry,
-  faultEntry,
-  interceptEntry,
-]);
+export const recordEntry = z.discriminatedUnion('kind', [...entryKinds]);
 
 /** One line of the file: an entry, or a frame captured and left for readers to analyse. */
-export const recordLine = z.discriminatedUnion('kind', [
-  frameEntry,
-  spawnEntry,
-  exitEntry,
-  stderrEntry,
-  gapEntry,
-  unansweredEntry,
-  httpEntry,
-  noteEntry,
-  faultEntry,
-  interceptEntry,
-  capturedEntry,
-]);
+export const recordLine = z.discriminatedUnion('kind', [...entryKinds, capturedEntry]);
 
 /** The JSON Schema (2020-12) of a record line, as published in docs/record.schema.json. */
 export function recordJsonSchema(): object {

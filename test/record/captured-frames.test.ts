@@ -65,14 +65,21 @@ function lineSink(lines: string[]) {
  * `analysed` frames analysed, the rest captured only, as when the observer fell behind there.
  */
 function record(name: string, analysed: number): string {
+  return session(name, (recorder) =>
+    traffic.forEach(([direction, bytes], index) => {
+      const frame = { bytes: Buffer.isBuffer(bytes) ? bytes : Buffer.from(bytes) };
+      if (index < analysed) recorder.frame('k3v', direction, frame, at(index));
+      else recorder.capture('k3v', direction, frame, at(index));
+    }),
+  );
+}
+
+/** A session `k3v` written to `name`.jsonl through a recorder (secret names masked): its spawn, what `feed` gives it, the client closing, the exit. */
+function session(name: string, feed: (recorder: ReturnType<typeof createRecorder>) => void): string {
   const lines: string[] = [];
   const recorder = createRecorder({ sinks: [lineSink(lines)], warn: () => {}, transport: 'stdio', session: 'k3v', redactNames: true });
   recorder.event('k3v', 'spawn', { transport: 'stdio', command: ['srv'], pid: 7 }, start);
-  traffic.forEach(([direction, bytes], index) => {
-    const frame = { bytes: Buffer.isBuffer(bytes) ? bytes : Buffer.from(bytes) };
-    if (index < analysed) recorder.frame('k3v', direction, frame, at(index));
-    else recorder.capture('k3v', direction, frame, at(index));
-  });
+  feed(recorder);
   const end = at(traffic.length);
   recorder.clientClosed('k3v', end);
   recorder.event('k3v', 'exit', { code: 0, signal: null }, end + 1);
@@ -182,24 +189,16 @@ function spans(analysed: number, perSpan: number) {
 }
 
 function recordTimed(name: string, times: number[], runs: number[][] = [], analysed = traffic.length): string {
-  const lines: string[] = [];
-  const recorder = createRecorder({ sinks: [lineSink(lines)], warn: () => {}, transport: 'stdio', session: 'k3v', redactNames: true });
-  recorder.event('k3v', 'spawn', { transport: 'stdio', command: ['srv'], pid: 7 }, start);
-  traffic.forEach(([direction, bytes], index) => {
-    if (index < analysed) recorder.frame('k3v', direction, { bytes: Buffer.isBuffer(bytes) ? bytes : Buffer.from(bytes) }, times[index]);
-    const run = runs.find((indexes) => indexes[0] === index);
-    if (!run) return;
-    const parts = run.flatMap((member, place) => [Buffer.from(traffic[member]![1]), Buffer.from(place === 0 ? '\n\n' : place === 1 ? '\n\r\n' : '\n')]);
-    const span = Buffer.concat(parts);
-    recorder.captureSpan('k3v', direction, span, framesIn(span), times[index]);
-  });
-  const end = at(traffic.length);
-  recorder.clientClosed('k3v', end);
-  recorder.event('k3v', 'exit', { code: 0, signal: null }, end + 1);
-  recorder.endSession('k3v', end + 1);
-  const path = join(dir, `${name}.jsonl`);
-  writeFileSync(path, lines.join(''));
-  return path;
+  return session(name, (recorder) =>
+    traffic.forEach(([direction, bytes], index) => {
+      if (index < analysed) recorder.frame('k3v', direction, { bytes: Buffer.isBuffer(bytes) ? bytes : Buffer.from(bytes) }, times[index]);
+      const run = runs.find((indexes) => indexes[0] === index);
+      if (!run) return;
+      const parts = run.flatMap((member, place) => [Buffer.from(traffic[member]![1]), Buffer.from(place === 0 ? '\n\n' : place === 1 ? '\n\r\n' : '\n')]);
+      const span = Buffer.concat(parts);
+      recorder.captureSpan('k3v', direction, span, framesIn(span), times[index]);
+    }),
+  );
 }
 
 describe('a record holding spans of captured lines', () => {
