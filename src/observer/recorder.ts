@@ -87,7 +87,8 @@ export function createRecorder(options: RecorderOptions) {
   const redact = (message: unknown, raw: string) => redactMessage(message, raw, redactPaths, secrets, redactNames);
   const scrub = (text: string) => (secrets.size > 0 ? secrets.scrub(text) : text);
   const masking = { redact, scrub };
-  const noMasks = {};
+  /** Whether anything may be masked in a frame: secret names, --redact, or a secret met before. */
+  const masksWanted = () => redactNames || redactPaths.length > 0 || secrets.size > 0;
 
   const envelope = (session: string | undefined, timeMs: number): Envelope =>
     session === undefined ? { v: RECORD_VERSION, seq: 0, t: isoOf(timeMs) } : { v: RECORD_VERSION, seq: 0, t: isoOf(timeMs), session };
@@ -154,7 +155,7 @@ export function createRecorder(options: RecorderOptions) {
         nextSeq: () => ++seq,
         timeMs,
         transport: options.transport,
-        ...(redactNames || redactPaths.length > 0 || secrets.size > 0 ? { redact } : {}),
+        ...(masksWanted() ? { redact } : {}),
         // Without a secret known there is nothing to scrub: a cut frame's bytes may then be written as they came.
         ...(secrets.size > 0 ? { scrub } : {}),
         writesCutBytes: true,
@@ -180,10 +181,9 @@ export function createRecorder(options: RecorderOptions) {
      */
     capture(session: string, dir: Direction, frame: FrameBytes, timeMs = nowMs()) {
       capturing.add(session);
-      const masks = redactNames || redactPaths.length > 0 || secrets.size > 0 ? masking : noMasks;
       const head = envelope(session, timeMs);
       head.seq = ++seq;
-      const line = capturedPieces(head, dir, frame, masks);
+      const line = capturedPieces(head, dir, frame, masksWanted() ? masking : {});
       for (const sink of sinks) sink.captured?.(line);
     },
     /**
@@ -194,8 +194,9 @@ export function createRecorder(options: RecorderOptions) {
      */
     captureSpan(session: string, dir: Direction, span: Buffer, frames: number, timeMs = nowMs()) {
       if (frames === 0) return;
-      const text = redactNames || secrets.size > 0 ? span.toString('latin1') : '';
-      if (redactPaths.length > 0 || (redactNames && mentionsSecretName(text)) || (secrets.size > 0 && secrets.mayHold(span.toString('utf8')))) {
+      const maskable =
+        redactPaths.length > 0 || (redactNames && mentionsSecretName(span.toString('latin1'))) || (secrets.size > 0 && secrets.mayHold(span.toString('utf8')));
+      if (maskable) {
         for (const line of spanLines(span)) if (line.size > 0) this.capture(session, dir, line, timeMs);
         return;
       }

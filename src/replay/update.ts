@@ -12,8 +12,8 @@ import { withId } from '../recording/json.js';
 import type { RecordedFrame } from '../recording/load.js';
 import type { FrameChange } from './session-items.js';
 
-/** The record entry of a recorded server frame, with the live frame's bytes and classification instead. */
-function updatedEntry(line: string, frame: RecordedFrame, live: FrameChange): string {
+/** The record entry of a recorded server frame, with the live frame's bytes and classification instead; undefined for a frame that has no line of its own. */
+function updatedEntry(line: string, frame: RecordedFrame, live: FrameChange): string | undefined {
   // A byte order mark before the first line is kept, outside the JSON.
   const bom = line.startsWith('\ufeff') ? '\ufeff' : '';
   let entry = JSON.parse(line.slice(bom.length)) as Record<string, unknown>;
@@ -23,6 +23,8 @@ function updatedEntry(line: string, frame: RecordedFrame, live: FrameChange): st
   // A frame captured alone, or a span of one, becomes the frame as readers analysed it (numbered as
   // the file numbers it; a span's text held its line ending).
   if (entry.kind === 'captured') {
+    // A span of several frames: they have no line of their own to rewrite.
+    if (typeof entry.frames === 'number' && entry.frames > 1) return undefined;
     const text = typeof entry.rawBase64 === 'string' ? Buffer.from(entry.rawBase64, 'base64').toString('latin1') : entry.raw;
     const crlf = entry.frames !== undefined && typeof text === 'string' && text.endsWith('\r\n');
     entry = { ...(frame.entry as unknown as Record<string, unknown>), seq: entry.seq };
@@ -97,9 +99,6 @@ async function copyReplacing(path: string, out: Writable, replacements: Readonly
   return replaced;
 }
 
-/** A line of several captured frames, a span of them: its frames have no line of their own to rewrite. */
-const capturedSpan = /^\ufeff?\{[^{]*"kind":"captured"[^{]*"frames":([2-9]|\d\d)/;
-
 /**
  * Rewrites a recording in place, replacing only the given server frames; every other line stays
  * byte for byte. Streamed (a line of any size is copied, never read as text) to a temporary file
@@ -109,9 +108,7 @@ const capturedSpan = /^\ufeff?\{[^{]*"kind":"captured"[^{]*"frames":([2-9]|\d\d)
  */
 export async function updateRecording(path: string, changes: readonly FrameChange[]): Promise<number> {
   const replacements = new Map(
-    changes
-      .filter((change) => !change.frame.entry.batch)
-      .map((change) => [change.frame.lineNo, (line: string) => (capturedSpan.test(line) ? undefined : updatedEntry(line, change.frame, change))]),
+    changes.filter((change) => !change.frame.entry.batch).map((change) => [change.frame.lineNo, (line: string) => updatedEntry(line, change.frame, change)]),
   );
   if (replacements.size === 0) return 0;
   const temporary = join(dirname(path), `.${basename(path)}.${process.pid}.tmp`);

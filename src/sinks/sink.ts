@@ -17,8 +17,9 @@ export interface Sink {
    */
   entry(entry: RecordEntry, message?: unknown, json?: Buffer | string, cut?: Buffer): void;
   /**
-   * A frame captured and not analysed (the observer is behind), or a span of `frames` of them: `line` is its record line. Only the
-   * record writes it; a rendering sink counts it among what it left out.
+   * A frame captured and not analysed (the observer is behind), or a span of `frames` of them:
+   * `line` is its record line. Only the record writes it; a rendering sink counts it among what it
+   * left out.
    */
   captured?(line: Line, frames?: number): void;
   /** Another sink failed: a sink that keeps a lasting copy writes down the gap it left. */

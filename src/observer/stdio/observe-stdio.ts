@@ -51,7 +51,6 @@ export function observeStdio(config: StdioObserverConfig, recorder: Recorder, ca
   // Behind the traffic, whole lines are captured rather than analysed (readers analyse them), so
   // they are kept rather than lost; not where every frame's analysis is needed (fault marks, exports).
   const captureMode = config.capture ?? 'never';
-  const captures = captureMode !== 'never';
 
   /**
    * Captures the whole lines a chunk of a direction completes, in one span, when the observer is
@@ -60,7 +59,7 @@ export function observeStdio(config: StdioObserverConfig, recorder: Recorder, ca
    * the readers'. With `always`, every chunk. False when the chunk is for analysis.
    */
   function capture(stream: StdioStream, data: Buffer, t: number, pressed: () => boolean): boolean {
-    if (!captures || stream === 'stderr' || gaps[stream]) return false;
+    if (captureMode === 'never' || stream === 'stderr' || gaps[stream]) return false;
     if (captureMode === 'pressed' && !recorder.capturing(session) && !pressed()) return false;
     const span = framers[stream].pushSpan(data, spanLimit);
     if (!span) return false;
@@ -105,7 +104,7 @@ export function observeStdio(config: StdioObserverConfig, recorder: Recorder, ca
         const mark = marks[stream];
         marks[stream] = undefined;
         // Once a session has captured frames, all its frames are (a cut line cannot go in a span).
-        if (captures && recorder.capturing(session)) recorder.capture(session, stream, line, t);
+        if (recorder.capturing(session)) recorder.capture(session, stream, line, t);
         else recorder.frame(session, stream, line, t, mark);
       }
     }

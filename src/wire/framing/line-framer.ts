@@ -102,8 +102,7 @@ export function createLineFramer(maxFrame: number) {
      * unfinished line held before it, the chunk up to its last line ending), without cutting it into
      * lines: what capture writes at full speed. `frames` counts its lines that are frames (not
      * empty). Undefined, with nothing fed, when the span could pass `limit` (or hold a line past the
-     * parse limit), or while
-     * a resync or a cut line is under way: `push` then.
+     * parse limit), or while a resync or a cut line is under way: `push` then.
      */
     pushSpan(chunk: Buffer, limit = maxFrame): { bytes: Buffer; frames: number } | undefined {
       if (skipping || kept !== size || size + chunk.length > Math.min(limit, maxFrame)) return undefined;
