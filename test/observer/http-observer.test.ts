@@ -8,12 +8,18 @@ const headers = { 'content-type': 'application/json', 'mcp-protocol-version': '2
 const body = (id: number, size = 0) => Buffer.from(JSON.stringify({ jsonrpc: '2.0', id, result: { text: 'x'.repeat(size) } }));
 const request = (id: number) => Buffer.from(JSON.stringify({ jsonrpc: '2.0', id, method: 'ping' }));
 
+/** An observer thread recording to a file of its own (room for `maxBehind` bytes not yet observed, or the default). */
+function observing(maxBehind?: number) {
+  const { dir, remove } = tempDir();
+  const record = join(dir, 'r.jsonl');
+  const config = { recordPath: record, live: false, color: false, maxFrame: 1024, redactHeaders: [], redact: true, mcpPath: '/mcp' };
+  const observer = startHttpObserver(config, { warn: () => {}, ...(maxBehind === undefined ? {} : { maxBehind }) });
+  return { observer, record, remove };
+}
+
 describe('the HTTP spy observer thread', () => {
   it('records an exchange that outran it as one gap, and the next one whole', async () => {
-    const { dir, remove } = tempDir();
-    const record = join(dir, 'r.jsonl');
-    const config = { recordPath: record, live: false, color: false, maxFrame: 1024, redactHeaders: [], redact: true, mcpPath: '/mcp' };
-    const observer = startHttpObserver(config, { warn: () => {}, maxBehind: 200 });
+    const { observer, record, remove } = observing(200);
     const exchange = (id: number, size: number) => {
       const x = observer.observe({ method: 'POST', path: '/mcp', headers });
       x.requestChunk(request(id));
@@ -45,10 +51,7 @@ describe('the HTTP spy observer thread', () => {
   });
 
   it('counts an exchange lost in its request as a gap for each side, every byte of both', async () => {
-    const { dir, remove } = tempDir();
-    const record = join(dir, 'r.jsonl');
-    const config = { recordPath: record, live: false, color: false, maxFrame: 1024, redactHeaders: [], redact: true, mcpPath: '/mcp' };
-    const observer = startHttpObserver(config, { warn: () => {}, maxBehind: 200 });
+    const { observer, record, remove } = observing(200);
     const x = observer.observe({ method: 'POST', path: '/mcp', headers });
     const call = Buffer.from(JSON.stringify({ jsonrpc: '2.0', id: 1, method: 'tools/call', params: { text: 'y'.repeat(300) } }));
     x.requestChunk(call.subarray(0, 100));
@@ -67,10 +70,7 @@ describe('the HTTP spy observer thread', () => {
   });
 
   it('counts an event stream lost midway from its last whole event: the events before it are frames', async () => {
-    const { dir, remove } = tempDir();
-    const record = join(dir, 'r.jsonl');
-    const config = { recordPath: record, live: false, color: false, maxFrame: 1024, redactHeaders: [], redact: true, mcpPath: '/mcp' };
-    const observer = startHttpObserver(config, { warn: () => {}, maxBehind: 300 });
+    const { observer, record, remove } = observing(300);
     const x = observer.observe({ method: 'POST', path: '/mcp', headers });
     x.requestChunk(request(1));
     x.requestEnd();
@@ -92,12 +92,7 @@ describe('the HTTP spy observer thread', () => {
   });
 
   it('records an exchange the same whether its ends ride on its messages of the same moment or cross alone later', async () => {
-    const { dir, remove } = tempDir();
-    const record = join(dir, 'r.jsonl');
-    const observer = startHttpObserver(
-      { recordPath: record, live: false, color: false, maxFrame: 1024, redactHeaders: [], redact: true, mcpPath: '/mcp' },
-      { warn: () => {} },
-    );
+    const { observer, record, remove } = observing();
     const pause = () => new Promise((resolve) => setTimeout(resolve, 20));
     const exchange = async (id: number, apart: boolean) => {
       const x = observer.observe({ method: 'POST', path: '/mcp', headers });
