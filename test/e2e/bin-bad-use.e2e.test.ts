@@ -33,6 +33,11 @@ describe('the binary passes bad use on to the shell: one line on stderr, nothing
     ['the stdio spy, an empty --record', ['--record', '', '--', 'cat'], 'mcp-spy: --record needs a file name (--no-record writes none)\n'],
     ['http, an empty --log', ['http', '--target', 'http://127.0.0.1:9/mcp', '--log', ''], 'mcp-spy: --log needs a file name (--no-log writes none)\n'],
     ['the stdio spy, a missing --faults file', ['--faults', 'missing.yaml', '--', 'cat'], 'mcp-spy: cannot read --faults missing.yaml: no such file\n'],
+    [
+      'the stdio spy, a --capture it does not know',
+      ['--capture', 'sometimes', '--', 'cat'],
+      "mcp-spy: option '--capture <when>' argument 'sometimes' is invalid: expected one of pressed, always, never (see mcp-spy --help)\n",
+    ],
     ['demo', ['demo', '--bogus'], "mcp-spy demo: unknown option '--bogus' (see mcp-spy demo --help)\n"],
   ])('%s', async (_name, args, line) => {
     const result = await runBin(args);
