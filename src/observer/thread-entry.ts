@@ -6,6 +6,7 @@ import { createStderrOut, warnOnce } from '../sinks/stderr-out.js';
 import { serveObserverChannel, type ObservingSide } from './channel/serve-channel.js';
 import type { ChannelMessage } from './channel/channel-messages.js';
 import { finishCause } from './channel/finish-cause.js';
+import { readSpilled, type SpillPlace } from './channel/spill.js';
 import { observeHttp } from './http/observe-http.js';
 import { createRecorder } from './recorder.js';
 import { observeStdio } from './stdio/observe-stdio.js';
@@ -34,8 +35,10 @@ const recorder = createRecorder({
   pins: config.pins,
   ...(config.kind === 'stdio' ? { session: config.session } : {}),
 });
-const cause = () => finishCause(control ? new BigInt64Array(control) : undefined);
+const shared = control ? new BigInt64Array(control) : undefined;
+const cause = () => finishCause(shared);
+const readSpill = (place: SpillPlace, overdue: () => boolean) => (shared ? readSpilled(shared, place, overdue) : undefined);
 const observer = (
-  config.kind === 'stdio' ? observeStdio(config, recorder, cause) : observeHttp(config, recorder, STATUS_CODES, warn, cause)
+  config.kind === 'stdio' ? observeStdio(config, recorder, cause, readSpill) : observeHttp(config, recorder, STATUS_CODES, warn, cause)
 ) as ObservingSide<ChannelMessage>;
 serveObserverChannel(parentPort!, control, observer, { ...recorder, flushStderr: () => stderrOut.flush() }, config.live);

@@ -8,6 +8,7 @@ import { finishCause, signalNumber } from './finish-cause.js';
 import { readProgress, whileWritingOut } from './record-progress.js';
 import type { TailEntry } from '../../sinks/last-words.js';
 import { unrecordedTail, type HandedEvent } from './unrecorded-tail.js';
+import { createSpill, type SpillPlace } from './spill.js';
 
 export interface ChannelOptions {
   /** Bytes handed to the observer and not yet observed, beyond which new bytes go unrecorded. */
@@ -21,6 +22,11 @@ export interface ChannelOptions {
    * `roomFor` asks the caller to stop reading until it has caught up, and finishing waits for it.
    */
   lossless?: boolean;
+  /**
+   * Where bytes the observer has no room for go to be captured later, rather than be lost (see
+   * `spill.ts`): directories to try, in order. Not with --lossless (nothing is refused then).
+   */
+  spillDirs?: readonly string[];
 }
 
 /** The streams whose bytes the record accounts for, by index (stdio: c2s, s2c, stderr; HTTP: one, unnamed). */
@@ -80,6 +86,7 @@ export function openObserverChannel<M>(config: ThreadConfig, options: ChannelOpt
   const lossless = options.lossless === true;
   const paceGc = createGcPacer();
   const control = new BigInt64Array(new SharedArrayBuffer(8 * controlLength));
+  const spill = options.spillDirs && !lossless ? createSpill(options.spillDirs, control) : undefined;
   const worker = new Worker(threadEntry, {
     workerData: { ...config, control: control.buffer, lossless },
     // Young objects die young here (a few per frame): a nursery of 16 MiB lets most die before a
@@ -134,6 +141,7 @@ export function openObserverChannel<M>(config: ThreadConfig, options: ChannelOpt
     else if (reply.type === 'ack') {
       running = true;
       behind -= reply.bytes;
+      spill?.readBack(reply.spilled);
       lag.acked(reply.bytes);
       roomWaiters.wake(behind);
     } else if (reply.type === 'shown') {
@@ -179,6 +187,8 @@ export function openObserverChannel<M>(config: ThreadConfig, options: ChannelOpt
   function send() {
     scheduled = false;
     block = undefined;
+    // The spilled bytes this batch names are on their way to the file before it goes.
+    spill?.flush();
     if (batch.length === 0 || failed) return;
     Atomics.store(control, controlSlots.handedOver, BigInt(handedOver));
     worker.postMessage(batch, transfer);
@@ -260,6 +270,16 @@ export function openObserverChannel<M>(config: ThreadConfig, options: ChannelOpt
       return data;
     },
     /**
+     * Where `chunk`, which `copy` had no room for, is in the spill, or undefined when it cannot go
+     * there either (no spill, or none with room): then it is lost, and counted.
+     */
+    spill(chunk: Buffer): SpillPlace | undefined {
+      if (failed || spill === undefined) return undefined;
+      const place = spill.put(chunk);
+      if (place !== undefined) handedOver += chunk.length;
+      return place;
+    },
+    /**
      * With --lossless, once the backlog is past `share` of `losslessRoom`: resolves when the
      * observer has worked it down to half that (or is gone), and the caller reads no more until
      * then. Undefined while there is room, and always without --lossless.
@@ -293,6 +313,7 @@ export function openObserverChannel<M>(config: ThreadConfig, options: ChannelOpt
       clearTimeout(hurryTimer);
       if (!finished && !gone) await whileWritingOut(control, ended, closeGraceMs);
       await worker.terminate();
+      spill?.close();
       if (finished) return { closed: true };
       const held = readProgress(control);
       const tail = unrecordedTail(events, forwarded, held, options.streams, Date.now(), finishCause(control));

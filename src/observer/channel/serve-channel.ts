@@ -156,6 +156,8 @@ export function serveObserverChannel<M extends ChannelMessage>(
     }
   }
   let unacked = 0;
+  /** Bytes read back from the spill (or counted lost) and not yet acknowledged: their room there is free. */
+  let unackedSpill = 0;
   let ackTimer: NodeJS.Timeout | undefined;
   let pacing = false;
   const paceGc = createGcPacer();
@@ -163,8 +165,9 @@ export function serveObserverChannel<M extends ChannelMessage>(
   function ack() {
     clearTimeout(ackTimer);
     ackTimer = undefined;
-    if (unacked > 0) port.postMessage({ type: 'ack', bytes: unacked } satisfies ObserverReply);
+    if (unacked > 0 || unackedSpill > 0) port.postMessage({ type: 'ack', bytes: unacked, spilled: unackedSpill } satisfies ObserverReply);
     unacked = 0;
+    unackedSpill = 0;
   }
 
   let abandoned = false;
@@ -188,21 +191,46 @@ export function serveObserverChannel<M extends ChannelMessage>(
       unacked += observed.data.byteLength;
       unobserved -= observed.data.byteLength;
       if (!abandoned) paceGc(observed.data.byteLength);
+    } else if (observed.spilled !== undefined) {
+      observedBytes += observed.spilled.length;
+      unackedSpill += observed.spilled.length;
+      unobserved -= observed.spilled.length;
+      // Read back into new buffers: collected at the same pace as those that came in messages.
+      if (!abandoned) paceGc(observed.spilled.length);
     }
   }
 
-  /** Handles a batch from `from` on; returns where it stopped when the deadline passed, or -1. */
-  function handle(batch: (M | FinishMessage)[], from = 0): number {
+  /**
+   * Handles a batch from `from` on; returns where it stopped: the deadline passed (`overdue`), or,
+   * with `pace`, the files fell far behind (`paced`: a batch naming spilled bytes may hold many
+   * MiB, and they would all be made into lines at once); undefined at its end.
+   */
+  function handle(batch: (M | FinishMessage)[], from = 0, pace = false): { at: number; why: 'overdue' | 'paced' } | undefined {
+    let stopped: { at: number; why: 'overdue' | 'paced' } | undefined;
     for (let index = from; index < batch.length; index++) {
       // Checked at every message (one may hold thousands of small lines: it checks within too).
-      if (!abandoned && overdue()) return index;
+      if (!abandoned && overdue()) return { at: index, why: 'overdue' };
+      if (pace && index > from && !abandoned && output.backlog() > maxBacklog) {
+        stopped = { at: index, why: 'paced' };
+        break;
+      }
       handleOne(batch[index]!);
     }
     reportShown();
     noteProgress();
-    if (unacked >= ackBytes) ack();
-    else if (unacked > 0) ackTimer ??= setTimeout(ack, 10);
-    return -1;
+    if (unacked + unackedSpill >= ackBytes) ack();
+    else if (unacked > 0 || unackedSpill > 0) ackTimer ??= setTimeout(ack, 10);
+    return stopped;
+  }
+
+  /** Where in the first waiting batch to go on from: it was left there for the files to catch up. */
+  let resumeAt = 0;
+
+  /** The first waiting batch, and where in it to go on from. */
+  function nextBatch(): [(M | FinishMessage)[], number] {
+    const from = resumeAt;
+    resumeAt = 0;
+    return [waiting.shift()!, from];
   }
 
   /** The deadline passed: what waits (from `from` of `batch` on) is counted, not observed; events (the exit) are still written. */
@@ -210,14 +238,18 @@ export function serveObserverChannel<M extends ChannelMessage>(
     abandoned = true;
     pacing = false;
     handle(batch, from);
-    while (waiting.length > 0) handle(waiting.shift()!);
+    while (waiting.length > 0) handle(...nextBatch());
   }
 
   function drain() {
     while (!pacing && waiting.length > 0) {
-      const batch = waiting.shift()!;
-      const stopped = handle(batch);
-      if (stopped !== -1) return abandon(batch, stopped);
+      const [batch, from] = nextBatch();
+      const stopped = handle(batch, from, true);
+      if (stopped?.why === 'overdue') return abandon(batch, stopped.at);
+      if (stopped?.why === 'paced') {
+        waiting.unshift(batch);
+        resumeAt = stopped.at;
+      }
       if (!abandoned && output.backlog() > maxBacklog) {
         pacing = true;
         void output.caughtUp(maxBacklog / 4).then(() => {
@@ -231,7 +263,7 @@ export function serveObserverChannel<M extends ChannelMessage>(
 
   port.on('message', (batch: (M | FinishMessage)[]) => {
     waiting.push(batch);
-    for (const message of batch) unobserved += (message as ChannelMessage).data?.byteLength ?? 0;
+    for (const message of batch) unobserved += (message as ChannelMessage).data?.byteLength ?? (message as ChannelMessage).spilled?.length ?? 0;
     noteProgress();
     // Once the spy has set a deadline, it is watched even while the observer waits for the files.
     if (!deadlineWatch && control && Atomics.load(control, controlSlots.deadline) !== 0n) {

@@ -4,6 +4,7 @@ import { createLineFramer, type LineFrame } from '../../wire/framing/line-framer
 import { causeInWords } from '../channel/finish-cause.js';
 import type { Recorder } from '../recorder.js';
 import type { StdioMessage, StdioObserverConfig, StdioStream } from './stdio-messages.js';
+import type { SpillPlace } from '../channel/spill.js';
 
 const streams = ['c2s', 's2c', 'stderr'] as const;
 /**
@@ -34,7 +35,12 @@ interface PendingGap {
  * The observer thread's side of the stdio spy: frames each stream into lines and records them.
  * `cause` says what cut the finishing short, once it has been (--drain-timeout, or a stop signal).
  */
-export function observeStdio(config: StdioObserverConfig, recorder: Recorder, cause: () => string = () => '--drain-timeout') {
+export function observeStdio(
+  config: StdioObserverConfig,
+  recorder: Recorder,
+  cause: () => string = () => '--drain-timeout',
+  readSpill: (place: SpillPlace, overdue: () => boolean) => Buffer | undefined = () => undefined,
+) {
   const { session } = config;
   const exitingReason = (stream: StdioStream) => `the spy was exiting ${causeInWords(cause())}; ${stream} bytes were forwarded but not recorded`;
   const framers = {
@@ -110,10 +116,22 @@ export function observeStdio(config: StdioObserverConfig, recorder: Recorder, ca
     }
   }
 
+  function chunk(stream: StdioStream, data: Buffer, t: number, overdue: () => boolean, pressed: () => boolean) {
+    if (!capture(stream, data, t, pressed)) lines(stream, framers[stream].push(data), t, overdue);
+  }
+
   const handlers: { [K in StdioMessage['type']]: (message: Extract<StdioMessage, { type: K }>, overdue: () => boolean, pressed: () => boolean) => void } = {
-    chunk: (m, overdue, pressed) => {
-      const data = Buffer.from(m.data.buffer, m.data.byteOffset, m.data.byteLength);
-      if (!capture(m.stream, data, m.t, pressed)) lines(m.stream, framers[m.stream].push(data), m.t, overdue);
+    chunk: (m, overdue, pressed) => chunk(m.stream, Buffer.from(m.data.buffer, m.data.byteOffset, m.data.byteLength), m.t, overdue, pressed),
+    spilled: (m, overdue, pressed) => {
+      const data = readSpill(m.spilled, overdue);
+      if (data) chunk(m.stream, data, m.t, overdue, pressed);
+      else
+        lose(
+          m.stream,
+          m.t,
+          m.spilled.length,
+          overdue() ? exitingReason(m.stream) : `the spill could not be written or read; ${m.stream} bytes were forwarded but not recorded`,
+        );
     },
     mark: (m) => {
       marks[m.stream] = m.fields;
@@ -141,8 +159,8 @@ export function observeStdio(config: StdioObserverConfig, recorder: Recorder, ca
     recorded: () => recorded,
     /** The spy is exiting: the bytes of a chunk are counted as not recorded instead of observed. */
     drop(message: StdioMessage): boolean {
-      if (message.type !== 'chunk' && message.type !== 'skip') return false;
-      const bytes = message.type === 'chunk' ? message.data.byteLength : message.bytes;
+      if (message.type !== 'chunk' && message.type !== 'skip' && message.type !== 'spilled') return false;
+      const bytes = message.type === 'chunk' ? message.data.byteLength : message.type === 'spilled' ? message.spilled.length : message.bytes;
       lose(message.stream, Date.now(), bytes, exitingReason(message.stream));
       return true;
     },

@@ -1,9 +1,12 @@
+import { tmpdir } from 'node:os';
+import { dirname } from 'node:path';
 import type { EventFields, FrameEntry } from '../../record/schema.js';
 import { isObserved } from '../../sinks/open-sinks.js';
 import { roomForObserver } from '../address-space.js';
 import { nowMs } from '../../wire/framing/now.js';
 import { largeFrameBytes, openObserverChannel, type ChannelOptions, type FinishOutcome } from '../channel/open-channel.js';
 import type { StdioMessage, StdioObserverConfig, StdioStream } from './stdio-messages.js';
+import type { SpillPlace } from '../channel/spill.js';
 
 /** The streams in the order the record's progress counts them (see `controlSlots`). */
 const stdioStreams: readonly StdioStream[] = ['c2s', 's2c', 'stderr'];
@@ -33,6 +36,9 @@ export interface StdioObserverHandle {
  */
 const shareOf = (stream: StdioStream) => (stream === 'stderr' ? 0.5 : 1);
 
+/** The most spilled bytes one message names: what the observer reads back at once, and its span's size. */
+const spilledMessageBytes = 256 * 1024;
+
 /** Nothing records, logs or shows: no thread, no copy; finishing has nothing to wait for. */
 const idleStdioHandle: StdioObserverHandle = {
   behind: 0,
@@ -58,11 +64,27 @@ export function startStdioObserver(config: StdioObserverConfig, options: Channel
  * tells the transport to stop reading); past the parse limit, only lengths go over.
  */
 function openStdioObserver(config: StdioObserverConfig, options: ChannelOptions): StdioObserverHandle {
-  const channel = openObserverChannel<StdioMessage>({ kind: 'stdio', ...config }, { ...options, streams: stdioStreams });
+  // What is captured goes to the record alone: with one, bytes the observer has no room for are
+  // spilled beside it (or in the temporary directory), not lost.
+  const captures = config.recordPath !== undefined && (config.capture === 'pressed' || config.capture === 'always');
+  const spillDirs = captures ? [dirname(config.recordPath!), tmpdir()] : undefined;
+  const channel = openObserverChannel<StdioMessage>({ kind: 'stdio', ...config }, { ...options, streams: stdioStreams, spillDirs });
   const { push } = channel;
   const lost: Record<StdioStream, number> = { c2s: 0, s2c: 0, stderr: 0 };
   /** Length of the unfinished line of each stream, so bytes past the parse limit are not copied. */
   const lineLength: Record<StdioStream, number> = { c2s: 0, s2c: 0, stderr: 0 };
+  /**
+   * Adds the bytes at `place` to the batch's last message when it names the bytes of the same
+   * direction just before them in the spill: a flood of small chunks makes one message a batch.
+   */
+  function extendSpilled(stream: 'c2s' | 's2c', place: SpillPlace): boolean {
+    const last = channel.last();
+    if (last?.type !== 'spilled' || last.stream !== stream || last.spilled.at + last.spilled.length !== place.at) return false;
+    if (last.spilled.length + place.length > spilledMessageBytes) return false;
+    last.spilled.length += place.length;
+    last.spilled.upTo = place.upTo;
+    return true;
+  }
 
   return {
     /** Bytes handed over and not yet observed. */
@@ -91,7 +113,9 @@ function openStdioObserver(config: StdioObserverConfig, options: ChannelOptions)
       lineLength[stream] = last === -1 ? lineLength[stream] + chunk.length : unfinished;
       const t = nowMs();
       const data = channel.copy(chunk, shareOf(stream), large);
-      if (data === undefined) {
+      // No room: a direction's bytes go to the spill, to be captured (the server's stderr is not captured).
+      const place = data === undefined && stream !== 'stderr' ? channel.spill(chunk) : undefined;
+      if (data === undefined && place === undefined) {
         lost[stream] += chunk.length;
         return;
       }
@@ -99,7 +123,8 @@ function openStdioObserver(config: StdioObserverConfig, options: ChannelOptions)
         push({ type: 'lost', stream, t, bytes: lost[stream] });
         lost[stream] = 0;
       }
-      push({ type: 'chunk', stream, t, data });
+      if (data !== undefined) push({ type: 'chunk', stream, t, data });
+      else if (!extendSpilled(stream as 'c2s' | 's2c', place!)) push({ type: 'spilled', stream: stream as 'c2s' | 's2c', t, spilled: place! });
     },
     roomFor: (stream: StdioStream) => channel.roomFor(shareOf(stream)),
     end(stream: StdioStream) {

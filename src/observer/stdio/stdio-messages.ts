@@ -1,5 +1,6 @@
 import type { EventFields, FrameEntry } from '../../record/schema.js';
 import type { ObserverOutputs } from '../observer-outputs.js';
+import type { SpillPlace } from '../channel/spill.js';
 
 /** The streams of a stdio spy the observer frames: the two directions and the server's stderr. */
 export type StdioStream = 'c2s' | 's2c' | 'stderr';
@@ -23,6 +24,8 @@ export interface StdioObserverConfig extends ObserverOutputs {
 /** Messages from the forwarding thread to the observer, sent in batches. `t` is when it was seen. */
 export type StdioMessage =
   | { type: 'chunk'; stream: StdioStream; t: number; data: Uint8Array }
+  /** Bytes of a direction the observer had no room for, in the spill: read back and captured when their turn comes. */
+  | { type: 'spilled'; stream: 'c2s' | 's2c'; t: number; spilled: SpillPlace }
   | { type: 'lost'; stream: StdioStream; t: number; bytes: number }
   | { type: 'skip'; stream: StdioStream; bytes: number; lastByte: number }
   | { type: 'end'; stream: StdioStream; t: number }
