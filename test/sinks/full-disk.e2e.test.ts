@@ -1,5 +1,5 @@
 import { spawnSync } from 'node:child_process';
-import { readFileSync, writeFileSync } from 'node:fs';
+import { readdirSync, readFileSync, rmSync, statfsSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { afterAll, describe, expect, it } from 'vitest';
 import { readRecord } from '../helpers/faults.js';
@@ -43,6 +43,28 @@ describe.skipIf(disk.why !== undefined)('a full disk', () => {
     const entries = readRecord(record);
     expect(entries.at(-1)).toMatchObject({ kind: 'gap', reason: expect.stringContaining('failed: ENOSPC'), lost: expect.any(Number) });
     expect(logLines(log).at(-1)).toMatch(/\*\* GAP .* failed: ENOSPC; what followed was not written to it lost=\d+$/);
+  });
+
+  it('a spill that fills the disk: the traffic intact, the record in whole lines with its gaps, nothing left on the disk but the record', async () => {
+    // The disk to itself: what the test before left there is gone.
+    for (const name of readdirSync(disk.dir)) rmSync(join(disk.dir, name));
+    const free = statfsSync(disk.dir).bfree;
+    const record = join(disk.dir, 'spilled.jsonl');
+    // Far more than the disk holds, faster than the observer: what it has no room for goes to the spill, beside the record.
+    const flood = Buffer.from(calls.repeat(6));
+    const result = await runBin(['-q', '--record', record, '--no-log', '--', 'cat'], { input: flood });
+    expect(result.code).toBe(0);
+    expect(result.stdout.equals(flood)).toBe(true);
+    const text = readFileSync(record, 'utf8');
+    expect(text.endsWith('\n')).toBe(true);
+    const entries = readRecord(record);
+    // The spill left the record its room (it takes a share of the free space only): frames, then the gaps.
+    expect(entries.filter((entry) => entry.dir !== undefined).length).toBeGreaterThan(1000);
+    expect(entries.some((entry) => entry.kind === 'gap')).toBe(true);
+    // The spill's file had no name on the disk, and its space is free again.
+    expect(readdirSync(disk.dir)).toEqual(['spilled.jsonl']);
+    rmSync(record);
+    expect(statfsSync(disk.dir).bfree).toBe(free);
   });
 });
 

@@ -1,5 +1,5 @@
 import { randomBytes } from 'node:crypto';
-import { closeSync, openSync, readSync, unlinkSync, write } from 'node:fs';
+import { closeSync, openSync, readSync, statfsSync, unlinkSync, write } from 'node:fs';
 import { join } from 'node:path';
 import { controlSlots } from './channel-messages.js';
 
@@ -27,6 +27,12 @@ const maxPending = 16 * 1024 * 1024;
 const maxLive = 1024 * 1024 * 1024;
 /** Spilled bytes are gathered into blocks of at least this size, one write each. */
 const blockSize = 256 * 1024;
+/**
+ * The spill takes at most this share of the space free on its disk (looked at again every
+ * `lookEvery` bytes): the rest is the record's, which grows by a third more than what it captures.
+ */
+const shareOfFree = 0.25;
+const lookEvery = 8 * 1024 * 1024;
 
 /**
  * The forwarding side's spill. `dirs` are tried in order when the first chunk comes (the record's
@@ -48,14 +54,30 @@ export function createSpill(dirs: readonly string[], control: BigInt64Array) {
   let block: Buffer | undefined;
   let used = 0;
   let blockAt = 0;
+  /** The most bytes the spill may hold now (a share of its disk's free space), and when to look again. */
+  let room = 0;
+  let lookAt = 0;
+  let dir = '';
+
+  /** What a share of the free space of the spill's disk allows it to hold, besides what it holds now. */
+  function lookAtDisk() {
+    lookAt = spilled + lookEvery;
+    try {
+      const { bavail, bsize } = statfsSync(dir);
+      room = Math.min(maxLive, spilled - readBack + bavail * bsize * shareOfFree);
+    } catch {
+      room = 0;
+    }
+  }
 
   function open(): number | null {
-    for (const dir of dirs) {
-      const path = join(dir, `.mcp-spy-spill-${process.pid}-${randomBytes(4).toString('hex')}`);
+    for (const candidate of dirs) {
+      const path = join(candidate, `.mcp-spy-spill-${process.pid}-${randomBytes(4).toString('hex')}`);
       try {
         const opened = openSync(path, 'wx+', 0o600);
         try {
           unlinkSync(path);
+          dir = candidate;
         } catch {
           // Left as is when it cannot be unlinked: it must not outlive the spy under its name.
           closeSync(opened);
@@ -106,7 +128,8 @@ export function createSpill(dirs: readonly string[], control: BigInt64Array) {
       if (failed || chunk.length === 0) return undefined;
       if (fd === undefined) fd = open();
       if (fd === null) return undefined;
-      if (pending + chunk.length > maxPending || spilled - readBack + chunk.length > maxLive) return undefined;
+      if (spilled >= lookAt) lookAtDisk();
+      if (pending + chunk.length > maxPending || spilled - readBack + chunk.length > room) return undefined;
       if (spilled === readBack && pending === 0 && !inFlight && block === undefined) base = spilled;
       if (block === undefined || block.length - used < chunk.length) {
         flush();
