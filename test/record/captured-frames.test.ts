@@ -3,7 +3,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, describe, expect, it } from 'vitest';
 import { readRecording } from '../../src/record/open-recording.js';
-import { capturedLine, splicedLine } from '../../src/record/record-line.js';
+import { capturedLine, capturedSpanLine, splicedLine } from '../../src/record/record-line.js';
 import { rawSplicedLine } from '../../src/record/raw-bytes.js';
 import { parseRecordLine } from '../../src/record/reader.js';
 import { createRecorder } from '../../src/observer/recorder.js';
@@ -343,5 +343,44 @@ describe('a record holding spans of large frames', () => {
     const expected = await output(argv, never);
     expect(expected.text.length).toBeGreaterThan(0);
     expect(await output(argv, always)).toEqual(expected);
+  });
+});
+
+describe('a span of large frames, piece by piece', () => {
+  it('is written in base64 exactly as the whole span encodes, wherever its pieces end', () => {
+    const piece = 48 * KiB;
+    const lengths = [1, 2, 3, 4, piece - 1, piece, piece + 1, piece + 2, 2 * piece - 2, 2 * piece, 2 * piece + 1, 5 * piece + 2];
+    for (const length of lengths) {
+      const span = Buffer.alloc(length);
+      for (let index = 0; index < length; index++) span[index] = (index * 131 + 7) & 0xff;
+      const [line] = capturedSpanLine({ v: 2, seq: 3, t: new Date(start).toISOString(), session: 'k3v' }, 's2c', span, 1);
+      const text = line.toString('latin1');
+      expect(text.endsWith('"}\n')).toBe(true);
+      const entry = JSON.parse(text);
+      expect([length, entry.bytes, entry.rawBase64]).toEqual([length, length, span.toString('base64')]);
+    }
+  });
+
+  it("is captured frame by frame, masked, when a secret's name in it is cut between two of the pieces it is looked through in", () => {
+    // "Authorization", the longest of the names looked for, with 1 to 12 of its letters before the
+    // end of the first 64 KiB of the span; then just before and across the second.
+    const cuts = [...Array.from({ length: 12 }, (_, index) => [1, index + 1]), [2, 13], [2, 1]];
+    const frameOf = (index: number, pad: string) => Buffer.from(`${call(index + 1, { pad, Authorization: `Bearer s3cr3t-${index}` })}\n`);
+    const frames = cuts.map(([piece, before], index) => {
+      const at = piece! * 64 * KiB - before!;
+      return frameOf(index, 'p'.repeat(at - frameOf(index, '').indexOf('Authorization')));
+    });
+    expect(frames.map((frame) => frame.indexOf('Authorization'))).toEqual(cuts.map(([piece, before]) => piece! * 64 * KiB - before!));
+    const path = session('cut-names', (recorder) => {
+      for (const [index, frame] of frames.entries()) recorder.captureSpan('k3v', 'c2s', frame, 1, at(index));
+    });
+    const written = readFileSync(path, 'utf8');
+    expect(written).not.toContain('s3cr3t');
+    const captured = written
+      .split('\n')
+      .filter((line) => line.includes('"kind":"captured"') && !line.includes('"closed":true'))
+      .map((line) => JSON.parse(line));
+    expect(captured).toHaveLength(frames.length);
+    for (const entry of captured) expect(entry).toMatchObject({ redacted: ["$['params']['arguments']['Authorization']"] });
   });
 });
