@@ -194,8 +194,7 @@ export function createRecorder(options: RecorderOptions) {
      */
     captureSpan(session: string, dir: Direction, span: Buffer, frames: number, timeMs = nowMs()) {
       if (frames === 0) return;
-      const maskable =
-        redactPaths.length > 0 || (redactNames && mentionsSecretName(span.toString('latin1'))) || (secrets.size > 0 && secrets.mayHold(span.toString('utf8')));
+      const maskable = redactPaths.length > 0 || (redactNames && mentionsSecretName(span)) || (secrets.size > 0 && secrets.mayHold(span.toString('utf8')));
       if (maskable) {
         for (const line of spanLines(span)) if (line.size > 0) this.capture(session, dir, line, timeMs);
         return;

@@ -2,14 +2,8 @@ import { read } from 'node:fs';
 import { open } from 'node:fs/promises';
 import { promisify } from 'node:util';
 import { setTimeout as sleep } from 'node:timers/promises';
-import { defaultMaxFrame } from '../wire/framing/limits.js';
+import { defaultMaxLine } from '../wire/framing/limits.js';
 import { openFailure } from './reader.js';
-
-/**
- * The longest line a reader turns into text unless told otherwise: a frame at the spy's default
- * parse limit, with room for its JSON escaping and annotations. A longer line is never held whole.
- */
-export const defaultMaxLine = 2 * defaultMaxFrame;
 
 export interface LineSourceOptions {
   /** Keep reading as the file grows, until the signal aborts. */

@@ -1,6 +1,6 @@
-import { formatSize } from '../wire/framing/limits.js';
+import { defaultMaxLine, formatSize } from '../wire/framing/limits.js';
 import { createCaptureReader, isCaptureLine } from './capture.js';
-import { defaultMaxLine, readLines, type LineSourceOptions } from './line-source.js';
+import { readLines, type LineSourceOptions } from './line-source.js';
 import { createCapturedAnalysis } from './captured.js';
 import { readRecordLine, RecordReadError, type ReadItem } from './reader.js';
 import type { RecordEntry } from './schema.js';

@@ -139,6 +139,12 @@ export function capturedPieces(
 }
 
 /**
+ * Bytes of a span encoded at once: a multiple of 3, so that each piece's base64 ends without padding
+ * and the pieces join into the span's, and small enough that each piece's string dies young.
+ */
+const base64Piece = 48 * 1024;
+
+/**
  * The record line of a span of whole lines captured at once (`kind: "captured"` with `frames`), in
  * pieces: their exact bytes, each line with its ending, as `rawBase64`, and `bytes` their
  * size on the wire, endings included. The span is numbered by its first frame: its frames take `seq`
@@ -152,13 +158,16 @@ export function capturedSpanLine(envelope: Envelope, dir: CapturedEntry['dir'], 
   // Base64, not text: encoding is some 25 times cheaper than escaping the text for JSON, and a span
   // is written where the recorder has no time to spare. Into bytes at once: a line waiting to be
   // written as a string of its size would outlive the young generation, and the heap would grow by
-  // what the spy captures.
+  // what the spy captures. Encoded piece by piece as well: the base64 of a span of MiBs, made whole,
+  // is a string of MiBs (held outside the heap) kept until a collection; the pieces' die young.
   const head = `${capturedHead(fields)},"frames":${frames},"rawBase64":"`;
   const encoded = Math.ceil(span.length / 3) * 4;
   const headBytes = Buffer.byteLength(head);
   const line = Buffer.allocUnsafeSlow(headBytes + encoded + 3);
   let at = line.write(head, 0, 'utf8');
-  at += line.write(span.toString('base64'), at, 'latin1');
+  for (let from = 0; from < span.length; from += base64Piece) {
+    at += line.write(span.toString('base64', from, Math.min(span.length, from + base64Piece)), at, 'latin1');
+  }
   line.write('"}\n', at, 'latin1');
   return [line];
 }

@@ -3,7 +3,8 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, describe, expect, it } from 'vitest';
 import { readRecording } from '../../src/record/open-recording.js';
-import { capturedLine, splicedLine } from '../../src/record/record-line.js';
+import { capturedLine, capturedSpanLine, splicedLine } from '../../src/record/record-line.js';
+import { rawSplicedLine } from '../../src/record/raw-bytes.js';
 import { parseRecordLine } from '../../src/record/reader.js';
 import { createRecorder } from '../../src/observer/recorder.js';
 import type { Direction } from '../../src/wire/classify/kinds.js';
@@ -11,6 +12,7 @@ import type { Sink } from '../../src/sinks/sink.js';
 import { runMain } from '../helpers/in-process.js';
 import { readEntries } from '../helpers/spy.js';
 import { framesIn } from '../../src/wire/framing/line-framer.js';
+import { observeStdio } from '../../src/observer/stdio/observe-stdio.js';
 
 const dir = mkdtempSync(join(tmpdir(), 'mcp-spy-captured-'));
 afterAll(() => rmSync(dir, { recursive: true, force: true }));
@@ -46,11 +48,13 @@ const traffic: [Direction, string | Buffer][] = [
 const start = Date.UTC(2026, 6, 28, 10, 0, 0);
 const at = (index: number) => start + 10 + index * 7;
 
-/** A sink that writes record lines as the record file does: a frame's JSON spliced in last. */
+/** A sink that writes record lines as the record file does: a frame's JSON spliced in last, a cut frame's kept bytes as `raw`. */
 function lineSink(lines: string[]) {
   return (): Sink => ({
-    entry: (entry, _message, json) => {
-      lines.push(json === undefined ? `${JSON.stringify(entry)}\n` : splicedLine(entry, json).join(''));
+    entry: (entry, _message, json, cut) => {
+      if (json !== undefined) lines.push(splicedLine(entry, json).join(''));
+      else if (cut !== undefined) lines.push(Buffer.concat(rawSplicedLine(entry, cut).map((piece) => Buffer.from(piece))).toString());
+      else lines.push(`${JSON.stringify(entry)}\n`);
     },
     captured: (line) => lines.push(typeof line === 'string' ? line : line.map(String).join('')),
     backlog: () => 0,
@@ -247,5 +251,136 @@ describe('a record holding spans of captured lines', () => {
     const expected = await output(argv, recordTimed(`span-cmd-full-${argv.join('-')}`, times));
     expect(expected.text.length).toBeGreaterThan(0);
     expect(await output(argv, recordTimed(`span-cmd-${argv.join('-')}`, times, runs, 2))).toEqual(expected);
+  });
+});
+
+const KiB = 1024;
+const call = (id: number, args: object) => rpc({ id, method: 'tools/call', params: { name: 'echo', arguments: args } });
+const answer = (id: number, text: string) => rpc({ id, result: { content: [{ type: 'text', text }] } });
+
+/** A session of frames far over 256 KiB (under a 2 MiB parse limit but one), and small ones between them. */
+const largeTraffic: [Direction, string | Buffer][] = [
+  traffic[0]!,
+  traffic[1]!,
+  traffic[2]!,
+  ['c2s', call(2, { text: 'x'.repeat(300 * KiB) })],
+  ['s2c', answer(2, `${'é'.repeat(200 * KiB)}${'y'.repeat(600 * KiB)}🙂`)],
+  // A secret's name: its span is captured frame by frame, masked.
+  ['c2s', call(3, { text: 'z'.repeat(600 * KiB), password: 'hunter2' })],
+  ['s2c', answer(3, 'ok')],
+  // Past the parse limit: cut, so never in a span.
+  ['c2s', call(4, { text: 'w'.repeat(2600 * KiB) })],
+  ['s2c', answer(4, 'cut')],
+  // A frame of 400 KiB and a small one after it: the chunk that ends the one holds the other.
+  ['c2s', call(5, { text: 'v'.repeat(400 * KiB) })],
+  ['c2s', rpc({ id: 6, method: 'ping' })],
+  ['s2c', answer(5, 'v'.repeat(1024 * KiB))],
+  ['s2c', rpc({ id: 6, result: {} })],
+];
+
+/**
+ * `largeTraffic` through the stdio observer as the forwarding side hands it over: each run of one
+ * direction's lines cut into chunks of 64 KiB, at the time of the run's first frame; `capture` as
+ * --capture says (`never`: every frame analysed).
+ */
+function observed(name: string, capture: 'always' | 'never'): string {
+  return session(name, (recorder) => {
+    const observer = observeStdio({ session: 'k3v', live: false, color: false, maxFrame: 2048 * KiB, capture, redactNames: true }, recorder);
+    const runs: { dir: Direction; first: number; lines: Buffer[] }[] = [];
+    largeTraffic.forEach(([direction, text], index) => {
+      const line = Buffer.concat([Buffer.from(text), Buffer.from('\n')]);
+      if (runs.at(-1)?.dir === direction) runs.at(-1)!.lines.push(line);
+      else runs.push({ dir: direction, first: index, lines: [line] });
+    });
+    for (const run of runs) {
+      const bytes = Buffer.concat(run.lines);
+      for (let from = 0; from < bytes.length; from += 64 * KiB) {
+        const data = bytes.subarray(from, from + 64 * KiB);
+        observer.handle(
+          { type: 'chunk', stream: run.dir, t: at(run.first), data },
+          () => false,
+          () => false,
+        );
+      }
+    }
+  });
+}
+
+describe('a record holding spans of large frames', () => {
+  const always = observed('large-always', 'always');
+  const never = observed('large-never', 'never');
+
+  it('captures frames over 256 KiB in spans, and captures alone the frame with a secret and the one past the parse limit', () => {
+    const lines = readFileSync(always, 'utf8')
+      .split('\n')
+      .filter(Boolean)
+      .map((line) => JSON.parse(line));
+    const spanned = lines.filter((line) => line.frames !== undefined);
+    // The 300 KiB request, the answer of a MiB, then the 400 KiB request and the MiB answer, each with the small frame after it.
+    expect(spanned.filter((line) => line.bytes > 256 * KiB).map((line) => [line.dir, line.frames])).toEqual([
+      ['c2s', 1],
+      ['s2c', 1],
+      ['c2s', 2],
+      ['s2c', 2],
+    ]);
+    for (const line of spanned) expect(Buffer.from(line.rawBase64, 'base64').length).toBe(line.bytes);
+    const alone = lines.filter((line) => line.kind === 'captured' && line.frames === undefined && !line.closed);
+    expect(alone.find((line) => line.redacted)).toMatchObject({ redacted: ["$['params']['arguments']['password']"], msg: { id: 3 } });
+    expect(alone.find((line) => line.truncated)).toMatchObject({ truncated: true, bytes: Buffer.byteLength(largeTraffic[7]![1]) });
+    expect(readFileSync(always, 'utf8')).not.toContain('hunter2');
+  });
+
+  it('reads as the session fully analysed', async () => {
+    expect(readFileSync(never, 'utf8')).not.toContain('"kind":"captured"');
+    expect(await entriesOf(always)).toEqual(await entriesOf(never));
+  });
+
+  it.each([
+    ['view --format jsonl', ['view', '--format', 'jsonl']],
+    ['stats --format json', ['stats', '--format', 'json']],
+    ['check', ['check']],
+  ])('gives the same %s output as the session fully analysed', async (_name, argv) => {
+    const expected = await output(argv, never);
+    expect(expected.text.length).toBeGreaterThan(0);
+    expect(await output(argv, always)).toEqual(expected);
+  });
+});
+
+describe('a span of large frames, piece by piece', () => {
+  it('is written in base64 exactly as the whole span encodes, wherever its pieces end', () => {
+    const piece = 48 * KiB;
+    const lengths = [1, 2, 3, 4, piece - 1, piece, piece + 1, piece + 2, 2 * piece - 2, 2 * piece, 2 * piece + 1, 5 * piece + 2];
+    for (const length of lengths) {
+      const span = Buffer.alloc(length);
+      for (let index = 0; index < length; index++) span[index] = (index * 131 + 7) & 0xff;
+      const [line] = capturedSpanLine({ v: 2, seq: 3, t: new Date(start).toISOString(), session: 'k3v' }, 's2c', span, 1);
+      const text = line.toString('latin1');
+      expect(text.endsWith('"}\n')).toBe(true);
+      const entry = JSON.parse(text);
+      expect([length, entry.bytes, entry.rawBase64]).toEqual([length, length, span.toString('base64')]);
+    }
+  });
+
+  it("is captured frame by frame, masked, when a secret's name in it is cut between two of the pieces it is looked through in", () => {
+    // "Authorization", the longest of the names looked for, with 1 to 12 of its letters before the
+    // end of the first 64 KiB of the span; then just before and across the second.
+    const cuts = [...Array.from({ length: 12 }, (_, index) => [1, index + 1]), [2, 13], [2, 1]];
+    const frameOf = (index: number, pad: string) => Buffer.from(`${call(index + 1, { pad, Authorization: `Bearer s3cr3t-${index}` })}\n`);
+    const frames = cuts.map(([piece, before], index) => {
+      const at = piece! * 64 * KiB - before!;
+      return frameOf(index, 'p'.repeat(at - frameOf(index, '').indexOf('Authorization')));
+    });
+    expect(frames.map((frame) => frame.indexOf('Authorization'))).toEqual(cuts.map(([piece, before]) => piece! * 64 * KiB - before!));
+    const path = session('cut-names', (recorder) => {
+      for (const [index, frame] of frames.entries()) recorder.captureSpan('k3v', 'c2s', frame, 1, at(index));
+    });
+    const written = readFileSync(path, 'utf8');
+    expect(written).not.toContain('s3cr3t');
+    const captured = written
+      .split('\n')
+      .filter((line) => line.includes('"kind":"captured"') && !line.includes('"closed":true'))
+      .map((line) => JSON.parse(line));
+    expect(captured).toHaveLength(frames.length);
+    for (const entry of captured) expect(entry).toMatchObject({ redacted: ["$['params']['arguments']['Authorization']"] });
   });
 });

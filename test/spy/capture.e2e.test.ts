@@ -14,21 +14,31 @@ const note = `${JSON.stringify({ jsonrpc: '2.0', method: 'notifications/message'
 const lineCount = Math.ceil((1024 * 1024) / note.length);
 const tinyLines = Buffer.from(note.repeat(lineCount));
 
-async function flood(args: string[]) {
+/** `input` through a spy with `args` recording `cat`, which echoes it: the record's lines and spans. */
+async function flood(args: string[], input = tinyLines) {
   const dir = tempDir().dir;
-  const result = await runBin(['-q', '--record', 'w.jsonl', ...args, '--', 'cat'], { cwd: dir, input: tinyLines });
+  const result = await runBin(['-q', '--record', 'w.jsonl', ...args, '--', 'cat'], { cwd: dir, input });
   expect(result.code).toBe(0);
-  expect(result.stdout.equals(tinyLines)).toBe(true);
+  expect(result.stdout.equals(input)).toBe(true);
   const path = join(dir, 'w.jsonl');
   const lines = readFileSync(path, 'utf8').split('\n').filter(Boolean);
   return { dir, path, lines, spans: lines.filter((line) => line.includes('"kind":"captured"') && line.includes('"frames":')) };
 }
 
-/** What an entry is, its time, latency and process left out (two runs of one session differ there only). */
+/** What an entry is, its time, latency, process and directory left out (two runs of one session differ there only). */
 const shape = (entry: TestEntry) => {
-  const { t: _t, latencyMs: _latency, session: _session, pid: _pid, ...rest } = entry;
+  const { t: _t, latencyMs: _latency, session: _session, pid: _pid, cwd: _cwd, ...rest } = entry;
   return rest;
 };
+
+/** A command's output for a record, what differs between two runs of one session taken out. */
+const plain = (text: string, path: string) =>
+  text
+    .replaceAll(path, 'RECORD')
+    .replace(/"(t|session|latencyMs|pid|cwd)": ?("[^"]*"|[\d.]+),/g, '')
+    .replace(/session [a-z0-9]+-[0-9a-f]+/g, 'session S')
+    // Line numbers point into each file: frames read at once share a span's line.
+    .replace(/RECORD:\d+:/g, 'RECORD:N:');
 
 /** A session of the SDK's client with the greet server, through a spy with `flags`. */
 const session = (record: string, flags: string[], calls: unknown[], log?: string) =>
@@ -98,17 +108,37 @@ describe('the capture tier', () => {
     expect(always.map(shape)).toEqual(never.map(shape));
     for (const argv of [['check'], ['view', '--format', 'jsonl', '--kind', 'request,response,tool-error']]) {
       const [one, other] = await Promise.all([runBin([...argv, records.always]), runBin([...argv, records.never])]);
-      const plain = (text: string, path: string) =>
-        text
-          .replaceAll(path, 'RECORD')
-          .replace(/"(t|session|latencyMs|pid)":("[^"]*"|[\d.]+),/g, '')
-          .replace(/session [a-z0-9]+-[0-9a-f]+/g, 'session S')
-          // Line numbers point into each file: frames read at once share a span's line.
-          .replace(/RECORD:\d+:/g, 'RECORD:N:');
       expect([one.code, plain(one.text, records.always)]).toEqual([other.code, plain(other.text, records.never)]);
     }
     // The log leaves the captured frames out and says where they are.
     expect(readFileSync(join(dir, 'always.log'), 'utf8')).toMatch(/frame\(s\) left out of this log; the record has them all \(mcp-spy view /);
+  });
+
+  it('with --capture always, captures frames of a MiB in spans, which read as the frames analysed: view, stats, check', async () => {
+    const rpc = (body: object) => JSON.stringify({ jsonrpc: '2.0', ...body });
+    const frames = [
+      rpc({ id: 1, method: 'tools/call', params: { name: 'echo', arguments: { text: 'x'.repeat(1024 * 1024) } } }),
+      rpc({ method: 'notifications/message', params: { level: 'info', data: 'y'.repeat(300 * 1024) } }),
+      rpc({ id: 2, method: 'ping' }),
+    ];
+    const input = Buffer.from(frames.map((frame) => `${frame}\n`).join(''));
+    const always = await flood(['--capture', 'always'], input);
+    const never = await flood(['--capture', 'never'], input);
+    // Every frame of each direction in a span; the largest whole in one.
+    const spans = always.spans.map((line) => JSON.parse(line) as { dir: string; frames: number; bytes: number });
+    for (const dir of ['c2s', 's2c']) expect(spans.filter((span) => span.dir === dir).reduce((sum, span) => sum + span.frames, 0)).toBe(frames.length);
+    expect(Math.max(...spans.map((span) => span.bytes))).toBeGreaterThan(1024 * 1024);
+    // Captured alone, none: the line saying where the client closed its input holds no frame.
+    expect(always.lines.filter((line) => line.includes('"kind":"captured"') && !line.includes('"frames":') && !line.includes('"closed":true'))).toEqual([]);
+    const [captured, analysed] = [readRecord(always.path), readRecord(never.path)];
+    expect(captured.map(shape)).toEqual(analysed.map(shape));
+    // Each run's session id, wherever an output names it.
+    const output = (text: string, path: string, entries: TestEntry[]) => plain(text.replaceAll(entries[0]!.session!, 'S'), path);
+    for (const argv of [['view', '--format', 'jsonl'], ['stats', '--format', 'json'], ['check']]) {
+      const [one, other] = await Promise.all([runBin([...argv, always.path]), runBin([...argv, never.path])]);
+      expect(one.text.length).toBeGreaterThan(0);
+      expect([one.code, output(one.text, always.path, captured)]).toEqual([other.code, output(other.text, never.path, analysed)]);
+    }
   });
 
   it('analyses every frame where fault rules mark them, --capture always or not', async () => {

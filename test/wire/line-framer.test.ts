@@ -119,6 +119,34 @@ describe('a span of whole lines (capture)', () => {
     }
   });
 
+  it('takes in a span lines up to the parse limit, however many a chunk holds', () => {
+    const framer = createLineFramer(64);
+    const lines = `${'a'.repeat(64)}\r\n${'b'.repeat(64)}\n`;
+    expect(framer.pushSpan(Buffer.from(`${lines}${'c'.repeat(10)}`))).toEqual({ bytes: Buffer.from(lines), frames: 2 });
+    expect(framer.pushSpan(Buffer.from('c'.repeat(54)))).toEqual({ bytes: Buffer.alloc(0), frames: 0 });
+    expect(framer.pushSpan(Buffer.from('\nd\n'))).toEqual({ bytes: Buffer.from(`${'c'.repeat(64)}\nd\n`), frames: 2 });
+  });
+
+  it('leaves to push a chunk holding a line past the parse limit, and gives the lines push gives wherever the chunks are cut', () => {
+    const framer = createLineFramer(8);
+    expect(framer.pushSpan(Buffer.from(`a\n${'b'.repeat(9)}\nc\n`))).toBeUndefined();
+    expect(framer.push(Buffer.from(`a\n${'b'.repeat(9)}\nc\n`)).map((line) => [line.size, line.truncated])).toEqual([
+      [1, false],
+      [9, true],
+      [1, false],
+    ]);
+    // At the limit (its CR aside), past it, at it, empty, short, and an unfinished line past it.
+    const input = Buffer.from(`${'a'.repeat(8)}\r\n${'b'.repeat(9)}\n${'c'.repeat(8)}\n\ndd\r\n${'e'.repeat(12)}`);
+    for (let first = 0; first <= input.length; first++) {
+      for (let second = first; second <= input.length; second++) {
+        const { lines, last, spanned, spanLast } = both(input, [first, second], 8);
+        expect(spanned).toEqual(lines);
+        expect(spanLast).toEqual(last);
+      }
+    }
+    expect(both(input, [], 8).lines.map((line) => line.truncated)).toEqual([false, true, false, false, false]);
+  });
+
   it('counts as frames the lines that are not empty', () => {
     expect(framesIn(Buffer.from('a\n\n\r\nb\r\n'))).toBe(2);
     expect(framesIn(Buffer.from(''))).toBe(0);

@@ -1,6 +1,7 @@
 import { isUtf8 } from 'node:buffer';
 import type { FrameEntry, StderrEntry } from '../../record/schema.js';
 import { createLineFramer, type LineFrame } from '../../wire/framing/line-framer.js';
+import { defaultMaxLine } from '../../wire/framing/limits.js';
 import { causeInWords } from '../channel/finish-cause.js';
 import type { Recorder } from '../recorder.js';
 import type { StdioMessage, StdioObserverConfig, StdioStream } from './stdio-messages.js';
@@ -8,10 +9,13 @@ import type { SpillPlace } from '../channel/spill.js';
 
 const streams = ['c2s', 's2c', 'stderr'] as const;
 /**
- * The most bytes one span of captured lines holds (a chunk and the line it finishes): larger frames
- * are captured one by one, their JSON spliced in as it came, rather than copied into a string twice.
+ * The most bytes one span of captured lines holds (a chunk and the line it finishes): its record
+ * line, in base64 (4 characters for 3 bytes) and with room for its fields, stays within what
+ * readers read by default, so a frame at the default parse limit fits in a span. Lines past the
+ * parse limit never go in a span; a frame in a larger span (a parse limit raised past some 24 MiB)
+ * is captured on its own.
  */
-const spanLimit = 256 * 1024;
+const spanLimit = Math.floor((defaultMaxLine - 64 * 1024) / 4) * 3;
 /** Lines observed between two looks at the time left: a chunk of 3-byte lines holds thousands. */
 const linesPerLook = 256;
 

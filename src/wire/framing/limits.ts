@@ -4,6 +4,12 @@ const MiB = 1024 * 1024;
 export const defaultMaxFrame = 16 * MiB;
 
 /**
+ * The longest line a reader turns into text unless told otherwise: a frame at the spy's default
+ * parse limit, with room for its JSON escaping and annotations. A longer line is never held whole.
+ */
+export const defaultMaxLine = 2 * defaultMaxFrame;
+
+/**
  * Bounds of a parse limit. Below 1 KiB even an initialize request would be cut (`--max-frame 16`
  * is more likely a forgotten unit). A JavaScript string holds just under 512 MiB: the frame's text
  * and its record line, where JSON escaping may double it, must each fit in one.

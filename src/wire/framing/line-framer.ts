@@ -12,17 +12,24 @@ export interface LineFrame {
 const LF = 0x0a;
 const CR = 0x0d;
 
-/** The lines of a span of whole lines (each with its ending) that are frames: not empty, a lone CR aside. */
-export function framesIn(span: Buffer): number {
+/**
+ * The lines of a span of whole lines (each with its ending) that are frames: not empty, a lone CR
+ * aside; -1 when one of them is longer than `maxFrame` (the framer would cut it).
+ */
+function spanFrames(span: Buffer, maxFrame: number): number {
   let frames = 0;
   let start = 0;
   for (let newline = span.indexOf(LF); newline !== -1; newline = span.indexOf(LF, start)) {
     const size = newline > start && span[newline - 1] === CR ? newline - 1 - start : newline - start;
+    if (size > maxFrame) return -1;
     if (size > 0) frames++;
     start = newline + 1;
   }
   return frames;
 }
+
+/** The lines of a span of whole lines (each with its ending) that are frames: not empty, a lone CR aside. */
+export const framesIn = (span: Buffer): number => spanFrames(span, Number.POSITIVE_INFINITY);
 
 /** Each line of a span of whole lines, as the framer would have cut it (empty ones too). */
 export function* spanLines(span: Buffer): Generator<LineFrame> {
@@ -101,24 +108,29 @@ export function createLineFramer(maxFrame: number) {
      * Feeds a chunk and hands back the whole lines it completed as one span of bytes (the
      * unfinished line held before it, the chunk up to its last line ending), without cutting it into
      * lines: what capture writes at full speed. `frames` counts its lines that are frames (not
-     * empty). Undefined, with nothing fed, when the span could pass `limit` (or hold a line past the
-     * parse limit), or while a resync or a cut line is under way: `push` then.
+     * empty). Undefined, with nothing fed, when the span would pass `limit` bytes or hold a line
+     * past the parse limit, when the chunk grows the unfinished line past it, or while a resync or
+     * a cut line is under way: `push` takes the chunk then, and cuts such a line. The line a chunk
+     * leaves unfinished is held as push holds it (cut at the parse limit).
      */
-    pushSpan(chunk: Buffer, limit = maxFrame): { bytes: Buffer; frames: number } | undefined {
-      if (skipping || kept !== size || size + chunk.length > Math.min(limit, maxFrame)) return undefined;
+    pushSpan(chunk: Buffer, limit = Number.POSITIVE_INFINITY): { bytes: Buffer; frames: number } | undefined {
+      if (skipping || kept !== size || size + chunk.length > limit) return undefined;
       const last = chunk.lastIndexOf(LF);
       if (last === -1) {
+        if (size + chunk.length > maxFrame) return undefined;
         append(chunk);
         return { bytes: chunk.subarray(0, 0), frames: 0 };
       }
       const whole = chunk.subarray(0, last + 1);
       const bytes = parts.length === 0 ? whole : Buffer.concat([...parts, whole], kept + whole.length);
+      const frames = spanFrames(bytes, maxFrame);
+      if (frames === -1) return undefined;
       parts = [];
       kept = 0;
       size = 0;
       lastByte = -1;
       if (last + 1 < chunk.length) append(chunk.subarray(last + 1));
-      return { bytes, frames: framesIn(bytes) };
+      return { bytes, frames };
     },
     /** At EOF: the last line when it had no newline. */
     end(): LineFrame | undefined {

@@ -45,10 +45,26 @@ export function isSecretName(name: string): boolean {
 }
 
 // A frame whose text names none of these (most frames) is not walked at all.
-const mention = /pass|secret|private|token|key|authorization/i;
+const mentionWords = ['pass', 'secret', 'private', 'token', 'key', 'authorization'];
+const mention = new RegExp(mentionWords.join('|'), 'i');
+/** Bytes of a span looked through at once: the string of a piece (one character a byte) dies young. */
+const mentionPiece = 64 * 1024;
+/** How far pieces overlap: a word cut between two is whole in the first. */
+const mentionOverlap = Math.max(...mentionWords.map((word) => word.length)) - 1;
 
-/** Whether text may name a member that holds a secret: when not, no frame in it has anything masked by name. */
-export const mentionsSecretName = (text: string): boolean => mention.test(text);
+/**
+ * Whether bytes (a span of lines, read as Latin-1: one character a byte) may name a member that
+ * holds a secret: when not, no frame in them has anything masked by name. Looked for piece by
+ * piece, without a string of them all (a span may hold frames of MiBs).
+ */
+export function mentionsSecretName(bytes: Buffer): boolean {
+  for (let start = 0; start < bytes.length; start += mentionPiece) {
+    const end = Math.min(bytes.length, start + mentionPiece + mentionOverlap);
+    if (mention.test(bytes.toString('latin1', start, end))) return true;
+    if (end === bytes.length) break;
+  }
+  return false;
+}
 
 /** Where a place is, from the message's root: member names and array indexes. */
 export type Place = (string | number)[];
