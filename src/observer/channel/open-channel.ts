@@ -249,7 +249,8 @@ export function openObserverChannel<M>(config: ThreadConfig, options: ChannelOpt
      */
     copy(chunk: Buffer, share = 1, large = true): Uint8Array | undefined {
       paceGc(chunk.length);
-      const room = (large ? maxBehind : Math.min(maxBehind, smallRoom)) * share;
+      // With a spill, a large frame needs no room of its own: what does not fit waits there, whole.
+      const room = (large && spill === undefined ? maxBehind : Math.min(maxBehind, smallRoom)) * share;
       if (failed) return undefined;
       // With --lossless every byte goes over: the caller stops reading instead (see `roomFor`).
       if (!lossless && behind + chunk.length > room) return undefined;
