@@ -1,5 +1,5 @@
 import { randomBytes } from 'node:crypto';
-import { closeSync, openSync, readSync, statfsSync, unlinkSync, write } from 'node:fs';
+import { closeSync, openSync, readSync, statfsSync, unlinkSync, writev } from 'node:fs';
 import { join } from 'node:path';
 import { controlSlots } from './channel-messages.js';
 
@@ -91,23 +91,36 @@ export function createSpill(dirs: readonly string[], control: BigInt64Array) {
     return null;
   }
 
+  /**
+   * Writes every block waiting, in one call (they follow each other in the file): a write a block,
+   * each started from the forwarding thread's callbacks, fell behind a flood of large frames.
+   */
   function pump() {
     if (inFlight || queue.length === 0 || fd == null) return;
-    const { bytes, at, upTo } = queue.shift()!;
+    const blocks = queue.splice(0);
+    const { at } = blocks[0]!;
+    const { upTo } = blocks.at(-1)!;
+    let length = 0;
+    for (const block of blocks) length += block.bytes.length;
     inFlight = true;
-    write(fd, bytes, 0, bytes.length, at, (error, written) => {
-      inFlight = false;
-      pending -= bytes.length;
-      if (error || written < bytes.length) {
-        // A full disk, say: what is not written is lost, and the observer counts it in a gap.
-        failed = true;
-        queue.length = 0;
-        pending = 0;
-        Atomics.store(control, controlSlots.spillFailed, 1n);
-      } else Atomics.store(control, controlSlots.spillWritten, BigInt(upTo));
-      Atomics.notify(control, controlSlots.spillWritten);
-      pump();
-    });
+    writev(
+      fd,
+      blocks.map((block) => block.bytes),
+      at,
+      (error, written) => {
+        inFlight = false;
+        pending -= length;
+        if (error || written < length) {
+          // A full disk, say: what is not written is lost, and the observer counts it in a gap.
+          failed = true;
+          queue.length = 0;
+          pending = 0;
+          Atomics.store(control, controlSlots.spillFailed, 1n);
+        } else Atomics.store(control, controlSlots.spillWritten, BigInt(upTo));
+        Atomics.notify(control, controlSlots.spillWritten);
+        pump();
+      },
+    );
   }
 
   /** Starts writing what was put since the last flush. */
