@@ -47,6 +47,8 @@ const defaultMaxLagMs = 2000;
 const lagFloorBytes = 1024 * 1024;
 /** The room of the bytes of small frames (see `copy`), and from what size a frame counts as large. */
 const smallRoom = 8 * 1024 * 1024;
+/** The room in memory when a spill takes what does not fit: enough for the observer never to wait for it. */
+const spillingRoom = 2 * 1024 * 1024;
 export const largeFrameBytes = 256 * 1024;
 /**
  * With --lossless, how far behind the observer may be before reading stops, whatever the frames'
@@ -250,7 +252,7 @@ export function openObserverChannel<M>(config: ThreadConfig, options: ChannelOpt
     copy(chunk: Buffer, share = 1, large = true): Uint8Array | undefined {
       paceGc(chunk.length);
       // With a spill, a large frame needs no room of its own: what does not fit waits there, whole.
-      const room = (large && spill === undefined ? maxBehind : Math.min(maxBehind, smallRoom)) * share;
+      const room = (spill !== undefined ? spillingRoom : large ? maxBehind : Math.min(maxBehind, smallRoom)) * share;
       if (failed) return undefined;
       // With --lossless every byte goes over: the caller stops reading instead (see `roomFor`).
       if (!lossless && behind + chunk.length > room) return undefined;
