@@ -70,12 +70,12 @@ describe("the forwarding side's spill", () => {
     expect(readSpilled(shared, place, never)).toBeUndefined();
   });
 
-  it('refuses past 16 MiB waiting to be written, rather than hold the traffic in memory', () => {
+  it('refuses past 32 MiB waiting to be written, rather than hold the traffic in memory', () => {
     const spill = createSpill([tempDir().dir], control());
     const chunk = Buffer.alloc(1024 * 1024, 0x61);
     const places: (SpillPlace | undefined)[] = [];
-    for (let index = 0; index < 17; index++) places.push(spill.put(chunk));
-    expect(places.filter(Boolean)).toHaveLength(16);
+    for (let index = 0; index < 33; index++) places.push(spill.put(chunk));
+    expect(places.filter(Boolean)).toHaveLength(32);
     expect(places.at(-1)).toBeUndefined();
     spill.close();
   });

@@ -22,7 +22,7 @@ export interface SpillPlace {
 }
 
 /** Bytes on their way to the file at most: past them a chunk is lost as it was before (a slow disk). */
-const maxPending = 16 * 1024 * 1024;
+const maxPending = 32 * 1024 * 1024;
 /** Bytes spilled and not yet read back at most: past them a chunk is lost (a flood with no end). */
 const maxLive = 1024 * 1024 * 1024;
 /** Spilled bytes are gathered into blocks of at least this size, one write each. */
