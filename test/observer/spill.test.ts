@@ -7,10 +7,16 @@ import { tempDir } from '../helpers/spy.js';
 
 const control = () => new BigInt64Array(new SharedArrayBuffer(8 * controlLength));
 
-/** Resolves once the spill has written `upTo` bytes (its writes run on Node's I/O threads). */
-async function written(shared: BigInt64Array, upTo: number) {
-  while (Atomics.load(shared, controlSlots.spillWritten) < BigInt(upTo)) await new Promise((resolve) => setTimeout(resolve, 2));
+/** Node 20 has it; the TypeScript library the project targets does not declare it yet. */
+const { waitAsync } = Atomics as typeof Atomics & { waitAsync(array: BigInt64Array, index: number, value: bigint): { value: Promise<string> | string } };
+
+/** Resolves once `done` holds, waking at each of the spill's writes (they run on Node's I/O threads and notify when they end). */
+async function whenWritten(shared: BigInt64Array, done: () => boolean) {
+  while (!done()) await waitAsync(shared, controlSlots.spillWritten, Atomics.load(shared, controlSlots.spillWritten)).value;
 }
+
+/** Resolves once the spill has written `upTo` bytes. */
+const written = (shared: BigInt64Array, upTo: number) => whenWritten(shared, () => Atomics.load(shared, controlSlots.spillWritten) >= BigInt(upTo));
 
 const never = () => false;
 
@@ -65,7 +71,7 @@ describe("the forwarding side's spill", () => {
     const place = spill.put(Buffer.from('lost\n'))!;
     closeSync(place.fd);
     spill.flush();
-    while (Atomics.load(shared, controlSlots.spillFailed) === 0n) await new Promise((resolve) => setTimeout(resolve, 2));
+    await whenWritten(shared, () => Atomics.load(shared, controlSlots.spillFailed) !== 0n);
     expect(spill.put(Buffer.from('more\n'))).toBeUndefined();
     expect(readSpilled(shared, place, never)).toBeUndefined();
   });

@@ -143,7 +143,8 @@ export function createSpill(dirs: readonly string[], control: BigInt64Array) {
       if (fd === null) return undefined;
       if (spilled >= lookAt) lookAtDisk();
       if (pending + chunk.length > maxPending || spilled - readBack + chunk.length > room) return undefined;
-      if (spilled === readBack && pending === 0 && !inFlight && block === undefined) base = spilled;
+      // Everything read back and nothing on its way (no block, no write in flight): start over.
+      if (spilled === readBack && pending === 0) base = spilled;
       if (block === undefined || block.length - used < chunk.length) {
         flush();
         block = Buffer.allocUnsafeSlow(Math.max(blockSize, chunk.length));
@@ -169,8 +170,6 @@ export function createSpill(dirs: readonly string[], control: BigInt64Array) {
     },
   };
 }
-
-export type Spill = ReturnType<typeof createSpill>;
 
 /**
  * The observer's side: the bytes at `place`, once they are written (waiting for the forwarding
