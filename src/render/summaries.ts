@@ -15,7 +15,8 @@ const minName = 6;
 /**
  * "3 tools: a, b, c", cut to `max` with a count of the names left out ("7 tools: a, b +5 more"). The
  * names are shown while they fit; when not even the first fits whole, it is shown cut ("…") after
- * the count, so a narrow terminal still reads a name, not a count alone.
+ * the count, with all the room there is, so a narrow terminal still reads a name, not a count alone,
+ * and a wider one never reads less of it.
  */
 function namedList(items: unknown, noun: string, nameOf: (item: unknown) => string | undefined, max: number): string | undefined {
   if (!Array.isArray(items)) return undefined;
@@ -33,9 +34,8 @@ function namedList(items: unknown, noun: string, nameOf: (item: unknown) => stri
       continue;
     }
     if (index > 0) return `${line} +${rest} more`;
-    // The first name does not fit whole: cut, before the count of the others, or alone after the
-    // count of all (which says how many there are).
-    if (room >= minName) return `${line} ${truncate(name, room - 1)} +${rest - 1} more`;
+    // The first name does not fit whole: it is cut, alone after the count of all, which already says
+    // how many there are ("+6 more" beside "7 resources" would take the name's room and say nothing).
     const alone = max - line.length - 1;
     return alone < minName ? line.slice(0, -1) : `${line} ${truncate(name, alone - 1)}`;
   }

@@ -77,6 +77,23 @@ describe('previews per method', () => {
     expect(line).toMatch(/40 tools: tool-0, tool-1(, tool-\d+)* \+\d+ more$/);
   });
 
+  it('a first name too long to fit is cut with all the room there is: a wider line never shows less of it', () => {
+    // Seen on a terminal of 80 columns: a latency of "1ms" instead of "0.7ms" left two more columns,
+    // and the name shrank from "demo://resou…" to "demo:/… +6 more".
+    const resources = Array.from({ length: 7 }, (_, index) => ({ uri: `demo://resource/static/document/${index}.md`, name: `r${index}` }));
+    const entry = frame('s2c', 'response', 'resources/list', { result: { resources } });
+    let shown = 0;
+    for (let width = 50; width <= 90; width++) {
+      const line = renderLine(entry, { width });
+      expect(line.length, line).toBeLessThanOrEqual(width);
+      const name = /7 resources: (demo:[^ ]*)/.exec(line)?.[1] ?? '';
+      expect(name.length, line).toBeGreaterThanOrEqual(shown);
+      shown = name.length;
+      if (name.endsWith('…')) expect(line, 'the count of all already says how many').not.toMatch(/ \+\d+ more$/);
+    }
+    expect(shown).toBeGreaterThan(20);
+  });
+
   it('leaves "…" alone when a narrow terminal has no room for a preview', () => {
     const entry = frame('s2c', 'response', 'tools/list', { result: { tools: [{ name: 'a' }] } });
     expect(renderLine(entry, { width: 45 })).toBe('10:20:30.456 <- response    tools/list #1 …');
