@@ -1,6 +1,7 @@
 import { closeSync } from 'node:fs';
 import { openOutputFile } from '../record/open-output.js';
-import { RECORD_VERSION, type EventKind } from '../record/schema.js';
+import { RECORD_VERSION, type EventKind, type RecordEntry } from '../record/schema.js';
+import type { SinkOutputs } from './sink.js';
 import { writeLinesSync } from './whole-lines.js';
 
 /** One entry of the record's end written by the forwarding side (numbered and stamped as it is written; `t` in epoch ms). */
@@ -17,6 +18,33 @@ export interface LastWords {
   tail: readonly TailEntry[];
 }
 
+/** The record's entries for `words.tail`, numbered on from `words.lastSeq`. */
+function tailEntries(words: LastWords) {
+  return words.tail.map((item, index) => {
+    const { kind, t, ...fields } = item;
+    return {
+      v: RECORD_VERSION,
+      seq: words.lastSeq + 1 + index,
+      t: new Date(t).toISOString(),
+      ...(words.session === undefined ? {} : { session: words.session }),
+      kind,
+      ...fields,
+    };
+  });
+}
+
+/** Appends `lines` to `path` in one write of whole lines, as any appender does (never through a planted link for a default path). */
+function appendLines(path: string, named: boolean, allowReadable: boolean, lines: string[]): void {
+  const opened = openOutputFile(path, { named, allowReadable });
+  if (!opened.ok) return;
+  try {
+    // Whole lines or none: on a full disk the file is cut back to its last whole line.
+    writeLinesSync(opened.fd, Buffer.from(lines.join('')));
+  } finally {
+    closeSync(opened.fd);
+  }
+}
+
 /**
  * When the observer could not finish (it did not answer in time), the record still gets its end:
  * after the last entry the observer wrote, the events it did not write (the spawn, the exit) and a
@@ -25,24 +53,37 @@ export interface LastWords {
  */
 export function appendLastWords(path: string, words: LastWords): void {
   if (words.tail.length === 0) return;
-  const lines = words.tail.map((item, index) => {
-    const { kind, t, ...fields } = item;
-    const entry = {
-      v: RECORD_VERSION,
-      seq: words.lastSeq + 1 + index,
-      t: new Date(t).toISOString(),
-      ...(words.session === undefined ? {} : { session: words.session }),
-      kind,
-      ...fields,
-    };
-    return `${JSON.stringify(entry)}\n`;
-  });
-  const opened = openOutputFile(path, { named: words.named, allowReadable: words.allowReadable ?? false });
-  if (!opened.ok) return;
-  try {
-    // Whole lines or none: on a full disk the record is cut back to its last whole line.
-    writeLinesSync(opened.fd, Buffer.from(lines.join('')));
-  } finally {
-    closeSync(opened.fd);
-  }
+  appendLines(
+    path,
+    words.named,
+    words.allowReadable ?? false,
+    tailEntries(words).map((entry) => `${JSON.stringify(entry)}\n`),
+  );
+}
+
+/**
+ * The end of the record and of the log when the observer did not finish (time ran out) or stopped
+ * (its thread failed): the record gets its last words, and the log the same entries as its lines,
+ * so that neither ends in silence. Said once on stderr.
+ */
+export async function writeLastWords(
+  outputs: SinkOutputs,
+  finished: { lastSeq: number; tail: readonly TailEntry[]; stopped?: string },
+  session: string | undefined,
+  warn: (message: string) => void,
+): Promise<void> {
+  const { recordPath, logPath } = outputs;
+  if (recordPath === undefined && logPath === undefined) return;
+  warn(
+    finished.stopped === undefined
+      ? 'the observer did not finish in time; the record ends with a gap for what it did not record'
+      : 'the record ends with a gap for what the observer did not record',
+  );
+  const words = { session, lastSeq: finished.lastSeq, tail: finished.tail };
+  const allowReadable = outputs.allowReadable ?? false;
+  if (recordPath !== undefined) appendLastWords(recordPath, { ...words, named: outputs.recordNamed ?? false, allowReadable });
+  if (logPath === undefined || words.tail.length === 0) return;
+  const { renderLine } = await import('../render/render-line.js');
+  const entries = tailEntries({ ...words, named: false }) as RecordEntry[];
+  appendLines(logPath, outputs.logNamed ?? false, allowReadable, entries.map((entry) => `${renderLine(entry)}\n`));
 }

@@ -1,6 +1,6 @@
 import { startHttpObserver, type HttpObserverHandle } from '../observer/http/http-handle.js';
 import type { HttpObserverConfig } from '../observer/http/http-messages.js';
-import { appendLastWords } from '../sinks/last-words.js';
+import { writeLastWords } from '../sinks/last-words.js';
 import type { StderrOut } from '../sinks/stderr-out.js';
 import { startHttpProxy, type ClientTimeouts } from '../transports/http-proxy.js';
 import { startServerProcess, waitForPort } from '../transports/server-process.js';
@@ -115,15 +115,7 @@ export async function runHttpSpy(options: HttpSpyOptions): Promise<number | unde
   const observer = startHttpObserver(options.observer, { warn, lossless: options.lossless === true });
   const finish = async () => {
     const finished = await observer.finish(options.lossless ? Infinity : options.drainTimeoutMs);
-    if (!finished.closed && options.observer.recordPath) {
-      warn('the observer did not finish in time; the record ends with a gap for what it did not record');
-      appendLastWords(options.observer.recordPath, {
-        named: options.observer.recordNamed ?? false,
-        allowReadable: options.observer.allowReadable ?? false,
-        lastSeq: finished.lastSeq,
-        tail: finished.tail,
-      });
-    }
+    if (!finished.closed) await writeLastWords(options.observer, finished, undefined, warn);
     await options.stderrOut.flush();
   };
   let spy: Awaited<ReturnType<typeof startObservedProxy>>;

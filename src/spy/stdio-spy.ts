@@ -4,7 +4,7 @@ import { startStdioProxy, type StdioFaultHook, type StdioOutcome, type StdioProx
 import type { CaptureMode } from '../observer/stdio/stdio-messages.js';
 import { startStdioObserver } from '../observer/stdio/stdio-handle.js';
 import type { ObserverOutputs } from '../observer/observer-outputs.js';
-import { appendLastWords } from '../sinks/last-words.js';
+import { writeLastWords } from '../sinks/last-words.js';
 import type { StderrOut } from '../sinks/stderr-out.js';
 import { nowMs } from '../wire/framing/now.js';
 import { sanitize } from '../render/sanitize.js';
@@ -120,16 +120,7 @@ export async function runStdioSpy(options: StdioSpyOptions): Promise<StdioOutcom
 
   const finished = await observer.finish(options.lossless ? Infinity : drainMs);
   stopListening();
-  if (!finished.closed && options.observer.recordPath) {
-    options.warn('the observer did not finish in time; the record ends with a gap for what it did not record');
-    appendLastWords(options.observer.recordPath, {
-      named: options.observer.recordNamed ?? false,
-      allowReadable: options.observer.allowReadable ?? false,
-      session,
-      lastSeq: finished.lastSeq,
-      tail: finished.tail,
-    });
-  }
+  if (!finished.closed) await writeLastWords(options.observer, finished, session, options.warn);
   return outcome;
 }
 

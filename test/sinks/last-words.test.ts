@@ -44,6 +44,11 @@ describe('what a record lacks when its observer did not finish', () => {
     expect(reasons()).toEqual([expect.stringContaining('(--drain-timeout)')]);
     expect(reasons('SIGTERM')).toEqual([expect.stringContaining('(SIGTERM cut finishing short)')]);
   });
+
+  it('says the observer stopped, and why, when its thread ended before it was told to finish', () => {
+    const tail = unrecordedTail([], [10], { lastSeq: 0, handled: 0, recorded: [0] }, ['c2s'], 1, { stopped: 'its thread exited with code 1' });
+    expect(tail.map((gap) => gap.reason)).toEqual(['the observer stopped (its thread exited with code 1); these bytes were forwarded but not recorded']);
+  });
 });
 
 describe('the last words of a record whose observer did not finish', () => {

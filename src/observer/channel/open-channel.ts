@@ -70,7 +70,7 @@ const startupWaitMs = 5000;
  * How a finish ended: the observer closed the files, or it was stopped; then `tail` is what the
  * record lacks (the events it does not hold, gaps for the bytes it does not), to follow `lastSeq`.
  */
-export type FinishOutcome = { closed: true } | { closed: false; lastSeq: number; tail: TailEntry[] };
+export type FinishOutcome = { closed: true } | { closed: false; lastSeq: number; tail: TailEntry[]; stopped?: string };
 
 /** The observer thread's entry: it runs the pipeline into the sinks. */
 const threadEntry = new URL('../thread-entry.js', import.meta.url);
@@ -160,14 +160,23 @@ export function openObserverChannel<M>(config: ThreadConfig, options: ChannelOpt
     // An observer that failed or was given up on holds no reader back: the traffic goes on unrecorded.
     roomWaiters.wake(behind, true);
   });
+  /** Why the thread ended before it was told to finish, if it did: its gaps say so, not that time ran out. */
+  let stopped: string | undefined;
+  /** The thread is being stopped by finishing itself: its end is no failure. */
+  let stopping = false;
   worker.on('error', (error) => {
     failed = true;
+    stopped ??= error.message;
     options.warn(`the observer stopped (${error.message}); the traffic keeps flowing, unrecorded`);
     onClosed();
   });
   let gone = false;
-  worker.on('exit', () => {
+  worker.on('exit', (code) => {
     gone = true;
+    if (!finished && !stopping && stopped === undefined) {
+      stopped = `its thread exited with code ${code}`;
+      options.warn(`the observer stopped (${stopped}); the traffic keeps flowing, unrecorded`);
+    }
     onClosed();
     onEnded();
   });
@@ -315,12 +324,14 @@ export function openObserverChannel<M>(config: ThreadConfig, options: ChannelOpt
       clearTimeout(timer);
       clearTimeout(hurryTimer);
       if (!finished && !gone) await whileWritingOut(control, ended, closeGraceMs);
+      stopping = true;
       await worker.terminate();
       spill?.close();
       if (finished) return { closed: true };
       const held = readProgress(control);
-      const tail = unrecordedTail(events, forwarded, held, options.streams, Date.now(), finishCause(control));
-      return { closed: false, lastSeq: held.lastSeq, tail };
+      const cause = stopped === undefined ? finishCause(control) : { stopped };
+      const tail = unrecordedTail(events, forwarded, held, options.streams, Date.now(), cause);
+      return { closed: false, lastSeq: held.lastSeq, tail, ...(stopped === undefined ? {} : { stopped }) };
     },
     /** Finish now (`signal` arrived while finishing): what is not yet observed becomes a gap, whose reason names it. */
     hurry(signal?: NodeJS.Signals) {

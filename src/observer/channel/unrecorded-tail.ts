@@ -13,10 +13,16 @@ export interface HandedEvent {
 }
 
 /**
+ * Why the observer left bytes unrecorded: what cut its finishing short (--drain-timeout, or a stop
+ * signal), or `stopped`: its thread ended before it was told to finish (an error, a module missing).
+ */
+export type TailCause = string | { stopped: string };
+
+/**
  * What the record lacks when the observer did not finish: the events it does not hold, in order,
  * each after a gap for the bytes of each stream forwarded before it and not in the record, and a
- * gap for the rest. `progress` is what the record holds; `streams` names the streams; `cause` is what
- * cut the finishing short (--drain-timeout, or a stop signal).
+ * gap for the rest. `progress` is what the record holds; `streams` names the streams; `cause` is why
+ * (see TailCause).
  */
 export function unrecordedTail(
   events: readonly HandedEvent[],
@@ -24,9 +30,11 @@ export function unrecordedTail(
   progress: RecordProgress,
   streams: readonly (string | undefined)[],
   nowMs: number,
-  cause = '--drain-timeout',
+  cause: TailCause = '--drain-timeout',
 ): TailEntry[] {
-  const reason = `the observer did not finish in time ${causeInWords(cause)}; these bytes were forwarded but not recorded`;
+  const why =
+    typeof cause === 'string' ? `the observer did not finish in time ${causeInWords(cause)}` : `the observer stopped (${cause.stopped})`;
+  const reason = `${why}; these bytes were forwarded but not recorded`;
   const accounted = [...progress.recorded];
   const tail: TailEntry[] = [];
   const gapsUpTo = (upTo: readonly number[], t: number) => {
