@@ -85,5 +85,10 @@ export async function writeLastWords(
   if (logPath === undefined || words.tail.length === 0) return;
   const { renderLine } = await import('../render/render-line.js');
   const entries = tailEntries({ ...words, named: false }) as RecordEntry[];
-  appendLines(logPath, outputs.logNamed ?? false, allowReadable, entries.map((entry) => `${renderLine(entry)}\n`));
+  appendLines(
+    logPath,
+    outputs.logNamed ?? false,
+    allowReadable,
+    entries.map((entry) => `${renderLine(entry)}\n`),
+  );
 }

@@ -70,7 +70,19 @@ describe('a spy whose observer thread stopped', () => {
     const port = await freePort();
     const spy = await run(
       node,
-      [join(copy, 'bin', 'mcp-spy.js'), 'http', '--quiet', '--target', `http://127.0.0.1:${port}/mcp`, '--', node, fixture('http', 'tool-server.js'), '--json', '--port', String(port)],
+      [
+        join(copy, 'bin', 'mcp-spy.js'),
+        'http',
+        '--quiet',
+        '--target',
+        `http://127.0.0.1:${port}/mcp`,
+        '--',
+        node,
+        fixture('http', 'tool-server.js'),
+        '--json',
+        '--port',
+        String(port),
+      ],
       /mcp-spy: listening on (\S+),/,
       { cwd: dir },
     );
@@ -80,7 +92,11 @@ describe('a spy whose observer thread stopped', () => {
       method: 'initialize',
       params: { protocolVersion: '2025-06-18', capabilities: {}, clientInfo: { name: 'test', version: '1' } },
     });
-    const answer = await fetch(spy.url, { method: 'POST', body, headers: { 'content-type': 'application/json', accept: 'application/json, text/event-stream' } });
+    const answer = await fetch(spy.url, {
+      method: 'POST',
+      body,
+      headers: { 'content-type': 'application/json', accept: 'application/json, text/event-stream' },
+    });
     expect(answer.status).toBe(200);
     const answered = await answer.text();
     expect(answered).toContain('"id":1');

@@ -32,8 +32,7 @@ export function unrecordedTail(
   nowMs: number,
   cause: TailCause = '--drain-timeout',
 ): TailEntry[] {
-  const why =
-    typeof cause === 'string' ? `the observer did not finish in time ${causeInWords(cause)}` : `the observer stopped (${cause.stopped})`;
+  const why = typeof cause === 'string' ? `the observer did not finish in time ${causeInWords(cause)}` : `the observer stopped (${cause.stopped})`;
   const reason = `${why}; these bytes were forwarded but not recorded`;
   const accounted = [...progress.recorded];
   const tail: TailEntry[] = [];
