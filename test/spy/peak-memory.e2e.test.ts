@@ -50,15 +50,21 @@ async function throughCat(input: Buffer, pieces = 1): Promise<{ dir: string; pea
 }
 
 describe.runIf(existsSync('/proc/self/status'))("the spy's memory", () => {
-  it(`100 frames of a MiB each way, faster than the observer: every frame recorded, peak RSS under ${largeFramesBoundMiB} MiB`, async () => {
+  it(`100 frames of a MiB each way, faster than the observer: the frames recorded, every byte accounted, peak RSS under ${largeFramesBoundMiB} MiB`, async () => {
     const frame = JSON.stringify({ jsonrpc: '2.0', method: 'notifications/message', params: { level: 'info', data: 'x'.repeat(MiB - 80) } });
     const input = Buffer.from(`${frame}\n`.repeat(100));
-    // A frame every few ms, some 200 MB/s each way: far more than the observer analyses, not so much
-    // that a loaded machine writes the spill slower than it comes (16 MiB waiting would be a gap).
+    // A frame every few ms, some 200 MB/s each way: far more than the observer analyses (every frame
+    // is captured), so what it has no room for in memory waits in the spill.
     const { dir, peak } = await throughCat(input, 100);
     const entries = readRecord(join(dir, 'w.jsonl'));
-    expect(entries.filter((entry) => entry.kind === 'gap')).toEqual([]);
-    expect(entries.filter((entry) => entry.dir !== undefined)).toHaveLength(200);
+    // Every byte is a frame or counted in a gap. On a quiet machine every frame is recorded (15 runs
+    // of 15); beside the rest of the suite the spill's writes may lag past the 32 MiB it lets wait,
+    // and what comes meanwhile is a gap that says so (2 runs of 10 beside 31 other test files: 2 and
+    // 32 MiB each way). Were the spill to fail, the 2 MiB of room in memory would leave most as gaps.
+    expect(accountedBytes(entries, 'c2s')).toBe(input.length);
+    expect(accountedBytes(entries, 's2c')).toBe(input.length);
+    for (const gap of entries.filter((entry) => entry.kind === 'gap')) expect(gap.reason).toMatch(/^the observer fell behind; /);
+    expect(entries.filter((entry) => entry.dir !== undefined).length).toBeGreaterThanOrEqual(120);
     console.log(`peak RSS of the spy, 100 frames of a MiB each way through cat: ${peak.toFixed(0)} MiB`);
     // 195-215 MiB: with the spill a large frame takes no room of its own in memory (it had 36 MiB:
     // 235-240 MiB), and the record lets go of each span's line once written (it held them: over 300).
