@@ -5,14 +5,11 @@ let earliest;
 const holdEarliest = (signal) => (earliest ??= signal);
 for (const signal of ['SIGINT', 'SIGTERM', 'SIGHUP']) process.on(signal, holdEarliest);
 
-const { setFlagsFromString } = await import('node:v8');
 const { holdEarlySignals } = await import('../dist/cli/early-signals.js');
 holdEarlySignals(process.argv.slice(2), {
   received: () => earliest,
   release: () => ['SIGINT', 'SIGTERM', 'SIGHUP'].forEach((signal) => process.off(signal, holdEarliest)),
 });
-// A small young generation: a spy passing hundreds of MiB should hold little of them at a time.
-setFlagsFromString('--max-semi-space-size=2');
 const { main } = await import('../dist/cli/main.js');
 
 const code = await main(process.argv.slice(2));
