@@ -19,7 +19,7 @@ export interface LastWords {
 }
 
 /** The record's entries for `words.tail`, numbered on from `words.lastSeq`. */
-function tailEntries(words: LastWords) {
+function tailEntries(words: Pick<LastWords, 'session' | 'lastSeq' | 'tail'>): RecordEntry[] {
   return words.tail.map((item, index) => {
     const { kind, t, ...fields } = item;
     return {
@@ -29,12 +29,13 @@ function tailEntries(words: LastWords) {
       ...(words.session === undefined ? {} : { session: words.session }),
       kind,
       ...fields,
-    };
+    } as RecordEntry;
   });
 }
 
 /** Appends `lines` to `path` in one write of whole lines, as any appender does (never through a planted link for a default path). */
 function appendLines(path: string, named: boolean, allowReadable: boolean, lines: string[]): void {
+  if (lines.length === 0) return;
   const opened = openOutputFile(path, { named, allowReadable });
   if (!opened.ok) return;
   try {
@@ -45,6 +46,8 @@ function appendLines(path: string, named: boolean, allowReadable: boolean, lines
   }
 }
 
+const recordLine = (entry: RecordEntry) => `${JSON.stringify(entry)}\n`;
+
 /**
  * When the observer could not finish (it did not answer in time), the record still gets its end:
  * after the last entry the observer wrote, the events it did not write (the spawn, the exit) and a
@@ -52,13 +55,7 @@ function appendLines(path: string, named: boolean, allowReadable: boolean, lines
  * in one write of whole lines, as any appender does.
  */
 export function appendLastWords(path: string, words: LastWords): void {
-  if (words.tail.length === 0) return;
-  appendLines(
-    path,
-    words.named,
-    words.allowReadable ?? false,
-    tailEntries(words).map((entry) => `${JSON.stringify(entry)}\n`),
-  );
+  appendLines(path, words.named, words.allowReadable ?? false, tailEntries(words).map(recordLine));
 }
 
 /**
@@ -79,12 +76,11 @@ export async function writeLastWords(
       ? 'the observer did not finish in time; the record ends with a gap for what it did not record'
       : 'the record ends with a gap for what the observer did not record',
   );
-  const words = { session, lastSeq: finished.lastSeq, tail: finished.tail };
+  const entries = tailEntries({ session, lastSeq: finished.lastSeq, tail: finished.tail });
   const allowReadable = outputs.allowReadable ?? false;
-  if (recordPath !== undefined) appendLastWords(recordPath, { ...words, named: outputs.recordNamed ?? false, allowReadable });
-  if (logPath === undefined || words.tail.length === 0) return;
+  if (recordPath !== undefined) appendLines(recordPath, outputs.recordNamed ?? false, allowReadable, entries.map(recordLine));
+  if (logPath === undefined || entries.length === 0) return;
   const { renderLine } = await import('../render/render-line.js');
-  const entries = tailEntries({ ...words, named: false }) as RecordEntry[];
   appendLines(
     logPath,
     outputs.logNamed ?? false,

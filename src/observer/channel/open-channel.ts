@@ -167,19 +167,21 @@ export function openObserverChannel<M>(config: ThreadConfig, options: ChannelOpt
   let stopped: string | undefined;
   /** The thread is being stopped by finishing itself: its end is no failure. */
   let stopping = false;
+  /** The thread ended on its own, for `why`: said once. */
+  const stoppedBy = (why: string) => {
+    if (stopped !== undefined) return;
+    stopped = why;
+    options.warn(`the observer stopped (${why}); the traffic keeps flowing, unrecorded`);
+  };
   worker.on('error', (error) => {
     failed = true;
-    stopped ??= error.message;
-    options.warn(`the observer stopped (${error.message}); the traffic keeps flowing, unrecorded`);
+    stoppedBy(error.message);
     onClosed();
   });
   let gone = false;
   worker.on('exit', (code) => {
     gone = true;
-    if (!finished && !stopping && stopped === undefined) {
-      stopped = `its thread exited with code ${code}`;
-      options.warn(`the observer stopped (${stopped}); the traffic keeps flowing, unrecorded`);
-    }
+    if (!finished && !stopping) stoppedBy(`its thread exited with code ${code}`);
     onClosed();
     onEnded();
   });
