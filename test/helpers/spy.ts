@@ -54,6 +54,8 @@ export interface RunOptions {
   /** Run as this user and group (a test run as root plays another user). */
   uid?: number;
   gid?: number;
+  /** Another copy of the bin to run (a package with a part of it missing). */
+  bin?: string;
 }
 
 /** A stream spawned as 'pipe': spawn's types cannot tell it is there when another of the stdio is a descriptor. */
@@ -66,7 +68,7 @@ export function piped<T>(stream: T | null, name: string): T {
 export function runBin(args: string[], options: RunOptions = {}): Promise<RunResult> {
   const started = performance.now();
   return new Promise((resolve, reject) => {
-    const child = spawn(node, [bin, ...args], {
+    const child = spawn(node, [options.bin ?? bin, ...args], {
       cwd: options.cwd ?? tempDir().dir,
       env: { ...process.env, FORCE_COLOR: '0', ...options.env },
       stdio: ['pipe', 'pipe', options.stderr ?? 'pipe'],

@@ -3,8 +3,7 @@ import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { accountedBytes, readRecord } from '../helpers/faults.js';
 import { freePort, run } from '../helpers/http-spy.js';
-import { fixture, node, root, tempDir } from '../helpers/spy.js';
-import { spawn } from 'node:child_process';
+import { fixture, node, root, runBin, tempDir } from '../helpers/spy.js';
 
 // An observer thread that stops (here its module is missing, as when dist/ is rebuilt while a spy
 // starts) leaves the traffic flowing: the record and the log still end with what happened, and
@@ -23,27 +22,13 @@ beforeAll(() => {
 });
 afterAll(() => removeCopy());
 
-/** The copy's spy with `args`, `input` on its stdin: its exit code, stdout and stderr. */
-function runCopy(args: string[], input: string, cwd: string): Promise<{ code: number | null; stdout: string; stderr: string }> {
-  return new Promise((resolve, reject) => {
-    const child = spawn(node, [join(copy, 'bin', 'mcp-spy.js'), ...args], { cwd, env: { ...process.env, FORCE_COLOR: '0' } });
-    let stdout = '';
-    let stderr = '';
-    child.stdout.on('data', (chunk: Buffer) => (stdout += chunk.toString('utf8')));
-    child.stderr.on('data', (chunk: Buffer) => (stderr += chunk.toString('utf8')));
-    child.on('error', reject);
-    child.on('close', (code) => resolve({ code, stdout, stderr }));
-    child.stdin.end(input);
-  });
-}
-
 describe('a spy whose observer thread stopped', () => {
   it('forwards every byte, and its record and log end with gaps that say the observer stopped and why', async () => {
     const { dir, remove } = tempDir();
     const input = `${JSON.stringify({ jsonrpc: '2.0', id: 1, method: 'ping' })}\n${JSON.stringify({ jsonrpc: '2.0', method: 'notifications/initialized' })}\n`;
-    const result = await runCopy(['--', 'cat'], input, dir);
+    const result = await runBin(['--', 'cat'], { bin: join(copy, 'bin', 'mcp-spy.js'), input, cwd: dir });
     expect(result.code).toBe(0);
-    expect(result.stdout).toBe(input);
+    expect(result.text).toBe(input);
     expect(result.stderr).toContain('mcp-spy: the observer stopped (Cannot find module');
     expect(result.stderr).toContain('the record ends with a gap for what the observer did not record');
     expect(result.stderr).not.toContain('did not finish in time');
