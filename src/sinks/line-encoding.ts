@@ -29,29 +29,51 @@ export function weightOf(line: Queued): number {
 
 /** Encodes lines `from`..`to` of the queue into one buffer, each piece copied once. */
 export function encodeLines(queue: readonly Queued[], from: number, to: number): Buffer {
+  return gatherLines(queue, from, to, Number.POSITIVE_INFINITY)[0]!;
+}
+
+/** A buffer at least this large is written from where it is (writev), not copied into the batch. */
+const inPlaceBytes = 64 * 1024;
+
+/**
+ * Lines `from`..`to` of the queue as the buffers to write, in order: text and small pieces copied
+ * into one buffer per run of them, and each buffer of `inPlace` bytes or more as it is (a captured
+ * span's line, a spliced frame of hundreds of KiB), so the bytes of a flood are not copied once more
+ * into every write. Always one buffer, maybe empty, when nothing is that large.
+ */
+export function gatherLines(queue: readonly Queued[], from: number, to: number, inPlace = inPlaceBytes): Buffer[] {
+  const buffers: Buffer[] = [];
+  let run: (string | Buffer)[] = [];
   let size = 0;
-  for (let index = from; index < to; index++) {
-    const line = queue[index]!;
-    if (line instanceof Checkpoint) continue;
-    if (typeof line === 'string') size += Buffer.byteLength(line);
-    else for (const piece of line) size += typeof piece === 'string' ? Buffer.byteLength(piece) : piece.length;
-  }
-  const data = Buffer.allocUnsafe(size);
-  let at = 0;
-  for (let index = from; index < to; index++) {
-    const line = queue[index]!;
-    if (line instanceof Checkpoint) continue;
-    if (typeof line === 'string') at += data.write(line, at);
-    else
-      for (const piece of line) {
-        if (typeof piece === 'string') at += data.write(piece, at);
-        else {
-          data.set(piece, at);
-          at += piece.length;
-        }
+  const endRun = () => {
+    const data = Buffer.allocUnsafe(size);
+    let at = 0;
+    for (const piece of run) {
+      if (typeof piece === 'string') at += data.write(piece, at);
+      else {
+        data.set(piece, at);
+        at += piece.length;
       }
+    }
+    buffers.push(data);
+    run = [];
+    size = 0;
+  };
+  for (let index = from; index < to; index++) {
+    const line = queue[index]!;
+    if (line instanceof Checkpoint) continue;
+    for (const piece of typeof line === 'string' ? [line] : line) {
+      if (typeof piece === 'string') size += Buffer.byteLength(piece);
+      else if (piece.length >= inPlace) {
+        if (run.length > 0) endRun();
+        buffers.push(piece);
+        continue;
+      } else size += piece.length;
+      run.push(piece);
+    }
   }
-  return data;
+  if (run.length > 0 || buffers.length === 0) endRun();
+  return buffers;
 }
 
 /** The checkpoints among lines `from`..`to`: how many, and the last (each one sums up all before it). */

@@ -1,6 +1,6 @@
 import { closeSync, fstatSync, write } from 'node:fs';
 import { openOutputFile } from '../record/open-output.js';
-import { Checkpoint, checkpointsIn, encodeLines, weightOf, type Line, type Queued } from './line-encoding.js';
+import { Checkpoint, checkpointsIn, encodeLines, gatherLines, weightOf, type Line, type Queued } from './line-encoding.js';
 import { countLines, cutLastLine, cutToWholeLine, endsTorn, writeLinesSync } from './whole-lines.js';
 import { piecesBuffer, writePieces } from './write-pieces.js';
 
@@ -178,20 +178,34 @@ export function openLineSink(path: string, options: LineSinkOptions = {}) {
       while (end <= next) size += weightOf(queue[end++]!);
       break;
     }
-    const data = encodeLines(queue, head, end);
+    const buffers = gatherLines(queue, head, end);
     const passed = checkpointsIn(queue, head, end);
     marks -= passed.count;
     advance(end);
     queued -= size;
-    if (data.length === 0) {
+    if (buffers.length === 1 && buffers[0]!.length === 0) {
       passed.last?.reached()?.();
       return pump();
     }
     writing = true;
     const issued = passed.last?.reached();
-    writeAll(data, 0);
+    if (buffers.length === 1) writeAll(buffers[0]!, 0);
+    else writePieces(fd, buffers, retryMs, piecesWritten(buffers));
     issued?.();
     wakeBelow();
+  }
+
+  /** What follows a write of pieces: the next write, or, on a failure, the file cut back to whole lines and the rest counted. */
+  function piecesWritten(pieces: readonly (string | Buffer)[]) {
+    return (written: number, error?: NodeJS.ErrnoException) => {
+      writing = false;
+      if (error) {
+        const data = piecesBuffer(pieces);
+        failWrite(error, data, cutToWholeLine(fd!, data, written));
+        return settle();
+      }
+      pump();
+    };
   }
 
   /**
@@ -223,15 +237,7 @@ export function openLineSink(path: string, options: LineSinkOptions = {}) {
     advance(end);
     writing = true;
     const issued = passed.last?.reached();
-    writePieces(fd!, line, retryMs, (written, error) => {
-      writing = false;
-      if (error) {
-        const data = piecesBuffer(line);
-        failWrite(error, data, cutToWholeLine(fd!, data, written));
-        return settle();
-      }
-      pump();
-    });
+    writePieces(fd!, line, retryMs, piecesWritten(line));
     issued?.();
     wakeBelow();
   }

@@ -160,7 +160,10 @@ export function serveObserverChannel<M extends ChannelMessage>(
   let unackedSpill = 0;
   let ackTimer: NodeJS.Timeout | undefined;
   let pacing = false;
-  const paceGc = createGcPacer();
+  // A young collection every 4 MiB observed, and a full one once 4 MiB more than the least since
+  // the last is held outside the heap: spent buffers are freed as a flood is captured, not 40 MiB
+  // at a time (see createGcPacer).
+  const paceGc = createGcPacer(4 * 1024 * 1024, { majorPast: 4 * 1024 * 1024 });
 
   function ack() {
     clearTimeout(ackTimer);
