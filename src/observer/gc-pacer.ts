@@ -16,7 +16,8 @@ type CollectGarbage = (options?: { type: 'minor' | 'major'; execution?: 'sync' |
  * process kept the memory: peak RSS 175 MiB. With `majorPast`, once what is held outside the heap
  * has grown that far above the least it held since the last full collection was asked for, one is
  * started, and V8 runs it in steps alongside (asked for at once, it freed nothing seen: the peak
- * stayed at 175): 120-130 MiB, for no CPU time or pace seen lost.
+ * stayed at 171): 120-122 MiB, for a few % more CPU in the spy at most (within the noise of 6
+ * alternated runs).
  */
 export function createGcPacer(bytesBetween = 8 * 1024 * 1024, options: { majorPast?: number } = {}) {
   let collect: CollectGarbage | undefined;

@@ -1,5 +1,13 @@
+import { setFlagsFromString } from 'node:v8';
+import { runInNewContext } from 'node:vm';
 import { describe, expect, it } from 'vitest';
 import { createLineFramer, framesIn, type LineFrame, spanLines } from '../../src/wire/framing/line-framer.js';
+
+/** A full collection (the flag can be set at run time, as the spy's own GC pacing does). */
+function collect() {
+  setFlagsFromString('--expose-gc');
+  (runInNewContext('gc') as () => void)();
+}
 
 function frame(chunks: (string | Buffer)[], max = 1024) {
   const framer = createLineFramer(max);
@@ -168,5 +176,80 @@ describe('a span of whole lines (capture)', () => {
     expect(bounded.pushSpan(Buffer.from('a'.repeat(200)), 256)).toEqual({ bytes: Buffer.alloc(0), frames: 0 });
     expect(bounded.pushSpan(Buffer.from(`${'b'.repeat(100)}\n`), 256)).toBeUndefined();
     expect(bounded.push(Buffer.from(`${'b'.repeat(100)}\n`)).map((line) => line.size)).toEqual([300]);
+  });
+});
+
+describe('createLineFramer, a line of MiBs', () => {
+  const MiB = 1024 * 1024;
+  /** A line of `size` bytes (its ending apart) whose bytes tell their place, cut into 64 KiB chunks. */
+  const longLine = (size: number, eol = '\n') => {
+    const line = Buffer.alloc(size + eol.length);
+    for (let at = 0; at < size; at++) line[at] = 0x30 + (at % 61);
+    line.write(eol, size, 'latin1');
+    const chunks: Buffer[] = [];
+    for (let at = 0; at < line.length; at += 64 * 1024) chunks.push(line.subarray(at, at + 64 * 1024));
+    return { line, chunks };
+  };
+
+  it('past the parse limit: its kept part gathered in one buffer as it comes, the chunks let go of', async () => {
+    const limit = 16 * MiB;
+    const framer = createLineFramer(limit);
+    // 20 MiB in chunks of their own, each filled with a byte that tells its place; fed from a
+    // function of its own, whose frame (unlike this suspended one's) holds none of them after.
+    const fill = (index: number) => 0x30 + (index % 61);
+    const feed = () => {
+      const refs: WeakRef<ArrayBufferLike>[] = [];
+      for (let index = 0; index < 320; index++) {
+        const chunk = Buffer.alloc(64 * 1024, fill(index));
+        // The chunk's memory: a view of part of it would keep it alive as well as the chunk itself.
+        refs.push(new WeakRef(chunk.buffer));
+        expect(framer.push(chunk)).toEqual([]);
+      }
+      return refs;
+    };
+    const sent = feed();
+    // A WeakRef holds its target to the end of the task that made it.
+    await new Promise((resolve) => setImmediate(resolve));
+    collect();
+    // Held as they came, the 256 chunks of the kept part would all be alive until the line ends.
+    expect(sent.flatMap((ref, index) => (ref.deref() === undefined ? [] : [index]))).toEqual([]);
+    const [cut] = framer.push(Buffer.from('\r\n')) as [LineFrame];
+    expect(cut).toMatchObject({ eol: '\r\n', size: 20 * MiB, truncated: true });
+    expect(cut.bytes.length).toBe(limit);
+    for (let index = 0; index < 256; index++)
+      expect(cut.bytes.subarray(index * 64 * 1024, (index + 1) * 64 * 1024).equals(Buffer.alloc(64 * 1024, fill(index)))).toBe(true);
+  });
+
+  it('under the parse limit, whole, after it was gathered; and the next line, short, as before', () => {
+    const { line, chunks } = longLine(6 * MiB);
+    const framer = createLineFramer(16 * MiB);
+    const lines = [...chunks, Buffer.from('{"b":2}\n')].flatMap((chunk) => framer.push(chunk));
+    expect(lines.map((found) => [found.size, found.truncated])).toEqual([
+      [6 * MiB, false],
+      [7, false],
+    ]);
+    expect(lines[0]!.bytes.equals(line.subarray(0, 6 * MiB))).toBe(true);
+    expect(lines[1]!.bytes.toString()).toBe('{"b":2}');
+  });
+
+  it('gathered, then ended by a span (capture), or thrown away by a resync', () => {
+    const { line, chunks } = longLine(5 * MiB);
+    const framer = createLineFramer(16 * MiB);
+    for (const chunk of chunks.slice(0, -1)) expect(framer.pushSpan(chunk, 12 * MiB)).toEqual({ bytes: Buffer.alloc(0), frames: 0 });
+    const span = framer.pushSpan(Buffer.concat([chunks.at(-1)!, Buffer.from('c\n')]), 12 * MiB)!;
+    expect(span.frames).toBe(2);
+    expect(span.bytes.equals(Buffer.concat([line, Buffer.from('c\n')]))).toBe(true);
+    for (const chunk of chunks.slice(0, -1)) framer.push(chunk);
+    framer.resync();
+    expect(framer.takeDiscarded()).toBe(5 * MiB);
+    expect(framer.push(Buffer.from('rest\nd\n')).map((found) => found.bytes.toString())).toEqual(['d']);
+  });
+
+  it('a parse limit past what is gathered: the chunks joined at the end', () => {
+    const { line, chunks } = longLine(5 * MiB);
+    const framer = createLineFramer(128 * MiB);
+    const [whole] = chunks.flatMap((chunk) => framer.push(chunk)) as [LineFrame];
+    expect(whole.bytes.equals(line.subarray(0, 5 * MiB))).toBe(true);
+    expect(whole.bytes.buffer.byteLength).toBeLessThan(128 * MiB);
   });
 });

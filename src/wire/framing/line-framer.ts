@@ -11,6 +11,9 @@ export interface LineFrame {
 
 const LF = 0x0a;
 const CR = 0x0d;
+/** A line longer than this gathers its kept bytes in one buffer (see `gather`); up to a parse limit of `maxGathered`. */
+const gatherPast = 4 * 1024 * 1024;
+const maxGathered = 64 * 1024 * 1024;
 
 /**
  * The lines of a span of whole lines (each with its ending) that are frames: not empty, a lone CR
@@ -48,6 +51,8 @@ export function* spanLines(span: Buffer): Generator<LineFrame> {
  */
 export function createLineFramer(maxFrame: number) {
   let parts: Buffer[] = [];
+  /** A long line's kept bytes, gathered as they come (see `gather`); then `parts` is empty. */
+  let held: Buffer | undefined;
   let kept = 0;
   let size = 0;
   let lastByte = -1;
@@ -62,17 +67,42 @@ export function createLineFramer(maxFrame: number) {
     const room = maxFrame - kept;
     if (room <= 0) return;
     const part = segment.length > room ? segment.subarray(0, room) : segment;
-    parts.push(part);
+    if (held) part.copy(held, kept);
+    else parts.push(part);
     kept += part.length;
+    if (!held && kept > gatherPast && maxFrame <= maxGathered) gather();
   }
 
+  /**
+   * A line past `gatherPast` bytes may run to the parse limit: its kept bytes go into one buffer
+   * of the limit's size, each chunk's as it comes (the pages not written to take no memory), rather
+   * than be held as the chunks they came in and joined at the line's end. Joined, a cut line was
+   * twice its kept part at once (the chunks, then their copy): 32 MiB each way for a 16 MiB limit.
+   */
+  function gather() {
+    try {
+      held = Buffer.allocUnsafeSlow(maxFrame);
+    } catch {
+      // No room for it (an address-space limit): the chunks are joined at the end, as before.
+      return;
+    }
+    let at = 0;
+    for (const part of parts) at += part.copy(held, at);
+    parts = [];
+  }
+
+  /** The kept bytes of the unfinished line, in order. */
+  const keptParts = (): Buffer[] => (held ? [held.subarray(0, kept)] : parts);
+
   function finish(atEof: boolean): LineFrame {
-    let bytes = parts.length === 1 ? parts[0]! : Buffer.concat(parts, kept);
+    const pieces = keptParts();
+    let bytes = pieces.length === 1 ? pieces[0]! : Buffer.concat(pieces, kept);
     const crlf = !atEof && lastByte === CR;
     const lineSize = crlf ? size - 1 : size;
     if (crlf && bytes.length > lineSize) bytes = bytes.subarray(0, lineSize);
     const frame: LineFrame = { bytes, eol: atEof ? '' : crlf ? '\r\n' : '\n', size: lineSize, truncated: lineSize > bytes.length };
     parts = [];
+    held = undefined;
     kept = 0;
     size = 0;
     lastByte = -1;
@@ -122,10 +152,11 @@ export function createLineFramer(maxFrame: number) {
         return { bytes: chunk.subarray(0, 0), frames: 0 };
       }
       const whole = chunk.subarray(0, last + 1);
-      const bytes = parts.length === 0 ? whole : Buffer.concat([...parts, whole], kept + whole.length);
+      const bytes = kept === 0 ? whole : Buffer.concat([...keptParts(), whole], kept + whole.length);
       const frames = spanFrames(bytes, maxFrame);
       if (frames === -1) return undefined;
       parts = [];
+      held = undefined;
       kept = 0;
       size = 0;
       lastByte = -1;
@@ -156,6 +187,7 @@ export function createLineFramer(maxFrame: number) {
     resync() {
       discarded += size;
       parts = [];
+      held = undefined;
       kept = 0;
       size = 0;
       lastByte = -1;
