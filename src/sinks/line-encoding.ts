@@ -59,18 +59,20 @@ export function gatherLines(queue: readonly Queued[], from: number, to: number, 
     run = [];
     size = 0;
   };
+  const add = (piece: string | Buffer) => {
+    if (typeof piece !== 'string' && piece.length >= inPlace) {
+      if (run.length > 0) endRun();
+      buffers.push(piece);
+      return;
+    }
+    size += typeof piece === 'string' ? Buffer.byteLength(piece) : piece.length;
+    run.push(piece);
+  };
   for (let index = from; index < to; index++) {
     const line = queue[index]!;
     if (line instanceof Checkpoint) continue;
-    for (const piece of typeof line === 'string' ? [line] : line) {
-      if (typeof piece === 'string') size += Buffer.byteLength(piece);
-      else if (piece.length >= inPlace) {
-        if (run.length > 0) endRun();
-        buffers.push(piece);
-        continue;
-      } else size += piece.length;
-      run.push(piece);
-    }
+    if (typeof line === 'string') add(line);
+    else for (const piece of line) add(piece);
   }
   if (run.length > 0 || buffers.length === 0) endRun();
   return buffers;

@@ -50,6 +50,7 @@ export function* spanLines(span: Buffer): Generator<LineFrame> {
  * so a huge line costs no memory beyond the limit. Chunks may split lines (and CRLF) anywhere.
  */
 export function createLineFramer(maxFrame: number) {
+  const mayGather = maxFrame <= maxGathered;
   let parts: Buffer[] = [];
   /** A long line's kept bytes, gathered as they come (see `gather`); then `parts` is empty. */
   let held: Buffer | undefined;
@@ -70,7 +71,7 @@ export function createLineFramer(maxFrame: number) {
     if (held) part.copy(held, kept);
     else parts.push(part);
     kept += part.length;
-    if (!held && kept > gatherPast && maxFrame <= maxGathered) gather();
+    if (!held && mayGather && kept > gatherPast) gather();
   }
 
   /**
@@ -94,6 +95,15 @@ export function createLineFramer(maxFrame: number) {
   /** The kept bytes of the unfinished line, in order. */
   const keptParts = (): Buffer[] => (held ? [held.subarray(0, kept)] : parts);
 
+  /** The unfinished line is over (ended, taken in a span, or thrown away): nothing of it is held. */
+  function forgetLine() {
+    parts = [];
+    held = undefined;
+    kept = 0;
+    size = 0;
+    lastByte = -1;
+  }
+
   function finish(atEof: boolean): LineFrame {
     const pieces = keptParts();
     let bytes = pieces.length === 1 ? pieces[0]! : Buffer.concat(pieces, kept);
@@ -101,11 +111,7 @@ export function createLineFramer(maxFrame: number) {
     const lineSize = crlf ? size - 1 : size;
     if (crlf && bytes.length > lineSize) bytes = bytes.subarray(0, lineSize);
     const frame: LineFrame = { bytes, eol: atEof ? '' : crlf ? '\r\n' : '\n', size: lineSize, truncated: lineSize > bytes.length };
-    parts = [];
-    held = undefined;
-    kept = 0;
-    size = 0;
-    lastByte = -1;
+    forgetLine();
     return frame;
   }
 
@@ -155,11 +161,7 @@ export function createLineFramer(maxFrame: number) {
       const bytes = kept === 0 ? whole : Buffer.concat([...keptParts(), whole], kept + whole.length);
       const frames = spanFrames(bytes, maxFrame);
       if (frames === -1) return undefined;
-      parts = [];
-      held = undefined;
-      kept = 0;
-      size = 0;
-      lastByte = -1;
+      forgetLine();
       if (last + 1 < chunk.length) append(chunk.subarray(last + 1));
       return { bytes, frames };
     },
@@ -186,11 +188,7 @@ export function createLineFramer(maxFrame: number) {
      */
     resync() {
       discarded += size;
-      parts = [];
-      held = undefined;
-      kept = 0;
-      size = 0;
-      lastByte = -1;
+      forgetLine();
       skipping = true;
     },
     /** Whether a resync still looks for the next line ending. */
