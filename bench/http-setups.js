@@ -26,13 +26,15 @@ export const serverModes = {
 };
 
 /** The setups in table order: `command` starts the proxy in front of `target` (none for direct); `record` is its record. */
-export function httpSetups(dir, target) {
+export function httpSetups(dir, target, { floors = false } = {}) {
   const spy = [node, bin, 'http', '--quiet', '--target', target];
   return [
     { name: 'direct' },
     { name: 'node proxy', command: [node, passProxy, target] },
     { name: 'spy record', command: [...spy, '--record', join(dir, 'wire.jsonl'), '--log', join(dir, 'wire.log')], record: join(dir, 'wire.jsonl') },
     { name: 'spy no-rec', command: [...spy, '--no-record', '--no-log'] },
+    // The floor of a Node HTTP recorder (bench/http-pass.js with a record file).
+    ...(floors ? [{ name: 'node proxy rec', command: [node, passProxy, target, join(dir, 'floor.jsonl')] }] : []),
   ];
 }
 

@@ -4,7 +4,8 @@
 // order that rotates between repetitions: direct to the server, a minimal Node reverse proxy (the
 // floor of any Node spy), mcp-spy recording, and mcp-spy writing nothing. The bench server parses
 // no JSON; `--modes sdk` adds the SDK's Streamable HTTP server.
-//   npm run bench:http [-- --seconds 1.5] [--reps 5] [--modes json,sse] [--clients 1,16]
+//   npm run bench:http [-- --seconds 1.5] [--reps 5] [--modes json,sse] [--clients 1,16] [--floors]
+// --floors adds the floor of a Node HTTP recorder: the minimal proxy appending each body to a file.
 // Prints one table per workload on stdout and nothing else; it asserts nothing.
 import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
@@ -25,6 +26,7 @@ function options() {
       reps: { type: 'string', default: '5' },
       modes: { type: 'string', default: 'json,sse' },
       clients: { type: 'string', default: '1,16' },
+      floors: { type: 'boolean', default: false },
     },
   });
   const seconds = Number(values.seconds);
@@ -35,7 +37,7 @@ function options() {
   const unknown = modes.find((mode) => !Object.hasOwn(serverModes, mode));
   if (unknown !== undefined) throw new Error(`unknown mode ${unknown}; the modes are ${Object.keys(serverModes).join(', ')}`);
   if (!clients.every((n) => Number.isInteger(n) && n > 0)) throw new Error('--clients takes positive integers, e.g. 1,16');
-  return { seconds, reps, modes, clients };
+  return { seconds, reps, modes, clients, floors: values.floors };
 }
 
 /** One run of a workload through a setup: calls made, their round trips, the proxy's CPU and peak RSS, its record. */
@@ -55,15 +57,13 @@ async function runOnce(setup, workload, server, seconds) {
   if (proxy) await stop(proxy);
   const run = { exchanges: timed.calls, seconds: timed.seconds, times: timed.times, usage: watch?.stop() };
   run.framesSent = 2 * (warm.calls + timed.calls) + (mode.session ? 3 * workload.clients : 0);
-  if (setup.record) {
-    run.record = await countRecord(setup.record);
-    for (const file of ['wire.jsonl', 'wire.log']) rmSync(join(server.dir, file), { force: true });
-  }
+  if (setup.record) run.record = await countRecord(setup.record);
+  for (const file of ['wire.jsonl', 'wire.log', 'floor.jsonl']) rmSync(join(server.dir, file), { force: true });
   return run;
 }
 
 async function main() {
-  const { seconds, reps, modes, clients } = options();
+  const { seconds, reps, modes, clients, floors } = options();
   const workloads = modes.flatMap((mode) =>
     clients.map((n) => ({ name: `${mode}-${n}`, mode, clients: n, title: `${serverModes[mode].title}, ${n} client${n > 1 ? 's' : ''}` })),
   );
@@ -76,7 +76,7 @@ async function main() {
     for (let rep = 0; rep < reps; rep++) {
       for (const workload of workloads) {
         const server = servers.get(workload.mode);
-        const setups = httpSetups(dir, `http://127.0.0.1:${server.port}/mcp`);
+        const setups = httpSetups(dir, `http://127.0.0.1:${server.port}/mcp`, { floors });
         const bySetup = results.get(workload.name);
         for (const setup of setups) if (!bySetup.has(setup.name)) bySetup.set(setup.name, []);
         for (let i = 0; i < setups.length; i++) {

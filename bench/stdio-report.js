@@ -1,5 +1,6 @@
 // Turns the runs of every repetition into the printed tables: medians, and same-repetition ratios
 // (against the tee sandwich for speed, against the Node pass-through for CPU and added latency).
+import { floorSetups } from './stdio-setups.js';
 import { cell, cpuPerExchangeUs, machineLine, median, MiB, min, peakRssMiB, percentile, perRep, recorded } from './figures.js';
 
 function throughputTable(workload, bySetup) {
@@ -53,11 +54,11 @@ function summaryTable(workloads, results) {
     `summary (${names.join(' / ')})`,
     `setup         ${'recorded med'.padEnd(24)} ${'vs tee med'.padEnd(22)} ${'CPU vs pass med'.padEnd(22)} peak RSS MiB`,
   ];
-  for (const setup of ['spy record', 'spy analyse', 'spy lossless']) {
+  for (const setup of ['spy record', 'spy analyse', 'spy lossless', ...floorSetups]) {
     const runsOf = (workload) => results.get(workload.name).get(setup);
     if (throughput.some((workload) => !runsOf(workload))) continue;
     const per = (f) => throughput.map((workload) => f(runsOf(workload), results.get(workload.name))).join(' / ');
-    const recordedShare = per((runs) => `${(median(runs.map((run) => run.record.frames / run.framesSent)) * 100).toFixed(0)}%`);
+    const recordedShare = per((runs) => (runs[0].record ? `${(median(runs.map((run) => run.record.frames / run.framesSent)) * 100).toFixed(0)}%` : '-'));
     const vsTee = per((runs, bySetup) => median(perRep(runs, bySetup.get('tee'), (run, base) => base.seconds / run.seconds)).toFixed(2));
     const vsPass = per((runs, bySetup) =>
       median(perRep(runs, bySetup.get('node pass'), (run, base) => cpuPerExchangeUs(run) / cpuPerExchangeUs(base))).toFixed(1),
@@ -82,5 +83,9 @@ export function renderReport(workloads, results, reps, loads) {
   out.push('added: p50 round trip minus direct p50; vs pass: against the Node pass-through in the same repetition');
   out.push('(added vs pass leaves out repetitions where the pass-through added under 2 us).');
   out.push("CPU and peak RSS (VmHWM) are the spy's own (both tee processes for tee), read from /proc before it exits.");
+  if (workloads.some((workload) => results.get(workload.name).has(floorSetups[0]))) {
+    out.push('node raw / lines / spans: the floors of a Node recorder (bench/node-recorders.js), not recorders: chunks appended');
+    out.push('as they came; a JSON Lines entry per line, spliced unchecked; whole lines of a chunk in one base64 entry.');
+  }
   return out.join('\n');
 }

@@ -9,11 +9,20 @@ const node = process.execPath;
 const bin = join(root, 'bin', 'mcp-spy.js');
 const passThrough = join(root, 'bench', 'pass-through.js');
 const lineServer = join(root, 'bench', 'line-server.js');
+const nodeRecorders = join(root, 'bench', 'node-recorders.js');
+
+/** The floors of a Node recorder (bench/node-recorders.js), run beside the spy with BENCH_FLOORS=1. */
+export const floorSetups = ['node raw', 'node lines', 'node spans'];
 
 /** Setups in table order; `spyPids(pid)` names the measured processes, given the spawned one. */
-export function stdioSetups(dir, responseBytes) {
+export function stdioSetups(dir, responseBytes, { floors = false } = {}) {
   const server = [node, lineServer, String(responseBytes)];
   const quoted = server.map((word) => `'${word}'`).join(' ');
+  const floor = (name) => ({
+    name,
+    command: [node, nodeRecorders, name.split(' ')[1], join(dir, 'wire.jsonl'), ...server],
+    spyPids: (pid) => [pid],
+  });
   return [
     { name: 'direct', command: server, spyPids: () => [] },
     {
@@ -41,5 +50,6 @@ export function stdioSetups(dir, responseBytes) {
       record: join(dir, 'wire.jsonl'),
     },
     { name: 'spy no-rec', command: [node, bin, '-q', '--no-record', '--no-log', '--', ...server], spyPids: (pid) => [pid] },
+    ...(floors ? floorSetups.map(floor) : []),
   ];
 }

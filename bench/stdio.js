@@ -5,7 +5,8 @@
 // with every frame analysed (--capture never, the spy before its capture tier), mcp-spy recording with
 // --lossless, and mcp-spy writing nothing. The server parses no JSON.
 //   npm run bench:stdio     (BENCH_REPS=5 by default; BENCH_QUICK=1 for a short run;
-//                            BENCH_ONLY=mcp,large for some workloads: mcp, small, large, huge, rtt)
+//                            BENCH_ONLY=mcp,large for some workloads: mcp, small, large, huge, rtt;
+//                            BENCH_FLOORS=1 adds the floors of a Node recorder, bench/node-recorders.js)
 // Prints one table per workload on stdout and nothing else; it asserts nothing.
 import { mkdtempSync, rmSync } from 'node:fs';
 import { loadavg, tmpdir } from 'node:os';
@@ -64,7 +65,7 @@ try {
   const results = new Map(workloads.map((w) => [w.name, new Map()]));
   for (let rep = 0; rep < reps; rep++) {
     for (const workload of workloads) {
-      const setups = stdioSetups(dir, workload.responseBytes);
+      const setups = stdioSetups(dir, workload.responseBytes, { floors: process.env.BENCH_FLOORS === '1' });
       const order = setups.map((_, i) => setups[(i + rep) % setups.length]);
       const bySetup = results.get(workload.name);
       for (const setup of setups) if (!bySetup.has(setup.name)) bySetup.set(setup.name, []);
