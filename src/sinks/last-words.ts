@@ -33,14 +33,18 @@ function tailEntries(words: Pick<LastWords, 'session' | 'lastSeq' | 'tail'>): Re
   });
 }
 
+/** How long a full pipe is given to take the last words (see `writeLinesSync`). */
+const lastWordsWaitMs = 250;
+
 /** Appends `lines` to `path` in one write of whole lines, as any appender does (never through a planted link for a default path). */
 function appendLines(path: string, named: boolean, allowReadable: boolean, lines: string[]): void {
   if (lines.length === 0) return;
   const opened = openOutputFile(path, { named, allowReadable });
   if (!opened.ok) return;
   try {
-    // Whole lines or none: on a full disk the file is cut back to its last whole line.
-    writeLinesSync(opened.fd, Buffer.from(lines.join('')));
+    // Whole lines or none: on a full disk the file is cut back to its last whole line. A full pipe's
+    // reader (a FIFO read on, slower than the traffic came) gets a moment to take them.
+    writeLinesSync(opened.fd, Buffer.from(lines.join('')), lastWordsWaitMs);
   } finally {
     closeSync(opened.fd);
   }

@@ -2,7 +2,7 @@ import { closeSync, fstatSync, write } from 'node:fs';
 import { openOutputFile } from '../record/open-output.js';
 import { Checkpoint, checkpointsIn, encodeLines, gatherLines, weightOf, type Line, type Queued } from './line-encoding.js';
 import { countLines, cutLastLine, cutToWholeLine, endsTorn, writeLinesSync } from './whole-lines.js';
-import { piecesBuffer, writePieces } from './write-pieces.js';
+import { piecesBuffer, writePieces, type PendingRetry } from './write-pieces.js';
 
 export type { Line } from './line-encoding.js';
 
@@ -32,6 +32,11 @@ export interface LineSinkOptions {
 const deletedCheckMs = 1000;
 /** How long to wait before writing again to a FIFO or device that is full. */
 const retryMs = 10;
+/**
+ * At the last moment (`closeSync`), how long a full pipe's reader is given to take what is left,
+ * then the gap: one that is reading on takes it; one that stopped must not keep the spy from exiting.
+ */
+const pipeWaitMs = 250;
 
 /**
  * An append-only file of lines, written off the forwarding path. Each write(2) holds whole lines
@@ -50,6 +55,9 @@ export function openLineSink(path: string, options: LineSinkOptions = {}) {
   let marks = 0;
   let queued = 0;
   let writing = false;
+  /** The write a full pipe sent back, waiting to be tried again. */
+  let retry: PendingRetry | undefined;
+  const waitFor = (pending: PendingRetry | undefined) => (retry = pending);
   let dropped = 0;
   let idle: (() => void)[] = [];
   let head = 0;
@@ -58,7 +66,7 @@ export function openLineSink(path: string, options: LineSinkOptions = {}) {
   /** Lines queued or counted as dropped: what a failure leaves unwritten. */
   const waitingLines = () => queue.length - head - marks + dropped;
 
-  function fail(error: NodeJS.ErrnoException, lost = waitingLines(), written = false) {
+  function fail(error: NodeJS.ErrnoException, lost = waitingLines(), written = false, torn = false) {
     if (failed) return;
     failed = true;
     queue = [];
@@ -67,7 +75,11 @@ export function openLineSink(path: string, options: LineSinkOptions = {}) {
     queued = 0;
     dropped = 0;
     const gapOf = options.onError?.(error, lost);
-    if (gapOf && written && fd !== undefined && regular) writeGap(gapOf, lost);
+    if (!gapOf || !written || fd === undefined) return;
+    if (regular) writeGap(gapOf, lost);
+    // A pipe whose reader is only slow takes the gap once it has read on; one a line was left half
+    // written in gets the gap on a line of its own.
+    else writeLinesSync(fd, Buffer.from(`${torn ? '\n' : ''}${gapOf(lost)}`), pipeWaitMs);
   }
 
   /** How many of its last lines a failed file gives up, at most, to make room for its gap. */
@@ -86,8 +98,8 @@ export function openLineSink(path: string, options: LineSinkOptions = {}) {
   }
 
   /** A write failed with `whole` of data's lines in the file (it was cut back to them): what the file lacks is counted. */
-  function failWrite(error: NodeJS.ErrnoException, data: Buffer, whole: number) {
-    fail(error, countLines(data) - whole + waitingLines(), true);
+  function failWrite(error: NodeJS.ErrnoException, data: Buffer, whole: number, torn = false) {
+    fail(error, countLines(data) - whole + waitingLines(), true, torn);
   }
 
   let regular = false;
@@ -190,7 +202,7 @@ export function openLineSink(path: string, options: LineSinkOptions = {}) {
     writing = true;
     const issued = passed.last?.reached();
     if (buffers.length === 1) writeAll(buffers[0]!, 0);
-    else writePieces(fd, buffers, retryMs, piecesWritten(buffers));
+    else writePieces(fd, buffers, retryMs, piecesWritten(buffers), waitFor);
     issued?.();
     wakeBelow();
   }
@@ -237,7 +249,7 @@ export function openLineSink(path: string, options: LineSinkOptions = {}) {
     advance(end);
     writing = true;
     const issued = passed.last?.reached();
-    writePieces(fd!, line, retryMs, piecesWritten(line));
+    writePieces(fd!, line, retryMs, piecesWritten(line), waitFor);
     issued?.();
     wakeBelow();
   }
@@ -248,7 +260,14 @@ export function openLineSink(path: string, options: LineSinkOptions = {}) {
       return settle();
     }
     write(fd, data, offset, data.length - offset, null, (error, written) => {
-      if (error?.code === 'EAGAIN') return setTimeout(() => writeAll(data, offset), retryMs);
+      if (error?.code === 'EAGAIN') {
+        const timer = setTimeout(() => {
+          retry = undefined;
+          writeAll(data, offset);
+        }, retryMs);
+        retry = { timer, rest: () => data.subarray(offset) };
+        return;
+      }
       if (error) {
         writing = false;
         failWrite(error, data, cutToWholeLine(fd!, data, offset));
@@ -306,15 +325,20 @@ export function openLineSink(path: string, options: LineSinkOptions = {}) {
     closeSync() {
       if (timer) clearTimeout(timer);
       if (fd === undefined) return;
-      if (!failed && queue.length > head) {
-        const data = encodeLines(queue, head, queue.length);
+      // A write a full pipe sent back goes first: the line it is in the middle of is finished.
+      const rest = retry?.rest();
+      if (retry) clearTimeout(retry.timer);
+      retry = undefined;
+      if (!failed && (queue.length > head || rest)) {
+        const queuedLines = encodeLines(queue, head, queue.length);
+        const data = rest ? Buffer.concat([rest, queuedLines]) : queuedLines;
         const issued = checkpointsIn(queue, head, queue.length).last?.reached();
         queue = [];
         head = 0;
         marks = 0;
         try {
-          const result = writeLinesSync(fd, data);
-          if (result.error) failWrite(result.error, data, result.lines);
+          const result = writeLinesSync(fd, data, regular ? 0 : pipeWaitMs);
+          if (result.error) failWrite(result.error, data, result.lines, result.torn);
         } finally {
           issued?.();
         }

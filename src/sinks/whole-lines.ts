@@ -30,14 +30,47 @@ export function countLines(data: Buffer, end = data.length): number {
   return lines;
 }
 
-/** Writes whole lines synchronously; on a failure the file is cut back to its last whole line. */
-export function writeLinesSync(fd: number, data: Buffer): { lines: number; error?: NodeJS.ErrnoException } {
+const pause = new Int32Array(new SharedArrayBuffer(4));
+
+/**
+ * Writes whole lines synchronously; on a failure the file is cut back to its last whole line.
+ * A full pipe (EAGAIN: the descriptor does not block) is given `waitMs` to take the rest from its
+ * reader, and more while a line is half written: a pipe cannot be cut back, and a line left half
+ * written would run into the next. Past that, the reader has stopped taking it: that is the error.
+ * `torn`: the write stopped inside a line that could not be cut back.
+ */
+export function writeLinesSync(fd: number, data: Buffer, waitMs = 0): { lines: number; error?: NodeJS.ErrnoException; torn?: boolean } {
   let written = 0;
+  const until = Date.now() + waitMs;
   try {
-    while (written < data.length) written += writeSync(fd, data, written, data.length - written);
+    while (written < data.length) {
+      try {
+        written += writeSync(fd, data, written, data.length - written);
+      } catch (error) {
+        const full = (error as NodeJS.ErrnoException).code === 'EAGAIN';
+        const atLineEnd = written === 0 || data[written - 1] === newline;
+        if (!full || Date.now() >= (atLineEnd ? until : until + waitMs)) throw full ? pipeStayedFull(error as NodeJS.ErrnoException) : error;
+        Atomics.wait(pause, 0, 0, 2);
+      }
+    }
     return { lines: countLines(data) };
   } catch (error) {
-    return { lines: cutToWholeLine(fd, data, written), error: error as NodeJS.ErrnoException };
+    const lines = cutToWholeLine(fd, data, written);
+    const lastEnd = written === 0 ? -1 : data.lastIndexOf(newline, written - 1);
+    return { lines, error: error as NodeJS.ErrnoException, torn: written > lastEnd + 1 && !isRegular(fd) };
+  }
+}
+
+/** A full pipe, said so: the system's "resource temporarily unavailable" tells a user nothing. */
+function pipeStayedFull(error: NodeJS.ErrnoException): NodeJS.ErrnoException {
+  return Object.assign(error, { message: 'its reader stopped taking it (the pipe stayed full)' });
+}
+
+function isRegular(fd: number): boolean {
+  try {
+    return fstatSync(fd).isFile();
+  } catch {
+    return false;
   }
 }
 

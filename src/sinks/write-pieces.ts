@@ -7,7 +7,13 @@ import { writev } from 'node:fs';
  * `done` gets the bytes written, and the error that stopped it if one did; EAGAIN (a full FIFO) is
  * retried after `retryMs`.
  */
-export function writePieces(fd: number, pieces: readonly (string | Buffer)[], retryMs: number, done: (written: number, error?: NodeJS.ErrnoException) => void) {
+export function writePieces(
+  fd: number,
+  pieces: readonly (string | Buffer)[],
+  retryMs: number,
+  done: (written: number, error?: NodeJS.ErrnoException) => void,
+  waiting?: (retry: PendingRetry | undefined) => void,
+) {
   const buffers = fewPieces(pieces.map((piece) => (typeof piece === 'string' ? Buffer.from(piece) : piece)));
   const total = buffers.reduce((sum, buffer) => sum + buffer.length, 0);
   const from = (offset: number): Buffer[] => {
@@ -24,13 +30,28 @@ export function writePieces(fd: number, pieces: readonly (string | Buffer)[], re
   };
   const step = (offset: number) => {
     writev(fd, offset === 0 ? buffers : from(offset), (error, written) => {
-      if (error?.code === 'EAGAIN') return setTimeout(() => step(offset), retryMs);
+      if (error?.code === 'EAGAIN') {
+        const timer = setTimeout(() => {
+          waiting?.(undefined);
+          step(offset);
+        }, retryMs);
+        return waiting?.({ timer, rest: () => Buffer.concat(from(offset)) });
+      }
       if (error) return done(offset, error);
       if (offset + written < total) return step(offset + written);
       done(total);
     });
   };
   step(0);
+}
+
+/**
+ * A write that a full pipe sent back, waiting to be tried again: a last write at exit cancels it
+ * and writes `rest` first, so that the line it was in the middle of is finished before any other.
+ */
+export interface PendingRetry {
+  timer: NodeJS.Timeout;
+  rest: () => Buffer;
 }
 
 /** A writev(2) takes so many pieces at most (IOV_MAX is 1024 on Linux): more are joined into that many, each copied. */

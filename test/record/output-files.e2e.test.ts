@@ -2,7 +2,7 @@ import { spawn, spawnSync } from 'node:child_process';
 import { chmodSync, chownSync, existsSync, lstatSync, openSync, readFileSync, rmSync, statSync, symlinkSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
-import { readRecord, request, waitUntil } from '../helpers/faults.js';
+import { accountedBytes, readRecord, request, waitUntil } from '../helpers/faults.js';
 import { bin, node, piped, runBin, tempDir } from '../helpers/spy.js';
 
 const mkfifo = (path: string) => {
@@ -160,6 +160,73 @@ describe('a path the user names', () => {
     reader.kill();
     expect(read).toContain('"kind":"request"');
   });
+});
+
+/**
+ * Reads a FIFO into a file at about `bytesPerSecond` (a reader slower than the traffic: a compressor,
+ * a remote copy); `stall` stops reading after that many bytes, until killed. Resolves at EOF.
+ */
+function slowReader(fifo: string, into: string, bytesPerSecond: number, stall = Number.POSITIVE_INFINITY) {
+  const script = `
+    const fs = require('node:fs');
+    const fd = fs.openSync(process.argv[1], 'r');
+    const out = fs.openSync(process.argv[2], 'w');
+    const chunk = Buffer.alloc(64 * 1024);
+    const pause = new Int32Array(new SharedArrayBuffer(4));
+    const started = Date.now();
+    let got = 0;
+    for (;;) {
+      const read = fs.readSync(fd, chunk, 0, Math.min(chunk.length, Math.max(1, ${stall} - got)));
+      if (read === 0) break;
+      fs.writeSync(out, chunk, 0, read);
+      got += read;
+      if (got >= ${stall}) Atomics.wait(pause, 0, 0);
+      const due = started + (got / ${bytesPerSecond}) * 1000;
+      if (due > Date.now()) Atomics.wait(pause, 0, 0, due - Date.now());
+    }`;
+  const reader = spawn(node, ['-e', script, fifo, into], { stdio: 'ignore' });
+  return { reader, done: new Promise<void>((resolve) => reader.on('close', () => resolve())) };
+}
+
+/** 300-byte requests, numbered from 1. */
+const padded = (count: number) =>
+  Array.from(
+    { length: count },
+    (_, index) => `${JSON.stringify({ jsonrpc: '2.0', id: index + 1, method: 'tools/call', params: { pad: 'x'.repeat(230) } })}\n`,
+  ).join('');
+
+describe('a record written to a FIFO whose reader is slower than the traffic', () => {
+  it('reaches the reader whole, to its exit, once the session is over', async () => {
+    const cwd = tempDir().dir;
+    const fifo = join(cwd, 'pipe.jsonl');
+    await mkfifo(fifo);
+    const { done } = slowReader(fifo, join(cwd, 'read.jsonl'), 3_000_000);
+    const input = padded(25_000);
+    const result = await runBin(['-q', '--record', 'pipe.jsonl', '--no-log', '--drain-timeout', '1s', '--', 'cat'], { cwd, input });
+    expect(result.code).toBe(0);
+    expect(result.text).toBe(input);
+    await done;
+    expect(result.stderr).toBe('');
+    // Every line whole, to the run's exit; each frame in it, or counted in a gap.
+    const entries = readRecord(join(cwd, 'read.jsonl'));
+    const exit = entries.findIndex((entry) => entry.kind === 'exit');
+    expect(exit).toBeGreaterThan(0);
+    expect(entries.slice(exit + 1).map((entry) => entry.kind)).toEqual(entries.length > exit + 1 ? ['unanswered'] : []);
+    expect(accountedBytes(entries, 'c2s')).toBe(input.length);
+  }, 60_000);
+
+  it('whose reader stops reading: the spy still exits, and says the pipe stayed full', async () => {
+    const cwd = tempDir().dir;
+    const fifo = join(cwd, 'pipe.jsonl');
+    await mkfifo(fifo);
+    const { reader } = slowReader(fifo, join(cwd, 'read.jsonl'), 3_000_000, 1_000_000);
+    const input = padded(25_000);
+    const result = await runBin(['-q', '--record', 'pipe.jsonl', '--no-log', '--drain-timeout', '1s', '--', 'cat'], { cwd, input });
+    reader.kill();
+    expect(result.code).toBe(0);
+    expect(result.text).toBe(input);
+    expect(result.stderr).toMatch(/cannot write record \S*pipe\.jsonl: its reader stopped taking it \(the pipe stayed full\)/);
+  }, 60_000);
 });
 
 describe('a record deleted while the spy runs', () => {

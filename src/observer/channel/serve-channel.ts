@@ -37,6 +37,13 @@ export interface ObservedOutput {
   flushStderr(): Promise<void>;
 }
 
+/**
+ * Finishing, how long the files are given at a time to write what is queued, and for how long in
+ * all while they still take more (the forwarding side gives the thread as long: record-progress.ts).
+ */
+const closeStepMs = 500;
+const writeOutMs = 10_000;
+
 /** How far behind the traffic (bytes handed over, not observed) the observer is pressed for time. */
 const pressedBacklog = 1024 * 1024;
 
@@ -123,8 +130,18 @@ export function serveObserverChannel<M extends ChannelMessage>(
     await output.end();
     checkpoint();
     // The files get what is queued, but not for ever: a reader that stopped reading a FIFO must
-    // not keep the spy from exiting.
-    await Promise.race([output.close(), new Promise((resolve) => setTimeout(resolve, 500).unref())]);
+    // not keep the spy from exiting; one that reads on, slower than the traffic came, is waited
+    // for while it takes more (as the forwarding side waits while the record advances).
+    const closed = output.close().then(() => true);
+    const until = Date.now() + writeOutMs;
+    for (let left = output.backlog(); ; ) {
+      let timer: NodeJS.Timeout | undefined;
+      const done = await Promise.race([closed, new Promise<false>((resolve) => (timer = setTimeout(() => resolve(false), closeStepMs)))]);
+      clearTimeout(timer);
+      const now = output.backlog();
+      if (done || now >= left || Date.now() >= until) break;
+      left = now;
+    }
     output.closeNow();
     await output.flushStderr();
     port.postMessage({ type: 'closed' } satisfies ObserverReply);
