@@ -6,36 +6,24 @@
 // direction; an event stream's body whole, not split into events), writes batched. It checks and
 // analyses nothing: the benchmark runs it beside mcp-spy with BENCH_FLOORS=1.
 //   node bench/http-pass.js <target origin> [record file]   (prints "listening on PORT")
-import { openSync, writev } from 'node:fs';
 import { Agent, createServer, request } from 'node:http';
+import { batchedAppend } from './batched-append.js';
 
 const target = new URL(process.argv[2]);
 const agent = new Agent({ keepAlive: true, maxSockets: Infinity });
-const record = process.argv[3] ? recorder(openSync(process.argv[3], 'a')) : undefined;
+const record = process.argv[3] ? recorder(process.argv[3]) : undefined;
 
-function recorder(fd) {
-  let waiting = [];
-  let writing = false;
+function recorder(path) {
+  const append = batchedAppend(path);
   let seq = 0;
   const close = Buffer.from('}\n');
-  const flush = () => {
-    if (writing || waiting.length === 0) return;
-    writing = true;
-    const batch = waiting;
-    waiting = [];
-    writev(fd, batch, () => {
-      writing = false;
-      flush();
-    });
-  };
   /** Collects a body as it streams past; appends its entry once it has ended. */
   return (stream, dir) => {
     const chunks = [];
     stream.on('data', (chunk) => chunks.push(chunk));
     stream.on('end', () => {
       if (chunks.length === 0) return;
-      waiting.push(Buffer.from(`{"v":2,"seq":${++seq},"t":"${new Date().toISOString()}","dir":"${dir}","msg":`), ...chunks, close);
-      flush();
+      append(Buffer.from(`{"v":2,"seq":${++seq},"t":"${new Date().toISOString()}","dir":"${dir}","msg":`), ...chunks, close);
     });
   };
 }

@@ -8,27 +8,14 @@
 // lines: one JSON Lines entry per line, the line spliced in as `msg` behind a seq, a time and a
 //        direction (valid only where every line is JSON, as the benchmark's are: it checks nothing)
 // spans: one entry per chunk's whole lines, in base64, as the spy captures a span when pressed
-// Writes are batched: whatever came while the last write was out goes in the next one.
+// Writes are batched: whatever came while the last write was out goes in the next one (batched-append.js).
 import { spawn } from 'node:child_process';
-import { openSync, writev } from 'node:fs';
+import { batchedAppend } from './batched-append.js';
 
 const [how, recordPath, command, ...args] = process.argv.slice(2);
 if (!['raw', 'lines', 'spans'].includes(how)) throw new Error('usage: node-recorders.js <raw|lines|spans> <record file> <command> [args...]');
 const server = spawn(command, args, { stdio: ['pipe', 'pipe', 'inherit'] });
-const fd = openSync(recordPath, 'a');
-
-let waiting = [];
-let writing = false;
-function flush() {
-  if (writing || waiting.length === 0) return;
-  writing = true;
-  const batch = waiting;
-  waiting = [];
-  writev(fd, batch, () => {
-    writing = false;
-    flush();
-  });
-}
+const append = batchedAppend(recordPath);
 
 let seq = 0;
 /** The start of each direction's unfinished line, in the chunks it came in. */
@@ -49,8 +36,8 @@ function wholeLines(dir, chunk) {
 
 function record(dir, chunk) {
   if (how === 'raw') {
-    waiting.push(chunk);
-    return flush();
+    append(chunk);
+    return;
   }
   const whole = wholeLines(dir, chunk);
   if (!whole) return;
@@ -58,9 +45,9 @@ function record(dir, chunk) {
   if (how === 'spans') {
     let frames = 0;
     for (let at = whole.indexOf(10); at !== -1; at = whole.indexOf(10, at + 1)) frames++;
-    waiting.push(Buffer.from(`{"v":2,"seq":${seq + 1},"frames":${frames},"t":"${t}","dir":"${dir}","captured":"${whole.toString('base64')}"}\n`, 'latin1'));
+    append(Buffer.from(`{"v":2,"seq":${seq + 1},"frames":${frames},"t":"${t}","dir":"${dir}","captured":"${whole.toString('base64')}"}\n`, 'latin1'));
     seq += frames;
-    return flush();
+    return;
   }
   // lines: the entries of a chunk built in one buffer, each line copied in once.
   const tail = `,"t":"${t}","dir":"${dir}","msg":`;
@@ -72,8 +59,7 @@ function record(dir, chunk) {
     used += whole.copy(out, used, from, at);
     used += close.copy(out, used);
   }
-  waiting.push(out.subarray(0, used));
-  flush();
+  append(out.subarray(0, used));
 }
 
 // Forwarded as the pass-through forwards (pipe), recorded from the same chunks.
