@@ -70,9 +70,11 @@ describe('mcp-spy ui and --intercept', () => {
     terminal.keys('Escape');
     await terminal.shows(/^sessions · /m);
     terminal.keys('Enter');
-    const stream = await terminal.shows(/-> request +tools\/call tool=echo #\d+ \(edited at the intercept\)/);
+    // The record is written a moment behind the traffic (the observer batches its writes, at a
+    // lower priority): the answer's entry may follow the request's on the screen.
+    const stream = await terminal.shows(/<- response +tools\/call tool=echo #\d+ [\d.]+ms \(intercepted\)/);
+    expect(stream).toMatch(/-> request +tools\/call tool=echo #\d+ \(edited at the intercept\)/);
     expect(stream).toMatch(/\*\* INTERCEPT +edit #1 by console tools\/call tool=echo/);
-    expect(stream).toMatch(/<- response +tools\/call tool=echo #\d+ [\d.]+ms \(intercepted\)/);
     terminal.keys('q');
     await terminal.shows(/EXIT=0/);
   });
