@@ -38,9 +38,9 @@ function targetLines(workloads, results) {
 }
 
 /** The printed report: one table per workload. `results`: workload name -> setup name -> runs by repetition. */
-export function renderReport(workloads, results, { reps, seconds, loads }) {
+export function renderReport(workloads, results, { reps, seconds, warm, loads }) {
   const out = [
-    `HTTP benchmark: node ${process.version}, ${reps} repetition${reps > 1 ? 's' : ''} of ${seconds} s per setup; ratios are taken within a repetition, then min/median`,
+    `HTTP benchmark: node ${process.version}, ${reps} repetition${reps > 1 ? 's' : ''} of ${seconds} s per setup after ${warm} s of warm-up; ratios are taken within a repetition, then min/median`,
   ];
   out.push(machineLine(loads));
   for (const workload of workloads) out.push('', workload.title, ...workloadTable(results.get(workload.name)));
