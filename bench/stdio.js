@@ -5,7 +5,8 @@
 // with every frame analysed (--capture never, the spy before its capture tier), mcp-spy recording with
 // --lossless, and mcp-spy writing nothing. The server parses no JSON.
 //   npm run bench:stdio     (BENCH_REPS=5 by default; BENCH_QUICK=1 for a short run;
-//                            BENCH_ONLY=mcp,large for some workloads: mcp, small, large, huge, rtt;
+//                            BENCH_ONLY=mcp,large for some workloads: mcp, small, large, huge, rtt,
+//                            and the floods that last, run only when named: mcp-long, large-long;
 //                            BENCH_FLOORS=1 adds the floors of a Node recorder, bench/node-recorders.js)
 // Prints one table per workload on stdout and nothing else; it asserts nothing.
 import { mkdtempSync, rmSync } from 'node:fs';
@@ -30,9 +31,13 @@ const allWorkloads = [
   // Lines far past the parse limit (16 MiB): forwarded whole, recorded in part; what they cost in memory.
   { name: 'huge', kind: 'throughput', requestBytes: 64 * MiB, responseBytes: 64 * MiB, count: n(4) },
   { name: 'rtt', kind: 'latency', requestBytes: 300, responseBytes: 2048, count: n(4000) },
+  // Floods that last (seconds, not one): only when named in BENCH_ONLY. Over them the observer ends
+  // behind, where the short ones above are recorded whole.
+  { name: 'mcp-long', kind: 'throughput', requestBytes: 300, responseBytes: 2048, window: 64, count: n(720_000), named: true },
+  { name: 'large-long', kind: 'throughput', requestBytes: MiB, responseBytes: MiB, count: n(1200), named: true },
 ];
 const only = process.env.BENCH_ONLY?.split(',');
-const workloads = only ? allWorkloads.filter((w) => only.includes(w.name)) : allWorkloads;
+const workloads = only ? allWorkloads.filter((w) => only.includes(w.name)) : allWorkloads.filter((w) => !w.named);
 if (workloads.length === 0) throw new Error(`BENCH_ONLY names none of ${allWorkloads.map((w) => w.name).join(', ')}`);
 for (const w of workloads) {
   const size = (b) => (b >= MiB ? `${b / MiB} MiB` : b >= 1024 ? `${b / 1024} KiB` : `${b} B`);
