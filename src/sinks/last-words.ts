@@ -2,7 +2,7 @@ import { closeSync } from 'node:fs';
 import { openOutputFile } from '../record/open-output.js';
 import { RECORD_VERSION, type EventKind, type RecordEntry } from '../record/schema.js';
 import type { SinkOutputs } from './sink.js';
-import { writeLinesSync } from './whole-lines.js';
+import { pipeWaitMs, writeLinesSync } from './whole-lines.js';
 
 /** One entry of the record's end written by the forwarding side (numbered and stamped as it is written; `t` in epoch ms). */
 export type TailEntry = { kind: EventKind; t: number; [field: string]: unknown };
@@ -33,9 +33,6 @@ function tailEntries(words: Pick<LastWords, 'session' | 'lastSeq' | 'tail'>): Re
   });
 }
 
-/** How long a full pipe is given to take the last words (see `writeLinesSync`). */
-const lastWordsWaitMs = 250;
-
 /** Appends `lines` to `path` in one write of whole lines, as any appender does (never through a planted link for a default path). */
 function appendLines(path: string, named: boolean, allowReadable: boolean, lines: string[]): void {
   if (lines.length === 0) return;
@@ -44,7 +41,7 @@ function appendLines(path: string, named: boolean, allowReadable: boolean, lines
   try {
     // Whole lines or none: on a full disk the file is cut back to its last whole line. A full pipe's
     // reader (a FIFO read on, slower than the traffic came) gets a moment to take them.
-    writeLinesSync(opened.fd, Buffer.from(lines.join('')), lastWordsWaitMs);
+    writeLinesSync(opened.fd, Buffer.from(lines.join('')), pipeWaitMs);
   } finally {
     closeSync(opened.fd);
   }

@@ -1,7 +1,7 @@
 import { closeSync, fstatSync, write } from 'node:fs';
 import { openOutputFile } from '../record/open-output.js';
 import { Checkpoint, checkpointsIn, encodeLines, gatherLines, weightOf, type Line, type Queued } from './line-encoding.js';
-import { countLines, cutLastLine, cutToWholeLine, endsTorn, writeLinesSync } from './whole-lines.js';
+import { countLines, cutLastLine, cutToWholeLine, endsTorn, pipeWaitMs, writeLinesSync } from './whole-lines.js';
 import { piecesBuffer, writePieces, type PendingRetry } from './write-pieces.js';
 
 export type { Line } from './line-encoding.js';
@@ -32,11 +32,6 @@ export interface LineSinkOptions {
 const deletedCheckMs = 1000;
 /** How long to wait before writing again to a FIFO or device that is full. */
 const retryMs = 10;
-/**
- * At the last moment (`closeSync`), how long a full pipe's reader is given to take what is left,
- * then the gap: one that is reading on takes it; one that stopped must not keep the spy from exiting.
- */
-const pipeWaitMs = 250;
 
 /**
  * An append-only file of lines, written off the forwarding path. Each write(2) holds whole lines
@@ -337,7 +332,7 @@ export function openLineSink(path: string, options: LineSinkOptions = {}) {
         head = 0;
         marks = 0;
         try {
-          const result = writeLinesSync(fd, data, regular ? 0 : pipeWaitMs);
+          const result = writeLinesSync(fd, data, pipeWaitMs);
           if (result.error) failWrite(result.error, data, result.lines, result.torn);
         } finally {
           issued?.();

@@ -33,6 +33,12 @@ export function countLines(data: Buffer, end = data.length): number {
 const pause = new Int32Array(new SharedArrayBuffer(4));
 
 /**
+ * At the last moment (closing, a gap, the last words), how long a full pipe's reader is given to take
+ * what is left: one that is reading on takes it; one that stopped must not keep the spy from exiting.
+ */
+export const pipeWaitMs = 250;
+
+/**
  * Writes whole lines synchronously; on a failure the file is cut back to its last whole line.
  * A full pipe (EAGAIN: the descriptor does not block) is given `waitMs` to take the rest from its
  * reader, and more while a line is half written: a pipe cannot be cut back, and a line left half
@@ -42,22 +48,21 @@ const pause = new Int32Array(new SharedArrayBuffer(4));
 export function writeLinesSync(fd: number, data: Buffer, waitMs = 0): { lines: number; error?: NodeJS.ErrnoException; torn?: boolean } {
   let written = 0;
   const until = Date.now() + waitMs;
+  const midLine = () => written > 0 && data[written - 1] !== newline;
   try {
     while (written < data.length) {
       try {
         written += writeSync(fd, data, written, data.length - written);
       } catch (error) {
         const full = (error as NodeJS.ErrnoException).code === 'EAGAIN';
-        const atLineEnd = written === 0 || data[written - 1] === newline;
-        if (!full || Date.now() >= (atLineEnd ? until : until + waitMs)) throw full ? pipeStayedFull(error as NodeJS.ErrnoException) : error;
+        if (!full || Date.now() >= (midLine() ? until + waitMs : until)) throw full ? pipeStayedFull(error as NodeJS.ErrnoException) : error;
         Atomics.wait(pause, 0, 0, 2);
       }
     }
     return { lines: countLines(data) };
   } catch (error) {
-    const lines = cutToWholeLine(fd, data, written);
-    const lastEnd = written === 0 ? -1 : data.lastIndexOf(newline, written - 1);
-    return { lines, error: error as NodeJS.ErrnoException, torn: written > lastEnd + 1 && !isRegular(fd) };
+    // A regular file is cut back to its last whole line; a pipe keeps what it took.
+    return { lines: cutToWholeLine(fd, data, written), error: error as NodeJS.ErrnoException, torn: midLine() && !isRegular(fd) };
   }
 }
 

@@ -1,7 +1,10 @@
 import { controlSlots, recordedStreams, type RecordProgress } from './channel-messages.js';
 
-/** How much longer than its grace the observer may take while it still writes out what it had made. */
-const writeOutMs = 10_000;
+/**
+ * How much longer than its grace the observer may take while it still writes out what it had made
+ * (the observer, finishing, gives its files as long while they still take more: serve-channel.ts).
+ */
+export const writeOutMs = 10_000;
 
 /** What the record holds, as the observer last said (see `controlSlots`). */
 export function readProgress(control: BigInt64Array): RecordProgress {

@@ -2,6 +2,7 @@ import { setPriority } from 'node:os';
 import type { MessagePort } from 'node:worker_threads';
 import { createGcPacer } from '../gc-pacer.js';
 import { controlSlots, type ChannelMessage, type FinishMessage, type ObserverReply } from './channel-messages.js';
+import { writeOutMs } from './record-progress.js';
 
 /** What observes the messages of one spy (stdio or HTTP) on this thread. */
 export interface ObservingSide<M> {
@@ -38,11 +39,10 @@ export interface ObservedOutput {
 }
 
 /**
- * Finishing, how long the files are given at a time to write what is queued, and for how long in
- * all while they still take more (the forwarding side gives the thread as long: record-progress.ts).
+ * Finishing, how long the files are given at a time to write what is queued; they are given more
+ * while they still take more, for as long as the forwarding side waits for this thread (`writeOutMs`).
  */
 const closeStepMs = 500;
-const writeOutMs = 10_000;
 
 /** How far behind the traffic (bytes handed over, not observed) the observer is pressed for time. */
 const pressedBacklog = 1024 * 1024;
