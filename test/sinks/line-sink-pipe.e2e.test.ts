@@ -1,8 +1,9 @@
 import { spawn, spawnSync } from 'node:child_process';
-import { readFileSync } from 'node:fs';
+import { existsSync, readFileSync, statSync } from 'node:fs';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { openLineSink } from '../../src/sinks/line-sink.js';
+import { waitUntil } from '../helpers/faults.js';
 import { node, tempDir } from '../helpers/spy.js';
 
 /**
@@ -51,13 +52,14 @@ async function opened(fifo: string) {
 
 describe('a line sink on a FIFO whose reader is slow', () => {
   it('closing at once finishes the line a full pipe sent back before writing the rest: no line is torn', async () => {
-    const { fifo, into, done } = pausingReader(100 * 1024, 200);
+    const { fifo, into, done } = pausingReader(100 * 1024, 150);
     const sink = await opened(fifo);
     // More than the pipe holds (64 KiB) past what the reader takes before it pauses: the write is
     // partial, then sent back (EAGAIN), and waits to be tried again.
     const big = lineOf('a', 600 * 1024);
     sink.write([big]);
-    await new Promise((resolve) => setTimeout(resolve, 50));
+    // The reader has taken its first 100 KiB and paused: the pipe fills behind it.
+    await waitUntil(() => existsSync(into) && statSync(into).size >= 100 * 1024, 40_000, 'the reader to pause');
     sink.write([lineOf('b', 1000)]);
     sink.write([lineOf('c', 1000)]);
     sink.closeSync();
@@ -71,7 +73,7 @@ describe('a line sink on a FIFO whose reader is slow', () => {
   });
 
   it('a reader that reads on within the wait gets everything queued at the close', async () => {
-    const { fifo, into, done } = pausingReader(16 * 1024, 100);
+    const { fifo, into, done } = pausingReader(16 * 1024, 50);
     const sink = await opened(fifo);
     const lines = Array.from({ length: 40 }, (_, index) => lineOf(String.fromCharCode(97 + (index % 26)), 8 * 1024));
     for (const line of lines) sink.write([line]);
