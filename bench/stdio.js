@@ -38,7 +38,10 @@ const allWorkloads = [
 ];
 const only = process.env.BENCH_ONLY?.split(',');
 const workloads = only ? allWorkloads.filter((w) => only.includes(w.name)) : allWorkloads.filter((w) => !w.named);
-if (workloads.length === 0) throw new Error(`BENCH_ONLY names none of ${allWorkloads.map((w) => w.name).join(', ')}`);
+if (workloads.length === 0) {
+  console.error(`bench/stdio.js: BENCH_ONLY names none of ${allWorkloads.map((w) => w.name).join(', ')}`);
+  process.exit(1);
+}
 for (const w of workloads) {
   const size = (b) => (b >= MiB ? `${b / MiB} MiB` : b >= 1024 ? `${b / 1024} KiB` : `${b} B`);
   w.title =
